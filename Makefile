@@ -1,0 +1,31 @@
+# The two set-up commands are `make solve` and `make test`; each works as the first command
+# on a fresh machine (both depend on `install`, which builds .venv from pyproject's pins).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install solve test test-fast bench verify report clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+solve: install
+	$(PY) -m tools.solve --words legacy --opener salet
+
+test: install
+	$(PY) -m pytest -q
+
+test-fast: install
+	$(PY) -m pytest -q -m "not slow"
+
+bench: install
+	$(PY) -m tools.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache

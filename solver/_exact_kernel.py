@@ -1,0 +1,481 @@
+"""numba kernels of the exact solver: the time-indexed Bellman recursion over answer sets.
+
+F(S, d) = 1 if |S| = 1; ∞ if |S| > 1 and d = 1; else min_g [ |S| + Σ_{C ≠ all-green} F(C, d−1) ]
+(Bertsimas & Paskov, Operations Research 2024, §3; our summary in algorithms.md).
+
+A state ``S`` is a sorted int32 array of answer indices; ``d`` is the number of guesses left.
+``_search(S, d, beta, ...)`` returns ``(value, guess)``: the exact optimum and the first
+optimal guess in the candidate order when the optimum is < ``beta``; otherwise a lower bound
+≥ ``beta`` and guess -1 (a fail-soft cut-off). All costs are exact integers; ``INF`` marks an
+unwinnable state.
+
+Pruning and ordering (algorithms.md, "Stronger bounds and tricks"):
+
+- a guess with k classes (all-green included) costs at least ``3n − k − [g ∈ S]``;
+- candidates are tried in the order (that bound, Σ|C|², guess index) and the loop stops at
+  the first whose bound reaches the best total so far; this order is also the tie-break rule:
+  **the chosen guess is the first optimal guess in that order**, whatever the memo holds;
+- exact small cases: an answer that splits S into singletons (2n − 1); with two guesses left
+  only a full split wins (2n − 1 for an answer, 2n for another word); a guess whose classes
+  all have size ≤ 2 costs exactly its bound;
+- a guess's classes are first bounded (memo, else 2|C| − 1), then solved largest first, each
+  with the cut-off that would still let the guess beat the best so far;
+- guesses that do not split S are dropped for S and all its subsets, and non-answer guesses
+  that split S exactly like a lower-indexed one are dropped for the subsets (they split every
+  subset alike, so they can never come first in the order);
+- a memo keyed by (d, |S|, 128-bit Zobrist hash of S) holds exact values with their guess,
+  and lower bounds learned from cut-offs. Its capacity is fixed (memory cap); a full probe
+  window overwrites its home slot. Two different states collide only if both 64-bit halves
+  of their hash sums agree (probability about m²/2¹²⁹ for m stored states).
+"""
+
+import numpy as np
+from numba import njit
+
+INF = 1 << 30
+ALL_GREEN = 242
+N_PATTERNS = 243
+PROBE = 16
+KEY_BOUND_SHIFT = 40
+KEY_SUMSQ_SHIFT = 17
+KEY_GUESS_MASK = (1 << 17) - 1
+
+
+@njit(cache=True)
+def new_memo(capacity):
+    """Empty memo of ``capacity`` slots (a power of two): (key1, key2, meta, value, guess)."""
+    return (
+        np.zeros(capacity, dtype=np.uint64),
+        np.zeros(capacity, dtype=np.uint64),
+        np.zeros(capacity, dtype=np.int64),
+        np.zeros(capacity, dtype=np.int32),
+        np.full(capacity, -1, dtype=np.int32),
+    )
+
+
+@njit(cache=True)
+def new_workspace(depth, n_guesses, n_answers):
+    """Per-depth scratch arrays, so the recursion allocates nothing."""
+    return (
+        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # class counts
+        np.zeros((depth + 1, n_guesses), dtype=np.int64),  # candidate sort keys
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # guesses useful for the subsets
+        np.zeros((depth + 1, n_answers), dtype=np.int32),  # class members
+        np.zeros((depth + 1, N_PATTERNS + 1), dtype=np.int32),  # class starts
+        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # class bounds
+        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # class order / patterns present
+        np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # partition signatures
+        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # open classes, largest first
+    )
+
+
+@njit(cache=True)
+def _hash(S, zobrist1, zobrist2):
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for i in range(S.shape[0]):
+        h1 += zobrist1[S[i]]
+        h2 += zobrist2[S[i]]
+    return h1, h2
+
+
+@njit(cache=True)
+def _memo_find(memo, h1, h2, meta):
+    key1, key2, metas, values, guesses = memo
+    mask = key1.shape[0] - 1
+    slot = np.int64(h1 & np.uint64(mask))
+    for _ in range(PROBE):
+        m = metas[slot]
+        if m == 0:
+            return -1
+        if m == meta and key1[slot] == h1 and key2[slot] == h2:
+            return slot
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _memo_store(memo, h1, h2, meta, value, guess):
+    key1, key2, metas, values, guesses = memo
+    mask = key1.shape[0] - 1
+    home = np.int64(h1 & np.uint64(mask))
+    slot = home
+    target = home  # a full window overwrites its home slot: no hole, chains stay intact
+    for _ in range(PROBE):
+        m = metas[slot]
+        if m == 0 or (m == meta and key1[slot] == h1 and key2[slot] == h2):
+            target = slot
+            break
+        slot = (slot + 1) & mask
+    key1[target] = h1
+    key2[target] = h2
+    metas[target] = meta
+    values[target] = value
+    guesses[target] = guess
+
+
+@njit(cache=True)
+def _split_stats(row, S, counts):
+    """(k classes, Σ|C|², largest class, 1 if the guess is in S) of S under one guess row."""
+    n = S.shape[0]
+    for i in range(n):
+        counts[row[S[i]]] += 1
+    k = 0
+    sumsq = 0
+    largest = 0
+    green = 0
+    for i in range(n):
+        c = row[S[i]]
+        m = counts[c]
+        if m > 0:
+            k += 1
+            sumsq += m * m
+            if m > largest:
+                largest = m
+            if c == ALL_GREEN:
+                green = 1
+            counts[c] = 0
+    return k, sumsq, largest, green
+
+
+@njit(cache=True)
+def _signature(row, S, counts):
+    """64-bit hash of the set partition of S under one guess (pattern labels renamed by first
+    appearance), used only to find candidates for equality; equality is then checked exactly.
+    0 for a guess in S (its green class makes it unlike any other guess)."""
+    n = S.shape[0]
+    h = np.uint64(1469598103934665603)
+    next_label = 1
+    for i in range(n):
+        c = row[S[i]]
+        if c == ALL_GREEN:
+            h = np.uint64(0)
+            break
+        if counts[c] == 0:
+            counts[c] = next_label
+            next_label += 1
+        h = (h ^ np.uint64(counts[c])) * np.uint64(1099511628211)
+    for i in range(n):
+        counts[row[S[i]]] = 0
+    if h == np.uint64(0):
+        return h
+    return h | np.uint64(1)
+
+
+@njit(cache=True)
+def _same_partition(row_a, row_b, S, counts_a, counts_b):
+    """True if two guesses split S into the same classes (ignoring which pattern names them)."""
+    n = S.shape[0]
+    same = True
+    label = 1
+    for i in range(n):
+        ca = row_a[S[i]]
+        cb = row_b[S[i]]
+        if counts_a[ca] == 0 and counts_b[cb] == 0:
+            counts_a[ca] = label
+            counts_b[cb] = label
+            label += 1
+        elif counts_a[ca] != counts_b[cb]:
+            same = False
+            break
+    for i in range(n):
+        counts_a[row_a[S[i]]] = 0
+        counts_b[row_b[S[i]]] = 0
+    return same
+
+
+@njit(cache=True)
+def _partition(row, S, counts, members, starts, present):
+    """Counting sort of S by pattern into ``members``; returns the number of patterns present.
+
+    ``present[:k]`` lists the patterns present in ascending order; class p's members are
+    ``members[starts[p]:starts[p] + counts[p]]`` in S's order. ``counts`` must be zero on entry
+    and is left holding the class sizes (the caller zeroes the present patterns afterwards).
+    """
+    n = S.shape[0]
+    for i in range(n):
+        counts[row[S[i]]] += 1
+    k = 0
+    offset = 0
+    for p in range(N_PATTERNS):
+        if counts[p] > 0:
+            present[k] = p
+            k += 1
+            starts[p] = offset
+            offset += counts[p]
+    for j in range(k):
+        counts[present[j]] = 0
+    for i in range(n):
+        p = row[S[i]]
+        members[starts[p] + counts[p]] = S[i]
+        counts[p] += 1
+    return k
+
+
+@njit(cache=True)
+def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
+    """Drop from ``useful[:nu]`` every guess outside S that splits S exactly like a
+    lower-indexed guess outside S; returns the new count (order kept ascending)."""
+    m = 0
+    for j in range(nu):
+        signatures[j] = _signature(P[useful[j]], S, counts)
+        if signatures[j] != np.uint64(0):
+            m += 1
+    if m < 2:
+        return nu
+    order = np.argsort(signatures[:nu], kind="mergesort")  # stable: equal hashes in index order
+    drop = np.zeros(nu, dtype=np.bool_)
+    i = 0
+    while i < nu:
+        j = i + 1
+        while j < nu and signatures[order[j]] == signatures[order[i]]:
+            j += 1
+        if signatures[order[i]] != np.uint64(0) and j - i > 1:
+            # within one hash group, keep each first of an exact-equality class
+            for a in range(i, j):
+                ia = order[a]
+                if drop[ia]:
+                    continue
+                for b in range(a + 1, j):
+                    ib = order[b]
+                    if drop[ib]:
+                        continue
+                    if _same_partition(P[useful[ia]], P[useful[ib]], S, counts, counts_b):
+                        drop[ib] = True
+        i = j
+    out = 0
+    for j in range(nu):
+        if not drop[j]:
+            useful[out] = useful[j]
+            out += 1
+    return out
+
+
+@njit(cache=True)
+def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
+            memo, ws, stats):
+    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``."""
+    n = S.shape[0]
+    if n == 1:
+        return 1, guess_of_answer[S[0]]
+    if d <= 1:
+        return INF, -1
+    if n == 2:
+        return 3, guess_of_answer[S[0]]
+    stats[0] += 1
+    h1, h2 = _hash(S, zobrist1, zobrist2)
+    meta = (np.int64(n) << 4) | d
+    slot = _memo_find(memo, h1, h2, meta)
+    if slot >= 0:
+        stats[1] += 1
+        if memo[4][slot] >= 0 or memo[3][slot] >= beta:
+            return memo[3][slot], memo[4][slot]
+    counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws = ws
+    counts = counts_ws[d]
+
+    # An answer that splits S into singletons is optimal (2n − 1 is the least any guess costs).
+    for i in range(n):
+        g = guess_of_answer[S[i]]
+        k, sumsq, largest, green = _split_stats(P[g], S, counts)
+        if k == n:
+            _memo_store(memo, h1, h2, meta, 2 * n - 1, g)
+            return 2 * n - 1, g
+    if d == 2:
+        # Two guesses left: only a full split wins; no answer does (checked above).
+        for j in range(candidates.shape[0]):
+            g = candidates[j]
+            k, sumsq, largest, green = _split_stats(P[g], S, counts)
+            if k == n:
+                _memo_store(memo, h1, h2, meta, 2 * n, g)
+                return 2 * n, g
+        _memo_store(memo, h1, h2, meta, INF, -1)
+        return INF, -1
+
+    # Bound every guess; keep those that split S (for the subsets) and those under beta.
+    keys = keys_ws[d]
+    useful = useful_ws[d]
+    nk = 0
+    nu = 0
+    min_excluded = INF
+    for j in range(candidates.shape[0]):
+        g = candidates[j]
+        k, sumsq, largest, green = _split_stats(P[g], S, counts)
+        if k == 1:
+            continue
+        useful[nu] = g
+        nu += 1
+        bound = 3 * n - k - green
+        if bound < beta:
+            keys[nk] = (np.int64(bound) << KEY_BOUND_SHIFT) | (np.int64(sumsq) << KEY_SUMSQ_SHIFT) | g
+            nk += 1
+        elif bound < min_excluded:
+            min_excluded = bound
+    ordered = np.sort(keys[:nk])
+    if nk > 1 and n >= 4:
+        nu = _dedupe_useful(S, P, useful, nu, sig_ws[d], counts, counts_ws[0])
+    sub_candidates = useful[:nu]
+
+    members = members_ws[d]
+    starts = starts_ws[d]
+    bounds = bounds_ws[d]
+    present = present_ws[d]
+    open_classes = open_ws[d]
+    best = beta
+    best_guess = -1
+    fail = min_excluded
+    for j in range(nk):
+        key = ordered[j]
+        bound = np.int32(key >> KEY_BOUND_SHIFT)
+        g = np.int32(key & KEY_GUESS_MASK)
+        if bound >= best:
+            if bound < fail:
+                fail = bound
+            break
+        stats[2] += 1
+        k = _partition(P[g], S, counts, members, starts, present)
+        # Cheap pass: tighten each class's bound from the memo before searching any class.
+        running = bound
+        n_open = 0
+        for c in range(k):
+            p = present[c]
+            m = counts[p]
+            if p == ALL_GREEN or m <= 2:
+                continue
+            cls = members[starts[p]:starts[p] + m]
+            c1, c2 = _hash(cls, zobrist1, zobrist2)
+            s = _memo_find(memo, c1, c2, (np.int64(m) << 4) | (d - 1))
+            base = 2 * m - 1
+            if s >= 0:
+                v = memo[3][s]
+                if memo[4][s] >= 0:
+                    running += v - base
+                    continue
+                if v > base:
+                    running += v - base
+                    base = v
+            bounds[p] = base
+            # insertion into the open list, largest class first (ties: pattern order)
+            b = n_open - 1
+            while b >= 0 and counts[open_classes[b]] < m:
+                open_classes[b + 1] = open_classes[b]
+                b -= 1
+            open_classes[b + 1] = p
+            n_open += 1
+        if running < best and n_open > 0:
+            # Deep pass: open classes largest first, each with the cut-off left to this guess.
+            for a in range(n_open):
+                p = open_classes[a]
+                m = counts[p]
+                cls = members[starts[p]:starts[p] + m]
+                v, sub_guess = _search(cls, d - 1, best - (running - bounds[p]), sub_candidates,
+                                       P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
+                                       memo, ws, stats)
+                if v >= INF:
+                    running = INF
+                    break
+                running += v - bounds[p]
+                if running >= best:
+                    break
+        for c in range(k):
+            counts[present[c]] = 0
+        if running < best:
+            best = running
+            best_guess = g
+        elif running < fail:
+            fail = running
+    if best_guess >= 0:
+        _memo_store(memo, h1, h2, meta, best, best_guess)
+        return best, best_guess
+    if fail < beta:  # every candidate was examined and none beat beta: fail is still ≥ beta
+        fail = beta
+    _memo_store(memo, h1, h2, meta, fail, -1)
+    return fail, -1
+
+
+@njit(cache=True)
+def solve_state(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo_capacity):
+    """Exact (value, first optimal guess) of state S (sorted int32 answer indices) with d
+    guesses left, over all guesses; value ``INF`` (2**30) if S cannot be won in time."""
+    memo = new_memo(memo_capacity)
+    ws = new_workspace(d, P.shape[0], P.shape[1])
+    stats = np.zeros(4, dtype=np.int64)
+    candidates = np.arange(P.shape[0]).astype(np.int32)
+    return _search(S, d, INF, candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+                   zobrist2, memo, ws, stats)
+
+
+@njit(cache=True)
+def _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo, ws,
+           stats, node_guess, edge_start, edge_feedback, edge_child, counters):
+    """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
+    value, g = _search(S, d, INF, candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+                       zobrist2, memo, ws, stats)
+    if g < 0:
+        return INF
+    node = counters[0]
+    counters[0] += 1
+    node_guess[node] = g
+    row = P[g]
+    # Partition into freshly allocated arrays: the children's searches reuse the workspace.
+    n = S.shape[0]
+    codes = np.empty(n, dtype=np.int32)
+    for i in range(n):
+        codes[i] = row[S[i]]
+    order = np.argsort(codes, kind="mergesort")
+    patterns = np.unique(codes)
+    n_edges = 0
+    for p in patterns:
+        if p != ALL_GREEN:
+            n_edges += 1
+    first_edge = counters[1]
+    counters[1] += n_edges
+    edge_start[node] = first_edge
+    edge_start[node + 1] = counters[1]  # provisional; the next node overwrites with the same
+    sorted_members = S[order]
+    sorted_codes = codes[order]
+    e = first_edge
+    i = 0
+    while i < n:
+        j = i
+        while j < n and sorted_codes[j] == sorted_codes[i]:
+            j += 1
+        p = sorted_codes[i]
+        if p != ALL_GREEN:
+            edge_feedback[e] = p
+            edge_child[e] = counters[0]
+            child = np.sort(sorted_members[i:j])
+            _build(child, d - 1, candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+                   zobrist2, memo, ws, stats, node_guess, edge_start, edge_feedback, edge_child,
+                   counters)
+            e += 1
+        i = j
+    return value
+
+
+@njit(cache=True)
+def solve_subtree(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo_capacity):
+    """Solve state S exactly and return its optimal subtree.
+
+    Returns ``(value, node_guess, edge_start, edge_feedback, edge_child, stats)`` with the tree
+    arrays as described in :mod:`policy_tree.schema` (root = node 0 of the subtree; edge_start
+    has n_nodes + 1 entries) and stats int64[4] = (states searched, memo hits, guesses
+    expanded, unused). value is ``INF`` and the tree empty if S cannot be won in d guesses.
+    """
+    memo = new_memo(memo_capacity)
+    ws = new_workspace(d, P.shape[0], P.shape[1])
+    stats = np.zeros(4, dtype=np.int64)
+    candidates = np.arange(P.shape[0]).astype(np.int32)
+    cap = 6 * S.shape[0] + 2
+    node_guess = np.zeros(cap, dtype=np.uint32)
+    edge_start = np.zeros(cap + 1, dtype=np.uint32)
+    edge_feedback = np.zeros(cap, dtype=np.uint8)
+    edge_child = np.zeros(cap, dtype=np.uint32)
+    counters = np.zeros(2, dtype=np.int64)
+    value = _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo,
+                   ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters)
+    if value >= INF:
+        counters[:] = 0
+    n_nodes = counters[0]
+    edge_start[n_nodes] = counters[1]
+    return (value, node_guess[:n_nodes].copy(), edge_start[:n_nodes + 1].copy(),
+            edge_feedback[:counters[1]].copy(), edge_child[:counters[1]].copy(), stats)

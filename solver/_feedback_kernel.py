@@ -1,0 +1,36 @@
+"""numba kernel: the feedback table (see :mod:`solver.feedback` for the rule and encoding)."""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, parallel=True)
+def feedback_table_kernel(guess_letters, answer_letters):
+    """uint8[n_guesses, n_answers] of feedback codes from uint8[n, 5] letter arrays (0..25)."""
+    n_guesses = guess_letters.shape[0]
+    n_answers = answer_letters.shape[0]
+    table = np.empty((n_guesses, n_answers), dtype=np.uint8)
+    for g in prange(n_guesses):
+        unmatched = np.zeros(26, dtype=np.int8)
+        for a in range(n_answers):
+            code = 0
+            green = 0  # bit i set when position i is green
+            for i in range(5):
+                if guess_letters[g, i] == answer_letters[a, i]:
+                    green |= 1 << i
+                else:
+                    unmatched[answer_letters[a, i]] += 1
+            power = 1
+            for i in range(5):
+                if green & (1 << i):
+                    code += 2 * power
+                else:
+                    letter = guess_letters[g, i]
+                    if unmatched[letter] > 0:
+                        unmatched[letter] -= 1
+                        code += power
+                power *= 3
+            for i in range(5):
+                unmatched[answer_letters[a, i]] = 0
+            table[g, a] = code
+    return table

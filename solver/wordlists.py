@@ -1,0 +1,184 @@
+"""Word lists: loading, validation and identity (sha256).
+
+A word list is a pair of files, ``answers.txt`` (the words that can be the hidden answer) and
+``guesses.txt`` (every word that may be played; it must contain every answer). The project
+ships ``legacy`` and ``nyt-2024`` in ``solver/data/`` (provenance in ``solver/data/PROVENANCE.md``);
+any directory holding the two files can be loaded too.
+
+Words are lowercased and sorted on load, so a guess's index is its alphabetical rank — the
+tie-break rules of the solver and of the heuristics rely on that. The sha256 of each list is
+taken over its normalised form (sorted lowercase words, one per line, each ending in ``\\n``),
+which for the shipped files equals the sha256 of the file itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import UnknownWordError, WordListError
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+#: The word lists shipped with the project, by name.
+BUILTIN_LISTS = ("legacy", "nyt-2024")
+WORD_LENGTH = 5
+
+
+def normalised_sha256(words) -> str:
+    """sha256 (hex) of the normalised list: the words sorted, one per line, each ending in ``\\n``."""
+    return hashlib.sha256("".join(w + "\n" for w in sorted(words)).encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class WordList:
+    """An answer list and a guess list, both sorted, with every answer among the guesses.
+
+    Attributes:
+        name: ``"legacy"``, ``"nyt-2024"`` or the directory name of a user's list.
+        answers: sorted lowercase answers, a tuple of ``n_answers`` str.
+        guesses: sorted lowercase allowed guesses, a tuple of ``n_guesses`` str (⊇ answers).
+        source: the directory the files were read from.
+    """
+
+    name: str
+    answers: tuple[str, ...]
+    guesses: tuple[str, ...]
+    source: Path | None = None
+    _guess_rank: dict = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_guess_rank", {w: i for i, w in enumerate(self.guesses)})
+
+    @property
+    def n_answers(self) -> int:
+        return len(self.answers)
+
+    @property
+    def n_guesses(self) -> int:
+        return len(self.guesses)
+
+    @cached_property
+    def answers_sha256(self) -> str:
+        return normalised_sha256(self.answers)
+
+    @cached_property
+    def guesses_sha256(self) -> str:
+        return normalised_sha256(self.guesses)
+
+    @cached_property
+    def answer_guess_index(self) -> np.ndarray:
+        """int32 array of shape (n_answers,): the guess index of each answer."""
+        return np.array([self._guess_rank[a] for a in self.answers], dtype=np.int32)
+
+    @cached_property
+    def guess_answer_index(self) -> np.ndarray:
+        """int32 array of shape (n_guesses,): the answer index of each guess, or -1."""
+        index = np.full(self.n_guesses, -1, dtype=np.int32)
+        index[self.answer_guess_index] = np.arange(self.n_answers, dtype=np.int32)
+        return index
+
+    def guess_index(self, word: str) -> int:
+        """Index of ``word`` among the guesses. Raises :class:`UnknownWordError` if absent."""
+        try:
+            return self._guess_rank[word.strip().lower()]
+        except KeyError:
+            raise UnknownWordError(
+                f"{word!r} is not an allowed guess in the {self.name!r} word list"
+            ) from None
+
+    def answer_index(self, word: str) -> int:
+        """Index of ``word`` among the answers. Raises :class:`UnknownWordError` if absent."""
+        g = self.guess_index(word)
+        a = int(self.guess_answer_index[g])
+        if a < 0:
+            raise UnknownWordError(f"{word!r} is not a possible answer in the {self.name!r} word list")
+        return a
+
+
+def _read_words(path: Path) -> list[str]:
+    """Read one word per line; raise :class:`WordListError` naming the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WordListError(f"{path}: file not found") from None
+    except UnicodeDecodeError as exc:
+        raise WordListError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise WordListError(f"{path}: cannot read ({exc.strerror})") from None
+    words: list[str] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        word = line.strip()
+        if not (len(word) == WORD_LENGTH and word.isascii() and word.isalpha()):
+            raise WordListError(
+                f"{path}, line {number}: {line!r} is not a word of five ASCII letters"
+            )
+        word = word.lower()
+        if word in first_line:
+            raise WordListError(
+                f"{path}, line {number}: duplicate word {word!r} (first on line {first_line[word]})"
+            )
+        first_line[word] = number
+        words.append(word)
+    if not words:
+        raise WordListError(f"{path}: the word list is empty")
+    return words
+
+
+def from_words(answers, guesses, name: str = "custom") -> WordList:
+    """Build a :class:`WordList` from iterables of words (validated like files).
+
+    Raises :class:`WordListError` for a word that is not five ASCII letters, a duplicate,
+    an empty list, or an answer missing from the guesses.
+    """
+    answers = [str(w).strip().lower() for w in answers]
+    guesses = [str(w).strip().lower() for w in guesses]
+    for kind, words in (("answers", answers), ("guesses", guesses)):
+        if not words:
+            raise WordListError(f"{name}: the {kind} list is empty")
+        for w in words:
+            if not (len(w) == WORD_LENGTH and w.isascii() and w.isalpha()):
+                raise WordListError(f"{name}: {kind} word {w!r} is not five ASCII letters")
+        if len(set(words)) != len(words):
+            raise WordListError(f"{name}: the {kind} list has duplicate words")
+    missing = sorted(set(answers) - set(guesses))
+    if missing:
+        raise WordListError(f"{name}: answers missing from the guesses: {', '.join(missing[:5])}")
+    return WordList(name, tuple(sorted(answers)), tuple(sorted(guesses)), None)
+
+
+def load_word_list(name_or_path: str | Path) -> WordList:
+    """Load a shipped list by name (``legacy``, ``nyt-2024``) or a directory's lists.
+
+    The directory must hold ``answers.txt`` and ``guesses.txt``, one five-letter word per line.
+
+    Raises:
+        WordListError: unknown name, missing file, a line that is not five ASCII letters,
+            a duplicate, an empty list, or an answer missing from the guesses; the message
+            names the file and line.
+    """
+    text = str(name_or_path)
+    if text in BUILTIN_LISTS:
+        directory, name = DATA_DIR / text, text
+    else:
+        directory = Path(name_or_path)
+        if not directory.is_dir():
+            raise WordListError(
+                f"{text!r} is neither a shipped word list ({', '.join(BUILTIN_LISTS)}) "
+                "nor a directory holding answers.txt and guesses.txt"
+            )
+        name = directory.resolve().name
+    answers_path, guesses_path = directory / "answers.txt", directory / "guesses.txt"
+    answers = _read_words(answers_path)
+    guesses = _read_words(guesses_path)
+    guess_set = set(guesses)
+    for number, word in enumerate(answers, start=1):
+        if word not in guess_set:
+            raise WordListError(
+                f"{answers_path}, line {number}: answer {word!r} is missing from {guesses_path}"
+            )
+    return WordList(name, tuple(sorted(answers)), tuple(sorted(guesses)), directory)

@@ -1,0 +1,77 @@
+"""``python -m tools.solve``: solve the optimal decision tree for an opener and save it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Sequence
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from tools._cli import EXIT_OK, exit_with
+
+DESCRIPTION = """\
+Solve the exact optimal Wordle policy (minimum total guesses, every game won within the
+guess limit) for a fixed opener, and write it as a msgpack decision-tree artifact.
+
+The root's feedback classes are solved in parallel; each finished class is checkpointed,
+so an interrupted run resumes where it stopped.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tools.solve", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--words", default="legacy",
+                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
+                             "and guesses.txt (default: legacy)")
+    parser.add_argument("--opener", default="salet", help="first guess (default: salet)")
+    parser.add_argument("--jobs", type=int, default=-1,
+                        help="worker processes for the root classes (default -1: all cores)")
+    parser.add_argument("--out", default=None,
+                        help="artifact path (default: artifacts/<list>-normal-<opener>.msgpack)")
+    parser.add_argument("--guess-limit", type=int, default=6, help="guesses allowed (default 6)")
+    parser.add_argument("--no-resume", action="store_true",
+                        help="ignore checkpoints of an interrupted run and solve from scratch")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from solver.exact import default_artifact_path, save_artifact, solve
+    from solver.wordlists import load_word_list
+
+    console = Console(stderr=True)
+    word_list = load_word_list(args.words)
+    word_list.guess_index(args.opener)  # an unknown opener fails before any work
+    with Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task(f"{word_list.name} / {args.opener}", total=word_list.n_answers)
+        result = solve(word_list, args.opener, jobs=args.jobs, guess_limit=args.guess_limit,
+                       resume=not args.no_resume,
+                       progress=lambda done, total: bar.update(task, completed=done))
+    path = save_artifact(result, args.out or default_artifact_path(result))
+    table = Table(title=f"optimal tree: {word_list.name}, opener {result.opener}")
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    table.add_row("answers", str(word_list.n_answers))
+    table.add_row("total guesses", str(result.total))
+    table.add_row("average guesses", f"{result.average:.5f}")
+    table.add_row("max guesses", str(result.max_guesses))
+    table.add_row("histogram (1..6)", " ".join(str(h) for h in result.histogram))
+    table.add_row("tree nodes", str(result.tree.n_nodes))
+    table.add_row("states searched", str(result.stats.get("states_searched", 0)))
+    table.add_row("wall seconds", f"{result.seconds:.2f}")
+    table.add_row("artifact", str(path))
+    Console().print(table)
+    return EXIT_OK
+
+
+def run() -> None:
+    exit_with(main)
+
+
+if __name__ == "__main__":
+    run()
