@@ -257,19 +257,20 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``."""
     n = S.shape[0]
     if n == 1:
-        return 1, guess_of_answer[S[0]]
+        return np.int64(1), np.int64(guess_of_answer[S[0]])
     if d <= 1:
-        return INF, -1
+        return np.int64(INF), np.int64(-1)
     if n == 2:
-        return 3, guess_of_answer[S[0]]
+        return np.int64(3), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
+    running = np.int64(0)
     h1, h2 = _hash(S, zobrist1, zobrist2)
     meta = (np.int64(n) << 4) | d
     slot = _memo_find(memo, h1, h2, meta)
     if slot >= 0:
         stats[1] += 1
         if memo[4][slot] >= 0 or memo[3][slot] >= beta:
-            return memo[3][slot], memo[4][slot]
+            return np.int64(memo[3][slot]), np.int64(memo[4][slot])
     counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws = ws
     counts = counts_ws[d]
 
@@ -279,7 +280,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
         k, sumsq, largest, green = _split_stats(P[g], S, counts)
         if k == n:
             _memo_store(memo, h1, h2, meta, 2 * n - 1, g)
-            return 2 * n - 1, g
+            return np.int64(2 * n - 1), np.int64(g)
     if d == 2:
         # Two guesses left: only a full split wins; no answer does (checked above).
         for j in range(candidates.shape[0]):
@@ -287,9 +288,9 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
             k, sumsq, largest, green = _split_stats(P[g], S, counts)
             if k == n:
                 _memo_store(memo, h1, h2, meta, 2 * n, g)
-                return 2 * n, g
+                return np.int64(2 * n), np.int64(g)
         _memo_store(memo, h1, h2, meta, INF, -1)
-        return INF, -1
+        return np.int64(INF), np.int64(-1)
 
     # Bound every guess; keep those that split S (for the subsets) and those under beta.
     keys = keys_ws[d]
@@ -320,13 +321,13 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
     bounds = bounds_ws[d]
     present = present_ws[d]
     open_classes = open_ws[d]
-    best = beta
-    best_guess = -1
-    fail = min_excluded
+    best = np.int64(beta)
+    best_guess = np.int64(-1)
+    fail = np.int64(min_excluded)
     for j in range(nk):
         key = ordered[j]
-        bound = np.int32(key >> KEY_BOUND_SHIFT)
-        g = np.int32(key & KEY_GUESS_MASK)
+        bound = np.int64(key >> KEY_BOUND_SHIFT)
+        g = np.int64(key & KEY_GUESS_MASK)
         if bound >= best:
             if bound < fail:
                 fail = bound
@@ -334,7 +335,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
         stats[2] += 1
         k = _partition(P[g], S, counts, members, starts, present)
         # Cheap pass: tighten each class's bound from the memo before searching any class.
-        running = bound
+        running = np.int64(bound)
         n_open = 0
         for c in range(k):
             p = present[c]
@@ -367,7 +368,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
                 p = open_classes[a]
                 m = counts[p]
                 cls = members[starts[p]:starts[p] + m]
-                v, sub_guess = _search(cls, d - 1, best - (running - bounds[p]), sub_candidates,
+                v, sub_guess = _search(cls, np.int64(d - 1), np.int64(best - (running - bounds[p])), sub_candidates,
                                        P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
                                        memo, ws, stats)
                 if v >= INF:
@@ -385,11 +386,11 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
             fail = running
     if best_guess >= 0:
         _memo_store(memo, h1, h2, meta, best, best_guess)
-        return best, best_guess
+        return np.int64(best), np.int64(best_guess)
     if fail < beta:  # every candidate was examined and none beat beta: fail is still ≥ beta
         fail = beta
     _memo_store(memo, h1, h2, meta, fail, -1)
-    return fail, -1
+    return np.int64(fail), np.int64(-1)
 
 
 @njit(cache=True)
@@ -400,7 +401,7 @@ def solve_state(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, m
     ws = new_workspace(d, P.shape[0], P.shape[1])
     stats = np.zeros(4, dtype=np.int64)
     candidates = np.arange(P.shape[0]).astype(np.int32)
-    return _search(S, d, INF, candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+    return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, answer_of_guess, zobrist1,
                    zobrist2, memo, ws, stats)
 
 
@@ -408,10 +409,10 @@ def solve_state(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, m
 def _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo, ws,
            stats, node_guess, edge_start, edge_feedback, edge_child, counters):
     """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
-    value, g = _search(S, d, INF, candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+    value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, answer_of_guess, zobrist1,
                        zobrist2, memo, ws, stats)
     if g < 0:
-        return INF
+        return np.int64(INF)
     node = counters[0]
     counters[0] += 1
     node_guess[node] = g
@@ -444,12 +445,12 @@ def _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobr
             edge_feedback[e] = p
             edge_child[e] = counters[0]
             child = np.sort(sorted_members[i:j])
-            _build(child, d - 1, candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+            _build(child, np.int64(d - 1), candidates, P, guess_of_answer, answer_of_guess, zobrist1,
                    zobrist2, memo, ws, stats, node_guess, edge_start, edge_feedback, edge_child,
                    counters)
             e += 1
         i = j
-    return value
+    return np.int64(value)
 
 
 @njit(cache=True)
@@ -471,7 +472,7 @@ def solve_subtree(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
     edge_feedback = np.zeros(cap, dtype=np.uint8)
     edge_child = np.zeros(cap, dtype=np.uint32)
     counters = np.zeros(2, dtype=np.int64)
-    value = _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo,
+    value = _build(S, np.int64(d), candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo,
                    ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters)
     if value >= INF:
         counters[:] = 0

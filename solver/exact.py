@@ -23,7 +23,7 @@ import numpy as np
 
 from policy_tree.tree import ALL_GREEN, DecisionTree
 from solver.errors import InputError
-from solver.feedback import cache_dir, feedback_table
+from solver.feedback import cache_dir, feedback_table, table_cache_path
 from solver.wordlists import WordList
 
 SOLVER_VERSION = "0.1.0"
@@ -87,14 +87,25 @@ def _memo_capacity(class_size: int) -> int:
     return 1 << 21 if class_size > 64 else 1 << 16
 
 
-def _solve_class(table, states, guess_limit, zobrist):
-    """joblib task: solve one root class; returns (value, tree arrays..., stats)."""
+_WORKER_TABLES: dict[str, np.ndarray] = {}
+
+
+def _worker_table(table_path: str) -> np.ndarray:
+    """The feedback table, loaded once per worker process from the on-disk cache (a writable
+    in-memory copy: a read-only memmap would make numba compile a second specialisation)."""
+    if table_path not in _WORKER_TABLES:
+        _WORKER_TABLES.clear()
+        _WORKER_TABLES[table_path] = np.load(table_path, allow_pickle=False)
+    return _WORKER_TABLES[table_path]
+
+
+def _solve_class(code, table_path, maps, answers, guess_limit, zobrist):
+    """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
     from solver._exact_kernel import solve_subtree
 
-    word_list_arrays, answers = states
-    guess_of_answer, answer_of_guess = word_list_arrays
-    return solve_subtree(answers, guess_limit, table, guess_of_answer, answer_of_guess,
-                         zobrist[0], zobrist[1], _memo_capacity(len(answers)))
+    guess_of_answer, answer_of_guess = maps
+    return code, solve_subtree(answers, guess_limit, _worker_table(table_path), guess_of_answer,
+                               answer_of_guess, zobrist[0], zobrist[1], _memo_capacity(len(answers)))
 
 
 def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None):
@@ -215,8 +226,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     if todo:
         n_jobs = 1 if len(todo) == 1 else jobs
-        runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes="1M")
-        tasks = (delayed(_tagged_solve)(code, table, (maps, states), guess_limit - 1, zobrist)
+        table_path = str(table_cache_path(word_list))
+        runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes=None)
+        tasks = (delayed(_solve_class)(code, table_path, maps, states, guess_limit - 1, zobrist)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
         for code, result in runner(tasks):
@@ -239,10 +251,6 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     seconds = time.perf_counter() - started
     _clear_checkpoint(directory)
     return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats)
-
-
-def _tagged_solve(code, table, states, guess_limit, zobrist):
-    return code, _solve_class(table, states, guess_limit, zobrist)
 
 
 def _clear_checkpoint(directory: Path) -> None:
