@@ -1,0 +1,102 @@
+"""The exact solver against the plain brute force, on many small random sub-lists; and the
+published SALET figure on the full legacy lists."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from naive import INF, BruteForce, table as naive_table, tree_from_arrays
+from solver.exact import UnwinnableError, solve, solve_state
+from solver.wordlists import from_words, load_word_list
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return load_word_list("legacy")
+
+
+def random_sub_list(full, seed, n_answers, n_guesses):
+    rng = random.Random(seed)
+    answers = rng.sample(full.answers, n_answers)
+    chosen = set(answers)
+    others = rng.sample([w for w in full.guesses if w not in chosen], n_guesses - n_answers)
+    return from_words(answers, answers + others, name=f"sub{seed}")
+
+
+CASES = [  # (seed, answers, guesses, guess limit)
+    (1, 30, 150, 6), (2, 25, 120, 6), (3, 40, 100, 6), (4, 20, 180, 6), (5, 35, 90, 4),
+    (6, 30, 60, 3), (7, 15, 60, 3), (8, 40, 160, 5), (9, 28, 140, 4), (10, 36, 120, 6),
+    (11, 22, 80, 3), (12, 33, 110, 5),
+]
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES)
+def test_state_value_and_guess_equal_brute_force(legacy, seed, n_answers, n_guesses, limit):
+    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+    brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
+    everything = tuple(range(wl.n_answers))
+    expected_value, expected_guess = brute.best(everything, limit)
+    if expected_value >= INF:
+        with pytest.raises(UnwinnableError):
+            solve_state(wl, everything, limit)
+        return
+    assert solve_state(wl, everything, limit) == (expected_value, wl.guesses[expected_guess])
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:8])
+def test_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_answers, n_guesses, limit):
+    """Value and the whole tie-broken tree, for an opener the solver was never tuned on."""
+    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+    brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
+    everything = tuple(range(wl.n_answers))
+    opener = random.Random(seed).randrange(wl.n_guesses)
+    cost = brute.guess_cost(opener, everything, limit)
+    if cost >= INF:
+        with pytest.raises(UnwinnableError):
+            solve(wl, wl.guesses[opener], guess_limit=limit, jobs=1, resume=False)
+        return
+    result = solve(wl, wl.guesses[opener], guess_limit=limit, jobs=1, resume=False)
+    assert result.total == cost
+    assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
+    assert result.guesses_per_answer.max() <= limit
+
+
+def test_small_states_use_the_exact_shortcuts(legacy):
+    wl = legacy
+    assert solve_state(wl, ["cigar"], 1) == (1, "cigar")
+    assert solve_state(wl, ["cigar", "rebut"], 2) == (3, "cigar")
+    with pytest.raises(UnwinnableError):
+        solve_state(wl, ["cigar", "rebut"], 1)
+    # batch/catch/hatch/latch/match/patch/watch: no answer splits them, so at least 2n.
+    family = ["batch", "catch", "hatch", "latch", "match", "patch", "watch"]
+    value, guess = solve_state(wl, family, 6)
+    brute_wl = from_words(family, wl.guesses)
+    brute = BruteForce(naive_table(brute_wl.guesses, brute_wl.answers), list(brute_wl.answer_guess_index))
+    assert (value, guess) == (brute.value(tuple(range(7)), 6), brute_wl.guesses[brute.best(tuple(range(7)), 6)[1]])
+
+
+def test_salet_total_is_7920(legacy):
+    """The published optimum (algorithms.md): SALET, total 7920, no answer needs > 5 guesses."""
+    result = solve(legacy, "salet", jobs=2, resume=False)
+    assert result.total == 7920
+    assert round(result.average, 5) == 3.42117
+    assert result.max_guesses == 5
+    assert sum(result.histogram) == legacy.n_answers
+    assert result.histogram[0] == 0  # salet is not an answer
+
+
+def test_same_input_same_tree(legacy):
+    first = solve(legacy, "trace", jobs=2, resume=False)
+    second = solve(legacy, "trace", jobs=1, resume=False)
+    assert first.total == second.total
+    assert first.tree == second.tree
+
+
+def test_unknown_opener_is_rejected(legacy):
+    from solver.errors import UnknownWordError
+
+    with pytest.raises(UnknownWordError):
+        solve(legacy, "zzzzz")

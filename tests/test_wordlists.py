@@ -1,0 +1,99 @@
+"""Word lists: the shipped copies, and bad lists rejected with the file and line named."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.errors import UnknownWordError, WordListError
+from solver.wordlists import DATA_DIR, load_word_list
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data" / "wordlists"
+PUBLISHED_SHA256 = {  # shared/data/wordlists/README.md
+    "legacy/answers.txt": "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee",
+    "legacy/guesses.txt": "feacc549249b5dcb43e2799fbbcda14ebc33d55904fb15d043779104e60c1579",
+    "nyt-2024/answers.txt": "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
+    "nyt-2024/guesses.txt": "ba86911aea83d038d53c0999fe6cbe310c8f59d2b79626c73bd0cd0773adc320",
+}
+
+
+@pytest.mark.parametrize("relative,digest", sorted(PUBLISHED_SHA256.items()))
+def test_shipped_copies_match_the_published_hashes(relative, digest):
+    assert hashlib.sha256((DATA_DIR / relative).read_bytes()).hexdigest() == digest
+    if SHARED.exists():
+        assert (SHARED / relative).read_bytes() == (DATA_DIR / relative).read_bytes()
+
+
+def test_load_by_name():
+    legacy = load_word_list("legacy")
+    assert (legacy.n_answers, legacy.n_guesses) == (2315, 12972)
+    assert legacy.answers_sha256 == PUBLISHED_SHA256["legacy/answers.txt"]
+    nyt = load_word_list("nyt-2024")
+    assert (nyt.n_answers, nyt.n_guesses) == (2309, 14855)
+    assert legacy.guesses[legacy.answer_guess_index[0]] == legacy.answers[0]
+    assert legacy.guess_index("SALET") == legacy.guesses.index("salet")
+    with pytest.raises(UnknownWordError):
+        legacy.answer_index("salet")  # a guess, not an answer
+
+
+def write_list(directory: Path, answers: str, guesses: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "answers.txt").write_text(answers)
+    (directory / "guesses.txt").write_text(guesses)
+    return directory
+
+
+def test_directory_list_is_lowercased_and_sorted(tmp_path):
+    wl = load_word_list(write_list(tmp_path / "mine", "Rebut\nCIGAR\n", "salet\ncigar\nrebut\n"))
+    assert wl.answers == ("cigar", "rebut")
+    assert wl.guesses == ("cigar", "rebut", "salet")
+    assert wl.name == "mine"
+
+
+BAD_LISTS = [  # (answers.txt, guesses.txt, file named, words in the message)
+    ("cigar\nreb t\n", "cigar\nrebut\n", "answers.txt", ["line 2", "five ASCII letters"]),
+    ("cigar\nrebuts\n", "cigar\nrebut\n", "answers.txt", ["line 2"]),
+    ("cigar\ncaféé\n", "cigar\n", "answers.txt", ["line 2"]),
+    ("cigar\nrebut\ncigar\n", "cigar\nrebut\n", "answers.txt", ["line 3", "duplicate", "line 1"]),
+    ("cigar\nrebut\n", "cigar\n", "answers.txt", ["line 2", "missing"]),
+    ("", "cigar\n", "answers.txt", ["empty"]),
+    ("cigar\n", "", "guesses.txt", ["empty"]),
+    ("cigar\n", "cigar\n\nrebut\n", "guesses.txt", ["line 2"]),
+]
+
+
+@pytest.mark.parametrize("answers,guesses,named,words", BAD_LISTS)
+def test_bad_lists_are_rejected(tmp_path, answers, guesses, named, words):
+    directory = write_list(tmp_path / "bad", answers, guesses)
+    with pytest.raises(WordListError) as info:
+        load_word_list(directory)
+    message = str(info.value)
+    assert named in message
+    for word in words:
+        assert word in message
+
+
+def test_missing_directory_and_unknown_name(tmp_path):
+    with pytest.raises(WordListError, match="neither a shipped word list"):
+        load_word_list(tmp_path / "nowhere")
+    (tmp_path / "empty_dir").mkdir()
+    with pytest.raises(WordListError, match="answers.txt: file not found"):
+        load_word_list(tmp_path / "empty_dir")
+
+
+@pytest.mark.parametrize("answers,guesses,named,words", [BAD_LISTS[0], BAD_LISTS[3], BAD_LISTS[4]])
+def test_solve_cli_exits_2_on_a_bad_list(tmp_path, answers, guesses, named, words):
+    directory = write_list(tmp_path / "bad", answers, guesses)
+    out = tmp_path / "tree.msgpack"
+    proc = subprocess.run(
+        [sys.executable, "-m", "tools.solve", "--words", str(directory), "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert named in proc.stderr and words[0] in proc.stderr
+    assert not out.exists()
