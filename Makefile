@@ -27,5 +27,9 @@ test-fast: install
 bench: install
 	$(PY) -m tools.bench
 
+# Re-check every committed decision tree: replay all answers with the plain feedback rule.
+verify: install
+	$(PY) -m tools.tree verify artifacts/*.msgpack
+
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,318 @@
+"""A loaded decision tree as a player uses it: next guess, remaining answers, whole games.
+
+A *history* is the game so far: a sequence of ``(guess, feedback)`` pairs, first guess first.
+``guess`` is a word of the artifact's guess list (any case); ``feedback`` is either the code
+``sum(c_i * 3**i)`` (position 0 = first letter; ``c = 0`` gray, ``1`` yellow, ``2`` green; 242 =
+all green) or a string accepted by :func:`solver.feedback.parse_feedback` (``"bbyyg"``,
+``"00112"``, ``"⬛⬛🟨🟨🟩"``). A ``"guess:feedback"`` string is accepted in place of a pair.
+
+Everything here is plain Python and numpy: no numba, nothing compiled, so a lookup answers
+in a fraction of a second from a cold start.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Union
+
+from policy_tree.errors import (
+    GameOverError, HistoryError, HistoryTokenError, InconsistentHistoryError, NotInTreeError,
+    UnsolvedAnswerError,
+)
+from policy_tree.tree import ALL_GREEN, DecisionTree
+from solver.errors import FeedbackError
+from solver.feedback import code_to_text, feedback_code, parse_feedback
+from solver.wordlists import WordList
+
+Feedback = Union[int, str]
+HistoryItem = Union[tuple[str, Feedback], str]
+
+#: The header fields of an artifact other than the word lists and the tree arrays.
+SCALAR_FIELDS = (
+    "format", "format_version", "word_list", "answers_sha256", "guesses_sha256", "mode",
+    "objective", "guess_limit", "opener", "total", "average", "max_guesses", "histogram",
+    "solver_version", "solve_seconds", "tree_sha256",
+)
+
+
+def parse_history_token(token: str) -> tuple[str, int]:
+    """``"salet:bbyyg"`` → ``("salet", code)``. The word is only lowercased, not checked
+    against a list. Raises :class:`HistoryTokenError` or :class:`solver.errors.FeedbackError`."""
+    word, sep, feedback = str(token).partition(":")
+    word = word.strip().lower()
+    if not sep or not word or not feedback.strip():
+        raise HistoryTokenError(
+            f"history token {token!r} is not word:feedback (e.g. salet:bbyyg, salet:00112 "
+            "or salet:⬛⬛🟨🟨🟩)"
+        )
+    return word, parse_feedback(feedback)
+
+
+def format_history(steps: Iterable[tuple[str, int]]) -> str:
+    """``[("salet", 3), ...]`` → ``"salet:bbybb ..."``; ``"(empty history)"`` for none."""
+    text = " ".join(f"{word}:{code_to_text(code)}" for word, code in steps)
+    return text or "(empty history)"
+
+
+def _feedback_code(feedback: Feedback) -> int:
+    if isinstance(feedback, bool):  # bool is an int subclass; True is no feedback
+        raise FeedbackError(f"feedback {feedback!r} is neither a code 0..242 nor a string")
+    if isinstance(feedback, numbers.Integral):
+        code = int(feedback)
+        code_to_text(code)  # raises FeedbackError when out of 0..242
+        return code
+    if isinstance(feedback, str):
+        return parse_feedback(feedback)
+    raise FeedbackError(f"feedback {feedback!r} is neither a code 0..242 nor a string")
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a history leads.
+
+    Attributes:
+        steps: the history normalised to ``(guess word, feedback code)`` pairs.
+        answers: the answers consistent with every feedback so far, in list order (non-empty).
+        node: the tree node whose guess is to be played next, or ``None`` when the game is
+            won or the history has left the tree.
+        won: the last feedback was all green.
+        left_tree_at: index into ``steps`` of the first guess the tree does not play there
+            (``None`` while the history follows the tree).
+        tree_guess: the guess the tree plays at ``left_tree_at`` (``None`` if it did not leave).
+    """
+
+    steps: tuple[tuple[str, int], ...]
+    answers: tuple[str, ...]
+    node: int | None
+    won: bool
+    left_tree_at: int | None = None
+    tree_guess: str | None = None
+
+
+class PolicyTree:
+    """A decision-tree artifact, validated, ready for lookups (build it with
+    :func:`policy_tree.load` or :func:`policy_tree.decode`).
+
+    Attributes:
+        tree: the :class:`~policy_tree.tree.DecisionTree` (CSR arrays; node 0 = the opener).
+        word_list: the :class:`~solver.wordlists.WordList` embedded in the artifact (sorted
+            answers and guesses; ``node_guess`` indexes ``word_list.guesses``).
+        header: the artifact's scalar fields (``SCALAR_FIELDS``), as stored.
+        path: the file it came from, or ``None``.
+    """
+
+    def __init__(self, tree: DecisionTree, word_list: WordList, header: dict, path: Path | None = None):
+        self.tree = tree
+        self.word_list = word_list
+        self.header = dict(header)
+        self.path = path
+
+    # -- the stored header ---------------------------------------------------------------
+    @property
+    def opener(self) -> str:
+        """The guess at the root (node 0), as the tree plays it."""
+        return self.guess_at(0)
+
+    @property
+    def mode(self) -> str:
+        return self.header["mode"]
+
+    @property
+    def objective(self) -> str:
+        return self.header["objective"]
+
+    @property
+    def guess_limit(self) -> int:
+        return self.header["guess_limit"]
+
+    @property
+    def total(self) -> int:
+        """Stored total guesses over all answers (``verify`` checks it against a replay)."""
+        return self.header["total"]
+
+    @property
+    def average(self) -> float:
+        return self.header["average"]
+
+    @property
+    def max_guesses(self) -> int:
+        return self.header["max_guesses"]
+
+    @property
+    def histogram(self) -> list[int]:
+        """``histogram[i]`` = answers solved in ``i + 1`` guesses; length ``guess_limit``."""
+        return list(self.header["histogram"])
+
+    @property
+    def solver_version(self) -> str:
+        return self.header["solver_version"]
+
+    @property
+    def solve_seconds(self) -> float:
+        return self.header["solve_seconds"]
+
+    @property
+    def tree_sha256(self) -> str:
+        return self.header["tree_sha256"]
+
+    @property
+    def n_nodes(self) -> int:
+        return self.tree.n_nodes
+
+    def __repr__(self) -> str:
+        where = f" from {str(self.path)!r}" if self.path else ""
+        return (f"<PolicyTree {self.word_list.name}/{self.mode}/{self.opener}: total {self.total}, "
+                f"{self.n_nodes} nodes{where}>")
+
+    def guess_at(self, node: int) -> str:
+        """The guess word played at ``node``."""
+        return self.word_list.guesses[int(self.tree.node_guess[node])]
+
+    def to_bytes(self) -> bytes:
+        """The artifact re-encoded with :func:`policy_tree.artifact.encode_artifact`; for a file
+        written by the solver this equals the file's bytes."""
+        from policy_tree.artifact import encode_artifact
+
+        h = self.header
+        return encode_artifact(
+            word_list=self.word_list, tree=self.tree, mode=h["mode"], objective=h["objective"],
+            guess_limit=h["guess_limit"], opener=h["opener"], total=h["total"],
+            max_guesses=h["max_guesses"], histogram=h["histogram"],
+            solver_version=h["solver_version"], solve_seconds=h["solve_seconds"],
+        )
+
+    # -- lookups ---------------------------------------------------------------------------
+    def normalise_history(self, history: Iterable[HistoryItem]) -> tuple[tuple[str, int], ...]:
+        """The history as ``(guess word, feedback code)`` pairs, each guess checked against
+        the artifact's guess list. Raises :class:`~solver.errors.UnknownWordError`,
+        :class:`~solver.errors.FeedbackError` or :class:`HistoryTokenError`."""
+        steps = []
+        for item in history:
+            if isinstance(item, str):
+                word, code = parse_history_token(item)
+            else:
+                word, feedback = item
+                word, code = str(word).strip().lower(), _feedback_code(feedback)
+            self.word_list.guess_index(word)  # raises UnknownWordError naming the list
+            steps.append((word, code))
+        return tuple(steps)
+
+    def position(self, history: Iterable[HistoryItem] = ()) -> Position:
+        """Follow ``history`` through the answers and the tree.
+
+        Raises:
+            UnknownWordError, FeedbackError, HistoryTokenError: malformed history.
+            InconsistentHistoryError: no answer produces every feedback of the history.
+            GameOverError: a guess follows an all-green feedback.
+        """
+        steps = self.normalise_history(history)
+        answers: tuple[str, ...] = self.word_list.answers
+        node: int | None = 0
+        won = False
+        left_at, tree_guess = None, None
+        for k, (word, code) in enumerate(steps):
+            if won:
+                raise GameOverError(
+                    f"the game was won at guess {k} ({format_history(steps[:k])}); "
+                    f"no guess may follow it, but the history goes on with {format_history(steps[k:])}"
+                )
+            narrowed = tuple(a for a in answers if feedback_code(word, a) == code)
+            if not narrowed:
+                before = (f"after {format_history(steps[:k])} {len(answers)} answers remained, "
+                          if k else f"of all {len(answers)} answers, ")
+                raise InconsistentHistoryError(
+                    f"no answer is consistent with {format_history(steps[:k + 1])} "
+                    f"({before}none gives {code_to_text(code)} to {word!r})"
+                )
+            answers = narrowed
+            won = code == ALL_GREEN
+            if node is None:
+                continue
+            if word != self.guess_at(node):
+                left_at, tree_guess, node = k, self.guess_at(node), None
+            elif won:
+                node = None
+            else:
+                child = self.tree.child(node, code)
+                if child < 0:  # only in a damaged tree: consistent feedback without a branch
+                    left_at, tree_guess, node = k + 1, None, None
+                else:
+                    node = child
+        return Position(steps, answers, node, won, left_at, tree_guess)
+
+    def remaining_answers(self, history: Iterable[HistoryItem] = ()) -> tuple[str, ...]:
+        """The answers consistent with all feedback in ``history`` (in list order, at least one),
+        whether or not the history follows the tree. Raises as :meth:`position`."""
+        return self.position(history).answers
+
+    def next_guess(self, history: Iterable[HistoryItem] = ()) -> str:
+        """The tree's next guess after ``history`` (the opener for an empty history).
+
+        Raises:
+            NotInTreeError: the history leaves the tree (a guess the tree does not play there).
+            InconsistentHistoryError: no answer produces that feedback.
+            GameOverError: the history already ends in (or passes) an all-green feedback.
+            UnknownWordError, FeedbackError, HistoryTokenError: malformed history.
+        The first three are :class:`HistoryError`, a :class:`KeyError`.
+        """
+        return self.guess_after(self.position(history))
+
+    def guess_after(self, where: Position) -> str:
+        """The tree's guess at a :class:`Position` from :meth:`position`; raises as
+        :meth:`next_guess` (:class:`GameOverError`, :class:`NotInTreeError`)."""
+        if where.won:
+            raise GameOverError(
+                f"the game is already won: {format_history(where.steps)}; there is no next guess"
+            )
+        if where.node is None:
+            raise NotInTreeError(self._left_tree_message(where))
+        return self.guess_at(where.node)
+
+    def get_next_guess(self, history: Iterable[HistoryItem] = (), default=None):
+        """Like :meth:`next_guess` but returns ``default`` for a history the tree does not
+        cover (any :class:`HistoryError`); malformed input still raises."""
+        try:
+            return self.next_guess(history)
+        except HistoryError:
+            return default
+
+    def _left_tree_message(self, where: Position) -> str:
+        k = where.left_tree_at
+        if where.tree_guess is None:
+            reason = (f"the tree has no branch for {format_history(where.steps[k - 1:k])} "
+                      "(the artifact fails `python -m tools.tree verify`)")
+        else:
+            played = where.steps[k][0]
+            reason = f"at guess {k + 1} the tree plays {where.tree_guess!r}, not {played!r}"
+        n = len(where.answers)
+        return (
+            f"{format_history(where.steps)} leaves the decision tree: {reason}. "
+            f"{n} answer{'s' if n != 1 else ''} remain{'' if n != 1 else 's'}; the exact solver "
+            "can still answer from this state, but `python -m tools.solve` solves only from the "
+            "opener for now (solving from a given state comes in a later issue)"
+        )
+
+    def game(self, answer: str) -> tuple[tuple[str, int], ...]:
+        """The game the tree plays against ``answer``: ``(guess, feedback code)`` pairs, the last
+        one all green. Raises :class:`~solver.errors.UnknownWordError` if ``answer`` is not in
+        the answer list, :class:`UnsolvedAnswerError` if the tree does not win it (a damaged
+        tree) within 64 guesses."""
+        answer = str(answer).strip().lower()
+        self.word_list.answer_index(answer)
+        steps: list[tuple[str, int]] = []
+        node = 0
+        while len(steps) < 64:
+            guess = self.guess_at(node)
+            code = feedback_code(guess, answer)
+            steps.append((guess, code))
+            if code == ALL_GREEN:
+                return tuple(steps)
+            node = self.tree.child(node, code)
+            if node < 0:
+                raise UnsolvedAnswerError(
+                    self.path, f"the decision tree does not solve {answer!r}: no branch after "
+                    f"{format_history(steps)} (run `python -m tools.tree verify`)"
+                )
+        raise UnsolvedAnswerError(self.path, f"the decision tree loops on {answer!r}")

@@ -1,0 +1,283 @@
+"""Reading a decision-tree artifact (format: :mod:`policy_tree.schema`), validated on open.
+
+:func:`load` checks, in this order, and raises the first problem found:
+
+1. the file exists and is readable (:class:`MissingArtifactError`);
+2. it is one complete msgpack map with nothing after it (:class:`CorruptArtifactError`:
+   empty, truncated, trailing bytes, not msgpack);
+3. ``format`` is the decision-tree format and ``format_version`` is 1
+   (:class:`UnsupportedArtifactError`);
+4. every header key is present with its type (:class:`CorruptArtifactError`), ``mode`` and
+   ``objective`` are known values (:class:`UnsupportedArtifactError`);
+5. ``tree_sha256`` matches the four tree arrays, whose sizes agree and whose indices are in
+   range (node guesses < number of guesses, children in 1..n_nodes-1, feedback codes < 242,
+   ``edge_start`` non-decreasing from 0 to the number of edges, every child numbered after its
+   parent so the tree has no cycle) (:class:`CorruptArtifactError`);
+6. the embedded answers and guesses are sorted five-letter lowercase words, answers among the
+   guesses, matching ``answers_sha256`` / ``guesses_sha256`` (:class:`CorruptArtifactError`);
+7. when ``word_list`` names a shipped list (``legacy``, ``nyt-2024``) its sha256s equal those of
+   the lists shipped with the project (:class:`WordListMismatchError`).
+
+Whether the tree actually wins every answer, and whether the stored total, histogram and
+maximum are right, is :func:`policy_tree.verify.verify`'s job: a loadable artifact can still
+fail verification. Extra header keys are ignored (and dropped by a re-encode).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import msgpack
+import numpy as np
+
+from policy_tree.errors import (
+    CorruptArtifactError, MissingArtifactError, UnsupportedArtifactError, WordListMismatchError,
+)
+from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
+from policy_tree.schema import FORMAT, FORMAT_VERSION, HEADER_KEYS, TREE_ARRAYS
+from policy_tree.tree import ALL_GREEN, DecisionTree
+from solver.wordlists import BUILTIN_LISTS, DATA_DIR, WORD_LENGTH, WordList
+
+KNOWN_MODES = ("normal", "hard")
+KNOWN_OBJECTIVES = ("total", "worst")
+
+# Expected Python type(s) of each header value after msgpack decoding (bool is rejected
+# separately, since it is an int subclass).
+_HEADER_TYPES = {
+    "format": str, "format_version": int, "word_list": str, "answers_sha256": str,
+    "guesses_sha256": str, "answers": bytes, "guesses": bytes, "mode": str, "objective": str,
+    "guess_limit": int, "opener": str, "total": int, "average": (float, int),
+    "max_guesses": int, "histogram": list, "solver_version": str, "solve_seconds": (float, int),
+    "tree": dict, "tree_sha256": str,
+}
+_TYPE_NAMES = {str: "str", int: "int", bytes: "bin", list: "array", dict: "map",
+               (float, int): "float"}
+
+
+def load(path: str | Path) -> PolicyTree:
+    """Read and validate the artifact at ``path``.
+
+    Returns:
+        a :class:`~policy_tree.lookup.PolicyTree` with ``path`` set.
+    Raises:
+        MissingArtifactError, CorruptArtifactError, UnsupportedArtifactError,
+        WordListMismatchError (all :class:`policy_tree.errors.ArtifactError`, an
+        :class:`~solver.errors.InputError`); the message starts with the path.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise MissingArtifactError(path, "no such artifact file") from None
+    except IsADirectoryError:
+        raise MissingArtifactError(path, "is a directory, not an artifact file") from None
+    except OSError as exc:
+        raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
+    return decode(data, path)
+
+
+def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
+    """Validate artifact bytes (see :func:`load`); ``path`` is only used in messages."""
+    path = None if path is None else Path(path)
+    document = _unpack(data, path)
+    _check_header(document, path)
+    tree = _decode_tree(document, path)
+    word_list = _decode_word_list(document, path)
+    if int(tree.node_guess.max()) >= word_list.n_guesses:
+        node = int(np.argmax(tree.node_guess >= word_list.n_guesses))
+        raise CorruptArtifactError(
+            path, f"node {node} plays guess index {int(tree.node_guess[node])}, but there are "
+            f"only {word_list.n_guesses} guesses")
+    header = {key: document[key] for key in SCALAR_FIELDS}
+    return PolicyTree(tree, word_list, header, path)
+
+
+def _unpack(data: bytes, path: Path | None) -> dict:
+    if not data:
+        raise CorruptArtifactError(path, "empty file (0 bytes)")
+    # Unpacker rather than unpackb: it tells a truncated file (OutOfData) from garbage.
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data))
+    unpacker.feed(data)
+    try:
+        document = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise CorruptArtifactError(
+            path, f"truncated: the msgpack data ends early (the file has {len(data)} bytes)"
+        ) from None
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise CorruptArtifactError(path, f"not valid msgpack ({exc})") from None
+    if unpacker.tell() != len(data):
+        raise CorruptArtifactError(
+            path, f"{len(data) - unpacker.tell()} unexpected bytes after the artifact's msgpack map"
+        )
+    if not isinstance(document, dict):
+        raise UnsupportedArtifactError(
+            path, f"not a decision-tree artifact (the msgpack value is a {type(document).__name__}, "
+            "not a map)")
+    return document
+
+
+def _check_header(document: dict, path: Path | None) -> None:
+    if document.get("format") != FORMAT:
+        raise UnsupportedArtifactError(
+            path, f"not a decision-tree artifact (format is {document.get('format')!r}, "
+            f"expected {FORMAT!r})")
+    version = document.get("format_version")
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise UnsupportedArtifactError(
+            path, f"format version {version!r} is not supported (this reader knows version "
+            f"{FORMAT_VERSION})")
+    missing = [key for key in HEADER_KEYS if key not in document]
+    if missing:
+        raise CorruptArtifactError(path, f"header key(s) missing: {', '.join(missing)}")
+    for key in HEADER_KEYS:
+        expected, value = _HEADER_TYPES[key], document[key]
+        if isinstance(value, bool) or not isinstance(value, expected):
+            raise CorruptArtifactError(
+                path, f"header key {key!r} should be {_TYPE_NAMES[expected]}, "
+                f"found {type(value).__name__} {_short(value)}")
+    histogram = document["histogram"]
+    if any(isinstance(h, bool) or not isinstance(h, int) for h in histogram):
+        raise CorruptArtifactError(path, f"histogram {_short(histogram)} is not a list of ints")
+    if document["guess_limit"] < 1:
+        raise CorruptArtifactError(path, f"guess_limit {document['guess_limit']} is below 1")
+    if len(histogram) != document["guess_limit"]:
+        raise CorruptArtifactError(
+            path, f"histogram has {len(histogram)} entries, guess_limit is {document['guess_limit']}")
+    if document["mode"] not in KNOWN_MODES:
+        raise UnsupportedArtifactError(
+            path, f"mode {document['mode']!r} is not one of {', '.join(KNOWN_MODES)}")
+    if document["objective"] not in KNOWN_OBJECTIVES:
+        raise UnsupportedArtifactError(
+            path, f"objective {document['objective']!r} is not one of {', '.join(KNOWN_OBJECTIVES)}")
+
+
+def _decode_tree(document: dict, path: Path | None) -> DecisionTree:
+    bins = document["tree"]
+    names = [name for name, _ in TREE_ARRAYS]
+    if sorted(bins) != sorted(names):
+        raise CorruptArtifactError(
+            path, f"tree map has keys {sorted(map(str, bins))}, expected {names}")
+    for name in names:
+        if not isinstance(bins[name], bytes):
+            raise CorruptArtifactError(path, f"tree array {name!r} is {type(bins[name]).__name__}, not bin")
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(bins[name])
+    if digest.hexdigest() != document["tree_sha256"]:
+        raise CorruptArtifactError(
+            path, f"tree checksum mismatch: the tree arrays hash to {digest.hexdigest()[:16]}…, "
+            f"tree_sha256 says {document['tree_sha256'][:16]}… (the file is corrupted)")
+    arrays = {}
+    for name, dtype in TREE_ARRAYS:
+        itemsize = np.dtype(dtype).itemsize
+        if len(bins[name]) % itemsize:
+            raise CorruptArtifactError(
+                path, f"tree array {name!r} has {len(bins[name])} bytes, not a multiple of {itemsize}")
+        arrays[name] = np.frombuffer(bins[name], dtype=dtype)  # read-only views of the file
+    tree = DecisionTree(**arrays)
+    n_nodes, n_edges = tree.n_nodes, len(tree.edge_feedback)
+    if n_nodes == 0:
+        raise CorruptArtifactError(path, "the tree has no nodes")
+    if len(tree.edge_start) != n_nodes + 1:
+        raise CorruptArtifactError(
+            path, f"edge_start has {len(tree.edge_start)} entries for {n_nodes} nodes "
+            f"(expected {n_nodes + 1})")
+    if len(tree.edge_child) != n_edges:
+        raise CorruptArtifactError(
+            path, f"edge_child has {len(tree.edge_child)} entries, edge_feedback {n_edges}")
+    if int(tree.edge_start[0]) != 0 or int(tree.edge_start[-1]) != n_edges:
+        raise CorruptArtifactError(
+            path, f"edge_start runs from {int(tree.edge_start[0])} to {int(tree.edge_start[-1])}, "
+            f"expected 0 to {n_edges} (the number of edges)")
+    if n_nodes > 1 and bool(np.any(np.diff(tree.edge_start.astype(np.int64)) < 0)):
+        raise CorruptArtifactError(path, "edge_start decreases somewhere")
+    if n_edges:
+        if int(tree.edge_feedback.max()) >= ALL_GREEN:
+            raise CorruptArtifactError(
+                path, f"an edge has feedback code {int(tree.edge_feedback.max())} (must be < {ALL_GREEN})")
+        if int(tree.edge_child.min()) < 1 or int(tree.edge_child.max()) >= n_nodes:
+            raise CorruptArtifactError(
+                path, f"an edge leads to a node outside 1..{n_nodes - 1}")
+        # Preorder numbers every child after its parent; checking it here rules out cycles
+        # for every reader of the tree.
+        parent = np.repeat(np.arange(n_nodes, dtype=np.int64),
+                           np.diff(tree.edge_start.astype(np.int64)))
+        backwards = np.flatnonzero(tree.edge_child <= parent)
+        if len(backwards):
+            j = int(backwards[0])
+            raise CorruptArtifactError(
+                path, f"edge {j} leads from node {int(parent[j])} back to node "
+                f"{int(tree.edge_child[j])} (children must be numbered after their parent)")
+    return tree
+
+
+def _decode_words(document: dict, key: str, path: Path | None) -> tuple[tuple[str, ...], str]:
+    """The sorted words stored under ``key`` and the sha256 of their normalised form, checked
+    against ``<key>_sha256``."""
+    raw = document[key]
+    if not raw or len(raw) % WORD_LENGTH:
+        raise CorruptArtifactError(
+            path, f"{key} has {len(raw)} bytes, not a positive multiple of {WORD_LENGTH}")
+    letters = np.frombuffer(raw, dtype=np.uint8).reshape(-1, WORD_LENGTH)
+    if bool(np.any((letters < ord("a")) | (letters > ord("z")))):
+        raise CorruptArtifactError(path, f"{key} holds bytes other than lowercase letters a-z")
+    # The stored digest is of the normalised (sorted) list, so hashing the words as stored,
+    # a newline after each, matches it exactly when the words are intact and sorted.
+    lines = np.hstack([letters, np.full((len(letters), 1), ord("\n"), dtype=np.uint8)])
+    actual, stored = hashlib.sha256(lines.tobytes()).hexdigest(), document[f"{key}_sha256"]
+    if actual != stored:
+        raise CorruptArtifactError(
+            path, f"the embedded {key} hash to {actual[:16]}…, {key}_sha256 says {stored[:16]}… "
+            "(the file is corrupted)")
+    text = raw.decode("ascii")
+    words = tuple(text[i:i + WORD_LENGTH] for i in range(0, len(text), WORD_LENGTH))
+    if any(a >= b for a, b in zip(words, words[1:])):
+        raise CorruptArtifactError(path, f"{key} are not sorted without duplicates")
+    return words, actual
+
+
+def _decode_word_list(document: dict, path: Path | None) -> WordList:
+    answers, answers_sha256 = _decode_words(document, "answers", path)
+    guesses, guesses_sha256 = _decode_words(document, "guesses", path)
+    guess_set = set(guesses)
+    missing = [a for a in answers if a not in guess_set]
+    if missing:
+        raise CorruptArtifactError(
+            path, f"{len(missing)} answer(s) missing from the guesses, e.g. {missing[0]!r}")
+    actual = {"answers": answers_sha256, "guesses": guesses_sha256}
+    name = document["word_list"]
+    if name in BUILTIN_LISTS:
+        _check_shipped(name, actual, {"answers": len(answers), "guesses": len(guesses)}, path)
+    return WordList(name, answers, guesses, None)
+
+
+def _check_shipped(name: str, actual: dict, sizes: dict, path: Path | None) -> None:
+    """Raise :class:`WordListMismatchError` unless the shipped list ``name`` has the sha256s in
+    ``actual`` (``{"answers": hex, "guesses": hex}``)."""
+    shipped = None
+    for kind in ("answers", "guesses"):
+        # Fast path: a shipped file that hashes to the stored digest is that normalised list
+        # (the shipped files are stored normalised); anything else is checked word by word.
+        try:
+            if hashlib.sha256((DATA_DIR / name / f"{kind}.txt").read_bytes()).hexdigest() == actual[kind]:
+                continue
+        except OSError:
+            pass  # load_word_list below reports the missing or unreadable file
+        if shipped is None:
+            from solver.wordlists import load_word_list
+
+            shipped = load_word_list(name)
+        theirs = getattr(shipped, f"{kind}_sha256")
+        if theirs != actual[kind]:
+            raise WordListMismatchError(
+                path, f"built on a {name!r} {kind} list with sha256 {actual[kind][:16]}… "
+                f"({sizes[kind]} words), but the shipped {name!r} {kind} have sha256 "
+                f"{theirs[:16]}… ({len(getattr(shipped, kind))} words); re-solve with "
+                f"`python -m tools.solve --words {name}`")
+
+
+def _short(value, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -1,0 +1,180 @@
+"""Independent check of a loaded decision tree: replay every answer and compare with the header.
+
+The replay uses the plain-Python rule :func:`solver.feedback.feedback_code`, not the numba
+table the solver used, so a bug in the kernel and a damaged artifact both show up here.
+
+Checks (each failing one adds a line to :attr:`VerifyReport.failures`):
+
+- structure: the nodes are exactly those reachable from the root, each reached by one edge,
+  numbered in depth-first preorder, each node's edge feedbacks strictly ascending;
+- every guess is an allowed word of the artifact's list, the root guess is the stored opener;
+  in ``hard`` mode every guess also uses all hints revealed so far;
+- every answer is won within ``guess_limit`` guesses, and every node is reached by some answer
+  (no dead branches);
+- the stored ``total``, ``histogram``, ``max_guesses`` and ``average`` equal the replay's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from policy_tree.lookup import PolicyTree, format_history
+from policy_tree.tree import ALL_GREEN
+from solver.feedback import code_to_text, feedback_code
+
+
+@dataclass
+class VerifyReport:
+    """Result of :func:`verify`.
+
+    Attributes:
+        n_answers: answers replayed.
+        n_nodes: nodes in the tree.
+        total: guesses summed over the answers the tree wins.
+        max_guesses: most guesses any won answer took (0 if none).
+        histogram: ``histogram[i]`` = answers won in ``i + 1`` guesses, length ``guess_limit``.
+        failures: the first ``max_failures`` problems, one sentence each.
+        n_failures: how many problems there were in all.
+    """
+
+    n_answers: int
+    n_nodes: int
+    total: int = 0
+    max_guesses: int = 0
+    histogram: list[int] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    n_failures: int = 0
+    max_failures: int = 20
+
+    @property
+    def ok(self) -> bool:
+        return self.n_failures == 0
+
+    @property
+    def average(self) -> float:
+        return self.total / self.n_answers if self.n_answers else 0.0
+
+    def fail(self, message: str) -> None:
+        self.n_failures += 1
+        if len(self.failures) < self.max_failures:
+            self.failures.append(message)
+
+
+def verify(policy: PolicyTree, max_failures: int = 20) -> VerifyReport:
+    """Check ``policy`` as described in the module docstring; never raises for a bad tree."""
+    tree, words = policy.tree, policy.word_list
+    report = VerifyReport(words.n_answers, tree.n_nodes, histogram=[0] * policy.guess_limit,
+                          max_failures=max_failures)
+    _check_structure(policy, report)
+    _check_guesses(policy, report)
+    _replay(policy, report)
+    _check_header(policy, report)
+    return report
+
+
+def _check_structure(policy: PolicyTree, report: VerifyReport) -> None:
+    tree = policy.tree
+    n = tree.n_nodes
+    seen = [False] * n
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if seen[node]:
+            report.fail(f"node {node} is reached by more than one edge (the tree is not a tree)")
+            continue
+        seen[node] = True
+        order.append(node)
+        lo, hi = int(tree.edge_start[node]), int(tree.edge_start[node + 1])
+        feedbacks = [int(f) for f in tree.edge_feedback[lo:hi]]
+        if any(a >= b for a, b in zip(feedbacks, feedbacks[1:])):
+            report.fail(f"node {node}: edge feedbacks are not strictly ascending")
+        # pushed in reverse so that the smallest feedback is visited first (preorder)
+        stack.extend(int(c) for c in tree.edge_child[lo:hi][::-1])
+    unreachable = [i for i in range(n) if not seen[i]]
+    if unreachable:
+        report.fail(f"{len(unreachable)} node(s) not reachable from the root, e.g. node "
+                    f"{unreachable[0]} (guess {policy.guess_at(unreachable[0])!r})")
+    if order != list(range(len(order))):
+        first = next(i for i, node in enumerate(order) if node != i)
+        report.fail(f"nodes are not numbered in depth-first preorder (position {first} holds "
+                    f"node {order[first]})")
+
+
+def _check_guesses(policy: PolicyTree, report: VerifyReport) -> None:
+    n_guesses = policy.word_list.n_guesses
+    bad = [i for i, g in enumerate(policy.tree.node_guess) if int(g) >= n_guesses]
+    if bad:
+        report.fail(f"{len(bad)} node(s) play a guess outside the allowed words, e.g. node {bad[0]}")
+        return
+    if policy.header["opener"] != policy.guess_at(0):
+        report.fail(f"the stored opener is {policy.header['opener']!r} but the root plays "
+                    f"{policy.guess_at(0)!r}")
+
+
+def _hard_mode_violation(steps, guess: str) -> str | None:
+    """Why ``guess`` breaks hard mode after ``steps`` (greens kept in place, revealed letters
+    reused), or ``None``."""
+    for previous, code in steps:
+        revealed: dict[str, int] = {}
+        for i in range(5):
+            c = (code // 3**i) % 3
+            if c == 2 and guess[i] != previous[i]:
+                return f"position {i + 1} must stay {previous[i]!r}"
+            if c:
+                revealed[previous[i]] = revealed.get(previous[i], 0) + 1
+        for letter, count in revealed.items():
+            if guess.count(letter) < count:
+                return f"it must contain {letter!r}"
+    return None
+
+
+def _replay(policy: PolicyTree, report: VerifyReport) -> None:
+    tree, limit = policy.tree, policy.guess_limit
+    hard = policy.mode == "hard"
+    visits = [0] * tree.n_nodes
+    for answer in policy.word_list.answers:
+        node, steps = 0, []
+        while True:
+            visits[node] += 1
+            guess = policy.guess_at(node)
+            if hard and steps:
+                why = _hard_mode_violation(steps, guess)
+                if why:
+                    report.fail(f"{answer!r}: node {node} plays {guess!r} after "
+                                f"{format_history(steps)}, illegal in hard mode: {why}")
+            code = feedback_code(guess, answer)
+            steps.append((guess, code))
+            if code == ALL_GREEN:
+                used = len(steps)  # <= limit: the check below stops every longer game
+                report.total += used
+                report.max_guesses = max(report.max_guesses, used)
+                report.histogram[used - 1] += 1
+                break
+            if len(steps) >= limit:
+                report.fail(f"{answer!r} is not won within {limit} guesses: {format_history(steps)}")
+                break
+            child = tree.child(node, code)
+            if child < 0:
+                report.fail(f"{answer!r}: node {node} (guess {guess!r}) has no branch for "
+                            f"feedback {code_to_text(code)}; path {format_history(steps)}")
+                break
+            node = child
+    dead = [i for i, count in enumerate(visits) if count == 0]
+    if dead:
+        report.fail(f"{len(dead)} node(s) are reached by no answer, e.g. node {dead[0]} "
+                    f"(guess {policy.guess_at(dead[0])!r})")
+
+
+def _check_header(policy: PolicyTree, report: VerifyReport) -> None:
+    for name, stored, replayed in (
+        ("total", policy.total, report.total),
+        ("max_guesses", policy.max_guesses, report.max_guesses),
+        ("histogram", policy.histogram, report.histogram),
+    ):
+        if stored != replayed:
+            report.fail(f"stored {name} {stored} differs from the replay's {replayed}")
+    expected = policy.total / report.n_answers
+    if not math.isclose(policy.average, expected, rel_tol=1e-12):
+        report.fail(f"stored average {policy.average!r} is not total / answers = {expected!r}")

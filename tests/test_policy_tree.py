@@ -1,0 +1,421 @@
+"""The ``policy_tree`` API: loading with validation, lookups, verification, export."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import msgpack
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import policy_tree
+from policy_tree import (
+    ArtifactError, CorruptArtifactError, GameOverError, HistoryError, HistoryTokenError,
+    InconsistentHistoryError, MissingArtifactError, NotInTreeError, UnsolvedAnswerError,
+    UnsupportedArtifactError, WordListMismatchError,
+)
+from policy_tree.artifact import encode_artifact, tree_sha256
+from policy_tree.tree import DecisionTree
+from solver.errors import FeedbackError, InputError, UnknownWordError
+from solver.feedback import code_to_text, feedback_code
+from solver.wordlists import from_words, normalised_sha256
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
+
+
+@pytest.fixture(scope="module")
+def tree():
+    return policy_tree.load(ARTIFACT)
+
+
+# -- helpers that damage an artifact while keeping it loadable ------------------------------
+def document():
+    return msgpack.unpackb(ARTIFACT.read_bytes(), raw=False)
+
+
+def arrays(doc) -> dict:
+    from policy_tree.schema import TREE_ARRAYS
+
+    return {name: np.frombuffer(doc["tree"][name], dtype=dtype).copy() for name, dtype in TREE_ARRAYS}
+
+
+def repack(doc, tree_arrays=None) -> bytes:
+    """``doc`` as msgpack, with ``tree_arrays`` stored and ``tree_sha256`` recomputed."""
+    if tree_arrays is not None:
+        doc["tree"] = {name: a.tobytes() for name, a in tree_arrays.items()}
+        doc["tree_sha256"] = tree_sha256(doc["tree"])
+    return msgpack.packb(doc, use_bin_type=True)
+
+
+def node_of(policy, history) -> int:
+    return policy.position(history).node
+
+
+def wrong_guess_bytes(policy) -> bytes:
+    """The node after salet:bbbbb plays 'crane' instead of its guess; checksum recomputed."""
+    doc = document()
+    a = arrays(doc)
+    a["node_guess"][node_of(policy, [("salet", 0)])] = policy.word_list.guess_index("crane")
+    return repack(doc, a)
+
+
+def missing_branch_bytes() -> bytes:
+    """The root's first edge removed (its subtree left orphaned); checksum recomputed."""
+    doc = document()
+    a = arrays(doc)
+    a["edge_feedback"] = a["edge_feedback"][1:]
+    a["edge_child"] = a["edge_child"][1:]
+    a["edge_start"][1:] -= 1
+    return repack(doc, a)
+
+
+def mini_artifact(**overrides) -> bytes:
+    """A two-answer artifact on a custom list: 'abcde' first, then 'fghij' if needed."""
+    words = from_words(["abcde", "fghij"], ["abcde", "fghij", "klmno"], name="mini")
+    dt = DecisionTree(
+        node_guess=np.array([0, 1], dtype=np.uint32), edge_start=np.array([0, 1, 1], dtype=np.uint32),
+        edge_feedback=np.array([feedback_code("abcde", "fghij")], dtype=np.uint8),
+        edge_child=np.array([1], dtype=np.uint32),
+    )
+    fields = dict(word_list=words, tree=dt, mode="normal", objective="total", guess_limit=6,
+                  opener="abcde", total=3, max_guesses=2, histogram=[1, 1, 0, 0, 0, 0],
+                  solver_version="test", solve_seconds=0.0)
+    fields.update(overrides)
+    return encode_artifact(**fields)
+
+
+# -- loading ---------------------------------------------------------------------------------
+def test_load_reads_the_committed_artifact(tree):
+    assert tree.opener == "salet" and tree.header["opener"] == "salet"
+    assert (tree.total, tree.max_guesses, tree.guess_limit) == (7920, 5, 6)
+    assert tree.histogram == [0, 78, 1225, 971, 41, 0]
+    assert tree.average == pytest.approx(7920 / 2315)
+    assert tree.word_list.name == "legacy" and tree.word_list.n_answers == 2315
+    assert tree.mode == "normal" and tree.objective == "total"
+    assert tree.path == ARTIFACT
+
+
+def test_reencoding_gives_the_same_bytes(tree):
+    assert tree.to_bytes() == ARTIFACT.read_bytes()
+
+
+def test_a_custom_list_artifact_is_self_contained(tmp_path):
+    path = tmp_path / "mini.msgpack"
+    path.write_bytes(mini_artifact())
+    mini = policy_tree.load(path)
+    assert mini.word_list.answers == ("abcde", "fghij")
+    assert mini.next_guess([]) == "abcde"
+    assert mini.next_guess([("abcde", feedback_code("abcde", "fghij"))]) == "fghij"
+    assert policy_tree.verify(mini).ok
+    assert mini.to_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("damage, error, words", [
+    (lambda data: None, MissingArtifactError, "no such artifact file"),
+    (lambda data: b"", CorruptArtifactError, "empty file"),
+    (lambda data: data[: len(data) // 2], CorruptArtifactError, "truncated"),
+    (lambda data: data + b"\x00", CorruptArtifactError, "unexpected bytes after"),
+    (lambda data: b"\xc1" + data[1:], CorruptArtifactError, "not valid msgpack"),
+    (lambda data: msgpack.packb([1, 2]), UnsupportedArtifactError, "not a decision-tree artifact"),
+])
+def test_unreadable_files_raise_specific_errors(tmp_path, damage, error, words):
+    path = tmp_path / "bad.msgpack"
+    data = damage(ARTIFACT.read_bytes())
+    if data is not None:
+        path.write_bytes(data)
+    with pytest.raises(error) as caught:
+        policy_tree.load(path)
+    assert isinstance(caught.value, ArtifactError) and isinstance(caught.value, InputError)
+    assert str(caught.value).startswith(str(path)) and words in str(caught.value)
+
+
+def flip_inside(data: bytes, needle: bytes, offset: int) -> bytes:
+    at = data.index(needle) + offset
+    return data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:]
+
+
+def test_flipped_byte_in_the_tree_fails_the_checksum(tmp_path):
+    data = ARTIFACT.read_bytes()
+    edge_child = document()["tree"]["edge_child"]
+    path = tmp_path / "flipped.msgpack"
+    path.write_bytes(flip_inside(data, edge_child, len(edge_child) // 2))
+    with pytest.raises(CorruptArtifactError, match="tree checksum mismatch"):
+        policy_tree.load(path)
+
+
+def test_flipped_letter_in_the_answers_fails_their_checksum(tmp_path):
+    data = ARTIFACT.read_bytes()
+    answers = document()["answers"]
+    # 'aback' -> 'abacj': still sorted five-letter words, so only the hash can tell
+    path = tmp_path / "flipped.msgpack"
+    path.write_bytes(flip_inside(data, answers, 4))
+    with pytest.raises(CorruptArtifactError, match="embedded answers hash to"):
+        policy_tree.load(path)
+
+
+@pytest.mark.parametrize("edit, error, words", [
+    (lambda d: d.update(format_version=2), UnsupportedArtifactError, "format version 2"),
+    (lambda d: d.update(format="something else"), UnsupportedArtifactError, "not a decision-tree"),
+    (lambda d: d.pop("histogram"), CorruptArtifactError, "missing: histogram"),
+    (lambda d: d.update(total="7920"), CorruptArtifactError, "'total' should be int"),
+    (lambda d: d.update(histogram=[1, 2]), CorruptArtifactError, "histogram has 2 entries"),
+    (lambda d: d.update(mode="speedrun"), UnsupportedArtifactError, "mode 'speedrun'"),
+    (lambda d: d.update(tree_sha256="0" * 64), CorruptArtifactError, "tree checksum mismatch"),
+])
+def test_bad_headers_raise(tmp_path, edit, error, words):
+    doc = document()
+    edit(doc)
+    path = tmp_path / "bad.msgpack"
+    path.write_bytes(repack(doc))
+    with pytest.raises(error, match=words):
+        policy_tree.load(path)
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda a: a.update(edge_start=a["edge_start"][:-1]), "edge_start has"),
+    (lambda a: a["edge_child"].__setitem__(3, 10**6), "outside 1.."),
+    (lambda a: a["edge_child"].__setitem__(5, 0), "outside 1.."),
+    (lambda a: a["edge_feedback"].__setitem__(0, 242), "feedback code 242"),
+    (lambda a: a["node_guess"].__setitem__(7, 10**6), "only 12972 guesses"),
+])
+def test_inconsistent_tree_arrays_raise_even_with_a_fresh_checksum(tmp_path, edit, words):
+    doc = document()
+    a = arrays(doc)
+    edit(a)
+    path = tmp_path / "bad.msgpack"
+    path.write_bytes(repack(doc, a))
+    with pytest.raises(CorruptArtifactError, match=words):
+        policy_tree.load(path)
+
+
+def test_a_backward_edge_is_refused_so_no_reader_can_loop(tmp_path, tree):
+    doc = document()
+    a = arrays(doc)
+    deep = node_of(tree, [("salet", 0)])
+    lo = int(a["edge_start"][deep])
+    a["edge_child"][lo] = 1 if deep > 1 else deep  # points back at (or before) its parent
+    path = tmp_path / "cycle.msgpack"
+    path.write_bytes(repack(doc, a))
+    with pytest.raises(CorruptArtifactError, match="numbered after their parent"):
+        policy_tree.load(path)
+
+
+def test_a_different_shipped_list_is_a_mismatch(tmp_path):
+    doc = document()
+    answers = doc["answers"][:-5]  # drop the last answer, keep everything else consistent
+    doc["answers"] = answers
+    doc["answers_sha256"] = normalised_sha256(answers[i:i + 5].decode() for i in range(0, len(answers), 5))
+    path = tmp_path / "other-list.msgpack"
+    path.write_bytes(repack(doc))
+    with pytest.raises(WordListMismatchError) as caught:
+        policy_tree.load(path)
+    assert "shipped 'legacy' answers" in str(caught.value) and "2314 words" in str(caught.value)
+
+
+def test_artifact_errors_survive_pickling(tmp_path):
+    error = MissingArtifactError(tmp_path / "x.msgpack", "no such artifact file")
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == str(error) and again.path == error.path
+
+
+# -- lookups ---------------------------------------------------------------------------------
+def test_empty_history_gives_the_opener(tree):
+    assert tree.next_guess([]) == tree.next_guess() == "salet"
+    assert tree.remaining_answers([]) == tree.word_list.answers
+
+
+@pytest.mark.parametrize("answer", ["crony", "aback", "zonal", "knoll", "tiger"])
+def test_next_guess_follows_the_game_of_each_answer(tree, answer):
+    steps = tree.game(answer)
+    assert steps[-1] == (answer, 242)
+    for k in range(len(steps)):
+        assert tree.next_guess(steps[:k]) == steps[k][0]
+        remaining = tree.remaining_answers(steps[:k])
+        assert answer in remaining
+        assert remaining == tuple(a for a in tree.word_list.answers
+                                  if all(feedback_code(g, a) == c for g, c in steps[:k]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(index=st.integers(0, 2314), cut=st.integers(0, 5))
+def test_lookup_agrees_with_an_independent_walk_of_the_arrays(tree, index, cut):
+    answer = tree.word_list.answers[index]
+    node, history = 0, []
+    while len(history) < cut:
+        guess = tree.word_list.guesses[int(tree.tree.node_guess[node])]
+        code = feedback_code(guess, answer)
+        if code == 242:
+            break
+        history.append((guess, code))
+        lo, hi = int(tree.tree.edge_start[node]), int(tree.tree.edge_start[node + 1])
+        node = int(tree.tree.edge_child[lo + list(tree.tree.edge_feedback[lo:hi]).index(code)])
+    assert tree.next_guess(history) == tree.word_list.guesses[int(tree.tree.node_guess[node])]
+
+
+def test_all_feedback_forms_agree(tree):
+    code = feedback_code("salet", "crony")  # bbbbb
+    code2 = feedback_code("courd", "crony")
+    text2 = code_to_text(code2)
+    digits2 = text2.translate(str.maketrans("byg", "012"))
+    squares2 = text2.translate(str.maketrans({"b": "⬛", "y": "🟨", "g": "🟩"}))
+    expected = tree.next_guess([("salet", code), ("courd", code2)])
+    for second in (code2, text2, text2.upper(), digits2, squares2):
+        assert tree.next_guess([("salet", code_to_text(code)), ("courd", second)]) == expected
+    assert tree.next_guess([f"salet:{code_to_text(code)}", f"COURD:{squares2}"]) == expected
+
+
+def test_uncovered_histories_raise_key_errors_and_get_returns_default(tree):
+    off = [("crane", "bbbbb")]
+    with pytest.raises(NotInTreeError) as caught:
+        tree.next_guess(off)
+    message = str(caught.value)
+    assert "leaves the decision tree" in message and "'salet', not 'crane'" in message
+    assert "exact solver" in message and "tools.solve" in message
+    assert isinstance(caught.value, KeyError) and isinstance(caught.value, InputError)
+    assert tree.get_next_guess(off) is None and tree.get_next_guess(off, "?") == "?"
+    # the state is still well defined off the tree
+    assert tree.remaining_answers(off) == tuple(
+        a for a in tree.word_list.answers if feedback_code("crane", a) == 0)
+
+    with pytest.raises(InconsistentHistoryError, match=r"no answer is consistent with salet:ggggy"):
+        tree.next_guess([("salet", "ggggy")])
+    assert tree.get_next_guess([("salet", "ggggy")], "none") == "none"
+    assert issubclass(InconsistentHistoryError, FeedbackError)
+    assert issubclass(InconsistentHistoryError, HistoryError)
+
+    won = tree.game("crony")
+    with pytest.raises(GameOverError, match="already won"):
+        tree.next_guess(won)
+    with pytest.raises(GameOverError, match="no guess may follow"):
+        tree.next_guess([*won, ("salet", 0)])
+    assert tree.get_next_guess(won) is None
+
+
+def test_inconsistent_message_lists_the_history(tree):
+    first = tree.game("crony")[0]
+    with pytest.raises(InconsistentHistoryError) as caught:
+        tree.next_guess([first, ("courd", "ggggg")])
+    assert f"salet:{code_to_text(first[1])} courd:ggggg" in str(caught.value)
+    assert "221 answers remained" in str(caught.value)
+
+
+@pytest.mark.parametrize("history, error", [
+    ([("zzzzz", "bbbbb")], UnknownWordError),
+    ([("salet", "bbbb")], FeedbackError),
+    ([("salet", "bbbbq")], FeedbackError),
+    ([("salet", 243)], FeedbackError),
+    ([("salet", True)], FeedbackError),
+    (["salet"], HistoryTokenError),
+    (["salet:"], HistoryTokenError),
+])
+def test_malformed_history_raises_even_from_get(tree, history, error):
+    with pytest.raises(error):
+        tree.get_next_guess(history)
+    with pytest.raises(InputError):
+        tree.next_guess(history)
+
+
+# -- verification ----------------------------------------------------------------------------
+def test_verify_passes_the_committed_artifact(tree):
+    report = policy_tree.verify(tree)
+    assert report.ok, report.failures
+    assert (report.total, report.max_guesses, report.histogram) == (7920, 5, [0, 78, 1225, 971, 41, 0])
+    assert report.n_answers == 2315 and report.n_nodes == tree.n_nodes
+
+
+def test_verify_catches_a_wrong_guess(tree):
+    bad = policy_tree.decode(wrong_guess_bytes(tree))  # loads: only a replay can tell
+    report = policy_tree.verify(bad, max_failures=1000)
+    assert not report.ok and report.n_failures == len(report.failures)
+    assert any("has no branch for feedback" in f for f in report.failures)
+    assert any("stored total 7920 differs" in f for f in report.failures)
+
+
+def test_verify_catches_a_missing_branch():
+    bad = policy_tree.decode(missing_branch_bytes())
+    report = policy_tree.verify(bad)
+    assert not report.ok
+    assert any("not reachable from the root" in f for f in report.failures)
+    assert any("node 0 (guess 'salet') has no branch for feedback bbbbb" in f for f in report.failures)
+
+
+def test_verify_catches_wrong_stored_figures():
+    doc = document()
+    doc["total"], doc["histogram"][2] = 7919, 1224
+    report = policy_tree.verify(policy_tree.decode(repack(doc)))
+    assert [f for f in report.failures if "stored" in f] == [
+        "stored total 7919 differs from the replay's 7920",
+        "stored histogram [0, 78, 1224, 971, 41, 0] differs from the replay's [0, 78, 1225, 971, 41, 0]",
+        f"stored average {7920 / 2315!r} is not total / answers = {7919 / 2315!r}",
+    ]
+
+
+def test_verify_catches_a_game_over_the_guess_limit():
+    report = policy_tree.verify(policy_tree.decode(mini_artifact(guess_limit=1, histogram=[1])))
+    assert not report.ok and any("'fghij' is not won within 1 guesses" in f for f in report.failures)
+
+
+def test_verify_checks_hard_mode_rules():
+    # 'abcde' against 'fghij' reveals nothing, so 'fghij' is legal; against a list where the
+    # second guess ignores a green it is not.
+    words = from_words(["abcde", "abxyz"], ["abcde", "abxyz", "klmno"], name="mini")
+    code = feedback_code("abcde", "abxyz")  # ggbbb
+    dt = DecisionTree(np.array([0, 2, 1], dtype=np.uint32), np.array([0, 1, 2, 2], dtype=np.uint32),
+                      np.array([code, feedback_code("klmno", "abxyz")], dtype=np.uint8),
+                      np.array([1, 2], dtype=np.uint32))
+    data = encode_artifact(word_list=words, tree=dt, mode="hard", objective="total", guess_limit=6,
+                           opener="abcde", total=4, max_guesses=3, histogram=[1, 0, 1, 0, 0, 0],
+                           solver_version="test", solve_seconds=0.0)
+    report = policy_tree.verify(policy_tree.decode(data))
+    assert any("illegal in hard mode: position 1 must stay 'a'" in f for f in report.failures)
+    normal = policy_tree.decode(data.replace(b"\xa4hard", b"\xa6normal"))
+    assert policy_tree.verify(normal).ok
+
+
+# -- export ----------------------------------------------------------------------------------
+def test_export_paths_replays_to_7920_under_the_plain_feedback_rule(tree):
+    lines = policy_tree.export_paths(tree).splitlines()
+    assert len(lines) == 2315
+    total, next_guess_after = 0, {}
+    for answer, line in zip(tree.word_list.answers, lines):
+        tokens = line.split()
+        guesses, feedbacks = tokens[0::2], tokens[1::2]
+        assert guesses[-1] == answer and feedbacks[-1] == "ggggg"
+        for k, (guess, fb) in enumerate(zip(guesses, feedbacks)):
+            assert code_to_text(feedback_code(guess, answer)) == fb
+            # one guess per prefix: the lines are the paths of one decision tree
+            assert next_guess_after.setdefault(tuple(tokens[:2 * k]), guess) == guess
+        total += len(guesses)
+    assert total == 7920
+    assert next_guess_after[()] == "salet"
+
+
+def test_export_json_nests_the_whole_tree(tree):
+    root = json.loads(json.dumps(policy_tree.export_json(tree)))
+    assert root["guess"] == "salet"
+    count, leaves, stack = 0, 0, [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        leaves += not node["children"]
+        assert set(node) == {"guess", "children"} and "ggggg" not in node["children"]
+        stack.extend(node["children"].values())
+    assert count == tree.n_nodes
+    assert leaves == sum(1 for n in range(tree.n_nodes)
+                         if tree.tree.edge_start[n] == tree.tree.edge_start[n + 1])
+    # a game read off the JSON
+    node = root
+    for guess, code in tree.game("crony")[:-1]:
+        assert node["guess"] == guess
+        node = node["children"][code_to_text(code)]
+    assert node["guess"] == "crony"
+
+
+def test_export_paths_refuses_a_tree_that_fails_an_answer():
+    bad = policy_tree.decode(missing_branch_bytes())
+    with pytest.raises(UnsolvedAnswerError, match="does not solve"):
+        policy_tree.export_paths(bad)

@@ -1,0 +1,330 @@
+"""``python -m tools.tree`` in a subprocess: every subcommand's real output, and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import numpy as np
+import pytest
+
+import policy_tree
+from policy_tree.artifact import tree_sha256
+from policy_tree.schema import TREE_ARRAYS
+from solver.feedback import code_to_text, feedback_code
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
+A = str(ARTIFACT)
+
+
+def tree_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "tools.tree", *map(str, args)], cwd=ROOT,
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def tree():
+    return policy_tree.load(ARTIFACT)
+
+
+def history_tokens(steps) -> list[str]:
+    return [f"{guess}:{code_to_text(code)}" for guess, code in steps]
+
+
+def damaged(tmp_path, name, edit_arrays) -> Path:
+    """A copy of the artifact whose tree arrays ``edit_arrays`` changed, checksum recomputed."""
+    doc = msgpack.unpackb(ARTIFACT.read_bytes(), raw=False)
+    arrays = {n: np.frombuffer(doc["tree"][n], dtype=d).copy() for n, d in TREE_ARRAYS}
+    edit_arrays(arrays)
+    doc["tree"] = {n: a.tobytes() for n, a in arrays.items()}
+    doc["tree_sha256"] = tree_sha256(doc["tree"])
+    path = tmp_path / name
+    path.write_bytes(msgpack.packb(doc, use_bin_type=True))
+    return path
+
+
+def assert_input_error(proc, *fragments):
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("error: ")
+    for fragment in fragments:
+        assert fragment in proc.stderr, proc.stderr
+
+
+# -- next ------------------------------------------------------------------------------------
+def test_next_without_history_prints_the_opener():
+    proc = tree_cli("next", A)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "next guess: salet\n2315 answers remain\n"
+
+
+@pytest.mark.parametrize("answer, cut", [("crony", 1), ("crony", 2), ("knoll", 3), ("tiger", 2)])
+def test_next_after_a_real_history_matches_the_api(tree, answer, cut):
+    steps = tree.game(answer)[:cut]
+    proc = tree_cli("next", A, *history_tokens(steps))
+    assert proc.returncode == 0, proc.stderr
+    remaining = tree.remaining_answers(steps)
+    first, second = proc.stdout.splitlines()
+    assert first == f"next guess: {tree.next_guess(steps)}"
+    assert second.startswith(f"{len(remaining)} answer")
+    assert answer in remaining
+    if len(remaining) <= 10:
+        assert second.endswith(": " + ", ".join(remaining))
+    else:
+        assert ":" not in second
+
+
+def test_next_accepts_digits_and_squares(tree):
+    steps = tree.game("crony")[:2]
+    squares = {"b": "⬛", "y": "🟨", "g": "🟩"}
+    tokens = [f"{g}:{''.join(squares[c] for c in code_to_text(code))}" for g, code in steps[:1]]
+    tokens += [f"{g}:{code_to_text(code).translate(str.maketrans('byg', '012'))}" for g, code in steps[1:]]
+    assert tree_cli("next", A, *tokens).stdout == tree_cli("next", A, *history_tokens(steps)).stdout
+
+
+def test_next_after_the_winning_feedback_says_solved(tree):
+    steps = tree.game("crony")
+    proc = tree_cli("next", A, *history_tokens(steps))
+    assert proc.returncode == 0 and proc.stdout == f"solved: crony in {len(steps)} guesses\n"
+
+
+@pytest.mark.parametrize("history, fragments", [
+    (["zzzzz:bbbbb"], ["'zzzzz' is not an allowed guess"]),
+    (["salet:bbbb"], ["feedback 'bbbb' is not five of b/y/g"]),
+    (["salet:bbbbq"], ["is not five of b/y/g"]),
+    (["salet"], ["history token 'salet' is not word:feedback"]),
+    (["salet:ggggy"], ["no answer is consistent with salet:ggggy"]),
+    (["salet:bbbbb", "courd:ggggg"], ["no answer is consistent with salet:bbbbb courd:ggggg"]),
+    (["crane:bbbbb"], ["crane:bbbbb leaves the decision tree", "the tree plays 'salet', not 'crane'",
+                       "263 answers remain", "exact solver can still answer", "tools.solve"]),
+    (["salet:bbbbb", "courd:gybyb", "anion:bybyb", "crony:ggggg", "salet:bbbbb"],
+     ["no guess may follow"]),
+])
+def test_next_rejects_bad_histories(history, fragments):
+    assert_input_error(tree_cli("next", A, *history), *fragments)
+
+
+# -- bad artifacts, for every subcommand ---------------------------------------------------
+@pytest.fixture
+def bad_artifacts(tmp_path):
+    data = ARTIFACT.read_bytes()
+    truncated, corrupted = tmp_path / "truncated.msgpack", tmp_path / "corrupted.msgpack"
+    truncated.write_bytes(data[:-100])
+    edge_child = msgpack.unpackb(data, raw=False)["tree"]["edge_child"]
+    at = data.index(edge_child) + 100
+    corrupted.write_bytes(data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:])
+    doc = msgpack.unpackb(data, raw=False)
+    doc["guesses"] = doc["guesses"][5:]  # drop 'aahed': another list called 'legacy'
+    from solver.wordlists import normalised_sha256
+
+    doc["guesses_sha256"] = normalised_sha256(
+        doc["guesses"][i:i + 5].decode() for i in range(0, len(doc["guesses"]), 5))
+    doc["tree"]["node_guess"] = np.zeros(len(doc["tree"]["node_guess"]) // 4, dtype="<u4").tobytes()
+    doc["tree_sha256"] = tree_sha256(doc["tree"])
+    mismatched = tmp_path / "mismatched.msgpack"
+    mismatched.write_bytes(msgpack.packb(doc, use_bin_type=True))
+    return {
+        "missing": (tmp_path / "nope.msgpack", "no such artifact file"),
+        "truncated": (truncated, "truncated"),
+        "corrupted": (corrupted, "tree checksum mismatch"),
+        "mismatched": (mismatched, "shipped 'legacy' guesses"),
+    }
+
+
+@pytest.mark.parametrize("kind", ["missing", "truncated", "corrupted", "mismatched"])
+@pytest.mark.parametrize("command", [["next"], ["stats"], ["verify"], ["play", "--answer", "crony"]])
+def test_unreadable_artifacts_exit_2_naming_the_file(bad_artifacts, kind, command):
+    path, fragment = bad_artifacts[kind]
+    proc = tree_cli(command[0], path, *command[1:])
+    assert_input_error(proc, str(path), fragment)
+
+
+def test_export_to_a_file_writes_nothing_for_a_bad_artifact(bad_artifacts, tmp_path):
+    out = tmp_path / "out.txt"
+    path, fragment = bad_artifacts["truncated"]
+    assert_input_error(tree_cli("export", path, "-o", out), fragment)
+    assert not out.exists()
+    assert list(tmp_path.glob(".out.txt*")) == []
+
+
+# -- verify ----------------------------------------------------------------------------------
+def test_verify_passes_the_committed_artifact():
+    proc = tree_cli("verify", A)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == (f"OK {A}: 2315 answers, all won within 6 guesses; total 7920, average "
+                           "3.42117, max 5, histogram 0 78 1225 971 41 0; 2448 nodes\n")
+
+
+def test_verify_fails_a_wrong_guess_with_a_valid_checksum(tmp_path, tree):
+    node = tree.position([("salet", "bbbbb")]).node
+    crane = tree.word_list.guess_index("crane")
+    path = damaged(tmp_path, "wrong-guess.msgpack", lambda a: a["node_guess"].__setitem__(node, crane))
+    assert tree_cli("next", path).returncode == 0  # it loads
+    proc = tree_cli("verify", path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith(f"FAILED {path}: ")
+    assert "has no branch for feedback" in proc.stdout and "path salet:bbbbb crane:" in proc.stdout
+    assert "... and" in proc.stdout  # more failures than listed
+
+
+def test_verify_fails_a_missing_branch_with_a_valid_checksum(tmp_path):
+    def drop_last_root_edge(a):
+        last = int(a["edge_start"][1]) - 1
+        a["edge_feedback"] = np.delete(a["edge_feedback"], last)
+        a["edge_child"] = np.delete(a["edge_child"], last)
+        a["edge_start"][1:] -= 1
+
+    path = damaged(tmp_path, "missing-branch.msgpack", drop_last_root_edge)
+    proc = tree_cli("verify", path)
+    assert proc.returncode == 1, proc.stderr
+    assert "not reachable from the root" in proc.stdout
+    assert "node 0 (guess 'salet') has no branch for feedback" in proc.stdout
+
+
+def test_verify_of_a_flipped_stored_total_exits_1(tmp_path):
+    # msgpack stores 7920 as uint16 0xcd 1e f0 after the key; flipping its low bit gives 7921,
+    # which no checksum covers, so the file loads and only verify notices.
+    data = ARTIFACT.read_bytes()
+    key = b"\xa5total\xcd\x1e\xf0"
+    at = data.index(key) + len(key) - 1
+    path = tmp_path / "flipped-total.msgpack"
+    path.write_bytes(data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:])
+    proc = tree_cli("verify", path)
+    assert proc.returncode == 1
+    assert "stored total 7921 differs from the replay's 7920" in proc.stdout
+
+
+def test_verify_many_reports_each(tmp_path, bad_artifacts):
+    path, _ = bad_artifacts["truncated"]
+    proc = tree_cli("verify", A, path)
+    assert proc.returncode == 2
+    assert proc.stdout.startswith(f"OK {A}")
+    assert f"{path}: truncated" in proc.stderr
+
+
+# -- stats -----------------------------------------------------------------------------------
+def test_stats_json_matches_the_artifact(tree):
+    proc = tree_cli("stats", A, "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["total"] == 7920 and doc["max_guesses"] == 5 and doc["opener"] == "salet"
+    assert doc["histogram"] == [0, 78, 1225, 971, 41, 0]
+    assert doc["average"] == tree.average and doc["solve_seconds"] == tree.solve_seconds
+    assert (doc["word_list"], doc["mode"], doc["answers"], doc["nodes"]) == ("legacy", "normal", 2315, 2448)
+    assert doc["solver_version"] == tree.solver_version
+
+
+def test_stats_table_shows_the_figures_and_a_bar_chart():
+    proc = tree_cli("stats", A)
+    assert proc.returncode == 0, proc.stderr
+    for fragment in ("legacy (2315 answers, 12972 guesses)", "normal / total", "salet", "7920",
+                     "3.42117", "5 (limit 6)", "2448", "52.9%"):
+        assert fragment in proc.stdout
+    bars = {int(line.split("│")[1]): line.split("│")[4].strip()
+            for line in proc.stdout.splitlines() if line.count("│") == 5 and line.split("│")[1].strip().isdigit()}
+    assert bars[3] == "█" * 40 and bars[1] == "" and len(bars[4]) == round(40 * 971 / 1225)
+
+
+# -- export ----------------------------------------------------------------------------------
+def test_export_paths_replays_to_7920(tmp_path, tree):
+    out = tmp_path / "paths.txt"
+    proc = tree_cli("export", A, "--format", "paths", "-o", out)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    lines = out.read_text().splitlines()
+    assert [line.split()[-2] for line in lines] == list(tree.word_list.answers)
+    total = 0
+    for line in lines:
+        tokens = line.split()
+        answer = tokens[-2]
+        for guess, fb in zip(tokens[0::2], tokens[1::2]):
+            assert code_to_text(feedback_code(guess, answer)) == fb
+        assert tokens[-1] == "ggggg" and tokens[0] == "salet"
+        total += len(tokens) // 2
+    assert total == 7920
+    assert tree_cli("export", A).stdout == out.read_text()  # paths is the default, stdout too
+
+
+def test_export_json_is_the_nested_tree(tree):
+    proc = tree_cli("export", A, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    root = json.loads(proc.stdout)
+    node = root
+    for guess, code in tree.game("knoll")[:-1]:
+        assert node["guess"] == guess
+        node = node["children"][code_to_text(code)]
+    assert node == {"guess": "knoll", "children": {}}
+    root_feedbacks = {feedback_code("salet", a) for a in tree.word_list.answers} - {242}
+    assert sorted(root["children"]) == sorted(code_to_text(c) for c in root_feedbacks)
+
+
+# -- play ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("answer", ["crony", "aback"])
+def test_play_answer_prints_the_board(tree, answer):
+    steps = tree.game(answer)
+    proc = tree_cli("play", A, "--answer", answer.upper())
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:-1] == [f"{i}  {g}  {code_to_text(c)}" for i, (g, c) in enumerate(steps, start=1)]
+    assert lines[-2].endswith(f"{answer}  ggggg")
+    assert lines[-1] == f"solved {answer} in {len(steps)} guesses"
+
+
+def test_play_answer_needing_five_guesses(tree):
+    answer = next(a for a in tree.word_list.answers if len(tree.game(a)) == 5)
+    lines = tree_cli("play", A, "--answer", answer).stdout.splitlines()
+    assert len(lines) == 6 and lines[-1] == f"solved {answer} in 5 guesses"
+
+
+def test_play_answer_in_colour_uses_squares_and_ansi():
+    proc = tree_cli("play", A, "--answer", "crony", "--color", "always")
+    assert proc.returncode == 0
+    assert "\x1b[" in proc.stdout and "🟩🟩🟩🟩🟩" in proc.stdout and " C " in proc.stdout
+
+
+@pytest.mark.parametrize("answer, fragment", [("zzzzz", "not an allowed guess"),
+                                              ("aahed", "not a possible answer")])
+def test_play_rejects_an_answer_outside_the_list(answer, fragment):
+    assert_input_error(tree_cli("play", A, "--answer", answer), fragment)
+
+
+def test_play_interactive_reaches_ggggg(tree):
+    steps = tree.game("crony")
+    typed = [code_to_text(steps[0][1]), "nonsense", "ggggg"]  # a typo and an impossible feedback
+    typed += [code_to_text(c) for _, c in steps[1:]]
+    proc = tree_cli("play", A, stdin="\n".join(typed) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "feedback 'nonsense' is not five of b/y/g" in proc.stdout
+    assert "no answer is consistent with" in proc.stdout
+    for number, (guess, _) in enumerate(steps, start=1):
+        assert f"guess {number}: {guess}" in proc.stdout
+    assert proc.stdout.rstrip().endswith(f"solved crony in {len(steps)} guesses")
+    assert "1 answer remains: crony" in proc.stdout
+
+
+def test_play_interactive_off_the_tree_and_quit():
+    proc = tree_cli("play", A, stdin="bbbbb\ncrane:bbbbb\nq\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "leaves the decision tree" in proc.stdout and "51 answers remain" in proc.stdout
+    assert "solved" not in proc.stdout
+
+
+# -- cost of a lookup --------------------------------------------------------------------------
+def test_lookup_imports_no_numba_or_solver_kernels():
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tools.tree", "next", A,
+                           "salet:bbbbb"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "policy_tree.reader" in imported  # the probe sees our own imports
+    assert not {m for m in imported if m.split(".")[0] in ("numba", "joblib", "llvmlite")}
+    assert not {m for m in imported if m == "solver.exact" or m.startswith("solver._")}
+
+
+def test_help_lists_the_subcommands():
+    proc = tree_cli("--help")
+    assert proc.returncode == 0
+    for command in ("verify", "stats", "export", "next", "play"):
+        assert command in proc.stdout

@@ -1,0 +1,328 @@
+"""``python -m tools.tree``: use a decision-tree artifact — verify, stats, export, next, play.
+
+Only plain Python, numpy and msgpack are imported (never numba or the solver kernels), so a
+lookup answers in well under a second from a cold start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Sequence
+
+# No linear algebra happens here, and numpy's OpenBLAS would otherwise start a thread per core
+# at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from tools._cli import EXIT_FAILED, EXIT_INPUT, EXIT_OK, exit_with
+
+DESCRIPTION = """\
+Use a decision-tree artifact written by `python -m tools.solve`.
+
+  verify ARTIFACT...      replay every answer with the plain-Python feedback rule; exit 0 when
+                          every game is won and the stored figures match, 1 otherwise
+  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solve time
+  export ARTIFACT         every answer's game (--format paths) or the nested tree (json)
+  next ARTIFACT [H...]    the next guess after a history like salet:bbyyg crony:bgbgy
+  play ARTIFACT           play interactively, or a whole game with --answer WORD
+
+Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
+squares Wordle shares (⬛ or ⬜ gray, 🟨 yellow, 🟩 green).
+
+Exit status: 0 success, 1 verification failed, 2 bad input (unknown word, malformed feedback
+or history, a history the tree does not cover, a missing or damaged artifact).
+"""
+
+HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "
+                "(with none, the opener is printed)")
+LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tools.tree", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    verify = commands.add_parser(
+        "verify", help="replay every answer through the tree and check the stored figures",
+        description="Replay every answer through the tree with the plain-Python feedback rule "
+                    "(independent of the solver's numba kernel). Checks that every game is won "
+                    "within the guess limit, every guess is an allowed word, every node is "
+                    "reachable and used, and the stored total/histogram/max/average match. "
+                    "Exit 0 if all pass, 1 listing the first failures, 2 if a file cannot be read.")
+    verify.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="artifact file(s)")
+    verify.add_argument("--max-failures", type=int, default=10,
+                        help="failures listed per artifact (default 10)")
+
+    stats = commands.add_parser("stats", help="figures stored in an artifact",
+                                description="Show what the artifact stores: total, average, max "
+                                            "and histogram of guesses, opener, word list, mode, "
+                                            "solve time and solver version.")
+    stats.add_argument("artifact", metavar="ARTIFACT")
+    stats.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+    export = commands.add_parser(
+        "export", help="write every answer's game (paths) or the nested tree (json)",
+        description="paths: one line per answer, in answer order, "
+                    "'guess feedback guess feedback ... answer ggggg'. json: nested "
+                    '{"guess": ..., "children": {"bbbbb": {...}}}; a node ending every game '
+                    'that reaches it has "children": {}.')
+    export.add_argument("artifact", metavar="ARTIFACT")
+    export.add_argument("--format", choices=("paths", "json"), default="paths",
+                        help="output format (default: paths)")
+    export.add_argument("-o", "--output", metavar="FILE",
+                        help="write to FILE (atomically) instead of stdout")
+
+    nxt = commands.add_parser("next", help="the next guess after a history",
+                              description="Print the tree's next guess after the history and "
+                                          "how many answers remain (listing them when at most "
+                                          f"{LIST_AT_MOST}).")
+    nxt.add_argument("artifact", metavar="ARTIFACT")
+    nxt.add_argument("history", nargs="*", metavar="WORD:FEEDBACK", help=HISTORY_HELP)
+
+    play = commands.add_parser(
+        "play", help="play a game with the tree's guesses",
+        description="Interactive: the tree recommends a guess, you type the feedback Wordle "
+                    "gave (b/y/g, 0/1/2 or squares; WORD:FEEDBACK if you played another word; "
+                    "q to quit), until ggggg. With --answer WORD, play the whole game against "
+                    "WORD and print the board.")
+    play.add_argument("artifact", metavar="ARTIFACT")
+    play.add_argument("--answer", metavar="WORD", help="play automatically against this answer")
+    play.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                      help="coloured board: auto = only on a terminal (default)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return {"verify": cmd_verify, "stats": cmd_stats, "export": cmd_export, "next": cmd_next,
+            "play": cmd_play}[args.command](args)
+
+
+# -- verify -------------------------------------------------------------------------------
+def cmd_verify(args) -> int:
+    from rich.markup import escape
+
+    import policy_tree
+    from solver.errors import InputError
+    from tools._cli import error_console
+
+    status = EXIT_OK
+    for path in args.artifacts:
+        try:
+            tree = policy_tree.load(path)
+        except InputError as exc:  # report each unreadable file, then check the others
+            error_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+            status = EXIT_INPUT
+            continue
+        report = policy_tree.verify(tree, max_failures=args.max_failures)
+        if report.ok:
+            print(f"OK {path}: {report.n_answers} answers, all won within {tree.guess_limit} "
+                  f"guesses; total {report.total}, average {report.average:.5f}, max "
+                  f"{report.max_guesses}, histogram {' '.join(map(str, report.histogram))}; "
+                  f"{report.n_nodes} nodes")
+        else:
+            print(f"FAILED {path}: {report.n_failures} problem(s)")
+            for line in report.failures:
+                print(f"  - {line}")
+            if report.n_failures > len(report.failures):
+                print(f"  ... and {report.n_failures - len(report.failures)} more")
+            status = max(status, EXIT_FAILED)
+    return status
+
+
+# -- stats --------------------------------------------------------------------------------
+def stats_document(tree, path: str) -> dict:
+    """The figures ``stats --json`` prints (stored values, not a replay)."""
+    return {
+        "artifact": path, "word_list": tree.word_list.name,
+        "answers": tree.word_list.n_answers, "guesses": tree.word_list.n_guesses,
+        "mode": tree.mode, "objective": tree.objective, "guess_limit": tree.guess_limit,
+        "opener": tree.opener, "total": tree.total, "average": tree.average,
+        "max_guesses": tree.max_guesses, "histogram": tree.histogram, "nodes": tree.n_nodes,
+        "solve_seconds": tree.solve_seconds, "solver_version": tree.solver_version,
+        "tree_sha256": tree.tree_sha256,
+    }
+
+
+def cmd_stats(args) -> int:
+    import policy_tree
+
+    tree = policy_tree.load(args.artifact)
+    doc = stats_document(tree, args.artifact)
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return EXIT_OK
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    summary = Table(title=escape(args.artifact), show_header=False)
+    summary.add_column("field", style="bold")
+    summary.add_column("value")
+    summary.add_row("word list", f"{doc['word_list']} ({doc['answers']} answers, {doc['guesses']} guesses)")
+    summary.add_row("mode / objective", f"{doc['mode']} / {doc['objective']}")
+    summary.add_row("opener", doc["opener"])
+    summary.add_row("total guesses", str(doc["total"]))
+    summary.add_row("average", f"{doc['average']:.5f}")
+    summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
+    summary.add_row("tree nodes", str(doc["nodes"]))
+    summary.add_row("solve time", f"{doc['solve_seconds']:.2f} s")
+    summary.add_row("solver version", doc["solver_version"])
+    histogram = Table(title="answers by guesses needed")
+    histogram.add_column("guesses", justify="right")
+    histogram.add_column("answers", justify="right")
+    histogram.add_column("share", justify="right")
+    histogram.add_column("")
+    peak = max(doc["histogram"]) or 1
+    for i, count in enumerate(doc["histogram"], start=1):
+        bar = "█" * round(40 * count / peak) if count else ""
+        histogram.add_row(str(i), str(count), f"{100 * count / doc['answers']:.1f}%", bar)
+    console = Console(highlight=False)
+    console.print(summary)
+    console.print(histogram)
+    return EXIT_OK
+
+
+# -- export -------------------------------------------------------------------------------
+def cmd_export(args) -> int:
+    import policy_tree
+    from policy_tree.export import export_json_text
+
+    tree = policy_tree.load(args.artifact)
+    text = policy_tree.export_paths(tree) if args.format == "paths" else export_json_text(tree)
+    if args.output:
+        from policy_tree.artifact import write_atomic
+
+        write_atomic(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+# -- next ---------------------------------------------------------------------------------
+def describe_remaining(answers) -> str:
+    n = len(answers)
+    head = f"{n} answer{'s remain' if n != 1 else ' remains'}"
+    return f"{head}: {', '.join(answers)}" if n <= LIST_AT_MOST else head
+
+
+def cmd_next(args) -> int:
+    import policy_tree
+
+    tree = policy_tree.load(args.artifact)
+    position = tree.position(args.history)
+    if position.won:
+        print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
+        return EXIT_OK
+    guess = tree.guess_after(position)  # raises NotInTreeError when the history left the tree
+    print(f"next guess: {guess}")
+    print(describe_remaining(position.answers))
+    return EXIT_OK
+
+
+# -- play ---------------------------------------------------------------------------------
+_TILE_STYLE = ("bold white on grey35", "bold black on yellow3", "bold white on green4")
+_SQUARE = ("⬛", "🟨", "🟩")
+
+
+def board_row(number: int, guess: str, code: int, colour: bool):
+    """One row of the board: rich ``Text`` with coloured tiles and squares, or plain
+    ``"1  salet  bbbby"``."""
+    from rich.text import Text
+    from solver.feedback import code_to_text
+
+    colours = [(code // 3**i) % 3 for i in range(5)]
+    if not colour:
+        return Text(f"{number}  {guess}  {code_to_text(code)}")
+    row = Text(f"{number}  ")
+    for letter, c in zip(guess, colours):
+        row.append(f" {letter.upper()} ", style=_TILE_STYLE[c])
+    row.append("  " + "".join(_SQUARE[c] for c in colours))
+    return row
+
+
+def _console(choice: str):
+    from rich.console import Console
+
+    force = {"always": True, "never": False, "auto": None}[choice]
+    console = Console(highlight=False, force_terminal=force)
+    return console, console.is_terminal if force is None else force
+
+
+def cmd_play(args) -> int:
+    import policy_tree
+
+    tree = policy_tree.load(args.artifact)
+    console, colour = _console(args.color)
+    if args.answer is not None:
+        steps = tree.game(args.answer)
+        for number, (guess, code) in enumerate(steps, start=1):
+            console.print(board_row(number, guess, code, colour))
+        console.print(f"solved {steps[-1][0]} in {len(steps)} guesses")
+        return EXIT_OK
+    return play_interactive(tree, console, colour)
+
+
+def play_interactive(tree, console, colour: bool) -> int:
+    """Recommend, read feedback, repeat until all green; 'q' (or end of input) quits."""
+    from rich.markup import escape
+
+    from policy_tree.errors import NotInTreeError
+    from policy_tree.lookup import parse_history_token
+    from solver.errors import InputError
+    from solver.feedback import parse_feedback
+
+    steps: list[tuple[str, int]] = []
+    position = tree.position(steps)
+    console.print(f"{tree.word_list.name} list, {len(position.answers)} answers; type the feedback "
+                  "Wordle shows (b/y/g, 0/1/2 or squares), WORD:FEEDBACK if you played another "
+                  "word, q to quit")
+    while True:
+        if position.node is not None:
+            suggestion = tree.guess_at(position.node)
+            console.print(f"guess {len(steps) + 1}: [bold]{suggestion}[/]")
+            prompt = f"feedback for {suggestion}> "
+        else:
+            suggestion = None
+            prompt = "word:feedback> "
+        try:
+            line = console.input(prompt).strip()
+        except EOFError:
+            console.print()
+            return EXIT_OK
+        if line.lower() in ("q", "quit", "exit"):
+            return EXIT_OK
+        if not line:
+            continue
+        try:
+            if ":" in line or suggestion is None:
+                step = parse_history_token(line)
+            else:
+                step = (suggestion, parse_feedback(line))
+            candidate = tree.position([*steps, step])
+        except InputError as exc:  # a typo costs a retry, not the game
+            console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            continue
+        steps.append(step)
+        position = candidate
+        console.print(board_row(len(steps), step[0], step[1], colour))
+        if position.won:
+            console.print(f"solved {step[0]} in {len(steps)} guesses")
+            return EXIT_OK
+        console.print(describe_remaining(position.answers))
+        if position.node is None and suggestion is not None:  # just left the tree: say so once
+            try:
+                tree.guess_after(position)
+            except NotInTreeError as exc:
+                console.print(f"[yellow]{escape(str(exc))}[/]", soft_wrap=True)
+
+
+def run() -> None:
+    exit_with(main)
+
+
+if __name__ == "__main__":
+    run()
