@@ -39,6 +39,9 @@ PROBE = 16
 KEY_BOUND_SHIFT = 40
 KEY_SUMSQ_SHIFT = 17
 KEY_GUESS_MASK = (1 << 17) - 1
+# Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
+# deeply (their subsets with two guesses left need no more than one scan).
+DEDUPE_MIN_DEPTH = 5
 
 
 @njit(cache=True)
@@ -129,6 +132,37 @@ def _split_stats(row, S, counts):
         m = counts[c]
         if m > 0:
             k += 1
+            sumsq += m * m
+            if m > largest:
+                largest = m
+            if c == ALL_GREEN:
+                green = 1
+            counts[c] = 0
+    return k, sumsq, largest, green
+
+
+@njit(cache=True)
+def _split_stats_cut(row, S, counts, kmin):
+    """Like :func:`_split_stats`, but gives up (returns sumsq = -1) as soon as the guess can no
+    longer reach ``kmin`` classes, the fewest that could bring its bound under the cut-off."""
+    n = S.shape[0]
+    k = 0
+    for i in range(n):
+        c = row[S[i]]
+        if counts[c] == 0:
+            k += 1
+        counts[c] += 1
+        if k + (n - 1 - i) < kmin:
+            for j in range(i + 1):
+                counts[row[S[j]]] = 0
+            return k, -1, 0, 0
+    sumsq = 0
+    largest = 0
+    green = 0
+    for i in range(n):
+        c = row[S[i]]
+        m = counts[c]
+        if m > 0:
             sumsq += m * m
             if m > largest:
                 largest = m
@@ -298,9 +332,22 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
     nk = 0
     nu = 0
     min_excluded = INF
+    # A guess's bound 3n − k − green is under beta only if k ≥ 3n − beta: scans give up early.
+    kmin = 3 * n - beta if beta < INF else 0
     for j in range(candidates.shape[0]):
         g = candidates[j]
-        k, sumsq, largest, green = _split_stats(P[g], S, counts)
+        if kmin > 2:
+            k, sumsq, largest, green = _split_stats_cut(P[g], S, counts, kmin)
+            if sumsq < 0:
+                # bound ≥ beta; kept for the subsets (a guess that does not split them is
+                # skipped there, so keeping one that may not split S costs only a scan)
+                useful[nu] = g
+                nu += 1
+                if beta < min_excluded:
+                    min_excluded = beta
+                continue
+        else:
+            k, sumsq, largest, green = _split_stats(P[g], S, counts)
         if k == 1:
             continue
         useful[nu] = g
@@ -312,7 +359,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
         elif bound < min_excluded:
             min_excluded = bound
     ordered = np.sort(keys[:nk])
-    if nk > 1 and n >= 4:
+    if nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH:
         nu = _dedupe_useful(S, P, useful, nu, sig_ws[d], counts, counts_ws[0])
     sub_candidates = useful[:nu]
 

@@ -5,13 +5,18 @@ from __future__ import annotations
 import sys
 from typing import Callable, Sequence
 
-from rich.console import Console
-
 from solver.errors import InputError
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 
-error_console = Console(stderr=True, highlight=False)
+
+def print_error(text: str) -> None:
+    """Print ``error: text`` in red on stderr (text is not read as markup)."""
+    # rich is imported only on the error path: lookups should not pay for it
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(text)}", soft_wrap=True)
 
 
 def run_main(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
@@ -19,10 +24,10 @@ def run_main(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | 
     try:
         return main(argv)
     except InputError as exc:
-        error_console.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        print_error(str(exc))
         return EXIT_INPUT
     except KeyboardInterrupt:
-        error_console.print("interrupted; finished work is kept and a rerun resumes it")
+        print("interrupted; finished work is kept and a rerun resumes it", file=sys.stderr)
         return 130
 
 

@@ -103,18 +103,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- verify -------------------------------------------------------------------------------
 def cmd_verify(args) -> int:
-    from rich.markup import escape
-
     import policy_tree
     from solver.errors import InputError
-    from tools._cli import error_console
+    from tools._cli import print_error
 
     status = EXIT_OK
     for path in args.artifacts:
         try:
             tree = policy_tree.load(path)
         except InputError as exc:  # report each unreadable file, then check the others
-            error_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+            print_error(str(exc))
             status = EXIT_INPUT
             continue
         report = policy_tree.verify(tree, max_failures=args.max_failures)
