@@ -148,9 +148,11 @@ def _state_array(word_list: WordList, answers) -> np.ndarray:
 
 def checkpoint_dir(word_list: WordList, opener: str, guess_limit: int) -> Path:
     """Where finished root classes of one solve are kept until the artifact is written."""
+    # The kernel's source is part of the key: a changed search never reuses stale classes.
+    kernel_source = (Path(__file__).parent / "_exact_kernel.py").read_bytes()
     key = hashlib.sha256(
         f"{SOLVER_VERSION}:{word_list.answers_sha256}:{word_list.guesses_sha256}:"
-        f"{opener}:{guess_limit}:normal:total".encode()
+        f"{opener}:{guess_limit}:normal:total:".encode() + kernel_source
     ).hexdigest()[:20]
     return cache_dir() / "checkpoints" / key
 

@@ -100,3 +100,25 @@ def test_unknown_opener_is_rejected(legacy):
 
     with pytest.raises(UnknownWordError):
         solve(legacy, "zzzzz")
+
+
+def test_interrupted_solve_resumes_from_checkpoints(legacy, tmp_path, monkeypatch):
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = random_sub_list(legacy, 21, 60, 200)
+    seen = []
+
+    def interrupt_after_two_classes(done, total):
+        seen.append(done)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(wl, wl.answers[0], jobs=1, progress=interrupt_after_two_classes)
+    finished = seen[-1]
+    assert 0 < finished < wl.n_answers
+    resumed = []
+    result = solve(wl, wl.answers[0], jobs=1, progress=lambda done, total: resumed.append(done))
+    assert resumed[0] == finished  # the finished classes were loaded, not solved again
+    fresh = solve(wl, wl.answers[0], jobs=1, resume=False)
+    assert result.total == fresh.total and result.tree == fresh.tree
+    assert not any(tmp_path.glob("checkpoints/*/*.npz"))  # cleared after success
