@@ -18,8 +18,12 @@ Pruning and ordering (algorithms.md, "Stronger bounds and tricks"):
 - exact small cases: an answer that splits S into singletons (2n − 1); with two guesses left
   only a full split wins (2n − 1 for an answer, 2n for another word); a guess whose classes
   all have size ≤ 2 costs exactly its bound;
-- a guess's classes are first bounded (memo, else 2|C| − 1), then solved largest first, each
-  with the cut-off that would still let the guess beat the best so far;
+- a guess's classes are first bounded (memo; else the class's own answers are tried as
+  splitters, m² work: 2|C| − 1 exactly if one splits it, else at least 2|C|), then solved
+  largest first, each with the cut-off that would still let the guess beat the best so far;
+  a state none of whose answers splits it returns at once when the cut-off is ≤ 2n;
+- the bounding scan of a guess gives up as soon as it cannot reach the k ≥ 3n − β classes
+  that its bound would need to come under the cut-off β;
 - guesses that do not split S are dropped for S and all its subsets, and non-answer guesses
   that split S exactly like a lower-indexed one are dropped for the subsets (they split every
   subset alike, so they can never come first in the order);
@@ -139,6 +143,18 @@ def _split_stats(row, S, counts):
                 green = 1
             counts[c] = 0
     return k, sumsq, largest, green
+
+
+@njit(cache=True)
+def _answer_splitter(S, P, guess_of_answer, counts):
+    """The first answer of S (lowest index) that splits S into singletons, or -1 (as a guess index)."""
+    n = S.shape[0]
+    for i in range(n):
+        g = guess_of_answer[S[i]]
+        k, sumsq, largest, green = _split_stats(P[g], S, counts)
+        if k == n:
+            return g
+    return -1
 
 
 @njit(cache=True)
@@ -309,12 +325,13 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
     counts = counts_ws[d]
 
     # An answer that splits S into singletons is optimal (2n − 1 is the least any guess costs).
-    for i in range(n):
-        g = guess_of_answer[S[i]]
-        k, sumsq, largest, green = _split_stats(P[g], S, counts)
-        if k == n:
-            _memo_store(memo, h1, h2, meta, 2 * n - 1, g)
-            return np.int64(2 * n - 1), np.int64(g)
+    g = _answer_splitter(S, P, guess_of_answer, counts)
+    if g >= 0:
+        _memo_store(memo, h1, h2, meta, 2 * n - 1, g)
+        return np.int64(2 * n - 1), np.int64(g)
+    if beta <= 2 * n:  # no answer splits S, so it costs at least 2n
+        _memo_store(memo, h1, h2, meta, 2 * n, -1)
+        return np.int64(2 * n), np.int64(-1)
     if d == 2:
         # Two guesses left: only a full split wins; no answer does (checked above).
         for j in range(candidates.shape[0]):
@@ -401,6 +418,16 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
                 if v > base:
                     running += v - base
                     base = v
+            else:
+                # m² work settles what a scan of every guess would: 2m − 1 exactly if an
+                # answer splits the class, else at least 2m
+                sg = _answer_splitter(cls, P, guess_of_answer, counts_ws[d - 1])
+                if sg >= 0:
+                    _memo_store(memo, c1, c2, (np.int64(m) << 4) | (d - 1), 2 * m - 1, sg)
+                    continue
+                _memo_store(memo, c1, c2, (np.int64(m) << 4) | (d - 1), 2 * m, -1)
+                running += 1
+                base = 2 * m
             bounds[p] = base
             # insertion into the open list, largest class first (ties: pattern order)
             b = n_open - 1
