@@ -122,27 +122,30 @@ def _memo_store(memo, h1, h2, meta, value, guess):
 
 
 @njit(cache=True)
-def _split_stats(row, S, counts):
-    """(k classes, Σ|C|², largest class, 1 if the guess is in S) of S under one guess row."""
-    n = S.shape[0]
-    for i in range(n):
-        counts[row[S[i]]] += 1
+def _class_stats(row, S, counts):
+    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes."""
     k = 0
     sumsq = 0
-    largest = 0
     green = 0
-    for i in range(n):
+    for i in range(S.shape[0]):
         c = row[S[i]]
         m = counts[c]
         if m > 0:
             k += 1
             sumsq += m * m
-            if m > largest:
-                largest = m
             if c == ALL_GREEN:
                 green = 1
             counts[c] = 0
-    return k, sumsq, largest, green
+    return k, sumsq, green
+
+
+@njit(cache=True)
+def _split_stats(row, S, counts):
+    """(k classes, Σ|C|², 1 if the guess is in S) of S under one guess row; ``counts`` is
+    int32[243] scratch, zero on entry and on exit."""
+    for i in range(S.shape[0]):
+        counts[row[S[i]]] += 1
+    return _class_stats(row, S, counts)
 
 
 @njit(cache=True)
@@ -151,7 +154,7 @@ def _answer_splitter(S, P, guess_of_answer, counts):
     n = S.shape[0]
     for i in range(n):
         g = guess_of_answer[S[i]]
-        k, sumsq, largest, green = _split_stats(P[g], S, counts)
+        k, sumsq, green = _split_stats(P[g], S, counts)
         if k == n:
             return g
     return -1
@@ -171,21 +174,8 @@ def _split_stats_cut(row, S, counts, kmin):
         if k + (n - 1 - i) < kmin:
             for j in range(i + 1):
                 counts[row[S[j]]] = 0
-            return k, -1, 0, 0
-    sumsq = 0
-    largest = 0
-    green = 0
-    for i in range(n):
-        c = row[S[i]]
-        m = counts[c]
-        if m > 0:
-            sumsq += m * m
-            if m > largest:
-                largest = m
-            if c == ALL_GREEN:
-                green = 1
-            counts[c] = 0
-    return k, sumsq, largest, green
+            return k, -1, 0
+    return _class_stats(row, S, counts)
 
 
 @njit(cache=True)
@@ -336,7 +326,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
         # Two guesses left: only a full split wins; no answer does (checked above).
         for j in range(candidates.shape[0]):
             g = candidates[j]
-            k, sumsq, largest, green = _split_stats(P[g], S, counts)
+            k, sumsq, green = _split_stats(P[g], S, counts)
             if k == n:
                 _memo_store(memo, h1, h2, meta, 2 * n, g)
                 return np.int64(2 * n), np.int64(g)
@@ -354,7 +344,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
     for j in range(candidates.shape[0]):
         g = candidates[j]
         if kmin > 2:
-            k, sumsq, largest, green = _split_stats_cut(P[g], S, counts, kmin)
+            k, sumsq, green = _split_stats_cut(P[g], S, counts, kmin)
             if sumsq < 0:
                 # bound ≥ beta; kept for the subsets (a guess that does not split them is
                 # skipped there, so keeping one that may not split S costs only a scan)
@@ -364,7 +354,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
                     min_excluded = beta
                 continue
         else:
-            k, sumsq, largest, green = _split_stats(P[g], S, counts)
+            k, sumsq, green = _split_stats(P[g], S, counts)
         if k == 1:
             continue
         useful[nu] = g
