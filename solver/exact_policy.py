@@ -1,0 +1,180 @@
+"""The exact optimal policy as a :class:`solver.policy.Policy`, and exact values of decisions.
+
+:class:`ExactPolicy` answers from an optimal decision tree (a solved opener, see
+:func:`solver.exact.solve`) for the states the tree reaches, and solves any other state
+exactly with :func:`solver.exact.solve_state` (Bertsimas & Paskov, Operations Research 2024,
+§3: the time-indexed Bellman recursion ``F(S, d)``). Both give the same guess for a state: the
+solver's tie-break (``solver.exact`` docstring) does not depend on how the state was reached.
+
+It also prices a decision: :meth:`ExactPolicy.value_after` is the exact total when a given
+guess is played now and the optimum is played afterwards, ``|S| + Σ_{C ≠ all-green} F(C, d−1)``;
+compared with ``F(S, d)`` it gives the extra guesses a policy's choice costs (the gap report).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from policy_tree.tree import DecisionTree
+from solver.errors import InputError
+from solver.feedback import ALL_GREEN, feedback_table
+from solver.policy import Policy
+
+GUESS_LIMIT = 6
+
+
+class ArtifactMismatchError(InputError):
+    """An artifact does not hold the expected tree (other lists, opener, mode or corrupt)."""
+
+
+def read_tree_artifact(path, word_list) -> tuple[dict, DecisionTree]:
+    """Read a decision-tree artifact (format :mod:`policy_tree.schema`) written for ``word_list``.
+
+    Returns ``(header, tree)``: the header without the tree, and the tree. Raises
+    :class:`ArtifactMismatchError` if the file is not such an artifact, belongs to other word
+    lists, or its tree fails its sha256.
+    """
+    import msgpack
+
+    from policy_tree.schema import FORMAT, TREE_ARRAYS
+
+    try:
+        with open(path, "rb") as handle:
+            document = msgpack.unpackb(handle.read(), raw=False)
+    except (OSError, ValueError, msgpack.exceptions.ExtraData) as exc:
+        raise ArtifactMismatchError(f"{path}: cannot read a decision-tree artifact ({exc})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ArtifactMismatchError(f"{path}: not a decision-tree artifact")
+    if (document.get("answers_sha256") != word_list.answers_sha256
+            or document.get("guesses_sha256") != word_list.guesses_sha256):
+        raise ArtifactMismatchError(f"{path}: written for other word lists than {word_list.name!r}")
+    bins = document.get("tree") or {}
+    digest = hashlib.sha256()
+    arrays = {}
+    for name, dtype in TREE_ARRAYS:
+        raw = bins.get(name, b"")
+        digest.update(raw)
+        arrays[name] = np.frombuffer(raw, dtype=dtype)
+    if digest.hexdigest() != document.get("tree_sha256"):
+        raise ArtifactMismatchError(f"{path}: the tree fails its sha256 (corrupt file)")
+    tree = DecisionTree(
+        node_guess=arrays["node_guess"].astype(np.uint32),
+        edge_start=arrays["edge_start"].astype(np.uint32),
+        edge_feedback=arrays["edge_feedback"].astype(np.uint8),
+        edge_child=arrays["edge_child"].astype(np.uint32),
+    )
+    header = {k: v for k, v in document.items() if k not in ("tree", "answers", "guesses")}
+    return header, tree
+
+
+def _state_key(state: np.ndarray, guesses_left: int) -> tuple[bytes, int]:
+    return np.ascontiguousarray(state, dtype=np.int32).tobytes(), int(guesses_left)
+
+
+class ExactPolicy(Policy):
+    """The exact optimum (minimum total guesses, every game won within the limit).
+
+    Args:
+        word_list: the :class:`solver.wordlists.WordList`.
+        table: its feedback table, uint8[n_guesses, n_answers] (loaded if None).
+        tree: an optimal :class:`policy_tree.tree.DecisionTree` (root = the opener) whose
+            states are answered without search; None to solve every state.
+        guess_limit: guesses allowed in a game (6); the tree's root has all of them.
+
+    ``choose(state, guesses_left)`` plays the optimal guess; it raises
+    :class:`solver.exact.UnwinnableError` if no policy wins every answer of the state in time.
+    """
+
+    name = "exact"
+    deterministic = True
+
+    def __init__(self, word_list, table: np.ndarray | None = None, tree: DecisionTree | None = None,
+                 guess_limit: int = GUESS_LIMIT):
+        super().__init__(word_list, feedback_table(word_list) if table is None else table)
+        self.guess_limit = int(guess_limit)
+        self.tree = tree
+        #: (state bytes, guesses left) → (optimal total F, optimal guess index)
+        self._known: dict[tuple[bytes, int], tuple[int, int]] = {}
+        if tree is not None:
+            self._index_tree(tree)
+
+    def _index_tree(self, tree: DecisionTree) -> None:
+        """Record F and the guess of every state the tree reaches (post-order, no recursion)."""
+        table = self.table
+        root = np.arange(self.word_list.n_answers, dtype=np.int32)
+        # frames: (node, state, guesses_left, children still to visit, running total)
+        stack = [(0, root, self.guess_limit, None, 0)]
+        while stack:
+            node, state, left, pending, acc = stack.pop()
+            if pending is None:
+                guess = int(tree.node_guess[node])
+                codes = table[guess, state]
+                children = []
+                for code in np.unique(codes):
+                    if code == ALL_GREEN:
+                        continue
+                    child = tree.child(node, int(code))
+                    if child < 0:
+                        raise InputError(f"the tree has no branch for feedback {int(code)} at node {node}")
+                    children.append((child, state[codes == code]))
+                stack.append((node, state, left, children, len(state)))
+                continue
+            if pending:
+                child, child_state = pending.pop()
+                stack.append((node, state, left, pending, acc))
+                stack.append((child, child_state, left - 1, None, 0))
+                continue
+            total = acc
+            self._known[_state_key(state, left)] = (total, int(tree.node_guess[node]))
+            if stack:
+                p_node, p_state, p_left, p_pending, p_acc = stack.pop()
+                stack.append((p_node, p_state, p_left, p_pending, p_acc + total))
+
+    def known_states(self) -> int:
+        """States whose optimum is recorded (from the tree or solved so far)."""
+        return len(self._known)
+
+    def solve(self, state, guesses_left: int) -> tuple[int, int]:
+        """``(F(S, d), optimal guess index)`` for a sorted int32 state; raises UnwinnableError."""
+        from solver.exact import solve_state
+
+        state = np.ascontiguousarray(state, dtype=np.int32)
+        key = _state_key(state, guesses_left)
+        found = self._known.get(key)
+        if found is None:
+            if len(state) == 1:
+                found = (1, int(self.word_list.answer_guess_index[state[0]]))
+            else:
+                total, word = solve_state(self.word_list, state, int(guesses_left), self.table)
+                found = (int(total), self.word_list.guess_index(word))
+            self._known[key] = found
+        return found
+
+    def value(self, state, guesses_left: int) -> int:
+        """F(S, d): the least total guesses over the answers of ``state`` with ``guesses_left``."""
+        return self.solve(state, guesses_left)[0]
+
+    def value_after(self, state, guesses_left: int, guess: int) -> int | None:
+        """Exact total when ``guess`` is played now and the optimum afterwards:
+        ``|S| + Σ_{C ≠ all-green} F(C, d − 1)``; None if some answer can then no longer be won
+        within the limit."""
+        from solver.exact import UnwinnableError
+
+        state = np.ascontiguousarray(state, dtype=np.int32)
+        codes = self.table[int(guess), state]
+        total = len(state)
+        for code in np.unique(codes):
+            if code == ALL_GREEN:
+                continue
+            if guesses_left <= 1:
+                return None
+            try:
+                total += self.value(state[codes == code], guesses_left - 1)
+            except UnwinnableError:
+                return None
+        return total
+
+    def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
+        return self.solve(state, guesses_left)[1]

@@ -1,0 +1,128 @@
+"""MIG — the maximum-information-gain heuristics MIG_A and MIG_B.
+
+Source: Peiszan, *Wordle: heuristics and simulation* (Basel 2025 bachelor's thesis), the
+"MIG" policies; our summary in ``docs/algorithms.md`` ("Heuristic and simulation policies").
+
+At a state ``S`` every allowed guess ``g`` (all ``n_guesses`` of them, not only the answers
+still possible) is scored by the entropy of its feedback distribution over ``S``,
+``H(g) = −Σ_C p_C log p_C`` with ``p_C = |C| / |S|`` over the feedback classes ``C`` (the
+all-green class included); the policy plays a guess of maximum entropy. Ties:
+
+- **MIG_A** plays the alphabetically first of the maximal guesses (lowest guess index: the
+  word lists are sorted, so index order is alphabetical order);
+- **MIG_B** first prefers maximal guesses that are still possible answers (in ``S``), then
+  alphabetical.
+
+**Exact ties.** Entropies are compared through the integer exponent vector of
+``Π_C |C|^|C|`` (see :mod:`solver._policy_kernel`): two guesses whose entropies are
+mathematically equal — equal class-size multisets, or different multisets with the same
+product such as {4,1,1,1,1} and {2,2,2,2} — get bit-identical scores, so the tie rule above,
+not rounding, decides between them.
+
+**The "float" tie reading** (``ties="float"``, names ``mig_a_float`` / ``mig_b_float``): the
+entropy in bits computed the plain floating-point way, ``−Σ p log2 p`` summed over the
+feedback codes in descending order, and ties only between bit-equal floats. Rounding then
+breaks some mathematical ties instead of the tie rule. With opener SALET on the legacy lists
+the exact reading gives MIG_A 8360 and MIG_B **7946**; this float reading gives 8360 and
+**7948**, the thesis's figures (3.6112 and 3.4333); other summation orders or log bases give
+MIG_A 8359–8364 and MIG_B 7946–7949, so the published MIG_B figure reflects float rounding
+in the thesis's ties, not a different rule. No single change of the exact tie rule moves
+MIG_B's 7946 (every exact tie in its SALET tree leads to the same total).
+
+When one answer remains, every policy guesses it (:meth:`solver.policy.Policy.choose`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from solver.policy import Policy
+
+#: The two MIG variants: ``prefer_answers`` is the MIG_B tie rule.
+VARIANTS = {"a": False, "b": True}
+#: How entropies are compared: exactly (the default) or as plain floats (see above).
+TIE_READINGS = ("exact", "float")
+
+
+@lru_cache(maxsize=8)
+def factor_tables(n_answers: int):
+    """Prime tables for the entropy key of states of up to ``n_answers`` answers (cached)."""
+    from solver._policy_kernel import factor_tables as kernel
+
+    return kernel(int(n_answers))
+
+
+def as_state(state) -> np.ndarray:
+    """A state as a C-contiguous int32 array (the kernels' type). The caller keeps it sorted."""
+    return np.ascontiguousarray(state, dtype=np.int32)
+
+
+def check_variant(variant: str) -> str:
+    variant = str(variant).lower()
+    if variant not in VARIANTS:
+        raise ValueError(f"MIG variant must be 'a' or 'b', got {variant!r}")
+    return variant
+
+
+def entropy_keys(word_list, table: np.ndarray, state) -> tuple[np.ndarray, np.ndarray]:
+    """Entropy key ``K = Σ_C |C| log |C|`` (nats) and class count of every guess over ``state``.
+
+    Args:
+        word_list: the :class:`solver.wordlists.WordList`.
+        table: its feedback table, uint8[n_guesses, n_answers].
+        state: sorted answer indices (int32), non-empty.
+
+    Returns:
+        ``(keys, n_classes)``: float64[n_guesses] and int64[n_guesses]. Lower key = higher
+        entropy; ``H = log |S| − K / |S|``.
+    """
+    from solver._policy_kernel import entropy_keys as kernel
+
+    state = as_state(state)
+    if state.size == 0:
+        raise ValueError("empty state")
+    return kernel(state, table, factor_tables(word_list.n_answers))
+
+
+def entropies(word_list, table: np.ndarray, state) -> np.ndarray:
+    """Entropy in nats of every guess's feedback distribution over ``state``: float64[n_guesses]."""
+    keys, _ = entropy_keys(word_list, table, state)
+    n = len(state)
+    return np.log(n) - keys / n
+
+
+class MIGPolicy(Policy):
+    """MIG_A (``variant="a"``) or MIG_B (``variant="b"``); deterministic.
+
+    Args:
+        word_list: the :class:`solver.wordlists.WordList`.
+        table: its feedback table, uint8[n_guesses, n_answers].
+        variant: ``"a"`` (ties alphabetical) or ``"b"`` (ties: possible answers first).
+        ties: ``"exact"`` (default) or ``"float"`` (the thesis-reproducing float reading above).
+
+    ``choose(state, guesses_left)`` ignores ``guesses_left`` (MIG plays the same at any depth).
+    Named ``mig_a``, ``mig_b`` (``mig_a_float``, ``mig_b_float`` for the float reading).
+    """
+
+    deterministic = True
+
+    def __init__(self, word_list, table: np.ndarray, variant: str = "a", ties: str = "exact"):
+        super().__init__(word_list, table)
+        self.variant = check_variant(variant)
+        if ties not in TIE_READINGS:
+            raise ValueError(f"ties must be one of {TIE_READINGS}, got {ties!r}")
+        self.ties = ties
+        self.prefer_answers = VARIANTS[self.variant]
+        self.name = f"mig_{self.variant}" + ("" if ties == "exact" else "_float")
+
+    def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
+        from solver._policy_kernel import mig_choose, mig_choose_float
+
+        if self.ties == "float":
+            return int(mig_choose_float(as_state(state), self.table, self.word_list.answer_guess_index,
+                                        self.word_list.guess_answer_index, self.prefer_answers))
+        return int(mig_choose(as_state(state), self.table, self.word_list.answer_guess_index,
+                              self.word_list.guess_answer_index, self.prefer_answers,
+                              factor_tables(self.word_list.n_answers)))

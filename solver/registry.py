@@ -1,0 +1,189 @@
+"""The policy registry: policy names (``mig_a``, ``rollout10_b``, ...) to constructors.
+
+A *family* is registered under a prefix with a factory; a name is resolved by the longest
+registered prefix it starts with, and the factory parses the rest of the name::
+
+    from solver.registry import register_policy
+
+    def _uct_factory(word_list, table, name, suffix):
+        # name "uct50k_a_o" → suffix "50k_a_o"; raise UnknownPolicyError if it does not parse
+        ...
+        return UCTPolicy(word_list, table, ...)   # a solver.policy.Policy, .name == name
+
+    register_policy("uct", _uct_factory, "uct<N>[k]_<a|b>[_o]: UCT with N rollouts ...")
+
+Registration happens at import. Besides the built-in families registered below, the modules
+listed in :data:`PLUGIN_MODULES` (``solver.uct``) are imported on first use if they exist,
+so a module there only has to call :func:`register_policy` at import time; other modules can
+be added with :func:`add_plugin_module`.
+
+Built-in families:
+
+- ``mig_a``, ``mig_b`` — :class:`solver.heuristics.MIGPolicy` (exact ties);
+  ``mig_a_float``, ``mig_b_float`` — the float tie reading that reproduces the thesis;
+- ``rollout<n>_<a|b>`` — :class:`solver.rollout.RolloutPolicy`, candidates ranked by entropy
+  then alphabetically (the thesis's reading); ``rollout<n>_<a|b>_p`` ranks candidates of
+  equal entropy with possible answers first (so the MIG_B choice is always a candidate);
+- ``exact`` — :class:`solver.exact_policy.ExactPolicy` (solves states as they come).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from solver.errors import InputError
+
+
+class UnknownPolicyError(InputError, ValueError):
+    """A policy name that no registered family accepts."""
+
+
+@dataclass(frozen=True)
+class Family:
+    prefix: str
+    factory: Callable
+    help: str
+
+
+_FAMILIES: dict[str, Family] = {}
+#: Modules imported (if present) before a name is resolved, so that they can register.
+PLUGIN_MODULES: list[str] = ["solver.uct"]
+_plugins_loaded: set[str] = set()
+
+
+def register_policy(prefix: str, factory: Callable, help: str = "") -> None:
+    """Register a family of policies.
+
+    Args:
+        prefix: names starting with it go to ``factory`` (longest prefix wins).
+        factory: ``factory(word_list, table, name, suffix) -> Policy`` where ``suffix`` is the
+            name without the prefix; it raises :class:`UnknownPolicyError` for a suffix it
+            does not accept.
+        help: one line for ``--help`` and error messages (the syntax of the names).
+    """
+    _FAMILIES[prefix] = Family(prefix, factory, help)
+
+
+def add_plugin_module(module: str) -> None:
+    """Import ``module`` before resolving names (it registers its families at import)."""
+    if module not in PLUGIN_MODULES:
+        PLUGIN_MODULES.append(module)
+
+
+def _load_plugins() -> None:
+    for module in PLUGIN_MODULES:
+        if module in _plugins_loaded:
+            continue
+        _plugins_loaded.add(module)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def families() -> list[Family]:
+    """The registered families, sorted by prefix."""
+    _load_plugins()
+    return [_FAMILIES[p] for p in sorted(_FAMILIES)]
+
+
+def describe() -> str:
+    """One line per family, for help texts and error messages."""
+    return "; ".join(f.help or f.prefix for f in families())
+
+
+def _family_of(name: str) -> tuple[Family, str]:
+    _load_plugins()
+    for prefix in sorted(_FAMILIES, key=len, reverse=True):
+        if name.startswith(prefix):
+            return _FAMILIES[prefix], name[len(prefix):]
+    raise UnknownPolicyError(f"unknown policy {name!r}; known: {describe()}")
+
+
+def make_policy(name: str, word_list, table):
+    """Build the policy called ``name`` for ``word_list`` and its feedback ``table``.
+
+    Raises:
+        UnknownPolicyError: no family accepts the name.
+    """
+    name = name.strip().lower()
+    family, suffix = _family_of(name)
+    policy = family.factory(word_list, table, name, suffix)
+    policy.name = name
+    return policy
+
+
+def check_policy_name(name: str) -> str:
+    """Validate a name without building the policy (the factory is not called); returns the
+    normalised name. Raises :class:`UnknownPolicyError` if no family can accept it, or if
+    the family has a ``validate(suffix)`` attribute on its factory that rejects it."""
+    name = name.strip().lower()
+    family, suffix = _family_of(name)
+    validate = getattr(family.factory, "validate", None)
+    if validate is not None:
+        validate(name, suffix)
+    return name
+
+
+# ---------------------------------------------------------------------------------------------
+# built-in families
+
+
+def _mig_validate(name: str, suffix: str):
+    match = re.fullmatch(r"([ab])(_float)?", suffix)
+    if match is None:
+        raise UnknownPolicyError(f"unknown policy {name!r}: MIG names are mig_a, mig_b, "
+                                 "mig_a_float, mig_b_float")
+    return match.group(1), "float" if match.group(2) else "exact"
+
+
+def _mig_factory(word_list, table, name, suffix):
+    from solver.heuristics import MIGPolicy
+
+    variant, ties = _mig_validate(name, suffix)
+    return MIGPolicy(word_list, table, variant, ties)
+
+
+_mig_factory.validate = _mig_validate
+
+
+def _rollout_validate(name: str, suffix: str):
+    match = re.fullmatch(r"([1-9][0-9]*)_([ab])(_p)?", suffix)
+    if match is None:
+        raise UnknownPolicyError(f"unknown policy {name!r}: rollout names are rollout<n>_a, "
+                                 "rollout<n>_b (n ≥ 1), optionally with _p")
+    return int(match.group(1)), match.group(2), bool(match.group(3))
+
+
+def _rollout_factory(word_list, table, name, suffix):
+    from solver.rollout import RolloutPolicy
+
+    n, base, members_first = _rollout_validate(name, suffix)
+    return RolloutPolicy(word_list, table, n, base, members_first)
+
+
+_rollout_factory.validate = _rollout_validate
+
+
+def _exact_validate(name: str, suffix: str):
+    if suffix:
+        raise UnknownPolicyError(f"unknown policy {name!r}: did you mean 'exact'?")
+
+
+def _exact_factory(word_list, table, name, suffix):
+    from solver.exact_policy import ExactPolicy
+
+    _exact_validate(name, suffix)
+    return ExactPolicy(word_list, table)
+
+
+_exact_factory.validate = _exact_validate
+
+register_policy("mig_", _mig_factory, "mig_a, mig_b (MIG; _float: float tie reading)")
+register_policy("rollout", _rollout_factory,
+                "rollout<n>_<a|b>[_p] (Rollout_n on MIG_A/MIG_B; _p: possible answers first among candidates)")
+register_policy("exact", _exact_factory, "exact (the optimum, solved state by state)")

@@ -1,0 +1,140 @@
+"""Rollout_n: one-step lookahead over the n highest-entropy guesses, with a MIG base heuristic.
+
+Source: Bhambri, Bhattacharjee & Bertsekas, *Reinforcement learning methods for Wordle: a
+POMDP/adaptive control approach* (IEEE CoG 2023), the rollout algorithm; the variant scored
+here is the one of Peiszan (Basel 2025 bachelor's thesis), "Rollout_n"; our summary in
+``docs/algorithms.md`` ("Heuristic and simulation policies").
+
+At a state ``S`` (|S| ≥ 2):
+
+1. the candidates are the ``n`` best guesses in the base heuristic's order (highest entropy;
+   ties as the base heuristic breaks them: MIG_A alphabetical, MIG_B possible answers first
+   then alphabetical), see :mod:`solver.heuristics`;
+2. a candidate's **Q-factor** is the average number of guesses to finish when it is played
+   now and the base heuristic plays on, over **every** answer of S (exact, not sampled):
+   ``Q(g) = (|S| + Σ_{C ≠ all-green} T(C)) / |S|`` where ``T(C)`` is the base heuristic's
+   total over the class ``C`` (its decision tree from C);
+3. the policy plays the lowest Q. Ties: higher entropy, then a possible answer, then
+   alphabetical. Q-factors share the denominator |S|, so they are compared as exact integer
+   totals; entropies are compared by the exact key of :mod:`solver._policy_kernel`.
+
+The base-heuristic totals ``T(C)`` are memoised by state (a 128-bit Zobrist hash and the
+size) in a table shared by every rollout policy of the process with the same word list and
+base heuristic (so Rollout_10_A and Rollout_100_A, and every opener, reuse each other's
+work). The memo has a fixed capacity; when a probe window is full an entry is overwritten
+(it only costs a recomputation). The policy is deterministic (guesses_left is not used).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.heuristics import VARIANTS, as_state, check_variant, factor_tables
+from solver.policy import Policy
+
+#: Slots of the shared memo of base-heuristic totals (32 bytes each: 128 MiB).
+MEMO_CAPACITY = 1 << 22
+
+_SHARED: dict[tuple, "BaseTotals"] = {}
+
+
+class BaseTotals:
+    """Memoised totals ``T(S)`` of a MIG base heuristic (see :func:`base_totals`)."""
+
+    def __init__(self, word_list, table: np.ndarray, variant: str, capacity: int = MEMO_CAPACITY):
+        from solver._policy_kernel import new_memo, new_scratch, new_workspace
+        from solver.exact import zobrist_keys
+
+        self.word_list = word_list
+        self.table = table
+        self.variant = check_variant(variant)
+        self.prefer_answers = VARIANTS[self.variant]
+        self.factors = factor_tables(word_list.n_answers)
+        self.zobrist = zobrist_keys(word_list.n_answers)
+        self.memo = new_memo(int(capacity))
+        self.workspace = new_workspace(word_list.n_answers)
+        self.scratch = new_scratch(self.factors[0].shape[0])
+
+    def total(self, state) -> int:
+        """Σ over the answers of ``state`` of the guesses MIG uses from it (int)."""
+        from solver._policy_kernel import base_total
+
+        state = as_state(state)
+        if state.size == 0:
+            raise ValueError("empty state")
+        value = base_total(state, self.table, self.word_list.answer_guess_index,
+                           self.word_list.guess_answer_index, self.prefer_answers, self.factors,
+                           self.zobrist[0], self.zobrist[1], self.memo, self.workspace, self.scratch)
+        if value < 0:
+            raise RuntimeError("base heuristic game deeper than the kernel's stack")
+        return int(value)
+
+    def stored(self) -> int:
+        """States currently held in the memo."""
+        return int(np.count_nonzero(self.memo[2]))
+
+
+def base_totals(word_list, table: np.ndarray, variant: str) -> BaseTotals:
+    """The process-wide memo of MIG_<variant> totals for this word list (created on first use)."""
+    key = (word_list.answers_sha256, word_list.guesses_sha256, check_variant(variant))
+    shared = _SHARED.get(key)
+    if shared is None or shared.table is not table and not np.shares_memory(shared.table, table):
+        shared = BaseTotals(word_list, table, variant)
+        _SHARED.clear() if len(_SHARED) >= 4 else None
+        _SHARED[key] = shared
+    return shared
+
+
+class RolloutPolicy(Policy):
+    """Rollout_n with base heuristic MIG_A (``base="a"``) or MIG_B (``base="b"``).
+
+    Args:
+        word_list: the :class:`solver.wordlists.WordList`.
+        table: its feedback table, uint8[n_guesses, n_answers].
+        n_candidates: n, the number of highest-entropy guesses evaluated (10, 100).
+        base: ``"a"`` or ``"b"``.
+
+    Named ``rollout<n>_<base>`` (``rollout10_a``).
+    """
+
+    deterministic = True
+
+    def __init__(self, word_list, table: np.ndarray, n_candidates: int = 10, base: str = "a",
+                 members_first: bool = False):
+        super().__init__(word_list, table)
+        self.members_first = bool(members_first)
+        if int(n_candidates) < 1:
+            raise ValueError(f"rollout needs at least one candidate, got {n_candidates}")
+        self.n_candidates = int(n_candidates)
+        self.base = check_variant(base)
+        self.name = f"rollout{self.n_candidates}_{self.base}"
+        self._totals: BaseTotals | None = None
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_totals"] = None  # the memo is per process
+        return state
+
+    @property
+    def totals(self) -> BaseTotals:
+        if self._totals is None or self._totals.table is not self.table:
+            self._totals = base_totals(self.word_list, self.table, self.base)
+        return self._totals
+
+    def q_factors(self, state) -> list[tuple[int, int, float]]:
+        """The candidates at ``state`` (≥ 2 answers) in rank order, as
+        ``(guess index, Q-total, entropy key)``; Q-factor = Q-total / |state|."""
+        _, candidates, q_totals, keys = self._run(state)
+        return [(int(g), int(q), float(k)) for g, q, k in zip(candidates, q_totals, keys)]
+
+    def _run(self, state):
+        from solver._policy_kernel import rollout_choose
+
+        t = self.totals
+        return rollout_choose(as_state(state), self.table, self.word_list.answer_guess_index,
+                              self.word_list.guess_answer_index, t.prefer_answers,
+                              self.members_first, self.n_candidates, t.factors, t.zobrist[0], t.zobrist[1], t.memo,
+                              t.workspace)
+
+    def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
+        return int(self._run(state)[0])

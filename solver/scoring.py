@@ -1,0 +1,299 @@
+"""Score a policy from a fixed opener against every answer.
+
+Two ways to play all ``n_answers`` games, with the same result for a deterministic policy:
+
+- **tree** (deterministic policies, the default for them): the games are played together as
+  a recursive partition from the opener: at a state the policy is asked once, the state is
+  split by the feedback of its guess, and each class is played on. Each state's decision is
+  computed once, not once per game.
+- **games** (randomised policies, e.g. UCT): game by game. The seed of decision ``k``
+  (0-based, the opener not counted) of the game against answer index ``a`` is drawn from
+  ``numpy.random.SeedSequence(entropy=seed, spawn_key=(a, k))``, so results do not depend on
+  how the games are split between worker processes. Games run in parallel with joblib.
+
+A game goes on past the guess limit until it is won (so its guesses can be counted); a game
+not won within ``guess_limit`` guesses is a **failure**. A policy is then asked with
+``guesses_left`` clamped to 1. A game longer than ``max_game_guesses`` means the policy makes
+no progress and raises :class:`PolicyError`.
+
+Randomised policies and worker processes: the policy is pickled once per chunk of games,
+**without** its ``table`` attribute (the worker loads the feedback table from the on-disk
+cache, :func:`solver.feedback.table_cache_path`, and sets ``policy.table``). A policy that
+keeps other large arrays should drop them in ``__getstate__`` and rebuild them lazily.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.feedback import ALL_GREEN, table_cache_path
+from solver.policy import Policy
+
+#: A game still not won after this many guesses raises PolicyError (no progress).
+MAX_GAME_GUESSES = 32
+GUESS_LIMIT = 6
+
+
+class PolicyError(RuntimeError):
+    """A policy made no progress (a game exceeded ``max_game_guesses``) or returned a bad guess."""
+
+
+@dataclass
+class Decision:
+    """One decision of the policy: in ``state`` with ``guesses_left`` it played ``guess``.
+
+    Attributes:
+        state: sorted int32 answer indices.
+        guesses_left: guesses left before this one (clamped at 1 past the limit).
+        guess: guess index played.
+        games: number of games that passed through this decision.
+    """
+
+    state: np.ndarray
+    guesses_left: int
+    guess: int
+    games: int
+
+
+@dataclass
+class ScoreResult:
+    """The outcome of :func:`score_policy`.
+
+    Attributes:
+        policy: the policy's name.
+        opener: the first guess (word).
+        guesses_per_answer: int64[n_answers], guesses used against each answer (≥ 1).
+        seconds: wall seconds of the evaluation.
+        mode: ``"tree"`` or ``"games"``.
+        guess_limit: games not won within this many guesses are failures.
+        decisions: the policy's decisions (the opener excluded); in tree mode each state once.
+        seed: the master seed (games mode) or None.
+        jobs: worker processes used.
+    """
+
+    policy: str
+    opener: str
+    guesses_per_answer: np.ndarray
+    seconds: float
+    mode: str
+    guess_limit: int = GUESS_LIMIT
+    decisions: list = field(default_factory=list, repr=False)
+    seed: int | None = None
+    jobs: int = 1
+
+    @property
+    def n_games(self) -> int:
+        return int(self.guesses_per_answer.shape[0])
+
+    @property
+    def total(self) -> int:
+        return int(self.guesses_per_answer.sum())
+
+    @property
+    def average(self) -> float:
+        return self.total / self.n_games
+
+    @property
+    def max_guesses(self) -> int:
+        return int(self.guesses_per_answer.max())
+
+    @property
+    def failures(self) -> int:
+        """Games not won within ``guess_limit`` guesses."""
+        return int((self.guesses_per_answer > self.guess_limit).sum())
+
+    @property
+    def histogram(self) -> list[int]:
+        """``histogram[i]`` = games won in ``i + 1`` guesses; length max(guess_limit, max)."""
+        counts = np.bincount(self.guesses_per_answer, minlength=max(self.guess_limit, self.max_guesses) + 1)
+        return [int(c) for c in counts[1:]]
+
+    @property
+    def seconds_per_game(self) -> float:
+        """Wall seconds per game (times the worker count in games mode: a CPU-time estimate)."""
+        return self.seconds * max(1, self.jobs) / self.n_games
+
+
+def _opener_index(word_list, opener) -> int:
+    if isinstance(opener, (int, np.integer)):
+        if not 0 <= int(opener) < word_list.n_guesses:
+            raise ValueError(f"opener index {opener} out of range")
+        return int(opener)
+    return word_list.guess_index(opener)
+
+
+def _split(row: np.ndarray, state: np.ndarray):
+    """The feedback classes of ``state`` under one table row: list of (code, sorted class)."""
+    codes = row[state]
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
+    starts = np.concatenate(([0], cuts))
+    ends = np.concatenate((cuts, [len(state)]))
+    return [(int(sorted_codes[s]), state[order[s:e]]) for s, e in zip(starts, ends)]
+
+
+def _check_guess(policy: Policy, guess: int) -> int:
+    if not 0 <= guess < policy.word_list.n_guesses:
+        raise PolicyError(f"policy {policy.name!r} returned guess index {guess}, out of range")
+    return guess
+
+
+def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_guesses: int,
+                progress) -> tuple[np.ndarray, list]:
+    word_list, table = policy.word_list, policy.table
+    per_answer = np.zeros(word_list.n_answers, dtype=np.int64)
+    decisions: list[Decision] = []
+    done = 0
+    # (state, guesses played before this one, guess to play or -1 = ask the policy)
+    stack = [(np.arange(word_list.n_answers, dtype=np.int32), 0, opener_index)]
+    while stack:
+        state, used, guess = stack.pop()
+        if used >= max_game_guesses:
+            raise PolicyError(f"policy {policy.name!r} has not won {len(state)} games after "
+                              f"{max_game_guesses} guesses (no progress)")
+        if guess < 0:
+            left = max(1, guess_limit - used)
+            guess = _check_guess(policy, policy.choose(state, left))
+            decisions.append(Decision(state, left, guess, len(state)))
+        classes = _split(table[guess], state)
+        for code, members in reversed(classes):
+            if code == ALL_GREEN:
+                per_answer[members] = used + 1
+                done += 1
+                if progress is not None:
+                    progress(done, word_list.n_answers)
+            else:
+                stack.append((members, used + 1, -1))
+    return per_answer, decisions
+
+
+def _decision_seed(seed: int, answer: int, k: int) -> int:
+    ss = np.random.SeedSequence(entropy=seed, spawn_key=(int(answer), int(k)))
+    return int(ss.generate_state(1, dtype=np.uint64)[0])
+
+
+def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
+              seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES):
+    """Play one game against answer index ``answer``: ``(guesses used, decisions)`` where the
+    decisions are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
+    table = policy.table
+    state = np.arange(policy.word_list.n_answers, dtype=np.int32)
+    guess, used, decisions = opener_index, 0, []
+    while True:
+        used += 1
+        code = int(table[guess, answer])
+        if code == ALL_GREEN:
+            return used, decisions
+        if used >= max_game_guesses:
+            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
+                              f"{answer} after {max_game_guesses} guesses (no progress)")
+        state = state[table[guess, state] == code]
+        left = max(1, guess_limit - used)
+        guess = _check_guess(policy, policy.choose(state, left, _decision_seed(seed, answer, used - 1)))
+        decisions.append((state, left, guess))
+
+
+_WORKER_TABLES: dict[str, np.ndarray] = {}
+
+
+def _play_chunk(policy: Policy, table_path: str | None, answers, opener_index: int,
+                guess_limit: int, seed: int, max_game_guesses: int):
+    """joblib task: play the games of one chunk of answers."""
+    if table_path is not None:
+        if table_path not in _WORKER_TABLES:
+            _WORKER_TABLES.clear()
+            _WORKER_TABLES[table_path] = np.load(table_path, allow_pickle=False)
+        policy.table = _WORKER_TABLES[table_path]
+    out = []
+    for a in answers:
+        used, decisions = play_game(policy, int(a), opener_index, guess_limit=guess_limit,
+                                    seed=seed, max_game_guesses=max_game_guesses)
+        out.append((int(a), used, decisions))
+    return out
+
+
+def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int, jobs: int,
+                 max_game_guesses: int, progress) -> tuple[np.ndarray, list]:
+    from joblib import Parallel, cpu_count, delayed
+
+    word_list = policy.word_list
+    n = word_list.n_answers
+    per_answer = np.zeros(n, dtype=np.int64)
+    merged: dict[tuple, Decision] = {}
+    n_workers = cpu_count() if jobs < 0 else max(1, jobs)
+    if n_workers == 1:
+        results = (_play_chunk(policy, None, [a], opener_index, guess_limit, seed, max_game_guesses)
+                   for a in range(n))
+    else:
+        path = table_cache_path(word_list)
+        payload, table_path = policy, None
+        if path.exists():
+            payload = copy.copy(policy)
+            payload.table = None
+            table_path = str(path)
+        chunks = np.array_split(np.arange(n), min(n, n_workers * 8))
+        runner = Parallel(n_jobs=n_workers, return_as="generator_unordered", max_nbytes=None)
+        results = runner(delayed(_play_chunk)(payload, table_path, chunk, opener_index, guess_limit,
+                                              seed, max_game_guesses) for chunk in chunks)
+    done = 0
+    for chunk_result in results:
+        for a, used, decisions in chunk_result:
+            per_answer[a] = used
+            for state, left, guess in decisions:
+                key = (state.tobytes(), left, guess)
+                if key in merged:
+                    merged[key].games += 1
+                else:
+                    merged[key] = Decision(state, left, guess, 1)
+            done += 1
+        if progress is not None:
+            progress(done, n)
+    return per_answer, list(merged.values())
+
+
+def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed: int = 0,
+                 jobs: int = 1, mode: str = "auto", progress=None,
+                 max_game_guesses: int = MAX_GAME_GUESSES) -> ScoreResult:
+    """Play ``policy`` from ``opener`` against every answer of its word list.
+
+    Args:
+        policy: a :class:`solver.policy.Policy` (its ``word_list`` and ``table`` are used).
+        opener: the first guess, a word or a guess index.
+        guess_limit: games not won within this many guesses count as failures (6).
+        seed: master seed of a randomised policy (games mode).
+        jobs: worker processes in games mode (-1: all cores; 1: in-process). Tree mode runs
+            in-process.
+        mode: ``"tree"``, ``"games"`` or ``"auto"`` (tree for deterministic policies).
+        progress: optional ``progress(games_done, n_games)`` callable.
+        max_game_guesses: a game longer than this raises :class:`PolicyError`.
+
+    Returns:
+        :class:`ScoreResult` (total, average, max, histogram, failures, seconds per game).
+
+    Raises:
+        UnknownWordError: the opener is not an allowed guess.
+        PolicyError: the policy returned an invalid guess or made no progress.
+    """
+    opener_index = _opener_index(policy.word_list, opener)
+    if mode == "auto":
+        mode = "tree" if policy.deterministic else "games"
+    if mode not in ("tree", "games"):
+        raise ValueError(f"mode must be 'tree', 'games' or 'auto', got {mode!r}")
+    started = time.perf_counter()
+    if mode == "tree":
+        per_answer, decisions = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress)
+        workers = 1
+    else:
+        from joblib import cpu_count
+
+        workers = cpu_count() if jobs < 0 else max(1, jobs)
+        per_answer, decisions = _score_games(policy, opener_index, guess_limit, seed, workers,
+                                             max_game_guesses, progress)
+    seconds = time.perf_counter() - started
+    return ScoreResult(policy.name, policy.word_list.guesses[opener_index], per_answer, seconds, mode,
+                       guess_limit, decisions, seed if mode == "games" else None, workers)

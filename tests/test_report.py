@@ -1,0 +1,175 @@
+"""The gap report: its API on a small list against the plain twins, and ``python -m
+tools.report`` in a subprocess (gap.csv contents, outputs, resume, bad input → exit 2)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import naive_policies as naive
+from naive import BruteForce
+from solver.exact import solve
+from solver.exact_policy import ExactPolicy
+from solver.feedback import feedback_table
+from solver.heuristics import MIGPolicy
+from solver.registry import UnknownPolicyError, check_policy_name, make_policy, register_policy
+from solver.report import decision_losses
+from solver.scoring import score_policy
+from solver.wordlists import load_word_list
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def small_list(directory: Path):
+    legacy = load_word_list("legacy")
+    answers = list(legacy.answers[::97])  # 24 answers across the alphabet
+    guesses = sorted(set(answers) | set(legacy.guesses[::211]))
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "answers.txt").write_text("\n".join(answers) + "\n")
+    (directory / "guesses.txt").write_text("\n".join(guesses) + "\n")
+    return directory
+
+
+def run(args, tmp_path, timeout=300):
+    env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"))
+    return subprocess.run([sys.executable, "-m", "tools.report", *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    directory = small_list(tmp_path_factory.mktemp("words") / "small")
+    word_list = load_word_list(directory)
+    return directory, word_list, feedback_table(word_list, use_cache=False)
+
+
+def test_report_cli_end_to_end(small, tmp_path):
+    directory, word_list, table = small
+    openers = [word_list.answers[3], word_list.guesses[5]]
+    policies = ["mig_a", "mig_b", "rollout3_a"]
+    args = ["--words", str(directory), "--opener", ",".join(openers), "--policies", ",".join(policies),
+            "--out", str(tmp_path / "reports"), "--name", "tiny", "--jobs", "1"]
+    proc = run(args, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "reports" / "tiny"
+    for name in ("gap.md", "gap.csv", "averages.png", "histograms.png", "time_per_game.png"):
+        assert (out / name).stat().st_size > 0
+    with open(out / "gap.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["opener"], r["policy"]) for r in rows] == [(o, p) for o in openers for p in policies]
+
+    # every number against the plain twins
+    brute = BruteForce(table.tolist(), word_list.answer_guess_index.tolist())
+    full = tuple(range(word_list.n_answers))
+    for r in rows:
+        opener = word_list.guess_index(r["opener"])
+        optimal = brute.guess_cost(opener, full, 6)
+        if r["policy"].startswith("mig"):
+            prefer = r["policy"] == "mig_b"
+            choose = lambda s: naive.mig_choice(table, s, word_list.answer_guess_index, prefer, word_list.n_guesses)
+        else:
+            choose = lambda s: naive.rollout_choice(table, s, word_list.answer_guess_index, False, 3,
+                                                    word_list.n_guesses)[0]
+        games = [naive.play(choose, table, a, opener, word_list.n_answers) for a in range(word_list.n_answers)]
+        n = word_list.n_answers
+        assert int(r["total"]) == sum(games)
+        assert r["average"] == f"{sum(games) / n:.4f}"
+        assert int(r["max_guesses"]) == max(games)
+        assert int(r["failures"]) == sum(g > 6 for g in games)
+        assert r["histogram"] == " ".join(str(games.count(k)) for k in range(1, max(6, max(games)) + 1))
+        assert int(r["optimal_total"]) == optimal
+        assert int(r["gap_total"]) == sum(games) - optimal
+        assert r["gap_guesses"] == f"{(sum(games) - optimal) / n:.4f}"
+        assert float(r["seconds_per_game"]) >= 0 and r["mode"] == "tree"
+    # pinned (this list: legacy answers[::97], guesses answers ∪ legacy guesses[::211])
+    assert [(r["policy"], int(r["total"]), int(r["optimal_total"])) for r in rows] == PINNED
+
+    markdown = (out / "gap.md").read_text()
+    assert "## Where each policy loses most" in markdown and "![" in markdown
+    # resume: a second run reuses every checkpoint
+    stamps = {p.name: p.stat().st_mtime_ns for p in (out / "results").glob("*.json")}
+    assert len(stamps) == 2 + 2 * 3 + 2 * 2  # optima, policies, float twins of mig_a/mig_b
+    again = run(args, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "results").glob("*.json")} == stamps
+    assert (out / "gap.csv").read_text() == "\n".join(
+        [",".join(rows[0].keys())] + [",".join(r.values()) for r in rows]) + "\n"
+
+
+PINNED = [("mig_a", 61, 57), ("mig_b", 57, 57), ("rollout3_a", 61, 57),
+          ("mig_a", 61, 56), ("mig_b", 56, 56), ("rollout3_a", 60, 56)]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--policies", "mig_a,mig_c"], "unknown policy 'mig_c'"),
+    (["--policies", "bogus"], "unknown policy 'bogus'"),
+    (["--opener", "zzzzz"], "'zzzzz' is not an allowed guess"),
+])
+def test_bad_input_exits_2(small, tmp_path, args, message):
+    directory, word_list, _ = small
+    base = {"--opener": word_list.answers[0], "--policies": "mig_a"}
+    base.update(dict(zip(args[::2], args[1::2])))
+    argv = ["--words", str(directory), "--out", str(tmp_path / "r"), "--jobs", "1"]
+    for key, value in base.items():
+        argv += [key, value]
+    proc = run(argv, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert not (tmp_path / "r").exists()  # nothing done before validation
+
+
+def test_bad_word_list_exits_2(tmp_path):
+    proc = run(["--words", str(tmp_path / "missing"), "--opener", "salet", "--policies", "mig_a"], tmp_path)
+    assert proc.returncode == 2
+
+
+def test_decision_losses_against_brute_force(small):
+    _, word_list, table = small
+    opener = word_list.answers[3]
+    solved = solve(word_list, opener, jobs=1)
+    exact = ExactPolicy(word_list, table, solved.tree)
+    result = score_policy(MIGPolicy(word_list, table, "a"), opener)
+    losses, summary = decision_losses(exact, result.decisions)
+    brute = BruteForce(table.tolist(), word_list.answer_guess_index.tolist())
+    expected = []
+    for d in result.decisions:
+        if len(d.state) < 2:
+            continue
+        state = tuple(int(a) for a in d.state)
+        best, guess = brute.best(state, d.guesses_left)
+        after = brute.guess_cost(d.guess, state, d.guesses_left)
+        if guess != d.guess and after > best:
+            expected.append((state, after - best))
+    got = sorted((tuple(word_list.answer_index(w) for w in l.state), l.extra_total) for l in losses)
+    assert got == sorted(expected)
+    assert summary["losing"] == len(expected) > 0
+    assert [l.extra_total for l in losses] == sorted((l.extra_total for l in losses), reverse=True)
+
+
+def test_registry(small):
+    _, word_list, table = small
+    for name in ("mig_a", "mig_b", "mig_b_float", "rollout10_a", "rollout100_b", "rollout7_b_p", "exact"):
+        assert make_policy(name, word_list, table).name == name
+        assert check_policy_name(name.upper()) == name
+    policy = make_policy("rollout7_b_p", word_list, table)
+    assert (policy.n_candidates, policy.base, policy.members_first) == (7, "b", True)
+    for bad in ("mig_c", "rollout_a", "rollout0_a", "rollout10", "exact2", "nope"):
+        with pytest.raises(UnknownPolicyError):
+            check_policy_name(bad)
+
+    def factory(word_list, table, name, suffix):
+        if suffix != "x":
+            raise UnknownPolicyError(f"unknown policy {name!r}")
+        return MIGPolicy(word_list, table, "a")
+
+    register_policy("zz_test_", factory, "zz_test_x")
+    assert make_policy("zz_test_x", word_list, table).name == "zz_test_x"
+    with pytest.raises(UnknownPolicyError):
+        make_policy("zz_test_y", word_list, table)
