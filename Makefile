@@ -27,6 +27,11 @@ test-fast: install
 bench: install
 	$(PY) -m tools.bench
 
+# The optimality-gap report: 16 openers, heuristics beside the exact optimum (reports/legacy/).
+REPORT_OPENERS := salet,carle,train,raise,clout,soare,salut,lants,reast,crate,trace,slate,trape,slane,prate,crane
+report: install
+	$(PY) -m tools.report --words legacy --opener $(REPORT_OPENERS) --policies mig_a,mig_b,rollout10_a,rollout10_b,rollout100_a --name legacy
+
 # Re-check every committed decision tree: replay all answers with the plain feedback rule.
 verify: install
 	$(PY) -m tools.tree verify artifacts/*.msgpack
