@@ -13,8 +13,6 @@ compared with ``F(S, d)`` it gives the extra guesses a policy's choice costs (th
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from policy_tree.tree import DecisionTree
@@ -30,43 +28,23 @@ class ArtifactMismatchError(InputError):
 
 
 def read_tree_artifact(path, word_list) -> tuple[dict, DecisionTree]:
-    """Read a decision-tree artifact (format :mod:`policy_tree.schema`) written for ``word_list``.
+    """Read a decision-tree artifact (:func:`policy_tree.load`, which validates it) written
+    for ``word_list``.
 
-    Returns ``(header, tree)``: the header without the tree, and the tree. Raises
-    :class:`ArtifactMismatchError` if the file is not such an artifact, belongs to other word
-    lists, or its tree fails its sha256.
+    Returns ``(header, tree)``: the artifact's scalar fields and the tree. Raises
+    :class:`ArtifactMismatchError` if the file is missing, not a valid artifact, or belongs
+    to other word lists.
     """
-    import msgpack
-
-    from policy_tree.schema import FORMAT, TREE_ARRAYS
+    import policy_tree
 
     try:
-        with open(path, "rb") as handle:
-            document = msgpack.unpackb(handle.read(), raw=False)
-    except (OSError, ValueError, msgpack.exceptions.ExtraData) as exc:
-        raise ArtifactMismatchError(f"{path}: cannot read a decision-tree artifact ({exc})") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ArtifactMismatchError(f"{path}: not a decision-tree artifact")
-    if (document.get("answers_sha256") != word_list.answers_sha256
-            or document.get("guesses_sha256") != word_list.guesses_sha256):
+        loaded = policy_tree.load(path)
+    except policy_tree.ArtifactError as exc:
+        raise ArtifactMismatchError(str(exc)) from None
+    if (loaded.word_list.answers_sha256 != word_list.answers_sha256
+            or loaded.word_list.guesses_sha256 != word_list.guesses_sha256):
         raise ArtifactMismatchError(f"{path}: written for other word lists than {word_list.name!r}")
-    bins = document.get("tree") or {}
-    digest = hashlib.sha256()
-    arrays = {}
-    for name, dtype in TREE_ARRAYS:
-        raw = bins.get(name, b"")
-        digest.update(raw)
-        arrays[name] = np.frombuffer(raw, dtype=dtype)
-    if digest.hexdigest() != document.get("tree_sha256"):
-        raise ArtifactMismatchError(f"{path}: the tree fails its sha256 (corrupt file)")
-    tree = DecisionTree(
-        node_guess=arrays["node_guess"].astype(np.uint32),
-        edge_start=arrays["edge_start"].astype(np.uint32),
-        edge_feedback=arrays["edge_feedback"].astype(np.uint8),
-        edge_child=arrays["edge_child"].astype(np.uint32),
-    )
-    header = {k: v for k, v in document.items() if k not in ("tree", "answers", "guesses")}
-    return header, tree
+    return dict(loaded.header), loaded.tree
 
 
 def _state_key(state: np.ndarray, guesses_left: int) -> tuple[bytes, int]:
