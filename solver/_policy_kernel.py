@@ -17,9 +17,9 @@ different exponent vectors are compared as floats (their mathematical difference
 ``log(Π₁/Π₂)`` for two different integers ``Π``).
 
 **Tie orders.** ``MIG_A``: lowest key, then lowest guess index (alphabetical). ``MIG_B``: lowest
-key, then guesses in ``S`` first, then lowest index. The same order ranks the rollout's
-candidates; the rollout's choice is lowest Q-total, then lowest key (higher entropy), then in
-``S``, then lowest index.
+key, then guesses in ``S`` first, then lowest index. The rollout's candidates are ranked by
+lowest key, then (only with ``members_first``) in ``S`` first, then lowest index; its choice
+is lowest Q-total, then lowest key (higher entropy), then in ``S``, then lowest index.
 
 **Base-heuristic totals.** ``T(S)`` = Σ over the answers of S of the guesses the base
 heuristic uses from S (the final, correct one included): ``T(S) = 1`` for ``|S| = 1``, else
@@ -429,8 +429,9 @@ def rollout_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, membe
                    n_candidates, factors, zobrist1, zobrist2, memo, ws):
     """Rollout_n choice at S (|S| ≥ 2) with MIG base heuristic.
 
-    Candidates: the ``n_candidates`` best guesses in the base heuristic's order (lowest key,
-    then — for MIG_B — in S first, then lowest index). Each candidate's Q-total is
+    Candidates: the ``n_candidates`` first guesses in the order (lowest key, then — with
+    ``members_first`` — in S first, then lowest index); ``prefer_answers`` selects the base
+    heuristic (MIG_B if True). Each candidate's Q-total is
     ``|S| + Σ_{C ≠ all-green} T(C)`` (exact, over every answer of S; Q-factor = Q-total / |S|).
     Returns ``(guess, candidates int64[m], q_totals int64[m], keys float64[m])`` with the
     candidates in their rank order."""

@@ -7,9 +7,14 @@ here is the one of Peiszan (Basel 2025 bachelor's thesis), "Rollout_n"; our summ
 
 At a state ``S`` (|S| ≥ 2):
 
-1. the candidates are the ``n`` best guesses in the base heuristic's order (highest entropy;
-   ties as the base heuristic breaks them: MIG_A alphabetical, MIG_B possible answers first
-   then alphabetical), see :mod:`solver.heuristics`;
+1. the candidates are the ``n`` guesses of highest entropy (exact, see
+   :mod:`solver.heuristics`), equal entropies in alphabetical order — for both bases. This
+   is the thesis's reading: with it our Rollout_10_A, Rollout_10_B and Rollout_100_A from
+   SALET are 8251, 8303 and 8192 (3.5641, 3.5866, 3.5387), the published figures. With MIG_B
+   as base it can leave MIG_B's own choice (a possible answer tied with alphabetically
+   earlier non-answers) out of the candidates, which is why Rollout_10_B is worse than MIG_B;
+   ``members_first=True`` (names ``rollout<n>_b_p``) ranks possible answers first among
+   equal entropies instead, so the base's choice is always a candidate (7921 from SALET);
 2. a candidate's **Q-factor** is the average number of guesses to finish when it is played
    now and the base heuristic plays on, over **every** answer of S (exact, not sampled):
    ``Q(g) = (|S| + Σ_{C ≠ all-green} T(C)) / |S|`` where ``T(C)`` is the base heuristic's
@@ -78,7 +83,7 @@ def base_totals(word_list, table: np.ndarray, variant: str) -> BaseTotals:
     """The process-wide memo of MIG_<variant> totals for this word list (created on first use)."""
     key = (word_list.answers_sha256, word_list.guesses_sha256, check_variant(variant))
     shared = _SHARED.get(key)
-    if shared is None or shared.table is not table and not np.shares_memory(shared.table, table):
+    if shared is None:  # a table of the same lists has the same contents: the memo stays valid
         shared = BaseTotals(word_list, table, variant)
         if len(_SHARED) >= 4:
             _SHARED.clear()
@@ -99,8 +104,10 @@ class RolloutPolicy(Policy):
         table: its feedback table, uint8[n_guesses, n_answers].
         n_candidates: n, the number of highest-entropy guesses evaluated (10, 100).
         base: ``"a"`` or ``"b"``.
+        members_first: rank possible answers first among candidates of equal entropy
+            (default False: alphabetical, the thesis's reading).
 
-    Named ``rollout<n>_<base>`` (``rollout10_a``).
+    Named ``rollout<n>_<base>`` (``rollout10_a``), ``rollout<n>_<base>_p`` with members_first.
     """
 
     deterministic = True
@@ -113,7 +120,7 @@ class RolloutPolicy(Policy):
             raise ValueError(f"rollout needs at least one candidate, got {n_candidates}")
         self.n_candidates = int(n_candidates)
         self.base = check_variant(base)
-        self.name = f"rollout{self.n_candidates}_{self.base}"
+        self.name = f"rollout{self.n_candidates}_{self.base}" + ("_p" if self.members_first else "")
         self._totals: BaseTotals | None = None
 
     def __getstate__(self):
@@ -123,7 +130,7 @@ class RolloutPolicy(Policy):
 
     @property
     def totals(self) -> BaseTotals:
-        if self._totals is None or self._totals.table is not self.table:
+        if self._totals is None:
             self._totals = base_totals(self.word_list, self.table, self.base)
         return self._totals
 
