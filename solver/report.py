@@ -14,6 +14,11 @@ Files under the output directory ``<out>/<name>/``:
 - ``gap.csv`` (one row per (opener, policy)), ``gap.md``, and the plots ``averages.png``,
   ``histograms.png``, ``time_per_game.png``.
 
+When ``mig_a`` / ``mig_b`` are requested, their float-tie twins (``mig_a_float``,
+``mig_b_float``, see :mod:`solver.heuristics`) are scored too and shown in the "Tie readings"
+section of gap.md (not in gap.csv or the plots): the thesis's MIG_B figure from SALET (7948)
+is the float reading's; exact ties give 7946.
+
 Exact trees solved here are cached in the user cache dir (``$EXACT_WORDLE_CACHE``, see
 :func:`solver.feedback.cache_dir`) under ``optimal-trees/``; a tree in ``artifacts/`` is used
 when it matches the lists, opener, mode and guess limit. Nothing is written to ``artifacts/``.
