@@ -107,7 +107,9 @@ def bench_solve(repeat: int, opener: str, console: Console) -> list[tuple[str, s
     ]
 
 
-OPTIONAL = (("tools.bench_tree", "lookup"), ("tools.bench_policies", "policies"))
+# (module, name, in the default run): UCT takes minutes, so it runs only when asked for.
+OPTIONAL = (("tools.bench_tree", "lookup", True), ("tools.bench_policies", "policies", True),
+            ("tools.bench_uct", "uct", False))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,8 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="warm solve runs (default 3)")
     parser.add_argument("--opener", default="salet")
-    parser.add_argument("--only", choices=["solve", "lookup", "policies"], default=None,
-                        help="run one benchmark only")
+    parser.add_argument("--only", choices=["solve", "lookup", "policies", "uct"], default=None,
+                        help="run one benchmark only (uct, minutes long, runs only this way)")
     args = parser.parse_args(argv)
     console = Console()
     console.print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
@@ -127,8 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, value in bench_solve(args.repeat, args.opener, console):
             table.add_row(name, value)
         console.print(table)
-    for module_name, key in OPTIONAL:
-        if args.only not in (None, key):
+    for module_name, key, by_default in OPTIONAL:
+        if args.only != key and not (args.only is None and by_default):
             continue
         try:
             module = importlib.import_module(module_name)
