@@ -230,7 +230,12 @@ def score_task(word_list, opener: str, name: str, tree_path: str, seed: int = 0,
     exact = _worker_exact(word_list, opener, tree_path)
     losses, summary = decision_losses(exact, result.decisions)
     summary["analysis_seconds"] = round(time.perf_counter() - started, 3)
-    return {
+    speed = {}
+    if getattr(policy, "n_rollouts", None):  # UCT: rollouts per second per worker process
+        searched = sum(d.games for d in result.decisions if len(d.state) >= 2)
+        speed["rollouts_per_second"] = (policy.n_rollouts * searched
+                                        / (result.seconds * max(1, result.jobs)))
+    return {**speed,
         "kind": "policy", "opener": opener, "policy": name, "total": result.total,
         "max_guesses": result.max_guesses, "failures": result.failures,
         "histogram": result.histogram, "seconds": result.seconds,
@@ -523,6 +528,13 @@ def markdown(report: ReportData, plots: dict) -> str:
         lines.append(f"| {s['policy']} | {s['mean_average']:.4f} | {s['mean_gap']:.4f} | "
                      f"{s['mean_gap_percent']:.2f} | {s['max_gap']:.4f} | {s['failures']} | "
                      f"{s['seconds_per_game']:.2e} |")
+    speeds = [(p, _mean(report.results[(o, p)]["rollouts_per_second"] for o in report.openers))
+              for p in report.policies
+              if all("rollouts_per_second" in report.results[(o, p)] for o in report.openers)]
+    if speeds:
+        lines += ["", "Rollouts per second per worker process (N × decisions searched / "
+                  "(seconds × workers), mean over the openers): "
+                  + ", ".join(f"{p} {r:,.0f}" for p, r in speeds) + "."]
     lines += ["", "## All results", "",
               "| opener | policy | total | average | max | failures | histogram (1..) | optimal total | gap | gap % | s/game |",
               "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
