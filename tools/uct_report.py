@@ -172,20 +172,40 @@ def render(out_dir: Path, words: str, opener: str) -> str:
     for row in runs:
         by_cell.setdefault((int(row["n_rollouts"]), _variant(row)), []).append(float(row["average"]))
     ns = sorted({n for n, _ in by_cell})
-    variants = sorted({v for _, v in by_cell}, key=_variant_rank)
-    lines += ["### Average guesses by N (mean ± sample sd over the seeds run; seeds in brackets)",
-              "", "| N | " + " | ".join(f"UCT_{v.upper()}" for v in variants) + " |",
-              "|---:|" + "---:|" * len(variants)]
-    for n in ns:
-        cells = []
-        for v in variants:
-            vals = by_cell.get((n, v))
-            cells.append(f"{_fmt_mean_sd(vals)} [{len(vals)}]" if vals else "–")
-        lines.append(f"| {n:,} | " + " | ".join(cells) + " |")
-    thesis_cells = [f"{THESIS[f'uct50k_{v}']:.4f}" if f"uct50k_{v}" in THESIS else "–"
-                    for v in variants]
-    lines.append("| thesis, 50,000 | " + " | ".join(thesis_cells) + " |")
-    lines.append("")
+
+    def cell(n, v):
+        vals = by_cell.get((n, v))
+        return f"{_fmt_mean_sd(vals)} [{len(vals)}]" if vals else "–"
+
+    groups = (("Average guesses by N, successors ranked by entropy then alphabetically (the "
+               "default)", ("a", "b", "a_o", "b_o"), True),
+              ("Average guesses by N, possible answers first among equal entropies (`_p`)",
+               ("a_p", "b_p", "a_o_p", "b_o_p"), False))
+    for title, variants, thesis in groups:
+        if not any((n, v) in by_cell for n in ns for v in variants):
+            continue
+        lines += [f"### {title}", "",
+                  "Mean ± sample sd over the master seeds run (number of seeds in brackets).", "",
+                  "| N | " + " | ".join(f"uct_{v}" for v in variants) + " |",
+                  "|---:|" + "---:|" * len(variants)]
+        for n in ns:
+            if any((n, v) in by_cell for v in variants):
+                lines.append(f"| {n:,} | " + " | ".join(cell(n, v) for v in variants) + " |")
+        if thesis:
+            lines.append("| thesis, 50,000 | " + " | ".join(
+                f"{THESIS[f'uct50k_{v}']:.4f}" for v in variants) + " |")
+        lines.append("")
+    others = sorted({v for _, v in by_cell if v not in VARIANT_ORDER}, key=_variant_rank)
+    if others:
+        lines += ["### Other configurations (ablations)", "",
+                  "| policy | average (mean ± sd [seeds]) | gap |", "|---|---:|---:|"]
+        for v in others:
+            for n in ns:
+                vals = by_cell.get((n, v))
+                if vals:
+                    lines.append(f"| uct{n // 1000}k_{v} | {cell(n, v)} | "
+                                 f"{statistics.mean(vals) - exact_avg:+.4f} |")
+        lines.append("")
     lines.append(f"Reference points (thesis): MIG_A {THESIS['mig_a']}, MIG_B {THESIS['mig_b']}, "
                  f"Rollout_10_A {THESIS['rollout10_a']}, Rollout_10_B {THESIS['rollout10_b']}, "
                  f"Rollout_100_A {THESIS['rollout100_a']}; exact {exact_avg:.5f}.")
