@@ -69,7 +69,7 @@ from solver.policy import Policy
 
 #: Variant O adds the state's answers to the successors when at most this many remain.
 O_THRESHOLD = 10
-#: Default memo size (slots, a power of two): about 60 bytes a slot with n = 10.
+#: Default memo size (slots, a power of two): 68 bytes a slot with n = 10, 68 MiB.
 MEMO_CAPACITY = 1 << 20
 
 _PROCESS: dict[tuple, dict] = {}

@@ -125,7 +125,8 @@ def exact_value_of_guess(wl, table, state, g, guesses_left):
     total = len(state)
     for code in np.unique(table[g, state]):
         if code != 242:
-            total += solve_state(wl, state[table[g, state] == code], guesses_left - 1, table=table)[0]
+            cls = state[table[g, state] == code]
+            total += solve_state(wl, cls, guesses_left - 1, table=table)[0]
     return total
 
 

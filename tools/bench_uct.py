@@ -88,11 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = run_bench(args.words, args.opener, args.rollouts, args.variant, args.games,
                         args.jobs, args.seed)
     table = Table(title=f"UCT speed: {figures['policy']} from {figures['opener'].upper()}, "
-                        f"{figures['games']} games, {figures['workers']} worker(s), seed {args.seed}")
+                        f"{figures['games']} games, {figures['workers']} worker(s), "
+                        f"seed {args.seed}")
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("wall seconds", f"{figures['wall']:.1f}")
-    table.add_row("seconds per game (wall × workers / games)", f"{figures['seconds_per_game']:.3f}")
+    table.add_row("seconds per game (wall × workers / games)",
+                  f"{figures['seconds_per_game']:.3f}")
     table.add_row("decisions searched (≥ 2 answers)", f"{figures['decisions']:,}")
     table.add_row("rollouts", f"{figures['rollouts']:,}")
     table.add_row("rollouts per second per core", f"{figures['rollouts_per_second']:,.0f}")

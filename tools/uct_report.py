@@ -170,7 +170,8 @@ def render(out_dir: Path, words: str, opener: str) -> str:
     # averages by N and variant, over seeds
     by_cell: dict[tuple[int, str], list[float]] = {}
     for row in runs:
-        by_cell.setdefault((int(row["n_rollouts"]), _variant(row)), []).append(float(row["average"]))
+        key = (int(row["n_rollouts"]), _variant(row))
+        by_cell.setdefault(key, []).append(float(row["average"]))
     ns = sorted({n for n, _ in by_cell})
 
     def cell(n, v):
