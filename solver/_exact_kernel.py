@@ -36,28 +36,20 @@ Pruning and ordering (algorithms.md, "Stronger bounds and tricks"):
 import numpy as np
 from numba import njit
 
+from solver._memo_kernel import memo_find as _memo_find
+from solver._memo_kernel import memo_store as _memo_store
+from solver._memo_kernel import new_memo
+from solver._memo_kernel import state_hash as _hash
+
 INF = 1 << 30
 ALL_GREEN = 242
 N_PATTERNS = 243
-PROBE = 16
 KEY_BOUND_SHIFT = 40
 KEY_SUMSQ_SHIFT = 17
 KEY_GUESS_MASK = (1 << 17) - 1
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
 # deeply (their subsets with two guesses left need no more than one scan).
 DEDUPE_MIN_DEPTH = 5
-
-
-@njit(cache=True)
-def new_memo(capacity):
-    """Empty memo of ``capacity`` slots (a power of two): (key1, key2, meta, value, guess)."""
-    return (
-        np.zeros(capacity, dtype=np.uint64),
-        np.zeros(capacity, dtype=np.uint64),
-        np.zeros(capacity, dtype=np.int64),
-        np.zeros(capacity, dtype=np.int32),
-        np.full(capacity, -1, dtype=np.int32),
-    )
 
 
 @njit(cache=True)
@@ -74,51 +66,6 @@ def new_workspace(depth, n_guesses, n_answers):
         np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # partition signatures
         np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # open classes, largest first
     )
-
-
-@njit(cache=True)
-def _hash(S, zobrist1, zobrist2):
-    h1 = np.uint64(0)
-    h2 = np.uint64(0)
-    for i in range(S.shape[0]):
-        h1 += zobrist1[S[i]]
-        h2 += zobrist2[S[i]]
-    return h1, h2
-
-
-@njit(cache=True)
-def _memo_find(memo, h1, h2, meta):
-    key1, key2, metas, values, guesses = memo
-    mask = key1.shape[0] - 1
-    slot = np.int64(h1 & np.uint64(mask))
-    for _ in range(PROBE):
-        m = metas[slot]
-        if m == 0:
-            return -1
-        if m == meta and key1[slot] == h1 and key2[slot] == h2:
-            return slot
-        slot = (slot + 1) & mask
-    return -1
-
-
-@njit(cache=True)
-def _memo_store(memo, h1, h2, meta, value, guess):
-    key1, key2, metas, values, guesses = memo
-    mask = key1.shape[0] - 1
-    home = np.int64(h1 & np.uint64(mask))
-    slot = home
-    target = home  # a full window overwrites its home slot: no hole, chains stay intact
-    for _ in range(PROBE):
-        m = metas[slot]
-        if m == 0 or (m == meta and key1[slot] == h1 and key2[slot] == h2):
-            target = slot
-            break
-        slot = (slot + 1) & mask
-    key1[target] = h1
-    key2[target] = h2
-    metas[target] = meta
-    values[target] = value
-    guesses[target] = guess
 
 
 @njit(cache=True)

@@ -31,9 +31,11 @@ heuristic uses from S (the final, correct one included): ``T(S) = 1`` for ``|S| 
 import numpy as np
 from numba import njit
 
+from solver._memo_kernel import memo_find, memo_store, new_memo  # noqa: F401 (new_memo re-exported)
+from solver._memo_kernel import state_hash as _hash
+
 ALL_GREEN = 242
 N_PATTERNS = 243
-PROBE = 16
 #: Deepest base-heuristic game followed by :func:`base_total` (a heuristic that always
 #: splits its state needs fewer than |S| levels; this bounds the stack).
 MAX_DEPTH = 64
@@ -227,59 +229,21 @@ def mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors):
 
 
 # ---------------------------------------------------------------------------------------------
-# memo of base-heuristic totals: (key1, key2, size, total)
-
-
-@njit(cache=True)
-def new_memo(capacity):
-    """Empty memo of ``capacity`` slots (a power of two)."""
-    return (np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
-            np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64))
-
-
-@njit(cache=True)
-def _hash(S, zobrist1, zobrist2):
-    h1 = np.uint64(0)
-    h2 = np.uint64(0)
-    for i in range(S.shape[0]):
-        h1 += zobrist1[S[i]]
-        h2 += zobrist2[S[i]]
-    return h1, h2
+# memo of base-heuristic totals: the shared table of solver._memo_kernel, meta = |S|, value = total
 
 
 @njit(cache=True)
 def _memo_find(memo, h1, h2, size):
-    """The stored total of the state, or -1."""
-    key1, key2, sizes, totals = memo
-    mask = key1.shape[0] - 1
-    slot = np.int64(h1 & np.uint64(mask))
-    for _ in range(PROBE):
-        m = sizes[slot]
-        if m == 0:
-            return np.int64(-1)
-        if m == size and key1[slot] == h1 and key2[slot] == h2:
-            return totals[slot]
-        slot = (slot + 1) & mask
-    return np.int64(-1)
+    """The stored base-heuristic total of the state, or -1."""
+    slot = memo_find(memo, h1, h2, size)
+    if slot < 0:
+        return np.int64(-1)
+    return memo[3][slot]
 
 
 @njit(cache=True)
 def _memo_store(memo, h1, h2, size, total):
-    key1, key2, sizes, totals = memo
-    mask = key1.shape[0] - 1
-    home = np.int64(h1 & np.uint64(mask))
-    slot = home
-    target = home  # a full probe window overwrites its home slot
-    for _ in range(PROBE):
-        m = sizes[slot]
-        if m == 0 or (m == size and key1[slot] == h1 and key2[slot] == h2):
-            target = slot
-            break
-        slot = (slot + 1) & mask
-    key1[target] = h1
-    key2[target] = h2
-    sizes[target] = size
-    totals[target] = total
+    memo_store(memo, h1, h2, size, total, 0)
 
 
 @njit(cache=True)
