@@ -21,18 +21,7 @@ from solver.wordlists import from_words, load_word_list
 #   blimp, lymph, plumb: each splits the four into singletons (H = log 4);
 #   chump: {hatch, latch} (c, h yellow) | {match} (m yellow) | {patch} (p yellow): H = log 4 − ½ log 2;
 #   any answer: itself | the other three (bgggg): H = log 4 − ¾ log 3.
-ATCH = ["hatch", "latch", "match", "patch"]
-ATCH_GUESSES = ATCH + ["blimp", "chump", "lymph", "plumb"]
-
-
-@pytest.fixture(scope="module")
-def atch():
-    word_list = from_words(ATCH, ATCH_GUESSES, "atch")
-    return word_list, feedback_table(word_list, use_cache=False)
-
-
-def state_of(word_list, words):
-    return np.array(sorted(word_list.answer_index(w) for w in words), dtype=np.int32)
+from conftest import ATCH, state_of
 
 
 def test_hand_worked_entropies(atch):

@@ -13,18 +13,7 @@ from solver.rollout import RolloutPolicy, base_totals
 from solver.scoring import score_policy
 from solver.wordlists import from_words, load_word_list
 
-ATCH = ["hatch", "latch", "match", "patch"]
-ATCH_GUESSES = ATCH + ["blimp", "chump", "lymph", "plumb"]
-
-
-@pytest.fixture(scope="module")
-def atch():
-    word_list = from_words(ATCH, ATCH_GUESSES, "atch")
-    return word_list, feedback_table(word_list, use_cache=False)
-
-
-def state_of(word_list, words):
-    return np.array(sorted(word_list.answer_index(w) for w in words), dtype=np.int32)
+from conftest import ATCH, state_of
 
 
 def test_hand_worked_pair(atch):
