@@ -239,7 +239,7 @@ def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
 
 
 @njit(cache=True)
-def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
+def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             memo, ws, stats):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``."""
     n = S.shape[0]
@@ -380,7 +380,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
                 m = counts[p]
                 cls = members[starts[p]:starts[p] + m]
                 v, sub_guess = _search(cls, np.int64(d - 1), np.int64(best - (running - bounds[p])), sub_candidates,
-                                       P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
+                                       P, guess_of_answer, zobrist1, zobrist2,
                                        memo, ws, stats)
                 if v >= INF:
                     running = INF
@@ -405,22 +405,22 @@ def _search(S, d, beta, candidates, P, guess_of_answer, answer_of_guess, zobrist
 
 
 @njit(cache=True)
-def solve_state(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo_capacity):
+def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity):
     """Exact (value, first optimal guess) of state S (sorted int32 answer indices) with d
     guesses left, over all guesses; value ``INF`` (2**30) if S cannot be won in time."""
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1])
     stats = np.zeros(4, dtype=np.int64)
     candidates = np.arange(P.shape[0]).astype(np.int32)
-    return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+    return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
                    zobrist2, memo, ws, stats)
 
 
 @njit(cache=True)
-def _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo, ws,
+def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
            stats, node_guess, edge_start, edge_feedback, edge_child, counters):
     """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
-    value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+    value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
                        zobrist2, memo, ws, stats)
     if g < 0:
         return np.int64(INF)
@@ -456,7 +456,7 @@ def _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobr
             edge_feedback[e] = p
             edge_child[e] = counters[0]
             child = np.sort(sorted_members[i:j])
-            _build(child, np.int64(d - 1), candidates, P, guess_of_answer, answer_of_guess, zobrist1,
+            _build(child, np.int64(d - 1), candidates, P, guess_of_answer, zobrist1,
                    zobrist2, memo, ws, stats, node_guess, edge_start, edge_feedback, edge_child,
                    counters)
             e += 1
@@ -465,7 +465,7 @@ def _build(S, d, candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobr
 
 
 @njit(cache=True)
-def solve_subtree(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo_capacity):
+def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity):
     """Solve state S exactly and return its optimal subtree.
 
     Returns ``(value, node_guess, edge_start, edge_feedback, edge_child, stats)`` with the tree
@@ -483,7 +483,7 @@ def solve_subtree(S, d, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2,
     edge_feedback = np.zeros(cap, dtype=np.uint8)
     edge_child = np.zeros(cap, dtype=np.uint32)
     counters = np.zeros(2, dtype=np.int64)
-    value = _build(S, np.int64(d), candidates, P, guess_of_answer, answer_of_guess, zobrist1, zobrist2, memo,
+    value = _build(S, np.int64(d), candidates, P, guess_of_answer, zobrist1, zobrist2, memo,
                    ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters)
     if value >= INF:
         counters[:] = 0

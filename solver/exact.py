@@ -99,15 +99,14 @@ def _worker_table(table_path: str) -> np.ndarray:
     return _WORKER_TABLES[table_path]
 
 
-def _solve_class(code, table_path, maps, answers, guess_limit, zobrist):
+def _solve_class(code, table_path, guess_of_answer, answers, guess_limit, zobrist):
     """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
     from solver._exact_kernel import solve_subtree
 
-    guess_of_answer, answer_of_guess = maps
     state, table, local_guess_of_answer, z1, z2 = _localise(
         _worker_table(table_path), answers, guess_of_answer, zobrist)
-    return code, solve_subtree(state, guess_limit, table, local_guess_of_answer, answer_of_guess,
-                               z1, z2, _memo_capacity(len(answers)))
+    return code, solve_subtree(state, guess_limit, table, local_guess_of_answer, z1, z2,
+                               _memo_capacity(len(answers)))
 
 
 def _localise(table, answers, guess_of_answer, zobrist):
@@ -145,8 +144,8 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
     table = feedback_table(word_list) if table is None else table
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
-    value, guess = kernel(local_state, int(guesses_left), local_table, guess_of_answer,
-                          word_list.guess_answer_index, z1, z2, _memo_capacity(len(state)))
+    value, guess = kernel(local_state, int(guesses_left), local_table, guess_of_answer, z1, z2,
+                          _memo_capacity(len(state)))
     if value >= INF:
         raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
     return int(value), word_list.guesses[int(guess)]
@@ -228,7 +227,6 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         (int(p), np.flatnonzero(codes == p).astype(np.int32)) for p in np.unique(codes) if p != ALL_GREEN
     ]
     zobrist = zobrist_keys(word_list.n_answers)
-    maps = (word_list.answer_guess_index, word_list.guess_answer_index)
     directory = checkpoint_dir(word_list, opener, guess_limit)
     results: dict[int, tuple] = {}
     if resume:
@@ -246,7 +244,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         n_jobs = 1 if len(todo) == 1 else jobs
         table_path = str(table_cache_path(word_list))
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes=None)
-        tasks = (delayed(_solve_class)(code, table_path, maps, states, guess_limit - 1, zobrist)
+        tasks = (delayed(_solve_class)(code, table_path, word_list.answer_guess_index, states,
+                                        guess_limit - 1, zobrist)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
         for code, result in runner(tasks):
