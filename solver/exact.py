@@ -315,14 +315,20 @@ def default_artifact_path(result: SolveResult, directory: str | Path = "artifact
     return Path(directory) / f"{result.word_list.name}-normal-{result.opener}.msgpack"
 
 
-def save_artifact(result: SolveResult, path: str | Path) -> Path:
-    """Write ``result`` as a msgpack artifact (schema: :mod:`policy_tree.schema`), atomically."""
-    from policy_tree.artifact import encode_artifact, write_atomic
+def artifact_bytes(result: SolveResult) -> bytes:
+    """``result`` as msgpack artifact bytes (schema: :mod:`policy_tree.schema`)."""
+    from policy_tree.artifact import encode_artifact
 
-    payload = encode_artifact(
+    return encode_artifact(
         word_list=result.word_list, tree=result.tree, mode="normal", objective="total",
         guess_limit=result.guess_limit, opener=result.opener, total=result.total,
         max_guesses=result.max_guesses, histogram=result.histogram,
         solver_version=SOLVER_VERSION, solve_seconds=result.seconds,
     )
-    return write_atomic(path, payload)
+
+
+def save_artifact(result: SolveResult, path: str | Path) -> Path:
+    """Write ``result`` as a msgpack artifact, atomically (temporary file + rename)."""
+    from policy_tree.artifact import write_atomic
+
+    return write_atomic(path, artifact_bytes(result))

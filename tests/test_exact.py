@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from naive import INF, BruteForce, table as naive_table, tree_from_arrays
-from solver.exact import UnwinnableError, solve, solve_state
+from solver.exact import UnwinnableError, artifact_bytes, solve, solve_state
 from solver.wordlists import from_words, load_word_list
 
 
@@ -93,6 +93,10 @@ def test_same_input_same_tree(legacy):
     second = solve(legacy, "trace", jobs=1, resume=False)
     assert first.total == second.total
     assert first.tree == second.tree
+    # byte for byte: only solve_seconds may differ between two artifacts of the same solve
+    second.seconds = first.seconds
+    assert artifact_bytes(first) == artifact_bytes(second)
+
 
 
 def test_unknown_opener_is_rejected(legacy):
