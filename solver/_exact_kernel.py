@@ -40,6 +40,7 @@ from solver._memo_kernel import memo_find as _memo_find
 from solver._memo_kernel import memo_store as _memo_store
 from solver._memo_kernel import new_memo
 from solver._memo_kernel import state_hash as _hash
+from solver._partition_kernel import partition as _partition
 
 INF = 1 << 30
 ALL_GREEN = 242
@@ -169,34 +170,6 @@ def _same_partition(row_a, row_b, S, counts_a, counts_b):
         counts_a[row_a[S[i]]] = 0
         counts_b[row_b[S[i]]] = 0
     return same
-
-
-@njit(cache=True)
-def _partition(row, S, counts, members, starts, present):
-    """Counting sort of S by pattern into ``members``; returns the number of patterns present.
-
-    ``present[:k]`` lists the patterns present in ascending order; class p's members are
-    ``members[starts[p]:starts[p] + counts[p]]`` in S's order. ``counts`` must be zero on entry
-    and is left holding the class sizes (the caller zeroes the present patterns afterwards).
-    """
-    n = S.shape[0]
-    for i in range(n):
-        counts[row[S[i]]] += 1
-    k = 0
-    offset = 0
-    for p in range(N_PATTERNS):
-        if counts[p] > 0:
-            present[k] = p
-            k += 1
-            starts[p] = offset
-            offset += counts[p]
-    for j in range(k):
-        counts[present[j]] = 0
-    for i in range(n):
-        p = row[S[i]]
-        members[starts[p] + counts[p]] = S[i]
-        counts[p] += 1
-    return k
 
 
 @njit(cache=True)
@@ -339,11 +312,10 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         running = np.int64(bound)
         n_open = 0
         for c in range(k):
-            p = present[c]
-            m = counts[p]
-            if p == ALL_GREEN or m <= 2:
+            m = starts[c + 1] - starts[c]
+            if present[c] == ALL_GREEN or m <= 2:
                 continue
-            cls = members[starts[p]:starts[p] + m]
+            cls = members[starts[c]:starts[c + 1]]
             c1, c2 = _hash(cls, zobrist1, zobrist2)
             s = _memo_find(memo, c1, c2, (np.int64(m) << 4) | (d - 1))
             base = 2 * m - 1
@@ -365,31 +337,28 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 _memo_store(memo, c1, c2, (np.int64(m) << 4) | (d - 1), 2 * m, -1)
                 running += 1
                 base = 2 * m
-            bounds[p] = base
-            # insertion into the open list, largest class first (ties: pattern order)
+            bounds[c] = base
+            # insertion into the open list, largest class first (ties: feedback order)
             b = n_open - 1
-            while b >= 0 and counts[open_classes[b]] < m:
+            while b >= 0 and starts[open_classes[b] + 1] - starts[open_classes[b]] < m:
                 open_classes[b + 1] = open_classes[b]
                 b -= 1
-            open_classes[b + 1] = p
+            open_classes[b + 1] = c
             n_open += 1
         if running < best and n_open > 0:
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
             for a in range(n_open):
-                p = open_classes[a]
-                m = counts[p]
-                cls = members[starts[p]:starts[p] + m]
-                v, sub_guess = _search(cls, np.int64(d - 1), np.int64(best - (running - bounds[p])), sub_candidates,
-                                       P, guess_of_answer, zobrist1, zobrist2,
+                c = open_classes[a]
+                cls = members[starts[c]:starts[c + 1]]
+                v, sub_guess = _search(cls, np.int64(d - 1), np.int64(best - (running - bounds[c])),
+                                       sub_candidates, P, guess_of_answer, zobrist1, zobrist2,
                                        memo, ws, stats)
                 if v >= INF:
                     running = INF
                     break
-                running += v - bounds[p]
+                running += v - bounds[c]
                 if running >= best:
                     break
-        for c in range(k):
-            counts[present[c]] = 0
         if running < best:
             best = running
             best_guess = g

@@ -33,6 +33,7 @@ from numba import njit
 
 from solver._memo_kernel import memo_find, memo_store, new_memo  # noqa: F401 (new_memo re-exported)
 from solver._memo_kernel import state_hash as _hash
+from solver._partition_kernel import partition as _partition
 
 ALL_GREEN = 242
 N_PATTERNS = 243
@@ -244,33 +245,6 @@ def _memo_find(memo, h1, h2, size):
 @njit(cache=True)
 def _memo_store(memo, h1, h2, size, total):
     memo_store(memo, h1, h2, size, total, 0)
-
-
-@njit(cache=True)
-def _partition(row, S, counts, members, starts, present):
-    """Stable counting sort of S by feedback into ``members``; returns the number k of classes.
-    ``present[:k]`` are the feedback codes in ascending order and class j is
-    ``members[starts[j]:starts[j+1]]`` (ascending, as S is). ``counts`` zero on entry and exit."""
-    n = S.shape[0]
-    for i in range(n):
-        counts[row[S[i]]] += 1
-    k = 0
-    offset = 0
-    for p in range(N_PATTERNS):
-        if counts[p] > 0:
-            present[k] = p
-            starts[k] = offset
-            offset += counts[p]
-            counts[p] = offset - counts[p]  # becomes the write cursor
-            k += 1
-    starts[k] = offset
-    for i in range(n):
-        p = row[S[i]]
-        members[counts[p]] = S[i]
-        counts[p] += 1
-    for j in range(k):
-        counts[present[j]] = 0
-    return k
 
 
 @njit(cache=True)

@@ -1,0 +1,33 @@
+"""numba kernel: a state split into its feedback classes (shared by the exact solver and the
+policies)."""
+
+from numba import njit
+
+N_PATTERNS = 243
+
+
+@njit(cache=True)
+def partition(row, S, counts, members, starts, present):
+    """Stable counting sort of S by feedback into ``members``; returns the number k of classes.
+    ``present[:k]`` are the feedback codes in ascending order and class j is
+    ``members[starts[j]:starts[j+1]]`` (ascending, as S is). ``counts`` zero on entry and exit."""
+    n = S.shape[0]
+    for i in range(n):
+        counts[row[S[i]]] += 1
+    k = 0
+    offset = 0
+    for p in range(N_PATTERNS):
+        if counts[p] > 0:
+            present[k] = p
+            starts[k] = offset
+            offset += counts[p]
+            counts[p] = offset - counts[p]  # becomes the write cursor
+            k += 1
+    starts[k] = offset
+    for i in range(n):
+        p = row[S[i]]
+        members[counts[p]] = S[i]
+        counts[p] += 1
+    for j in range(k):
+        counts[present[j]] = 0
+    return k
