@@ -31,7 +31,7 @@ heuristic uses from S (the final, correct one included): ``T(S) = 1`` for ``|S| 
 import numpy as np
 from numba import njit
 
-from solver._memo_kernel import memo_find, memo_store, new_memo  # noqa: F401 (new_memo re-exported)
+from solver._memo_kernel import memo_find, memo_store
 from solver._memo_kernel import state_hash as _hash
 from solver._partition_kernel import partition as _partition
 

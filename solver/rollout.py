@@ -47,7 +47,8 @@ class BaseTotals:
     """Memoised totals ``T(S)`` of a MIG base heuristic (see :func:`base_totals`)."""
 
     def __init__(self, word_list, table: np.ndarray, variant: str, capacity: int = MEMO_CAPACITY):
-        from solver._policy_kernel import new_memo, new_scratch, new_workspace
+        from solver._memo_kernel import new_memo
+        from solver._policy_kernel import new_scratch, new_workspace
         from solver.exact import zobrist_keys
 
         self.word_list = word_list

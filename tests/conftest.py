@@ -23,3 +23,26 @@ def atch():
 def state_of(word_list, words):
     """The state holding ``words``: sorted int32 answer indices."""
     return np.array(sorted(word_list.answer_index(w) for w in words), dtype=np.int32)
+
+
+@pytest.fixture(scope="session")
+def legacy_table():
+    """(legacy word list, its feedback table)."""
+    from solver.wordlists import load_word_list
+
+    word_list = load_word_list("legacy")
+    return word_list, feedback_table(word_list)
+
+
+def numpy_sub_list(seed, n_answers, n_others, use_cache=True):
+    """(word list, table): ``n_answers`` legacy answers and ``n_others`` other guesses drawn
+    with ``numpy.random.default_rng(seed)``; named ``small``."""
+    from solver.wordlists import load_word_list
+
+    legacy = load_word_list("legacy")
+    rng = np.random.default_rng(seed)
+    answers = sorted(rng.choice(legacy.answers, n_answers, replace=False))
+    others = [w for w in legacy.guesses if w not in set(answers)]
+    guesses = sorted(set(answers) | set(rng.choice(others, n_others, replace=False)))
+    word_list = from_words(answers, guesses, "small")
+    return word_list, feedback_table(word_list, use_cache=use_cache)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from naive import INF, BruteForce, table as naive_table, tree_from_arrays

@@ -12,10 +12,9 @@ import naive_policies as naive
 from solver._policy_kernel import entropy_keys as kernel_keys
 from solver._policy_kernel import factor_tables as kernel_factor_tables
 from solver._policy_kernel import float_entropies, mig_choose
-from solver.feedback import feedback_table
 from solver.heuristics import MIGPolicy, entropies, entropy_keys, factor_tables
 from solver.scoring import score_policy
-from solver.wordlists import from_words, load_word_list
+from solver.wordlists import from_words
 
 # Four -atch answers. By hand (position 0 = first letter):
 #   blimp, lymph, plumb: each splits the four into singletons (H = log 4);
@@ -86,14 +85,8 @@ def test_mig_b_prefers_answers_on_exact_tie():
     assert mig_choose(state, table, guess_of_answer, answer_of_guess, True, factors) == 2
 
 
-@pytest.fixture(scope="module")
-def legacy():
-    word_list = load_word_list("legacy")
-    return word_list, feedback_table(word_list)
-
-
-def test_kernel_entropy_matches_plain_twin(legacy):
-    word_list, table = legacy
+def test_kernel_entropy_matches_plain_twin(legacy_table):
+    word_list, table = legacy_table
     rng = np.random.default_rng(20260101)
     guesses = rng.choice(word_list.n_guesses, 300, replace=False)
     for size in (2, 3, 5, 9, 17, 40, 120):
@@ -110,8 +103,8 @@ def test_kernel_entropy_matches_plain_twin(legacy):
         assert len({next(iter(v)) for v in products.values()}) == len(products)
 
 
-def test_choice_matches_plain_twin_on_random_states(legacy):
-    word_list, table = legacy
+def test_choice_matches_plain_twin_on_random_states(legacy_table):
+    word_list, table = legacy_table
     rng = np.random.default_rng(7)
     # restrict the guesses to keep the plain twin fast: a table of 400 guesses + the answers
     extra = rng.choice(word_list.n_guesses, 400, replace=False)
@@ -129,8 +122,8 @@ def test_choice_matches_plain_twin_on_random_states(legacy):
                 assert policy.choose(state, 5) == expected
 
 
-def test_salet_figures_exact_ties(legacy):
-    word_list, table = legacy
+def test_salet_figures_exact_ties(legacy_table):
+    word_list, table = legacy_table
     a = score_policy(MIGPolicy(word_list, table, "a"), "salet")
     b = score_policy(MIGPolicy(word_list, table, "b"), "salet")
     assert (a.total, a.max_guesses, a.histogram) == (8360, 6, [0, 39, 910, 1282, 80, 4])
@@ -140,17 +133,17 @@ def test_salet_figures_exact_ties(legacy):
 
 
 @pytest.mark.slow
-def test_salet_figures_float_reading(legacy):
+def test_salet_figures_float_reading(legacy_table):
     """The float tie reading reproduces both thesis figures (3.6112 and 3.4333)."""
-    word_list, table = legacy
+    word_list, table = legacy_table
     a = score_policy(MIGPolicy(word_list, table, "a", ties="float"), "salet")
     b = score_policy(MIGPolicy(word_list, table, "b", ties="float"), "salet")
     assert (a.total, b.total) == (8360, 7948)
     assert round(b.average, 4) == 3.4333
 
 
-def test_float_entropies_are_entropies_in_bits(legacy):
-    word_list, table = legacy
+def test_float_entropies_are_entropies_in_bits(legacy_table):
+    word_list, table = legacy_table
     state = np.arange(0, 2315, 97, dtype=np.int32)
     h_bits = float_entropies(state, table)
     h_nats = entropies(word_list, table, state)

@@ -4,13 +4,11 @@ tools.report`` in a subprocess (gap.csv contents, outputs, resume, bad input →
 from __future__ import annotations
 
 import csv
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import naive_policies as naive

@@ -7,13 +7,11 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
-from solver.feedback import feedback_table
 from solver.heuristics import MIGPolicy
 from solver.rollout import RolloutPolicy, base_totals
 from solver.scoring import score_policy
-from solver.wordlists import from_words, load_word_list
 
-from conftest import ATCH, state_of
+from conftest import ATCH, numpy_sub_list, state_of
 
 
 def test_hand_worked_pair(atch):
@@ -55,13 +53,7 @@ def test_hand_worked_four(atch):
 @pytest.fixture(scope="module")
 def small():
     """200 legacy answers, 600 guesses: big enough for ties and deep games, fast in plain Python."""
-    legacy = load_word_list("legacy")
-    rng = np.random.default_rng(11)
-    answers = sorted(rng.choice(legacy.answers, 200, replace=False))
-    others = [w for w in legacy.guesses if w not in set(answers)]
-    guesses = sorted(set(answers) | set(rng.choice(others, 400, replace=False)))
-    word_list = from_words(answers, guesses, "small")
-    return word_list, feedback_table(word_list, use_cache=False)
+    return numpy_sub_list(11, 200, 400, use_cache=False)
 
 
 @pytest.mark.parametrize("base", ["a", "b"])
@@ -109,22 +101,16 @@ def test_rollout_never_worse_than_base_when_base_choice_is_a_candidate(small):
     assert score_policy(RolloutPolicy(word_list, table, 5, "b", True), opener).total <= base
 
 
-@pytest.fixture(scope="module")
-def legacy():
-    word_list = load_word_list("legacy")
-    return word_list, feedback_table(word_list)
-
-
-def test_salet_rollout10_a(legacy):
-    word_list, table = legacy
+def test_salet_rollout10_a(legacy_table):
+    word_list, table = legacy_table
     result = score_policy(RolloutPolicy(word_list, table, 10, "a"), "salet")
     assert (result.total, result.max_guesses, result.histogram) == (8251, 5, [0, 40, 986, 1232, 57, 0])
     assert round(result.average, 4) == 3.5641  # the thesis's Rollout_10_A
 
 
 @pytest.mark.slow
-def test_salet_rollout10_b(legacy):
-    word_list, table = legacy
+def test_salet_rollout10_b(legacy_table):
+    word_list, table = legacy_table
     result = score_policy(RolloutPolicy(word_list, table, 10, "b"), "salet")
     assert (result.total, result.histogram) == (8303, [0, 40, 952, 1248, 75, 0])
     assert round(result.average, 4) == 3.5866  # the thesis's Rollout_10_B

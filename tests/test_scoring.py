@@ -7,24 +7,19 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
+from conftest import numpy_sub_list
 from solver.exact import solve
 from solver.exact_policy import ExactPolicy
 from solver.feedback import feedback_table
 from solver.heuristics import MIGPolicy
 from solver.policy import Policy
 from solver.scoring import PolicyError, play_game, score_policy
-from solver.wordlists import from_words, load_word_list
+from solver.wordlists import from_words
 
 
 @pytest.fixture(scope="module")
 def small():
-    legacy = load_word_list("legacy")
-    rng = np.random.default_rng(5)
-    answers = sorted(rng.choice(legacy.answers, 120, replace=False))
-    others = [w for w in legacy.guesses if w not in set(answers)]
-    guesses = sorted(set(answers) | set(rng.choice(others, 300, replace=False)))
-    word_list = from_words(answers, guesses, "small")
-    return word_list, feedback_table(word_list)
+    return numpy_sub_list(5, 120, 300)
 
 
 @pytest.mark.parametrize("variant", ["a", "b"])

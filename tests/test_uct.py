@@ -177,7 +177,8 @@ def test_n_below_one_estimates_the_rollout_q_factors(legacy):
     """With one successor below the root (the base heuristic's guess), each root child's
     average cost is a Monte Carlo estimate of its rollout Q-factor, computed exactly by the
     rollout kernel over every answer; the successors are the rollout's candidates."""
-    from solver._policy_kernel import new_memo, new_workspace, rollout_choose
+    from solver._memo_kernel import new_memo
+    from solver._policy_kernel import new_workspace, rollout_choose
     from solver.exact import zobrist_keys
 
     wl, table = legacy
