@@ -1,6 +1,6 @@
 """Errors raised when reading a decision-tree artifact or looking a history up in it.
 
-All derive from :class:`solver.errors.InputError`, so the command-line tools report them as
+All derive from :class:`solver.game.errors.InputError`, so the command-line tools report them as
 bad input (exit status 2). Two families:
 
 - :class:`ArtifactError` — the file itself: missing, truncated, corrupted, of another format,
@@ -9,14 +9,14 @@ bad input (exit status 2). Two families:
 - :class:`HistoryError` — a well-formed history that the tree does not answer (it is also a
   :class:`KeyError`, so ``tree.get_next_guess(history, default)`` can return the default).
   Malformed input (an unknown word, a feedback string that is not five symbols) raises
-  :class:`solver.errors.UnknownWordError` / :class:`solver.errors.FeedbackError` instead.
+  :class:`solver.game.errors.UnknownWordError` / :class:`solver.game.errors.FeedbackError` instead.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from solver.errors import FeedbackError, InputError
+from solver.game.errors import FeedbackError, InputError
 
 
 class ArtifactError(InputError, ValueError):

@@ -15,7 +15,7 @@ import json
 
 from policy_tree.errors import UnsolvedAnswerError
 from policy_tree.lookup import PolicyTree
-from solver.feedback import code_to_text
+from solver.game.feedback import code_to_text
 
 #: Longest chain of guesses :func:`export_json` nests (a game never needs more than 26 or so).
 MAX_DEPTH = 64

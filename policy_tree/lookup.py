@@ -3,7 +3,7 @@
 A *history* is the game so far: a sequence of ``(guess, feedback)`` pairs, first guess first.
 ``guess`` is a word of the artifact's guess list (any case); ``feedback`` is either the code
 ``sum(c_i * 3**i)`` (position 0 = first letter; ``c = 0`` gray, ``1`` yellow, ``2`` green; 242 =
-all green) or a string accepted by :func:`solver.feedback.parse_feedback` (``"bbyyg"``,
+all green) or a string accepted by :func:`solver.game.feedback.parse_feedback` (``"bbyyg"``,
 ``"00112"``, ``"⬛⬛🟨🟨🟩"``). A ``"guess:feedback"`` string is accepted in place of a pair.
 
 Everything here is plain Python and numpy: no numba, nothing compiled, so a lookup answers
@@ -22,9 +22,9 @@ from policy_tree.errors import (
     UnsolvedAnswerError,
 )
 from policy_tree.tree import ALL_GREEN, DecisionTree
-from solver.errors import FeedbackError
-from solver.feedback import code_to_text, feedback_code, parse_feedback
-from solver.wordlists import WordList
+from solver.game.errors import FeedbackError
+from solver.game.feedback import code_to_text, feedback_code, parse_feedback
+from solver.game.wordlists import WordList
 
 Feedback = Union[int, str]
 HistoryItem = Union[tuple[str, Feedback], str]
@@ -39,7 +39,7 @@ SCALAR_FIELDS = (
 
 def parse_history_token(token: str) -> tuple[str, int]:
     """``"salet:bbyyg"`` → ``("salet", code)``. The word is only lowercased, not checked
-    against a list. Raises :class:`HistoryTokenError` or :class:`solver.errors.FeedbackError`."""
+    against a list. Raises :class:`HistoryTokenError` or :class:`solver.game.errors.FeedbackError`."""
     word, sep, feedback = str(token).partition(":")
     word = word.strip().lower()
     if not sep or not word or not feedback.strip():
@@ -97,7 +97,7 @@ class PolicyTree:
 
     Attributes:
         tree: the :class:`~policy_tree.tree.DecisionTree` (CSR arrays; node 0 = the opener).
-        word_list: the :class:`~solver.wordlists.WordList` embedded in the artifact (sorted
+        word_list: the :class:`~solver.game.wordlists.WordList` embedded in the artifact (sorted
             answers and guesses; ``node_guess`` indexes ``word_list.guesses``).
         header: the artifact's scalar fields (``SCALAR_FIELDS``), as stored.
         path: the file it came from, or ``None``.
@@ -186,8 +186,8 @@ class PolicyTree:
     # -- lookups ---------------------------------------------------------------------------
     def normalise_history(self, history: Iterable[HistoryItem]) -> tuple[tuple[str, int], ...]:
         """The history as ``(guess word, feedback code)`` pairs, each guess checked against
-        the artifact's guess list. Raises :class:`~solver.errors.UnknownWordError`,
-        :class:`~solver.errors.FeedbackError` or :class:`HistoryTokenError`."""
+        the artifact's guess list. Raises :class:`~solver.game.errors.UnknownWordError`,
+        :class:`~solver.game.errors.FeedbackError` or :class:`HistoryTokenError`."""
         steps = []
         for item in history:
             if isinstance(item, str):
@@ -296,7 +296,7 @@ class PolicyTree:
 
     def game(self, answer: str) -> tuple[tuple[str, int], ...]:
         """The game the tree plays against ``answer``: ``(guess, feedback code)`` pairs, the last
-        one all green. Raises :class:`~solver.errors.UnknownWordError` if ``answer`` is not in
+        one all green. Raises :class:`~solver.game.errors.UnknownWordError` if ``answer`` is not in
         the answer list, :class:`UnsolvedAnswerError` if the tree does not win it (a damaged
         tree) within 64 guesses."""
         answer = str(answer).strip().lower()

@@ -37,7 +37,7 @@ from policy_tree.errors import (
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
 from policy_tree.schema import FORMAT, FORMAT_VERSION, HEADER_KEYS, TREE_ARRAYS
 from policy_tree.tree import ALL_GREEN, DecisionTree
-from solver.wordlists import BUILTIN_LISTS, DATA_DIR, WORD_LENGTH, WordList
+from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WORD_LENGTH, WordList
 
 KNOWN_MODES = ("normal", "hard")
 KNOWN_OBJECTIVES = ("total", "worst")
@@ -63,7 +63,7 @@ def load(path: str | Path) -> PolicyTree:
     Raises:
         MissingArtifactError, CorruptArtifactError, UnsupportedArtifactError,
         WordListMismatchError (all :class:`policy_tree.errors.ArtifactError`, an
-        :class:`~solver.errors.InputError`); the message starts with the path.
+        :class:`~solver.game.errors.InputError`); the message starts with the path.
     """
     path = Path(path)
     try:
@@ -266,7 +266,7 @@ def _check_shipped(name: str, actual: dict, sizes: dict, path: Path | None) -> N
         except OSError:
             pass  # load_word_list below reports the missing or unreadable file
         if shipped is None:
-            from solver.wordlists import load_word_list
+            from solver.game.wordlists import load_word_list
 
             shipped = load_word_list(name)
         theirs = getattr(shipped, f"{kind}_sha256")

@@ -40,7 +40,7 @@ in depth-first preorder with children in ascending feedback-code order:
 
 A node's edges are the feedbacks other than all-green (242) that some answer still possible
 there produces, sorted ascending. Feedback codes: ``sum(c_i * 3**i)`` with position 0 the
-first letter, ``c = 0`` gray, ``1`` yellow, ``2`` green (see :mod:`solver.feedback`).
+first letter, ``c = 0`` gray, ``1`` yellow, ``2`` green (see :mod:`solver.game.feedback`).
 """
 
 FORMAT = "exact-wordle/decision-tree"

@@ -1,6 +1,6 @@
 """Independent check of a loaded decision tree: replay every answer and compare with the header.
 
-The replay uses the plain-Python rule :func:`solver.feedback.feedback_code`, not the numba
+The replay uses the plain-Python rule :func:`solver.game.feedback.feedback_code`, not the numba
 table the solver used, so a bug in the kernel and a damaged artifact both show up here.
 
 Checks (each failing one adds a line to :attr:`VerifyReport.failures`):
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from policy_tree.lookup import PolicyTree, format_history
 from policy_tree.tree import ALL_GREEN
-from solver.feedback import code_to_text, feedback_code
+from solver.game.feedback import code_to_text, feedback_code
 
 
 @dataclass

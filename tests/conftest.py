@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.feedback import feedback_table
-from solver.wordlists import from_words
+from solver.game.feedback import feedback_table
+from solver.game.wordlists import from_words
 
 # Four -atch answers and four probes (hand-worked entropies in test_heuristics.py).
 ATCH = ["hatch", "latch", "match", "patch"]
@@ -28,7 +28,7 @@ def state_of(word_list, words):
 @pytest.fixture(scope="session")
 def legacy_table():
     """(legacy word list, its feedback table)."""
-    from solver.wordlists import load_word_list
+    from solver.game.wordlists import load_word_list
 
     word_list = load_word_list("legacy")
     return word_list, feedback_table(word_list)
@@ -37,7 +37,7 @@ def legacy_table():
 def numpy_sub_list(seed, n_answers, n_others, use_cache=True):
     """(word list, table): ``n_answers`` legacy answers and ``n_others`` other guesses drawn
     with ``numpy.random.default_rng(seed)``; named ``small``."""
-    from solver.wordlists import load_word_list
+    from solver.game.wordlists import load_word_list
 
     legacy = load_word_list("legacy")
     rng = np.random.default_rng(seed)

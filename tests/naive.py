@@ -16,7 +16,7 @@ ALL_GREEN = 242
 def feedback(guess: str, answer: str) -> int:
     """Feedback code by the rule's words: greens first, then yellows left to right while the
     answer still has an unmatched copy of the letter (a different procedure from
-    ``solver.feedback.feedback_code``: it crosses letters off a list)."""
+    ``solver.game.feedback.feedback_code``: it crosses letters off a list)."""
     colours = ["b"] * 5
     leftover = []
     for i in range(5):

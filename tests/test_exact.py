@@ -8,8 +8,8 @@ import random
 import pytest
 
 from naive import INF, BruteForce, table as naive_table, tree_from_arrays
-from solver.exact import UnwinnableError, artifact_bytes, solve, solve_state
-from solver.wordlists import from_words, load_word_list
+from solver.exact.bellman import UnwinnableError, artifact_bytes, solve, solve_state
+from solver.game.wordlists import from_words, load_word_list
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ def test_same_input_same_tree(legacy):
 
 
 def test_unknown_opener_is_rejected(legacy):
-    from solver.errors import UnknownWordError
+    from solver.game.errors import UnknownWordError
 
     with pytest.raises(UnknownWordError):
         solve(legacy, "zzzzz")

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from naive import feedback as naive_feedback, letter_counts_ok
-from solver.errors import FeedbackError
-from solver.feedback import (
+from solver.game.errors import FeedbackError
+from solver.game.feedback import (
     code_to_text, feedback_code, feedback_table, parse_feedback, table_cache_path, words_to_letters,
 )
-from solver._feedback_kernel import feedback_table_kernel
-from solver.wordlists import load_word_list
+from solver.game._feedback_kernel import feedback_table_kernel
+from solver.game.wordlists import load_word_list
 
 # Hand-worked cases with repeated letters (algorithms.md gives the first).
 HAND_CASES = [
@@ -63,7 +63,7 @@ def test_full_table_on_thousands_of_random_pairs():
 
 def test_table_is_cached_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
-    from solver.wordlists import from_words
+    from solver.game.wordlists import from_words
 
     wl = from_words(["cigar", "rebut", "sissy"], ["cigar", "rebut", "sissy", "salet"])
     path = table_cache_path(wl)

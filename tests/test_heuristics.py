@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
-from solver._policy_kernel import entropy_keys as kernel_keys
-from solver._policy_kernel import factor_tables as kernel_factor_tables
-from solver._policy_kernel import float_entropies, mig_choose
-from solver.heuristics import MIGPolicy, entropies, entropy_keys, factor_tables
-from solver.scoring import score_policy
-from solver.wordlists import from_words
+from solver.policies._policy_kernel import entropy_keys as kernel_keys
+from solver.policies._policy_kernel import factor_tables as kernel_factor_tables
+from solver.policies._policy_kernel import float_entropies, mig_choose
+from solver.policies.mig import MIGPolicy, entropies, entropy_keys, factor_tables
+from solver.evaluation.scoring import score_policy
+from solver.game.wordlists import from_words
 
 # Four -atch answers. By hand (position 0 = first letter):
 #   blimp, lymph, plumb: each splits the four into singletons (H = log 4);

@@ -19,9 +19,9 @@ from policy_tree import (
 )
 from policy_tree.artifact import encode_artifact, tree_sha256
 from policy_tree.tree import DecisionTree
-from solver.errors import FeedbackError, InputError, UnknownWordError
-from solver.feedback import code_to_text, feedback_code
-from solver.wordlists import from_words, normalised_sha256
+from solver.game.errors import FeedbackError, InputError, UnknownWordError
+from solver.game.feedback import code_to_text, feedback_code
+from solver.game.wordlists import from_words, normalised_sha256
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"

@@ -13,14 +13,14 @@ import pytest
 
 import naive_policies as naive
 from naive import BruteForce
-from solver.exact import solve
-from solver.exact_policy import ExactPolicy
-from solver.feedback import feedback_table
-from solver.heuristics import MIGPolicy
-from solver.registry import UnknownPolicyError, check_policy_name, make_policy, register_policy
-from solver.report import decision_losses
-from solver.scoring import score_policy
-from solver.wordlists import load_word_list
+from solver.exact.bellman import solve
+from solver.policies.exact_policy import ExactPolicy
+from solver.game.feedback import feedback_table
+from solver.policies.mig import MIGPolicy
+from solver.policies.registry import UnknownPolicyError, check_policy_name, make_policy, register_policy
+from solver.studies.gap_report import decision_losses
+from solver.evaluation.scoring import score_policy
+from solver.game.wordlists import load_word_list
 
 ROOT = Path(__file__).resolve().parents[1]
 

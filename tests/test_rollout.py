@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
-from solver.heuristics import MIGPolicy
-from solver.rollout import RolloutPolicy, base_totals
-from solver.scoring import score_policy
+from solver.policies.mig import MIGPolicy
+from solver.policies.rollout import RolloutPolicy, base_totals
+from solver.evaluation.scoring import score_policy
 
 from conftest import ATCH, numpy_sub_list, state_of
 

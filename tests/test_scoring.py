@@ -8,13 +8,13 @@ import pytest
 
 import naive_policies as naive
 from conftest import numpy_sub_list
-from solver.exact import solve
-from solver.exact_policy import ExactPolicy
-from solver.feedback import feedback_table
-from solver.heuristics import MIGPolicy
-from solver.policy import Policy
-from solver.scoring import PolicyError, play_game, score_policy
-from solver.wordlists import from_words
+from solver.exact.bellman import solve
+from solver.policies.exact_policy import ExactPolicy
+from solver.game.feedback import feedback_table
+from solver.policies.mig import MIGPolicy
+from solver.policies.base import Policy
+from solver.evaluation.scoring import PolicyError, play_game, score_policy
+from solver.game.wordlists import from_words
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,7 @@ def test_exact_tree_scores_its_own_total(small):
 
 
 def test_unknown_opener(small):
-    from solver.errors import UnknownWordError
+    from solver.game.errors import UnknownWordError
 
     word_list, table = small
     with pytest.raises(UnknownWordError):

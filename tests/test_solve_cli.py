@@ -19,7 +19,7 @@ def run(*args, timeout=300):
 
 
 def small_list(tmp_path):
-    from solver.wordlists import load_word_list
+    from solver.game.wordlists import load_word_list
 
     legacy = load_word_list("legacy")
     answers = legacy.answers[::97]  # 24 answers across the alphabet

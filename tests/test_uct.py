@@ -9,12 +9,12 @@ import random
 import numpy as np
 import pytest
 
-from solver._uct_kernel import better_final, new_scan_workspace, scan_state, ucb_select
-from solver.exact import solve_state
-from solver.feedback import feedback_table
-from solver.heuristics import MIGPolicy, entropy_keys, factor_tables
-from solver.uct import UCTPolicy, make_policy, parse_policy_name, policy_name
-from solver.wordlists import from_words, load_word_list
+from solver.policies._uct_kernel import better_final, new_scan_workspace, scan_state, ucb_select
+from solver.exact.bellman import solve_state
+from solver.game.feedback import feedback_table
+from solver.policies.mig import MIGPolicy, entropy_keys, factor_tables
+from solver.policies.uct import UCTPolicy, make_policy, parse_policy_name, policy_name
+from solver.game.wordlists import from_words, load_word_list
 
 
 @pytest.fixture(scope="module")
@@ -177,9 +177,9 @@ def test_n_below_one_estimates_the_rollout_q_factors(legacy):
     """With one successor below the root (the base heuristic's guess), each root child's
     average cost is a Monte Carlo estimate of its rollout Q-factor, computed exactly by the
     rollout kernel over every answer; the successors are the rollout's candidates."""
-    from solver._memo_kernel import new_memo
-    from solver._policy_kernel import new_workspace, rollout_choose
-    from solver.exact import zobrist_keys
+    from solver.game._memo_kernel import new_memo
+    from solver.policies._policy_kernel import new_workspace, rollout_choose
+    from solver.exact.bellman import zobrist_keys
 
     wl, table = legacy
     salet = wl.guess_index("salet")
@@ -210,7 +210,7 @@ def factors_of(wl):
 
 
 def test_same_seed_same_result_whatever_the_memo_holds(legacy):
-    import solver.uct as uct
+    import solver.policies.uct as uct
 
     wl, table = legacy
     salet = wl.guess_index("salet")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.errors import UnknownWordError, WordListError
-from solver.wordlists import DATA_DIR, load_word_list
+from solver.game.errors import UnknownWordError, WordListError
+from solver.game.wordlists import DATA_DIR, load_word_list
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data" / "wordlists"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Sequence
 
-from solver.errors import InputError
+from solver.game.errors import InputError
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
 

@@ -31,8 +31,8 @@ from tools._cli import EXIT_OK, exit_with
 ROOT = Path(__file__).resolve().parents[1]
 COMPILE_SNIPPET = """
 import time, numpy as np
-from solver.wordlists import from_words
-from solver.exact import solve
+from solver.game.wordlists import from_words
+from solver.exact.bellman import solve
 wl = from_words(["cigar", "rebut", "sissy", "humph", "awake"], ["cigar", "rebut", "sissy", "humph", "awake", "salet"])
 t = time.perf_counter(); solve(wl, "salet", jobs=1, resume=False); print(time.perf_counter() - t)
 """

@@ -35,11 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from solver.feedback import feedback_table
-    from solver.heuristics import MIGPolicy
-    from solver.rollout import RolloutPolicy, clear_memos
-    from solver.scoring import score_policy
-    from solver.wordlists import load_word_list
+    from solver.game.feedback import feedback_table
+    from solver.policies.mig import MIGPolicy
+    from solver.policies.rollout import RolloutPolicy, clear_memos
+    from solver.evaluation.scoring import score_policy
+    from solver.game.wordlists import load_word_list
 
     word_list = load_word_list(args.words)
     word_list.guess_index(args.opener)
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table_out.add_row(label, str(total), average, f"{seconds:.3f}", f"{1000 * seconds / games:.3f}")
     Console().print(table_out)
     if args.report:
-        from solver.report import DEFAULT_OPENERS, DEFAULT_POLICIES, run_report
+        from solver.studies.gap_report import DEFAULT_OPENERS, DEFAULT_POLICIES, run_report
 
         with tempfile.TemporaryDirectory() as tmp:
             started = time.perf_counter()

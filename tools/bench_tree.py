@@ -35,7 +35,7 @@ def two_step_history(artifact: Path) -> list[str]:
     """A real two-guess history from the tree: the game against the first answer whose game
     has at least three guesses, cut after two."""
     import policy_tree
-    from solver.feedback import code_to_text
+    from solver.game.feedback import code_to_text
 
     tree = policy_tree.load(artifact)
     for answer in tree.word_list.answers:

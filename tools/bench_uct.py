@@ -34,10 +34,10 @@ def _sample(n_answers: int, games: int) -> np.ndarray:
 def run_bench(words: str, opener: str, rollouts: int, variant: str, games: int, jobs: int,
               seed: int) -> dict:
     """Play the games and return the figures (see the module docstring)."""
-    from solver.feedback import feedback_table
-    from solver.scoring import play_game, score_policy
-    from solver.uct import make_policy, policy_name
-    from solver.wordlists import load_word_list
+    from solver.game.feedback import feedback_table
+    from solver.evaluation.scoring import play_game, score_policy
+    from solver.policies.uct import make_policy, policy_name
+    from solver.game.wordlists import load_word_list
 
     word_list = load_word_list(words)
     table = feedback_table(word_list)

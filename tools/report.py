@@ -28,7 +28,7 @@ rollout10_a, rollout100_b), exact, and families registered by plugins (e.g. uct.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from solver.report import DEFAULT_OPENERS, DEFAULT_POLICIES
+    from solver.studies.gap_report import DEFAULT_OPENERS, DEFAULT_POLICIES
 
     parser = argparse.ArgumentParser(prog="python -m tools.report", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -59,8 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
-    from solver.report import policy_summary, run_report, validate_request
-    from solver.wordlists import load_word_list
+    from solver.studies.gap_report import policy_summary, run_report, validate_request
+    from solver.game.wordlists import load_word_list
 
     word_list = load_word_list(args.words)
     openers, policies = validate_request(word_list, args.opener.split(","), args.policies.split(","))

@@ -39,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from solver.exact import default_artifact_path, save_artifact, solve
-    from solver.wordlists import load_word_list
+    from solver.exact.bellman import default_artifact_path, save_artifact, solve
+    from solver.game.wordlists import load_word_list
 
     console = Console(stderr=True)
     word_list = load_word_list(args.words)

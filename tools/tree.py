@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- verify -------------------------------------------------------------------------------
 def cmd_verify(args) -> int:
     import policy_tree
-    from solver.errors import InputError
+    from solver.game.errors import InputError
     from tools._cli import print_error
 
     status = EXIT_OK
@@ -230,7 +230,7 @@ def board_row(number: int, guess: str, code: int, colour: bool):
     """One row of the board: rich ``Text`` with coloured tiles and squares, or plain
     ``"1  salet  bbbby"``."""
     from rich.text import Text
-    from solver.feedback import code_to_text
+    from solver.game.feedback import code_to_text
 
     colours = [(code // 3**i) % 3 for i in range(5)]
     if not colour:
@@ -270,8 +270,8 @@ def play_interactive(tree, console, colour: bool) -> int:
 
     from policy_tree.errors import NotInTreeError
     from policy_tree.lookup import parse_history_token
-    from solver.errors import InputError
-    from solver.feedback import parse_feedback
+    from solver.game.errors import InputError
+    from solver.game.feedback import parse_feedback
 
     steps: list[tuple[str, int]] = []
     position = tree.position(steps)

@@ -1,14 +1,14 @@
 """``python -m tools.uct_report``: score UCT variants on every answer and write the UCT report
-(the work is in :mod:`solver.uct_study`).
+(the work is in :mod:`solver.studies.uct_study`).
 
 ``run`` plays each (policy, seed) pair that ``reports/uct/runs.csv`` does not hold yet with
-:func:`solver.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
+:func:`solver.evaluation.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
 workers) and appends a row; per-answer guess counts go to ``per_answer.csv`` (one column per
 run). ``render`` rewrites the generated part of ``reports/uct/uct.md`` (between the
 ``<!-- generated -->`` markers; the text around them is kept) from the CSVs, the exact tree
-(:func:`solver.exact.solve`, per-answer guesses) and the thesis's figures.
+(:func:`solver.exact.bellman.solve`, per-answer guesses) and the thesis's figures.
 
-Policy names as in :func:`solver.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
+Policy names as in :func:`solver.policies.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 from typing import Sequence
 
-from solver.uct_study import REPORT_DIR, render, run_study, write_report
+from solver.studies.uct_study import REPORT_DIR, render, run_study, write_report
 from tools._cli import EXIT_OK, exit_with
 
 

@@ -8,7 +8,7 @@ and ``c = 0`` gray, ``1`` yellow, ``2`` green, so all green is ``ALL_GREEN = 242
 five characters of ``b`` (gray), ``y`` (yellow), ``g`` (green), e.g. ``"bbygb"``.
 
 This module is plain Python (no numba): the lookup tools import it. The numba kernel that
-fills the whole table lives in :mod:`solver._feedback_kernel`; :func:`feedback_table` calls
+fills the whole table lives in :mod:`solver.game._feedback_kernel`; :func:`feedback_table` calls
 it and caches the result on disk.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import FeedbackError
+from solver.game.errors import FeedbackError
 
 ALL_GREEN = 242
 N_PATTERNS = 243
@@ -105,7 +105,7 @@ def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
                 return table
         except (OSError, ValueError):
             pass  # a damaged cache file is recomputed and replaced
-    from solver._feedback_kernel import feedback_table_kernel
+    from solver.game._feedback_kernel import feedback_table_kernel
 
     table = feedback_table_kernel(words_to_letters(word_list.guesses), words_to_letters(word_list.answers))
     if use_cache:

@@ -1,11 +1,11 @@
 """The optimality-gap report: heuristic policies scored against the exact optimum per opener.
 
-For every opener, the exact optimum (:func:`solver.exact.solve`, or a matching cached tree)
-and every requested policy scored from that opener (:func:`solver.scoring.score_policy`);
+For every opener, the exact optimum (:func:`solver.exact.bellman.solve`, or a matching cached tree)
+and every requested policy scored from that opener (:func:`solver.evaluation.scoring.score_policy`);
 the gap in guesses and percent; and, per policy, the decisions where it loses most: at each
 state the policy reaches where its guess differs from the optimal one, the exact total after
-its guess (:meth:`solver.exact_policy.ExactPolicy.value_after`) minus the optimum ``F(S, d)``
-(Bertsimas & Paskov, Operations Research 2024, §3). Policies: :mod:`solver.registry`.
+its guess (:meth:`solver.policies.exact_policy.ExactPolicy.value_after`) minus the optimum ``F(S, d)``
+(Bertsimas & Paskov, Operations Research 2024, §3). Policies: :mod:`solver.policies.registry`.
 
 Files under the output directory ``<out>/<name>/``:
 
@@ -15,12 +15,12 @@ Files under the output directory ``<out>/<name>/``:
   ``histograms.png``, ``time_per_game.png``.
 
 When ``mig_a`` / ``mig_b`` are requested, their float-tie twins (``mig_a_float``,
-``mig_b_float``, see :mod:`solver.heuristics`) are scored too and shown in the "Tie readings"
+``mig_b_float``, see :mod:`solver.policies.mig`) are scored too and shown in the "Tie readings"
 section of gap.md (not in gap.csv or the plots): the thesis's MIG_B figure from SALET (7948)
 is the float reading's; exact ties give 7946.
 
 Exact trees solved here are cached in the user cache dir (``$EXACT_WORDLE_CACHE``, see
-:func:`solver.feedback.cache_dir`) under ``optimal-trees/``; a tree in ``artifacts/`` is used
+:func:`solver.game.feedback.cache_dir`) under ``optimal-trees/``; a tree in ``artifacts/`` is used
 when it matches the lists, opener, mode and guess limit. Nothing is written to ``artifacts/``.
 """
 
@@ -37,8 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
-from solver.feedback import cache_dir, feedback_table
+from solver.game.errors import InputError
+from solver.game.feedback import cache_dir, feedback_table
 
 REPORT_VERSION = 1
 GUESS_LIMIT = 6
@@ -64,7 +64,7 @@ def optimal_tree_cache_path(word_list, opener: str, guess_limit: int = GUESS_LIM
 
 
 def _matching_tree(path: Path, word_list, opener: str, guess_limit: int):
-    from solver.exact_policy import ArtifactMismatchError, read_tree_artifact
+    from solver.policies.exact_policy import ArtifactMismatchError, read_tree_artifact
 
     if not path.exists():
         return None
@@ -84,9 +84,9 @@ def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit
 
     ``header`` holds at least ``total``, ``max_guesses``, ``histogram``, ``solve_seconds``;
     ``source`` is the path read, or ``"solved"``. Looks in ``artifacts_dir`` first, then the
-    cache; otherwise solves with :func:`solver.exact.solve` and caches the tree.
+    cache; otherwise solves with :func:`solver.exact.bellman.solve` and caches the tree.
     """
-    from solver.exact import save_artifact, solve
+    from solver.exact.bellman import save_artifact, solve
 
     candidates = [Path(artifacts_dir) / f"{word_list.name}-normal-{opener}.msgpack",
                   optimal_tree_cache_path(word_list, opener, guess_limit)]
@@ -149,8 +149,8 @@ def decision_losses(exact, decisions) -> tuple[list[Loss], dict]:
     """Price every decision of a policy against the optimum.
 
     Args:
-        exact: a :class:`solver.exact_policy.ExactPolicy` (ideally holding the opener's tree).
-        decisions: :class:`solver.scoring.Decision` records of the policy.
+        exact: a :class:`solver.policies.exact_policy.ExactPolicy` (ideally holding the opener's tree).
+        decisions: :class:`solver.evaluation.scoring.Decision` records of the policy.
 
     Returns:
         ``(losses, summary)``: the decisions with a positive extra total, largest first (ties:
@@ -158,7 +158,7 @@ def decision_losses(exact, decisions) -> tuple[list[Loss], dict]:
         (guess ≠ the optimal guess), ``losing`` (extra > 0), ``lost_states`` (states the
         policy reached that no longer allow winning every answer in time).
     """
-    from solver.exact import UnwinnableError
+    from solver.exact.bellman import UnwinnableError
 
     word_list = exact.word_list
     losses: list[Loss] = []
@@ -195,7 +195,7 @@ _WORKER: dict = {}
 
 def _worker_policy(word_list, name: str):
     """Per-process table and policies, so rollout memos are shared across a worker's tasks."""
-    from solver.registry import make_policy
+    from solver.policies.registry import make_policy
 
     key = (word_list.answers_sha256, word_list.guesses_sha256)
     if _WORKER.get("key") != key:
@@ -208,7 +208,7 @@ def _worker_policy(word_list, name: str):
 
 
 def _worker_exact(word_list, opener: str, tree_path: str):
-    from solver.exact_policy import ExactPolicy, read_tree_artifact
+    from solver.policies.exact_policy import ExactPolicy, read_tree_artifact
 
     exact = _WORKER["exact"]
     if opener not in exact:
@@ -222,7 +222,7 @@ def _worker_exact(word_list, opener: str, tree_path: str):
 def score_task(word_list, opener: str, name: str, tree_path: str, seed: int = 0, top: int = 10,
                jobs: int = 1) -> dict:
     """Score one policy from one opener and price its decisions; a JSON-ready dict."""
-    from solver.scoring import score_policy
+    from solver.evaluation.scoring import score_policy
 
     policy = _worker_policy(word_list, name)
     result = score_policy(policy, opener, guess_limit=GUESS_LIMIT, seed=seed, jobs=jobs)
@@ -315,7 +315,7 @@ class ReportData:
 def validate_request(word_list, openers, policies) -> tuple[list, list]:
     """Normalise and check openers (allowed guesses) and policy names before any work.
     Raises UnknownWordError / UnknownPolicyError (exit 2 in the CLI)."""
-    from solver.registry import check_policy_name
+    from solver.policies.registry import check_policy_name
 
     openers = [o.strip().lower() for o in openers if o.strip()]
     policies = [p.strip().lower() for p in policies if p.strip()]
@@ -337,7 +337,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     Args:
         word_list: the lists.
         openers: first guesses (words).
-        policies: registry names (:mod:`solver.registry`).
+        policies: registry names (:mod:`solver.policies.registry`).
         out_dir: the report directory (``reports/<name>``).
         jobs: worker processes (-1: all cores) for the exact solves and the policy tasks.
         seed: master seed of randomised policies.
@@ -505,7 +505,7 @@ def markdown(report: ReportData, plots: dict) -> str:
         "",
         f"Word list `{report.word_list_name}`: {n} answers, {report.n_guesses} allowed guesses; "
         f"games must be won within {GUESS_LIMIT} guesses. For every opener, the exact optimum "
-        "(`solver.exact.solve`, minimum total guesses) beside each policy scored from the same "
+        "(`solver.exact.bellman.solve`, minimum total guesses) beside each policy scored from the same "
         "opener against every answer. Gap = policy average − optimal average (guesses per game); "
         "percent of the optimal total.",
         "",
@@ -549,7 +549,7 @@ def markdown(report: ReportData, plots: dict) -> str:
     if twins:
         lines += ["", "## Tie readings (MIG)", "",
                   "MIG ties are exact here: two guesses whose entropies are mathematically equal get "
-                  "bit-identical scores (`solver.heuristics`), and the tie rule decides. The thesis's "
+                  "bit-identical scores (`solver.policies.mig`), and the tie rule decides. The thesis's "
                   "figures (SALET: MIG_A 8360 = 3.6112, MIG_B 7948 = 3.4333) are reproduced by the "
                   "*float* reading — entropy in bits, −Σ p log2 p summed over the feedback codes in "
                   "descending order, ties only between bit-equal floats — where rounding breaks some "
@@ -601,7 +601,7 @@ def markdown(report: ReportData, plots: dict) -> str:
               "later tasks can be faster than a cold start.",
               "- Optimal totals: the exact solver; trees are cached (user cache dir) and read "
               "from `artifacts/` when one matches.",
-              f"- Policies: `solver.registry`. Regenerate: `python -m tools.report --words "
+              f"- Policies: `solver.policies.registry`. Regenerate: `python -m tools.report --words "
               f"{report.word_list_name} --opener {','.join(report.openers)} --policies "
               f"{','.join(report.policies)}`.", ""]
     return "\n".join(lines)

@@ -25,7 +25,7 @@ class Policy(ABC):
         deterministic: True when the choice depends only on (state, guesses_left); the
             scorer then evaluates the policy as a decision tree (each state decided once).
             Randomised policies are played game by game with an explicit seed.
-        word_list: the :class:`solver.wordlists.WordList`.
+        word_list: the :class:`solver.game.wordlists.WordList`.
         table: the feedback table, uint8[n_guesses, n_answers].
     """
 

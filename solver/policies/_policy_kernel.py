@@ -31,9 +31,9 @@ heuristic uses from S (the final, correct one included): ``T(S) = 1`` for ``|S| 
 import numpy as np
 from numba import njit
 
-from solver._memo_kernel import memo_find, memo_store
-from solver._memo_kernel import state_hash as _hash
-from solver._partition_kernel import partition as _partition
+from solver.game._memo_kernel import memo_find, memo_store
+from solver.game._memo_kernel import state_hash as _hash
+from solver.game._partition_kernel import partition as _partition
 
 ALL_GREEN = 242
 N_PATTERNS = 243
@@ -230,7 +230,7 @@ def mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors):
 
 
 # ---------------------------------------------------------------------------------------------
-# memo of base-heuristic totals: the shared table of solver._memo_kernel, meta = |S|, value = total
+# memo of base-heuristic totals: the shared table of solver.game._memo_kernel, meta = |S|, value = total
 
 
 @njit(cache=True)
@@ -427,7 +427,7 @@ def float_entropies(S, P):
     """Entropy in bits of every guess over S computed the plain floating-point way,
     ``−Σ p log2 p`` with ``p = |C| / |S|`` summed over the feedback codes in **descending**
     order: float64[n_guesses]. Mathematically equal entropies may differ in the last bits.
-    Used only by the "float" tie reading of MIG (see :mod:`solver.heuristics`)."""
+    Used only by the "float" tie reading of MIG (see :mod:`solver.policies.mig`)."""
     n = S.shape[0]
     n_guesses = P.shape[0]
     out = np.empty(n_guesses, dtype=np.float64)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import UnknownWordError, WordListError
+from solver.game.errors import UnknownWordError, WordListError
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 #: The word lists shipped with the project, by name.
 BUILTIN_LISTS = ("legacy", "nyt-2024")
 WORD_LENGTH = 5

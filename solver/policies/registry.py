@@ -3,28 +3,28 @@
 A *family* is registered under a prefix with a factory; a name is resolved by the longest
 registered prefix it starts with, and the factory parses the rest of the name::
 
-    from solver.registry import register_policy
+    from solver.policies.registry import register_policy
 
     def _uct_factory(word_list, table, name, suffix):
         # name "uct50k_a_o" → suffix "50k_a_o"; raise UnknownPolicyError if it does not parse
         ...
-        return UCTPolicy(word_list, table, ...)   # a solver.policy.Policy, .name == name
+        return UCTPolicy(word_list, table, ...)   # a solver.policies.base.Policy, .name == name
 
     register_policy("uct", _uct_factory, "uct<N>[k]_<a|b>[_o]: UCT with N rollouts ...")
 
 Registration happens at import. Besides the built-in families registered below, the modules
-listed in :data:`PLUGIN_MODULES` (``solver.uct``) are imported on first use if they exist,
+listed in :data:`PLUGIN_MODULES` (``solver.policies.uct``) are imported on first use if they exist,
 so a module there only has to call :func:`register_policy` at import time; other modules can
 be added with :func:`add_plugin_module`.
 
 Built-in families:
 
-- ``mig_a``, ``mig_b`` — :class:`solver.heuristics.MIGPolicy` (exact ties);
+- ``mig_a``, ``mig_b`` — :class:`solver.policies.mig.MIGPolicy` (exact ties);
   ``mig_a_float``, ``mig_b_float`` — the float tie reading that reproduces the thesis;
-- ``rollout<n>_<a|b>`` — :class:`solver.rollout.RolloutPolicy`, candidates ranked by entropy
+- ``rollout<n>_<a|b>`` — :class:`solver.policies.rollout.RolloutPolicy`, candidates ranked by entropy
   then alphabetically (the thesis's reading); ``rollout<n>_<a|b>_p`` ranks candidates of
   equal entropy with possible answers first (so the MIG_B choice is always a candidate);
-- ``exact`` — :class:`solver.exact_policy.ExactPolicy` (solves states as they come).
+- ``exact`` — :class:`solver.policies.exact_policy.ExactPolicy` (solves states as they come).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from solver.errors import InputError
+from solver.game.errors import InputError
 
 
 class UnknownPolicyError(InputError, ValueError):
@@ -50,7 +50,7 @@ class Family:
 
 _FAMILIES: dict[str, Family] = {}
 #: Modules imported (if present) before a name is resolved, so that they can register.
-PLUGIN_MODULES: list[str] = ["solver.uct"]
+PLUGIN_MODULES: list[str] = ["solver.policies.uct"]
 _plugins_loaded: set[str] = set()
 
 
@@ -142,7 +142,7 @@ def _mig_validate(name: str, suffix: str):
 
 
 def _mig_factory(word_list, table, name, suffix):
-    from solver.heuristics import MIGPolicy
+    from solver.policies.mig import MIGPolicy
 
     variant, ties = _mig_validate(name, suffix)
     return MIGPolicy(word_list, table, variant, ties)
@@ -160,7 +160,7 @@ def _rollout_validate(name: str, suffix: str):
 
 
 def _rollout_factory(word_list, table, name, suffix):
-    from solver.rollout import RolloutPolicy
+    from solver.policies.rollout import RolloutPolicy
 
     n, base, members_first = _rollout_validate(name, suffix)
     return RolloutPolicy(word_list, table, n, base, members_first)
@@ -175,7 +175,7 @@ def _exact_validate(name: str, suffix: str):
 
 
 def _exact_factory(word_list, table, name, suffix):
-    from solver.exact_policy import ExactPolicy
+    from solver.policies.exact_policy import ExactPolicy
 
     _exact_validate(name, suffix)
     return ExactPolicy(word_list, table)

@@ -1,10 +1,10 @@
-"""The exact optimal policy as a :class:`solver.policy.Policy`, and exact values of decisions.
+"""The exact optimal policy as a :class:`solver.policies.base.Policy`, and exact values of decisions.
 
 :class:`ExactPolicy` answers from an optimal decision tree (a solved opener, see
-:func:`solver.exact.solve`) for the states the tree reaches, and solves any other state
-exactly with :func:`solver.exact.solve_state` (Bertsimas & Paskov, Operations Research 2024,
+:func:`solver.exact.bellman.solve`) for the states the tree reaches, and solves any other state
+exactly with :func:`solver.exact.bellman.solve_state` (Bertsimas & Paskov, Operations Research 2024,
 §3: the time-indexed Bellman recursion ``F(S, d)``). Both give the same guess for a state: the
-solver's tie-break (``solver.exact`` docstring) does not depend on how the state was reached.
+solver's tie-break (``solver.exact.bellman`` docstring) does not depend on how the state was reached.
 
 It also prices a decision: :meth:`ExactPolicy.value_after` is the exact total when a given
 guess is played now and the optimum is played afterwards, ``|S| + Σ_{C ≠ all-green} F(C, d−1)``;
@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from policy_tree.tree import DecisionTree
-from solver.errors import InputError
-from solver.feedback import ALL_GREEN, feedback_table
-from solver.policy import Policy
+from solver.game.errors import InputError
+from solver.game.feedback import ALL_GREEN, feedback_table
+from solver.policies.base import Policy
 
 GUESS_LIMIT = 6
 
@@ -55,14 +55,14 @@ class ExactPolicy(Policy):
     """The exact optimum (minimum total guesses, every game won within the limit).
 
     Args:
-        word_list: the :class:`solver.wordlists.WordList`.
+        word_list: the :class:`solver.game.wordlists.WordList`.
         table: its feedback table, uint8[n_guesses, n_answers] (loaded if None).
         tree: an optimal :class:`policy_tree.tree.DecisionTree` (root = the opener) whose
             states are answered without search; None to solve every state.
         guess_limit: guesses allowed in a game (6); the tree's root has all of them.
 
     ``choose(state, guesses_left)`` plays the optimal guess; it raises
-    :class:`solver.exact.UnwinnableError` if no policy wins every answer of the state in time.
+    :class:`solver.exact.bellman.UnwinnableError` if no policy wins every answer of the state in time.
     """
 
     name = "exact"
@@ -116,7 +116,7 @@ class ExactPolicy(Policy):
 
     def solve(self, state, guesses_left: int) -> tuple[int, int]:
         """``(F(S, d), optimal guess index)`` for a sorted int32 state; raises UnwinnableError."""
-        from solver.exact import solve_state
+        from solver.exact.bellman import solve_state
 
         state = np.ascontiguousarray(state, dtype=np.int32)
         key = _state_key(state, guesses_left)
@@ -138,7 +138,7 @@ class ExactPolicy(Policy):
         """Exact total when ``guess`` is played now and the optimum afterwards:
         ``|S| + Σ_{C ≠ all-green} F(C, d − 1)``; None if some answer can then no longer be won
         within the limit."""
-        from solver.exact import UnwinnableError
+        from solver.exact.bellman import UnwinnableError
 
         state = np.ascontiguousarray(state, dtype=np.int32)
         codes = self.table[int(guess), state]

@@ -36,11 +36,11 @@ Pruning and ordering (algorithms.md, "Stronger bounds and tricks"):
 import numpy as np
 from numba import njit
 
-from solver._memo_kernel import memo_find as _memo_find
-from solver._memo_kernel import memo_store as _memo_store
-from solver._memo_kernel import new_memo
-from solver._memo_kernel import state_hash as _hash
-from solver._partition_kernel import partition as _partition
+from solver.game._memo_kernel import memo_find as _memo_find
+from solver.game._memo_kernel import memo_store as _memo_store
+from solver.game._memo_kernel import new_memo
+from solver.game._memo_kernel import state_hash as _hash
+from solver.game._partition_kernel import partition as _partition
 
 INF = 1 << 30
 ALL_GREEN = 242

@@ -18,7 +18,7 @@ no progress and raises :class:`PolicyError`.
 
 Randomised policies and worker processes: the policy is pickled once per chunk of games,
 **without** its ``table`` attribute (the worker loads the feedback table from the on-disk
-cache, :func:`solver.feedback.table_cache_path`, and sets ``policy.table``). A policy that
+cache, :func:`solver.game.feedback.table_cache_path`, and sets ``policy.table``). A policy that
 keeps other large arrays should drop them in ``__getstate__`` and rebuild them lazily.
 """
 
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.feedback import ALL_GREEN, table_cache_path
-from solver.policy import Policy
+from solver.game.feedback import ALL_GREEN, table_cache_path
+from solver.policies.base import Policy
 
 #: A game still not won after this many guesses raises PolicyError (no progress).
 MAX_GAME_GUESSES = 32
@@ -262,7 +262,7 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
     """Play ``policy`` from ``opener`` against every answer of its word list.
 
     Args:
-        policy: a :class:`solver.policy.Policy` (its ``word_list`` and ``table`` are used).
+        policy: a :class:`solver.policies.base.Policy` (its ``word_list`` and ``table`` are used).
         opener: the first guess, a word or a guess index.
         guess_limit: games not won within this many guesses count as failures (6).
         seed: master seed of a randomised policy (games mode).

@@ -8,7 +8,7 @@ here is the one of Peiszan (Basel 2025 bachelor's thesis), "Rollout_n"; our summ
 At a state ``S`` (|S| ≥ 2):
 
 1. the candidates are the ``n`` guesses of highest entropy (exact, see
-   :mod:`solver.heuristics`), equal entropies in alphabetical order — for both bases. This
+   :mod:`solver.policies.mig`), equal entropies in alphabetical order — for both bases. This
    is the thesis's reading: with it our Rollout_10_A, Rollout_10_B and Rollout_100_A from
    SALET are 8251, 8303 and 8192 (3.5641, 3.5866, 3.5387), the published figures. With MIG_B
    as base it can leave MIG_B's own choice (a possible answer tied with alphabetically
@@ -21,7 +21,7 @@ At a state ``S`` (|S| ≥ 2):
    total over the class ``C`` (its decision tree from C);
 3. the policy plays the lowest Q. Ties: higher entropy, then a possible answer, then
    alphabetical. Q-factors share the denominator |S|, so they are compared as exact integer
-   totals; entropies are compared by the exact key of :mod:`solver._policy_kernel`.
+   totals; entropies are compared by the exact key of :mod:`solver.policies._policy_kernel`.
 
 The base-heuristic totals ``T(C)`` are memoised by state (a 128-bit Zobrist hash and the
 size) in a table shared by every rollout policy of the process with the same word list and
@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.heuristics import VARIANTS, as_state, check_variant, factor_tables
-from solver.policy import Policy
+from solver.policies.mig import VARIANTS, as_state, check_variant, factor_tables
+from solver.policies.base import Policy
 
 #: Slots of the shared memo of base-heuristic totals (32 bytes each: 128 MiB).
 MEMO_CAPACITY = 1 << 22
@@ -47,9 +47,9 @@ class BaseTotals:
     """Memoised totals ``T(S)`` of a MIG base heuristic (see :func:`base_totals`)."""
 
     def __init__(self, word_list, table: np.ndarray, variant: str, capacity: int = MEMO_CAPACITY):
-        from solver._memo_kernel import new_memo
-        from solver._policy_kernel import new_scratch, new_workspace
-        from solver.exact import zobrist_keys
+        from solver.game._memo_kernel import new_memo
+        from solver.policies._policy_kernel import new_scratch, new_workspace
+        from solver.exact.bellman import zobrist_keys
 
         self.word_list = word_list
         self.table = table
@@ -63,7 +63,7 @@ class BaseTotals:
 
     def total(self, state) -> int:
         """Σ over the answers of ``state`` of the guesses MIG uses from it (int)."""
-        from solver._policy_kernel import base_total
+        from solver.policies._policy_kernel import base_total
 
         state = as_state(state)
         if state.size == 0:
@@ -101,7 +101,7 @@ class RolloutPolicy(Policy):
     """Rollout_n with base heuristic MIG_A (``base="a"``) or MIG_B (``base="b"``).
 
     Args:
-        word_list: the :class:`solver.wordlists.WordList`.
+        word_list: the :class:`solver.game.wordlists.WordList`.
         table: its feedback table, uint8[n_guesses, n_answers].
         n_candidates: n, the number of highest-entropy guesses evaluated (10, 100).
         base: ``"a"`` or ``"b"``.
@@ -142,7 +142,7 @@ class RolloutPolicy(Policy):
         return [(int(g), int(q), float(k)) for g, q, k in zip(candidates, q_totals, keys)]
 
     def _run(self, state):
-        from solver._policy_kernel import rollout_choose
+        from solver.policies._policy_kernel import rollout_choose
 
         t = self.totals
         return rollout_choose(as_state(state), self.table, self.word_list.answer_guess_index,

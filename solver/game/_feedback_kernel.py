@@ -1,4 +1,4 @@
-"""numba kernel: the feedback table (see :mod:`solver.feedback` for the rule and encoding)."""
+"""numba kernel: the feedback table (see :mod:`solver.game.feedback` for the rule and encoding)."""
 
 import numpy as np
 from numba import njit, prange

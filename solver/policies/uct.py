@@ -7,16 +7,16 @@ heuristics and simulation* (Basel 2025 bachelor's thesis) for the Wordle version
 parameters and variant O; our summary in ``docs/algorithms.md`` ("UCT_N").
 
 **One decision** at the state ``S`` (≥ 2 answers; a singleton is guessed directly,
-:meth:`solver.policy.Policy.choose`) runs ``N`` rollouts on a search tree rooted at ``S``:
+:meth:`solver.policies.base.Policy.choose`) runs ``N`` rollouts on a search tree rooted at ``S``:
 
 - *Tree.* Decision nodes are states; below a decision node, each successor is a guess
   (a chance node over the feedback); below a guess, one decision node per feedback class
   that has been reached (the all-green class ends the game and has none). Decision nodes
   are not shared between paths (a tree, not a graph).
 - *Successors of a decision node with state* ``T`` (the root and every node below alike):
-  the ``n`` best guesses that split ``T`` by exact entropy key (:mod:`solver._policy_kernel`),
+  the ``n`` best guesses that split ``T`` by exact entropy key (:mod:`solver.policies._policy_kernel`),
   equal keys in alphabetical order, for either base heuristic — the order that ranks the
-  rollout policy's candidates (:mod:`solver.rollout`, the thesis's reading: it reproduces
+  rollout policy's candidates (:mod:`solver.policies.rollout`, the thesis's reading: it reproduces
   the published Rollout figures). Option ``rank="members"`` (names ``…_p``) puts the
   possible answers (members of ``T``) first among equal keys, as MIG_B's tie rule does;
   with **variant O**, when ``|T| ≤ 10`` (``o_threshold``) the members of ``T`` that are not
@@ -65,7 +65,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.policy import Policy
+from solver.policies.base import Policy
 
 #: Variant O adds the state's answers to the successors when at most this many remain.
 O_THRESHOLD = 10
@@ -109,7 +109,7 @@ class UCTPolicy(Policy):
     """UCT_N with base heuristic MIG_A or MIG_B, optionally variant O; randomised.
 
     Args:
-        word_list: the :class:`solver.wordlists.WordList`.
+        word_list: the :class:`solver.game.wordlists.WordList`.
         table: its feedback table, uint8[n_guesses, n_answers].
         n_rollouts: N, rollouts per decision (≥ 1).
         n_top: n, successors taken from the entropy ranking (≥ 1; 10 in the thesis).
@@ -197,9 +197,9 @@ class UCTPolicy(Policy):
                self.memo_capacity)
         data = _PROCESS.get(key)
         if data is None:
-            from solver._uct_kernel import new_memo, new_scan_workspace
-            from solver.exact import zobrist_keys
-            from solver.heuristics import factor_tables
+            from solver.policies._uct_kernel import new_memo, new_scan_workspace
+            from solver.exact.bellman import zobrist_keys
+            from solver.policies.mig import factor_tables
 
             table = self._table()
             factors = factor_tables(wl.n_answers)
@@ -227,7 +227,7 @@ class UCTPolicy(Policy):
         """Run one decision's N rollouts from ``state`` (sorted answer indices, ≥ 2 of them)
         with ``guesses_left`` ≥ 1 guesses left; ``seed`` (any int, used modulo 2**64) or the
         policy's own seed. Raises ValueError on a state of fewer than two answers."""
-        from solver._uct_kernel import (STAT_DECISION_NODES, STAT_MAX_DEPTH, STAT_SCANS,
+        from solver.policies._uct_kernel import (STAT_DECISION_NODES, STAT_MAX_DEPTH, STAT_SCANS,
                                         STAT_SIM_STEPS, STAT_SLOTS, uct_search)
 
         state = np.ascontiguousarray(state, dtype=np.int32)
@@ -321,11 +321,11 @@ def make_policy(name: str, word_list, table: np.ndarray, seed: int = 0) -> UCTPo
 
 
 # ---------------------------------------------------------------------------------------------
-# registration in solver.registry (imported there as a plugin module)
+# registration in solver.policies.registry (imported there as a plugin module)
 
 
 def _registry_validate(name: str, suffix: str) -> dict:
-    from solver.registry import UnknownPolicyError
+    from solver.policies.registry import UnknownPolicyError
 
     options = parse_policy_name("uct" + suffix)
     if options is None:
@@ -344,7 +344,7 @@ _registry_factory.validate = _registry_validate
 
 
 def _register() -> None:
-    from solver.registry import register_policy
+    from solver.policies.registry import register_policy
 
     register_policy("uct", _registry_factory,
                     "uct<N>[k]_<a|b>[_o] (UCT_N on MIG_A/MIG_B, N rollouts per decision; _o: "

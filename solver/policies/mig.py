@@ -14,7 +14,7 @@ all-green class included); the policy plays a guess of maximum entropy. Ties:
   alphabetical.
 
 **Exact ties.** Entropies are compared through the integer exponent vector of
-``Π_C |C|^|C|`` (see :mod:`solver._policy_kernel`): two guesses whose entropies are
+``Π_C |C|^|C|`` (see :mod:`solver.policies._policy_kernel`): two guesses whose entropies are
 mathematically equal — equal class-size multisets, or different multisets with the same
 product such as {4,1,1,1,1} and {2,2,2,2} — get bit-identical scores, so the tie rule above,
 not rounding, decides between them.
@@ -29,7 +29,7 @@ MIG_A 8359–8364 and MIG_B 7946–7949, so the published MIG_B figure reflects 
 in the thesis's ties, not a different rule. No single change of the exact tie rule moves
 MIG_B's 7946 (every exact tie in its SALET tree leads to the same total).
 
-When one answer remains, every policy guesses it (:meth:`solver.policy.Policy.choose`).
+When one answer remains, every policy guesses it (:meth:`solver.policies.base.Policy.choose`).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.policy import Policy
+from solver.policies.base import Policy
 
 #: The two MIG variants: ``prefer_answers`` is the MIG_B tie rule.
 VARIANTS = {"a": False, "b": True}
@@ -49,7 +49,7 @@ TIE_READINGS = ("exact", "float")
 @lru_cache(maxsize=8)
 def factor_tables(n_answers: int):
     """Prime tables for the entropy key of states of up to ``n_answers`` answers (cached)."""
-    from solver._policy_kernel import factor_tables as kernel
+    from solver.policies._policy_kernel import factor_tables as kernel
 
     return kernel(int(n_answers))
 
@@ -70,7 +70,7 @@ def entropy_keys(word_list, table: np.ndarray, state) -> tuple[np.ndarray, np.nd
     """Entropy key ``K = Σ_C |C| log |C|`` (nats) and class count of every guess over ``state``.
 
     Args:
-        word_list: the :class:`solver.wordlists.WordList`.
+        word_list: the :class:`solver.game.wordlists.WordList`.
         table: its feedback table, uint8[n_guesses, n_answers].
         state: sorted answer indices (int32), non-empty.
 
@@ -78,7 +78,7 @@ def entropy_keys(word_list, table: np.ndarray, state) -> tuple[np.ndarray, np.nd
         ``(keys, n_classes)``: float64[n_guesses] and int64[n_guesses]. Lower key = higher
         entropy; ``H = log |S| − K / |S|``.
     """
-    from solver._policy_kernel import entropy_keys as kernel
+    from solver.policies._policy_kernel import entropy_keys as kernel
 
     state = as_state(state)
     if state.size == 0:
@@ -97,7 +97,7 @@ class MIGPolicy(Policy):
     """MIG_A (``variant="a"``) or MIG_B (``variant="b"``); deterministic.
 
     Args:
-        word_list: the :class:`solver.wordlists.WordList`.
+        word_list: the :class:`solver.game.wordlists.WordList`.
         table: its feedback table, uint8[n_guesses, n_answers].
         variant: ``"a"`` (ties alphabetical) or ``"b"`` (ties: possible answers first).
         ties: ``"exact"`` (default) or ``"float"`` (the thesis-reproducing float reading above).
@@ -118,7 +118,7 @@ class MIGPolicy(Policy):
         self.name = f"mig_{self.variant}" + ("" if ties == "exact" else "_float")
 
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
-        from solver._policy_kernel import mig_choose, mig_choose_float
+        from solver.policies._policy_kernel import mig_choose, mig_choose_float
 
         if self.ties == "float":
             return int(mig_choose_float(as_state(state), self.table, self.word_list.answer_guess_index,

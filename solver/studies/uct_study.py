@@ -1,13 +1,13 @@
 """The UCT study: score UCT variants on every answer and render ``reports/uct/uct.md``.
 
 :func:`run_study` plays each (policy, seed) pair that ``runs.csv`` does not hold yet with
-:func:`solver.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
+:func:`solver.evaluation.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
 workers) and appends a row; per-answer guess counts go to ``per_answer.csv`` (one column per
 run). :func:`render` rebuilds the generated part of ``uct.md`` (between the
 ``<!-- generated -->`` markers; the text around them is kept) from the CSVs, the exact tree
-(:func:`solver.exact.solve`, per-answer guesses) and the thesis's figures.
+(:func:`solver.exact.bellman.solve`, per-answer guesses) and the thesis's figures.
 
-Policy names as in :func:`solver.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
+Policy names as in :func:`solver.policies.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import InputError
+from solver.game.errors import InputError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "reports" / "uct"
 BEGIN, END = "<!-- generated: begin -->", "<!-- generated: end -->"
 #: Peiszan (Basel 2025 thesis), opener SALET, legacy lists; as quoted in algorithms.md.
@@ -64,10 +64,10 @@ def _write_per_answer(path: Path, columns: dict[str, list[str]]) -> None:
 
 def run_one(name: str, seed: int, opener: str, jobs: int, words: str, out_dir: Path) -> dict:
     """Score one (policy, seed) on every answer; append to the CSVs; return the row."""
-    from solver.feedback import feedback_table
-    from solver.scoring import score_policy
-    from solver.uct import make_policy
-    from solver.wordlists import load_word_list
+    from solver.game.feedback import feedback_table
+    from solver.evaluation.scoring import score_policy
+    from solver.policies.uct import make_policy
+    from solver.game.wordlists import load_word_list
 
     word_list = load_word_list(words)
     table = feedback_table(word_list)
@@ -106,8 +106,8 @@ def run_one(name: str, seed: int, opener: str, jobs: int, words: str, out_dir: P
 def exact_per_answer(words: str, opener: str) -> np.ndarray | None:
     """Guesses per answer under the exact optimal tree (None if the solver fails)."""
     try:
-        from solver.exact import solve
-        from solver.wordlists import load_word_list
+        from solver.exact.bellman import solve
+        from solver.game.wordlists import load_word_list
 
         return solve(load_word_list(words), opener, jobs=1).guesses_per_answer
     except Exception as exc:  # the report still renders, without per-answer comparisons
@@ -141,7 +141,7 @@ def render(out_dir: Path, words: str, opener: str) -> str:
     lines = []
     if exact is not None:
         lines.append(f"Exact optimal tree from {opener.upper()}: total {int(exact.sum())}, average "
-                     f"{exact.mean():.5f} (`solver.exact.solve`). Gap = average − exact average.")
+                     f"{exact.mean():.5f} (`solver.exact.bellman.solve`). Gap = average − exact average.")
         lines.append("")
     exact_avg = float(exact.mean()) if exact is not None else 7920 / 2315
 
@@ -229,7 +229,7 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
               force: bool = False, echo=print) -> list[dict]:
     """Play every (policy, seed) pair not yet in ``out_dir/runs.csv`` (all if ``force``);
     returns the new rows. Raises :class:`InputError` for a name that is not a UCT policy."""
-    from solver.uct import parse_policy_name
+    from solver.policies.uct import parse_policy_name
 
     names = [n.strip().lower() for n in names if n.strip()]
     for n in names:

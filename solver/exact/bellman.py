@@ -2,7 +2,7 @@
 
 Solves the time-indexed Bellman recursion of Bertsimas & Paskov (Operations Research 2024,
 §3) with the pruning and exact small cases summarised in ``algorithms.md``; the recursion
-itself is the numba kernel :mod:`solver._exact_kernel`. With a fixed opener, the root's
+itself is the numba kernel :mod:`solver.exact._search_kernel`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel with joblib,
 largest first, and each finished class is checkpointed so an interrupted solve resumes.
 
@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from policy_tree.tree import ALL_GREEN, DecisionTree
-from solver.errors import InputError
-from solver.feedback import cache_dir, feedback_table, table_cache_path
-from solver.wordlists import WordList
+from solver.game.errors import InputError
+from solver.game.feedback import cache_dir, feedback_table, table_cache_path
+from solver.game.wordlists import WordList
 
 SOLVER_VERSION = "0.1.0"
 GUESS_LIMIT = 6
@@ -101,7 +101,7 @@ def _worker_table(table_path: str) -> np.ndarray:
 
 def _solve_class(code, table_path, guess_of_answer, answers, guess_limit, zobrist):
     """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
-    from solver._exact_kernel import solve_subtree
+    from solver.exact._search_kernel import solve_subtree
 
     state, table, local_guess_of_answer, z1, z2 = _localise(
         _worker_table(table_path), answers, guess_of_answer, zobrist)
@@ -136,7 +136,7 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
         and the word to play (the tie-break in the module docstring). Raises
         :class:`UnwinnableError` if no policy wins every answer in time.
     """
-    from solver._exact_kernel import solve_state as kernel
+    from solver.exact._search_kernel import solve_state as kernel
 
     state = _state_array(word_list, answers)
     if guesses_left < 1:
@@ -164,7 +164,7 @@ def _state_array(word_list: WordList, answers) -> np.ndarray:
 def checkpoint_dir(word_list: WordList, opener: str, guess_limit: int) -> Path:
     """Where finished root classes of one solve are kept until the artifact is written."""
     # The kernel's source is part of the key: a changed search never reuses stale classes.
-    kernel_source = (Path(__file__).parent / "_exact_kernel.py").read_bytes()
+    kernel_source = (Path(__file__).parent / "_search_kernel.py").read_bytes()
     key = hashlib.sha256(
         f"{SOLVER_VERSION}:{word_list.answers_sha256}:{word_list.guesses_sha256}:"
         f"{opener}:{guess_limit}:normal:total:".encode() + kernel_source
@@ -199,7 +199,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
-        word_list: the lists (see :func:`solver.wordlists.load_word_list`).
+        word_list: the lists (see :func:`solver.game.wordlists.load_word_list`).
         opener: the first guess; must be an allowed guess.
         guess_limit: games must be won within this many guesses (6 in Wordle).
         jobs: joblib worker processes for the root classes (-1: all cores; 1: in-process).

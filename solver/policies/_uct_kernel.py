@@ -3,7 +3,7 @@
 
 Everything here is iterative (no recursion: numba #6061) and allocation-free inside the
 rollout loop. The rules implemented (successor sets, UCB, tie-breaks, costs) are specified
-in :mod:`solver.uct`; this module documents only the data layout.
+in :mod:`solver.policies.uct`; this module documents only the data layout.
 
 **State memo** (shared by every search in a process; it caches pure functions of the state,
 so its contents never change a result, only the time). Key: the state's size and its 128-bit
@@ -30,7 +30,7 @@ Each rollout creates at most one decision node, so ``n_rollouts + 1`` decision n
 import numpy as np
 from numba import njit
 
-from solver._policy_kernel import _key_of_row, new_scratch
+from solver.policies._policy_kernel import _key_of_row, new_scratch
 
 ALL_GREEN = 242
 N_PATTERNS = 243
@@ -97,7 +97,7 @@ def new_scan_workspace(n_guesses, n_answers, n_top, n_primes):
 @njit(cache=True)
 def guess_key(g, S, table, factors, scratch):
     """``(K, classes)``: the exact entropy key ``K = Σ_C |C| log |C|`` of guess ``g`` over the
-    state ``S`` (:mod:`solver._policy_kernel`; lower key = higher entropy)."""
+    state ``S`` (:mod:`solver.policies._policy_kernel`; lower key = higher entropy)."""
     counts, touched, exps, primes_used = scratch
     return _key_of_row(table[g], S, counts, touched, exps, primes_used, factors)
 
@@ -106,7 +106,7 @@ def guess_key(g, S, table, factors, scratch):
 def scan_state(S, table, tableT, answer_guess_index, factors, prefer_answers, rank_members,
                ws):
     """One pass over every guess for the state ``S`` (≥ 2 answers), with the exact entropy
-    keys of :mod:`solver._policy_kernel` (ties are exact).
+    keys of :mod:`solver.policies._policy_kernel` (ties are exact).
 
     Writes to ``ws[4][:n_found]`` the ``n_top`` best guesses that split S in the order: key
     ascending, then — if ``rank_members`` — members of S first, then guess index. Returns
@@ -329,7 +329,7 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
                factors, prefer_answers, rank_members, memo, ws, n_rollouts, o_threshold,
                n_below, o_below, b_divisor, loss_penalty, seed):
     """UCT from ``state`` (sorted int32 answer indices, ≥ 2 of them); rules in
-    :mod:`solver.uct`. The root takes the memo's width ``n_top`` of successors and variant O
+    :mod:`solver.policies.uct`. The root takes the memo's width ``n_top`` of successors and variant O
     below ``o_threshold`` answers; the other decision nodes ``n_below`` (≤ n_top) and
     ``o_below``.
 
