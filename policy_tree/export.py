@@ -23,7 +23,7 @@ MAX_DEPTH = 64
 
 def path_line(steps) -> str:
     """``[("salet", 0), ("crony", 242)]`` → ``"salet bbbbb crony ggggg"``."""
-    return " ".join(f"{guess} {code_to_text(code)}" for guess, code in steps)
+    return " ".join(f"{guess} {code_to_text(code, len(guess))}" for guess, code in steps)
 
 
 def export_paths(policy: PolicyTree) -> str:
@@ -46,7 +46,7 @@ def export_json(policy: PolicyTree) -> dict:
         children = {}
         for j in range(lo, hi):
             child = int(tree.edge_child[j])
-            children[code_to_text(int(tree.edge_feedback[j]))] = built[child]
+            children[code_to_text(int(tree.edge_feedback[j]), tree.word_length)] = built[child]
             depth[node] = max(depth[node], depth[child] + 1)
         if depth[node] > MAX_DEPTH:
             raise UnsolvedAnswerError(

@@ -15,25 +15,26 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Union
+
+from collections.abc import Iterable
 
 from policy_tree.errors import (
     GameOverError, HistoryError, HistoryTokenError, InconsistentHistoryError, NotInTreeError,
     UnsolvedAnswerError,
 )
-from policy_tree.tree import ALL_GREEN, DecisionTree
+from policy_tree.tree import DecisionTree
 from solver.game.errors import FeedbackError
 from solver.game.feedback import code_to_text, feedback_code, parse_feedback
 from solver.game.wordlists import WordList
 
-Feedback = Union[int, str]
-HistoryItem = Union[tuple[str, Feedback], str]
+Feedback = int | str
+HistoryItem = tuple[str, Feedback] | str
 
 #: The header fields of an artifact other than the word lists and the tree arrays.
 SCALAR_FIELDS = (
-    "format", "format_version", "word_list", "answers_sha256", "guesses_sha256", "mode",
+    "format", "format_version", "word_list", "word_length", "answers_sha256", "guesses_sha256", "mode",
     "objective", "guess_limit", "opener", "total", "average", "max_guesses", "histogram",
-    "solver_version", "solve_seconds", "tree_sha256",
+    "solver_version", "tree_sha256",
 )
 
 
@@ -47,25 +48,27 @@ def parse_history_token(token: str) -> tuple[str, int]:
             f"history token {token!r} is not word:feedback (e.g. salet:bbyyg, salet:00112 "
             "or salet:⬛⬛🟨🟨🟩)"
         )
-    return word, parse_feedback(feedback)
+    return word, parse_feedback(feedback, len(word))
 
 
 def format_history(steps: Iterable[tuple[str, int]]) -> str:
     """``[("salet", 3), ...]`` → ``"salet:bbybb ..."``; ``"(empty history)"`` for none."""
-    text = " ".join(f"{word}:{code_to_text(code)}" for word, code in steps)
+    text = " ".join(f"{word}:{code_to_text(code, len(word))}" for word, code in steps)
     return text or "(empty history)"
 
 
-def _feedback_code(feedback: Feedback) -> int:
+def _feedback_code(feedback: Feedback, word_length: int = 5) -> int:
+    """A feedback given as a code or as text, as its code (0..3**word_length − 1)."""
+    top = 3**word_length - 1
     if isinstance(feedback, bool):  # bool is an int subclass; True is no feedback
-        raise FeedbackError(f"feedback {feedback!r} is neither a code 0..242 nor a string")
+        raise FeedbackError(f"feedback {feedback!r} is neither a code 0..{top} nor a string")
     if isinstance(feedback, numbers.Integral):
         code = int(feedback)
-        code_to_text(code)  # raises FeedbackError when out of 0..242
+        code_to_text(code, word_length)  # raises FeedbackError when out of range
         return code
     if isinstance(feedback, str):
-        return parse_feedback(feedback)
-    raise FeedbackError(f"feedback {feedback!r} is neither a code 0..242 nor a string")
+        return parse_feedback(feedback, word_length)
+    raise FeedbackError(f"feedback {feedback!r} is neither a code 0..{top} nor a string")
 
 
 @dataclass(frozen=True)
@@ -150,10 +153,6 @@ class PolicyTree:
         return self.header["solver_version"]
 
     @property
-    def solve_seconds(self) -> float:
-        return self.header["solve_seconds"]
-
-    @property
     def tree_sha256(self) -> str:
         return self.header["tree_sha256"]
 
@@ -171,8 +170,8 @@ class PolicyTree:
         return self.word_list.guesses[int(self.tree.node_guess[node])]
 
     def to_bytes(self) -> bytes:
-        """The artifact re-encoded with :func:`policy_tree.artifact.encode_artifact`; for a file
-        written by the solver this equals the file's bytes."""
+        """The artifact re-encoded with :func:`policy_tree.artifact.encode_artifact` (the current
+        format version); for a version-2 file written by the solver this equals the file's bytes."""
         from policy_tree.artifact import encode_artifact
 
         h = self.header
@@ -180,7 +179,7 @@ class PolicyTree:
             word_list=self.word_list, tree=self.tree, mode=h["mode"], objective=h["objective"],
             guess_limit=h["guess_limit"], opener=h["opener"], total=h["total"],
             max_guesses=h["max_guesses"], histogram=h["histogram"],
-            solver_version=h["solver_version"], solve_seconds=h["solve_seconds"],
+            solver_version=h["solver_version"],
         )
 
     # -- lookups ---------------------------------------------------------------------------
@@ -194,7 +193,8 @@ class PolicyTree:
                 word, code = parse_history_token(item)
             else:
                 word, feedback = item
-                word, code = str(word).strip().lower(), _feedback_code(feedback)
+                word = str(word).strip().lower()
+                code = _feedback_code(feedback, len(word))
             self.word_list.guess_index(word)  # raises UnknownWordError naming the list
             steps.append((word, code))
         return tuple(steps)
@@ -224,10 +224,10 @@ class PolicyTree:
                           if k else f"of all {len(answers)} answers, ")
                 raise InconsistentHistoryError(
                     f"no answer is consistent with {format_history(steps[:k + 1])} "
-                    f"({before}none gives {code_to_text(code)} to {word!r})"
+                    f"({before}none gives {code_to_text(code, len(word))} to {word!r})"
                 )
             answers = narrowed
-            won = code == ALL_GREEN
+            won = code == self.tree.all_green
             if node is None:
                 continue
             if word != self.guess_at(node):
@@ -307,7 +307,7 @@ class PolicyTree:
             guess = self.guess_at(node)
             code = feedback_code(guess, answer)
             steps.append((guess, code))
-            if code == ALL_GREEN:
+            if code == self.tree.all_green:
                 return tuple(steps)
             node = self.tree.child(node, code)
             if node < 0:

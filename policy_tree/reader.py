@@ -5,8 +5,8 @@
 1. the file exists and is readable (:class:`MissingArtifactError`);
 2. it is one complete msgpack map with nothing after it (:class:`CorruptArtifactError`:
    empty, truncated, trailing bytes, not msgpack);
-3. ``format`` is the decision-tree format and ``format_version`` is 1
-   (:class:`UnsupportedArtifactError`);
+3. ``format`` is the decision-tree format and ``format_version`` is 2, or 1 (the same format
+   with a ``solve_seconds`` key, which is ignored) (:class:`UnsupportedArtifactError`);
 4. every header key is present with its type (:class:`CorruptArtifactError`), ``mode`` and
    ``objective`` are known values (:class:`UnsupportedArtifactError`);
 5. ``tree_sha256`` matches the four tree arrays, whose sizes agree and whose indices are in
@@ -35,9 +35,11 @@ from policy_tree.errors import (
     CorruptArtifactError, MissingArtifactError, UnsupportedArtifactError, WordListMismatchError,
 )
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
-from policy_tree.schema import FORMAT, FORMAT_VERSION, HEADER_KEYS, TREE_ARRAYS
-from policy_tree.tree import ALL_GREEN, DecisionTree
-from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WORD_LENGTH, WordList
+from policy_tree.schema import (FORMAT, FORMAT_VERSION, HEADER_KEYS, HEADER_KEYS_V1,
+                                 READABLE_VERSIONS, tree_arrays)
+from policy_tree.tree import DecisionTree
+from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
+from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
 
 KNOWN_MODES = ("normal", "hard")
 KNOWN_OBJECTIVES = ("total", "worst")
@@ -45,11 +47,11 @@ KNOWN_OBJECTIVES = ("total", "worst")
 # Expected Python type(s) of each header value after msgpack decoding (bool is rejected
 # separately, since it is an int subclass).
 _HEADER_TYPES = {
-    "format": str, "format_version": int, "word_list": str, "answers_sha256": str,
+    "format": str, "format_version": int, "word_list": str, "word_length": int, "answers_sha256": str,
     "guesses_sha256": str, "answers": bytes, "guesses": bytes, "mode": str, "objective": str,
     "guess_limit": int, "opener": str, "total": int, "average": (float, int),
-    "max_guesses": int, "histogram": list, "solver_version": str, "solve_seconds": (float, int),
-    "tree": dict, "tree_sha256": str,
+    "max_guesses": int, "histogram": list, "solver_version": str, "tree": dict,
+    "tree_sha256": str,
 }
 _TYPE_NAMES = {str: "str", int: "int", bytes: "bin", list: "array", dict: "map",
                (float, int): "float"}
@@ -82,14 +84,16 @@ def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
     path = None if path is None else Path(path)
     document = _unpack(data, path)
     _check_header(document, path)
-    tree = _decode_tree(document, path)
-    word_list = _decode_word_list(document, path)
+    word_length = document.get("word_length", 5)  # version 1 stored five-letter words only
+    tree = _decode_tree(document, path, word_length)
+    word_list = _decode_word_list(document, path, word_length)
     if int(tree.node_guess.max()) >= word_list.n_guesses:
         node = int(np.argmax(tree.node_guess >= word_list.n_guesses))
         raise CorruptArtifactError(
             path, f"node {node} plays guess index {int(tree.node_guess[node])}, but there are "
             f"only {word_list.n_guesses} guesses")
-    header = {key: document[key] for key in SCALAR_FIELDS}
+    header = {key: document.get(key, word_length) if key == "word_length" else document[key]
+              for key in SCALAR_FIELDS}
     return PolicyTree(tree, word_list, header, path)
 
 
@@ -124,19 +128,24 @@ def _check_header(document: dict, path: Path | None) -> None:
             path, f"not a decision-tree artifact (format is {document.get('format')!r}, "
             f"expected {FORMAT!r})")
     version = document.get("format_version")
-    if version != FORMAT_VERSION or isinstance(version, bool):
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise UnsupportedArtifactError(
-            path, f"format version {version!r} is not supported (this reader knows version "
-            f"{FORMAT_VERSION})")
-    missing = [key for key in HEADER_KEYS if key not in document]
+            path, f"format version {version!r} is not supported (this reader knows versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}; it writes {FORMAT_VERSION})")
+    keys = HEADER_KEYS_V1 if version == 1 else HEADER_KEYS
+    missing = [key for key in keys if key not in document]
     if missing:
         raise CorruptArtifactError(path, f"header key(s) missing: {', '.join(missing)}")
-    for key in HEADER_KEYS:
+    for key in keys:
         expected, value = _HEADER_TYPES[key], document[key]
         if isinstance(value, bool) or not isinstance(value, expected):
             raise CorruptArtifactError(
                 path, f"header key {key!r} should be {_TYPE_NAMES[expected]}, "
                 f"found {type(value).__name__} {_short(value)}")
+    length = document.get("word_length", 5)
+    if not MIN_WORD_LENGTH <= length <= MAX_WORD_LENGTH:
+        raise CorruptArtifactError(
+            path, f"word_length {length} is not in {MIN_WORD_LENGTH}..{MAX_WORD_LENGTH}")
     histogram = document["histogram"]
     if any(isinstance(h, bool) or not isinstance(h, int) for h in histogram):
         raise CorruptArtifactError(path, f"histogram {_short(histogram)} is not a list of ints")
@@ -153,9 +162,10 @@ def _check_header(document: dict, path: Path | None) -> None:
             path, f"objective {document['objective']!r} is not one of {', '.join(KNOWN_OBJECTIVES)}")
 
 
-def _decode_tree(document: dict, path: Path | None) -> DecisionTree:
+def _decode_tree(document: dict, path: Path | None, word_length: int) -> DecisionTree:
     bins = document["tree"]
-    names = [name for name, _ in TREE_ARRAYS]
+    layout = tree_arrays(word_length)
+    names = [name for name, _ in layout]
     if sorted(bins) != sorted(names):
         raise CorruptArtifactError(
             path, f"tree map has keys {sorted(map(str, bins))}, expected {names}")
@@ -170,13 +180,14 @@ def _decode_tree(document: dict, path: Path | None) -> DecisionTree:
             path, f"tree checksum mismatch: the tree arrays hash to {digest.hexdigest()[:16]}…, "
             f"tree_sha256 says {document['tree_sha256'][:16]}… (the file is corrupted)")
     arrays = {}
-    for name, dtype in TREE_ARRAYS:
+    for name, dtype in layout:
         itemsize = np.dtype(dtype).itemsize
         if len(bins[name]) % itemsize:
             raise CorruptArtifactError(
                 path, f"tree array {name!r} has {len(bins[name])} bytes, not a multiple of {itemsize}")
         arrays[name] = np.frombuffer(bins[name], dtype=dtype)  # read-only views of the file
-    tree = DecisionTree(**arrays)
+    tree = DecisionTree(**arrays, word_length=word_length)
+    green = all_green(word_length)
     n_nodes, n_edges = tree.n_nodes, len(tree.edge_feedback)
     if n_nodes == 0:
         raise CorruptArtifactError(path, "the tree has no nodes")
@@ -194,9 +205,9 @@ def _decode_tree(document: dict, path: Path | None) -> DecisionTree:
     if n_nodes > 1 and bool(np.any(np.diff(tree.edge_start.astype(np.int64)) < 0)):
         raise CorruptArtifactError(path, "edge_start decreases somewhere")
     if n_edges:
-        if int(tree.edge_feedback.max()) >= ALL_GREEN:
+        if int(tree.edge_feedback.max()) >= green:
             raise CorruptArtifactError(
-                path, f"an edge has feedback code {int(tree.edge_feedback.max())} (must be < {ALL_GREEN})")
+                path, f"an edge has feedback code {int(tree.edge_feedback.max())} (must be < {green})")
         if int(tree.edge_child.min()) < 1 or int(tree.edge_child.max()) >= n_nodes:
             raise CorruptArtifactError(
                 path, f"an edge leads to a node outside 1..{n_nodes - 1}")
@@ -213,14 +224,15 @@ def _decode_tree(document: dict, path: Path | None) -> DecisionTree:
     return tree
 
 
-def _decode_words(document: dict, key: str, path: Path | None) -> tuple[tuple[str, ...], str]:
+def _decode_words(document: dict, key: str, path: Path | None,
+                  length: int) -> tuple[tuple[str, ...], str]:
     """The sorted words stored under ``key`` and the sha256 of their normalised form, checked
     against ``<key>_sha256``."""
     raw = document[key]
-    if not raw or len(raw) % WORD_LENGTH:
+    if not raw or len(raw) % length:
         raise CorruptArtifactError(
-            path, f"{key} has {len(raw)} bytes, not a positive multiple of {WORD_LENGTH}")
-    letters = np.frombuffer(raw, dtype=np.uint8).reshape(-1, WORD_LENGTH)
+            path, f"{key} has {len(raw)} bytes, not a positive multiple of {length}")
+    letters = np.frombuffer(raw, dtype=np.uint8).reshape(-1, length)
     if bool(np.any((letters < ord("a")) | (letters > ord("z")))):
         raise CorruptArtifactError(path, f"{key} holds bytes other than lowercase letters a-z")
     # The stored digest is of the normalised (sorted) list, so hashing the words as stored,
@@ -232,15 +244,15 @@ def _decode_words(document: dict, key: str, path: Path | None) -> tuple[tuple[st
             path, f"the embedded {key} hash to {actual[:16]}…, {key}_sha256 says {stored[:16]}… "
             "(the file is corrupted)")
     text = raw.decode("ascii")
-    words = tuple(text[i:i + WORD_LENGTH] for i in range(0, len(text), WORD_LENGTH))
+    words = tuple(text[i:i + length] for i in range(0, len(text), length))
     if any(a >= b for a, b in zip(words, words[1:])):
         raise CorruptArtifactError(path, f"{key} are not sorted without duplicates")
     return words, actual
 
 
-def _decode_word_list(document: dict, path: Path | None) -> WordList:
-    answers, answers_sha256 = _decode_words(document, "answers", path)
-    guesses, guesses_sha256 = _decode_words(document, "guesses", path)
+def _decode_word_list(document: dict, path: Path | None, word_length: int) -> WordList:
+    answers, answers_sha256 = _decode_words(document, "answers", path, word_length)
+    guesses, guesses_sha256 = _decode_words(document, "guesses", path, word_length)
     guess_set = set(guesses)
     missing = [a for a in answers if a not in guess_set]
     if missing:

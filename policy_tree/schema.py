@@ -1,4 +1,4 @@
-"""The decision-tree artifact format (msgpack), version 1.
+"""The decision-tree artifact format (msgpack), version 2.
 
 An artifact is one msgpack map with these keys, in this order (``str`` keys; ``bin`` values
 are raw little-endian arrays):
@@ -7,14 +7,16 @@ are raw little-endian arrays):
 key                     type       meaning
 ======================  =========  =============================================================
 ``format``              str        always ``"exact-wordle/decision-tree"``
-``format_version``      int        ``FORMAT_VERSION`` (1)
+``format_version``      int        ``FORMAT_VERSION`` (2)
 ``word_list``           str        list name (``legacy``, ``nyt-2024`` or a directory's name)
+``word_length``         int        letters per word, L (5 for Wordle; version 2 on)
 ``answers_sha256``      str        sha256 (hex) of the normalised answer list
 ``guesses_sha256``      str        sha256 (hex) of the normalised guess list
-``answers``             bin        the sorted answers, 5 ASCII bytes each, concatenated
-``guesses``             bin        the sorted guesses, 5 ASCII bytes each, concatenated
+``answers``             bin        the sorted answers, L ASCII bytes each, concatenated
+``guesses``             bin        the sorted guesses, L ASCII bytes each, concatenated
 ``mode``                str        ``"normal"`` (``"hard"`` reserved for the hard-mode variant)
-``objective``           str        ``"total"`` (minimise total guesses; ``"worst"`` reserved)
+``objective``           str        ``"total"`` (minimise total guesses) or ``"worst"`` (minimise
+                                   the most guesses any answer needs)
 ``guess_limit``         int        games must be won within this many guesses (6)
 ``opener``              str        the root guess
 ``total``               int        sum over all answers of guesses used (final one included)
@@ -23,8 +25,6 @@ key                     type       meaning
 ``histogram``           [int]      ``histogram[i]`` = answers solved in ``i + 1`` guesses,
                                    length ``guess_limit``
 ``solver_version``      str        version of the solver that wrote it
-``solve_seconds``       float      wall seconds the solve took (the only field that varies
-                                   between two solves of the same input)
 ``tree``                map        the tree, below
 ``tree_sha256``         str        sha256 (hex) of the four tree arrays' bytes concatenated in
                                    the order below; detects corruption
@@ -35,16 +35,24 @@ in depth-first preorder with children in ascending feedback-code order:
 
 - ``node_guess``: bin of uint32[n_nodes], the guess played at each node (index into ``guesses``);
 - ``edge_start``: bin of uint32[n_nodes + 1], node ``i``'s edges are ``edge_start[i]:edge_start[i+1]``;
-- ``edge_feedback``: bin of uint8[n_edges], the feedback code (0..242, never 242) of each edge;
+- ``edge_feedback``: bin of uint8[n_edges] for L ≤ 5, little-endian uint16 for L > 5, the
+  feedback code (0..3**L − 2: never all-green, 3**L − 1) of each edge;
 - ``edge_child``: bin of uint32[n_edges], the node reached after that feedback.
 
-A node's edges are the feedbacks other than all-green (242) that some answer still possible
+A node's edges are the feedbacks other than all-green (242 for L = 5) that some answer still possible
 there produces, sorted ascending. Feedback codes: ``sum(c_i * 3**i)`` with position 0 the
 first letter, ``c = 0`` gray, ``1`` yellow, ``2`` green (see :mod:`solver.game.feedback`).
+
+Nothing in an artifact depends on the run that wrote it (no timing, no host, no date): two
+solves of the same input give the same bytes. Version history: 1 had a ``solve_seconds`` key
+after ``solver_version`` and no ``word_length`` (always 5); 2 dropped ``solve_seconds`` (the
+solve's wall time goes to the run's console log) and added ``word_length``.
 """
 
 FORMAT = "exact-wordle/decision-tree"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Versions the reader accepts: version 1 also stored ``solve_seconds`` (ignored when read).
+READABLE_VERSIONS = (1, 2)
 TREE_ARRAYS = (
     ("node_guess", "<u4"),
     ("edge_start", "<u4"),
@@ -52,7 +60,16 @@ TREE_ARRAYS = (
     ("edge_child", "<u4"),
 )
 HEADER_KEYS = (
-    "format", "format_version", "word_list", "answers_sha256", "guesses_sha256", "answers",
-    "guesses", "mode", "objective", "guess_limit", "opener", "total", "average", "max_guesses",
-    "histogram", "solver_version", "solve_seconds", "tree", "tree_sha256",
+    "format", "format_version", "word_list", "word_length", "answers_sha256", "guesses_sha256",
+    "answers", "guesses", "mode", "objective", "guess_limit", "opener", "total", "average",
+    "max_guesses", "histogram", "solver_version", "tree", "tree_sha256",
 )
+#: Version 1's header keys (no ``word_length``; ``solve_seconds`` is not checked).
+HEADER_KEYS_V1 = tuple(key for key in HEADER_KEYS if key != "word_length")
+
+
+def tree_arrays(word_length: int) -> tuple[tuple[str, str], ...]:
+    """The tree arrays' (name, dtype) for words of ``word_length`` letters: edge feedback is
+    uint8 up to 5 letters (3**5 = 243 codes) and little-endian uint16 above."""
+    feedback = "u1" if word_length <= 5 else "<u2"
+    return tuple((name, feedback if name == "edge_feedback" else dtype) for name, dtype in TREE_ARRAYS)

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-ALL_GREEN = 242
+from solver.game.spec import all_green
+
+#: Wordle's all-green code; a tree of another word length has ``DecisionTree.all_green``.
+ALL_GREEN = all_green(5)
 
 
 @dataclass(frozen=True)
@@ -16,14 +19,22 @@ class DecisionTree:
     Attributes:
         node_guess: uint32[n_nodes], guess index played at each node.
         edge_start: uint32[n_nodes + 1], node i's edges are ``edge_start[i]:edge_start[i+1]``.
-        edge_feedback: uint8[n_edges], feedback code of each edge (never 242, ascending per node).
+        edge_feedback: uint8[n_edges] (uint16 for words of more than 5 letters), feedback code
+            of each edge (never all-green, ascending per node).
         edge_child: uint32[n_edges], node reached by each edge.
+        word_length: letters per word (sets the all-green code ``3**word_length − 1``).
     """
 
     node_guess: np.ndarray
     edge_start: np.ndarray
     edge_feedback: np.ndarray
     edge_child: np.ndarray
+    word_length: int = 5
+
+    @property
+    def all_green(self) -> int:
+        """The feedback code that ends a game, ``3**word_length − 1``."""
+        return all_green(self.word_length)
 
     @property
     def n_nodes(self) -> int:
@@ -54,12 +65,13 @@ class DecisionTree:
         """Guesses used for each answer, int64[len(answers)]; 0 where the tree fails (no branch
         or more than the tree's depth). ``table_row_of(guess_index, answer_index) -> code``."""
         out = np.zeros(len(answers), dtype=np.int64)
+        green = self.all_green
         for i, a in enumerate(answers):
             node, used = 0, 0
             while node >= 0 and used < 64:
                 used += 1
                 code = table_row_of(int(self.node_guess[node]), a)
-                if code == ALL_GREEN:
+                if code == green:
                     out[i] = used
                     break
                 node = self.child(node, code)

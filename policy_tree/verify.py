@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass, field
 
 from policy_tree.lookup import PolicyTree, format_history
-from policy_tree.tree import ALL_GREEN
 from solver.game.feedback import code_to_text, feedback_code
 
 
@@ -146,7 +145,7 @@ def _replay(policy: PolicyTree, report: VerifyReport) -> None:
                                 f"{format_history(steps)}, illegal in hard mode: {why}")
             code = feedback_code(guess, answer)
             steps.append((guess, code))
-            if code == ALL_GREEN:
+            if code == policy.tree.all_green:
                 used = len(steps)  # <= limit: the check below stops every longer game
                 report.total += used
                 report.max_guesses = max(report.max_guesses, used)
@@ -158,7 +157,7 @@ def _replay(policy: PolicyTree, report: VerifyReport) -> None:
             child = tree.child(node, code)
             if child < 0:
                 report.fail(f"{answer!r}: node {node} (guess {guess!r}) has no branch for "
-                            f"feedback {code_to_text(code)}; path {format_history(steps)}")
+                            f"feedback {code_to_text(code, len(guess))}; path {format_history(steps)}")
                 break
             node = child
     dead = [i for i, count in enumerate(visits) if count == 0]

@@ -1,7 +1,7 @@
 """Slow, obviously correct twins of the kernels, written for the tests only.
 
 Every kernel test compares against one of these (the stumpy pattern): they follow the
-definitions in algorithms.md literally, with no pruning, no bounds and no shortcuts beyond
+definitions in docs/algorithms.md literally, with no pruning, no bounds and no shortcuts beyond
 the base case of the recursion.
 """
 
@@ -17,14 +17,14 @@ def feedback(guess: str, answer: str) -> int:
     """Feedback code by the rule's words: greens first, then yellows left to right while the
     answer still has an unmatched copy of the letter (a different procedure from
     ``solver.game.feedback.feedback_code``: it crosses letters off a list)."""
-    colours = ["b"] * 5
+    colours = ["b"] * len(guess)
     leftover = []
-    for i in range(5):
+    for i in range(len(guess)):
         if guess[i] == answer[i]:
             colours[i] = "g"
         else:
             leftover.append(answer[i])
-    for i in range(5):
+    for i in range(len(guess)):
         if colours[i] != "g" and guess[i] in leftover:
             colours[i] = "y"
             leftover.remove(guess[i])
@@ -37,16 +37,19 @@ def table(guesses, answers) -> list[list[int]]:
 
 
 class BruteForce:
-    """F(S, d) by the plain Bellman recursion over every guess (Bertsimas & Paskov §3),
-    memoised on (S, d) only so that the tests finish; plus the solver's tie-break rule.
+    """F(S, d) by the plain Bellman recursion over every guess (Bertsimas & Paskov §3;
+    docs/algorithms.md §2.1 for ``objective="total"``, §2.2 for ``"worst"``), memoised on
+    (S, d) only so that the tests finish; plus the solver's tie-break rule (§4.4).
 
     ``guess_of_answer[a]`` is the guess index of answer a; states are tuples of answer
-    indices in ascending order.
+    indices in ascending order; ``word_length`` sets the all-green code 3**L − 1.
     """
 
-    def __init__(self, feedback_table, guess_of_answer):
+    def __init__(self, feedback_table, guess_of_answer, objective="total", word_length=5):
         self.table = feedback_table
         self.guess_of_answer = guess_of_answer
+        self.objective = objective
+        self.all_green = 3**word_length - 1
         self.memo: dict = {}
 
     def classes(self, g, state):
@@ -56,12 +59,22 @@ class BruteForce:
         return groups
 
     def guess_cost(self, g, state, d):
-        """|S| + Σ over non-green classes of F(C, d − 1)."""
-        cost = len(state)
-        for code, members in self.classes(g, state).items():
-            if code != ALL_GREEN:
-                cost += self.value(tuple(members), d - 1)
+        """Total: |S| + Σ over non-green classes of F(C, d − 1). Worst: the largest of 1 (the
+        green class) and 1 + F(C, d − 1) over the non-green classes."""
+        classes = [tuple(m) for code, m in self.classes(g, state).items() if code != self.all_green]
+        if self.objective == "worst":
+            cost = max([1] + [1 + self.value(c, d - 1) for c in classes])
+        else:
+            cost = len(state) + sum(self.value(c, d - 1) for c in classes)
         return min(cost, INF)
+
+    def order(self, g, groups, n):
+        """The solver's candidate order after the value: (bound, second key), §4.2."""
+        green = 1 if self.all_green in groups else 0
+        sumsq = sum(len(m) ** 2 for m in groups.values())
+        if self.objective == "worst":
+            return (2 if len(groups) == n else 3, 2 * sumsq + 1 - green)
+        return (3 * n - len(groups) - green, sumsq)
 
     def value(self, state, d) -> int:
         return self.best(state, d)[0]
@@ -87,9 +100,7 @@ class BruteForce:
                 cost = self.guess_cost(g, state, d)
                 if cost >= INF:
                     continue
-                green = 1 if ALL_GREEN in groups else 0
-                order = (cost, 3 * n - len(groups) - green,
-                         sum(len(m) ** 2 for m in groups.values()), g)
+                order = (cost, *self.order(g, groups, n), g)
                 if best_key is None or order < best_key:
                     best_key = order
                     result = (cost, g)
@@ -102,7 +113,7 @@ class BruteForce:
             _, guess = self.best(state, d)
         children = {}
         for code, members in sorted(self.classes(guess, state).items()):
-            if code != ALL_GREEN:
+            if code != self.all_green:
                 children[code] = self.tree(tuple(members), d - 1)
         return {"guess": guess, "children": children}
 
@@ -120,6 +131,6 @@ def tree_from_arrays(tree, node=0):
 def letter_counts_ok(guess: str, answer: str, code: int) -> bool:
     """A property of every feedback: per letter, greens + yellows = min(count in guess,
     count in answer)."""
-    marks = [(code // 3**i) % 3 for i in range(5)]
-    shown = Counter(guess[i] for i in range(5) if marks[i] > 0)
+    marks = [(code // 3**i) % 3 for i in range(len(guess))]
+    shown = Counter(guess[i] for i in range(len(guess)) if marks[i] > 0)
     return all(shown[ch] == min(guess.count(ch), answer.count(ch)) for ch in set(guess))

@@ -30,9 +30,14 @@ CASES = [  # (seed, answers, guesses, guess limit)
     (6, 30, 60, 3), (7, 15, 60, 3), (8, 40, 160, 5), (9, 28, 140, 4), (10, 36, 120, 6),
     (11, 22, 80, 3), (12, 33, 110, 5),
 ]
+# The plain brute force takes 3 s or more on these (with numba, 8-20 s without): make test-fast
+# and the JIT-off run skip them.
+SLOW_SEEDS = {1, 2, 3, 4, 8, 10, 12}
+VALUE_CASES = [pytest.param(*case, marks=pytest.mark.slow) if case[0] in SLOW_SEEDS else case for case in CASES]
 
 
-@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES)
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", VALUE_CASES)
+@pytest.mark.kernels
 def test_state_value_and_guess_equal_brute_force(legacy, seed, n_answers, n_guesses, limit):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
@@ -46,6 +51,7 @@ def test_state_value_and_guess_equal_brute_force(legacy, seed, n_answers, n_gues
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:8])
+@pytest.mark.kernels
 def test_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_answers, n_guesses, limit):
     """Value and the whole tie-broken tree, for an opener the solver was never tuned on."""
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
@@ -63,6 +69,7 @@ def test_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_answers, n_g
     assert result.guesses_per_answer.max() <= limit
 
 
+@pytest.mark.slow
 def test_small_states_use_the_exact_shortcuts(legacy):
     wl = legacy
     assert solve_state(wl, ["cigar"], 1) == (1, "cigar")
@@ -77,8 +84,9 @@ def test_small_states_use_the_exact_shortcuts(legacy):
     assert (value, guess) == (brute.value(tuple(range(7)), 6), brute_wl.guesses[brute.best(tuple(range(7)), 6)[1]])
 
 
+@pytest.mark.slow
 def test_salet_total_is_7920(legacy):
-    """The published optimum (algorithms.md): SALET, total 7920, no answer needs > 5 guesses."""
+    """The published optimum (docs/algorithms.md §11): SALET, total 7920, no answer needs > 5 guesses."""
     result = solve(legacy, "salet", jobs=2, resume=False)
     assert result.total == 7920
     assert round(result.average, 5) == 3.42117
@@ -87,13 +95,13 @@ def test_salet_total_is_7920(legacy):
     assert result.histogram[0] == 0  # salet is not an answer
 
 
+@pytest.mark.slow
 def test_same_input_same_tree(legacy):
     first = solve(legacy, "trace", jobs=2, resume=False)
     second = solve(legacy, "trace", jobs=1, resume=False)
     assert first.total == second.total
     assert first.tree == second.tree
-    # byte for byte: only solve_seconds may differ between two artifacts of the same solve
-    second.seconds = first.seconds
+    # byte for byte: the artifact holds nothing that varies between runs (no timing)
     assert artifact_bytes(first) == artifact_bytes(second)
 
 
@@ -105,7 +113,8 @@ def test_unknown_opener_is_rejected(legacy):
         solve(legacy, "zzzzz")
 
 
-def test_interrupted_solve_resumes_from_checkpoints(legacy, tmp_path, monkeypatch):
+@pytest.mark.kernels
+def test_interrupted_solve_resumes_from_its_journal(legacy, tmp_path, monkeypatch):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = random_sub_list(legacy, 21, 60, 200)
     seen = []
@@ -124,4 +133,28 @@ def test_interrupted_solve_resumes_from_checkpoints(legacy, tmp_path, monkeypatc
     assert resumed[0] == finished  # the finished classes were loaded, not solved again
     fresh = solve(wl, wl.answers[0], jobs=1, resume=False)
     assert result.total == fresh.total and result.tree == fresh.tree
-    assert not any(tmp_path.glob("checkpoints/*/*.npz"))  # cleared after success
+    assert not any((tmp_path / "journals").iterdir())  # discarded after success
+
+
+def test_a_journal_of_another_solver_is_refused(legacy, tmp_path, monkeypatch):
+    from solver.exact import bellman
+    from solver.exact.journal import ForeignJournalError
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = random_sub_list(legacy, 22, 40, 120)
+
+    def interrupt(done, total):
+        if done:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(wl, wl.answers[0], jobs=1, progress=interrupt)
+    path = bellman.journal_path(wl, wl.answers[0], 6)
+    assert path.exists()
+    monkeypatch.setattr(bellman, "SOLVER_VERSION", "0.0.0-other")
+    with pytest.raises(ForeignJournalError, match="solver_version"):
+        solve(wl, wl.answers[0], jobs=1)
+    assert path.exists()  # refused, not touched
+    seen = []
+    solve(wl, wl.answers[0], jobs=1, resume=False, progress=lambda done, total: seen.append(done))
+    assert seen[0] == 0 and not path.exists()  # started over, then discarded

@@ -14,7 +14,13 @@ from solver.game.feedback import (
 from solver.game._feedback_kernel import feedback_table_kernel
 from solver.game.wordlists import load_word_list
 
-# Hand-worked cases with repeated letters (algorithms.md gives the first).
+
+def kernel_table(guesses, answers):
+    """The kernel's table for two lists of words of one length."""
+    table = np.empty((len(guesses), len(answers)), dtype=np.uint16)
+    return feedback_table_kernel(words_to_letters(guesses), words_to_letters(answers), table)
+
+# Hand-worked cases with repeated letters (docs/algorithms.md §1.2 gives the first).
 HAND_CASES = [
     ("speed", "abide", "bbyby"),
     ("eerie", "there", "ybybg"),
@@ -29,10 +35,11 @@ HAND_CASES = [
 
 
 @pytest.mark.parametrize("guess,answer,expected", HAND_CASES)
+@pytest.mark.kernels
 def test_hand_worked_cases(guess, answer, expected):
     assert code_to_text(feedback_code(guess, answer)) == expected
     assert code_to_text(naive_feedback(guess, answer)) == expected
-    kernel = feedback_table_kernel(words_to_letters([guess]), words_to_letters([answer]))
+    kernel = kernel_table([guess], [answer])
     assert code_to_text(kernel[0, 0]) == expected
 
 
@@ -42,13 +49,15 @@ words = st.text(alphabet="aebst", min_size=5, max_size=5)
 
 @settings(max_examples=400, deadline=None)
 @given(guess=words, answer=words)
+@pytest.mark.kernels
 def test_kernel_equals_plain_twin_on_repeated_letters(guess, answer):
-    code = int(feedback_table_kernel(words_to_letters([guess]), words_to_letters([answer]))[0, 0])
+    code = int(kernel_table([guess], [answer])[0, 0])
     assert code == naive_feedback(guess, answer) == feedback_code(guess, answer)
     assert letter_counts_ok(guess, answer, code)
     assert (code == 242) == (guess == answer)
 
 
+@pytest.mark.slow
 def test_full_table_on_thousands_of_random_pairs():
     wl = load_word_list("legacy")
     table = feedback_table(wl)
@@ -61,6 +70,7 @@ def test_full_table_on_thousands_of_random_pairs():
     assert int((table == 242).sum()) == wl.n_answers
 
 
+@pytest.mark.kernels
 def test_table_is_cached_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     from solver.game.wordlists import from_words

@@ -12,7 +12,7 @@ import naive_policies as naive
 from solver.policies._policy_kernel import entropy_keys as kernel_keys
 from solver.policies._policy_kernel import factor_tables as kernel_factor_tables
 from solver.policies._policy_kernel import float_entropies, mig_choose
-from solver.policies.mig import MIGPolicy, entropies, entropy_keys, factor_tables
+from solver.policies.mig import MIGPolicy, entropies, entropy_keys, factor_tables, pattern_count
 from solver.evaluation.scoring import score_policy
 from solver.game.wordlists import from_words
 
@@ -23,6 +23,7 @@ from solver.game.wordlists import from_words
 from conftest import ATCH, state_of
 
 
+@pytest.mark.kernels
 def test_hand_worked_entropies(atch):
     word_list, table = atch
     h = dict(zip(word_list.guesses, entropies(word_list, table, state_of(word_list, ATCH))))
@@ -38,6 +39,7 @@ def test_hand_worked_entropies(atch):
     assert dict(zip(word_list.guesses, n_classes))["chump"] == 3
 
 
+@pytest.mark.kernels
 def test_hand_worked_choices(atch):
     word_list, table = atch
     mig_a, mig_b = MIGPolicy(word_list, table, "a"), MIGPolicy(word_list, table, "b")
@@ -54,6 +56,7 @@ def test_hand_worked_choices(atch):
     assert word_list.guesses[mig_a.choose(state_of(word_list, ["patch"]), 5)] == "patch"
 
 
+@pytest.mark.kernels
 def test_exact_ties_between_equal_products():
     """{2,2,2,2} and {4,1,1,1,1} have equal entropy (2^2·2^2·2^2·2^2 = 4^4): bit-equal keys,
     so the tie rule picks the lower index."""
@@ -65,15 +68,16 @@ def test_exact_ties_between_equal_products():
     ], dtype=np.uint8)
     state = np.arange(8, dtype=np.int32)
     factors = kernel_factor_tables(8)
-    keys, n_classes = kernel_keys(state, table, factors)
+    keys, n_classes = kernel_keys(state, table, factors, 243)  # codes of five letters
     assert keys[0] == keys[1] == keys[2]
     assert keys[0] == 8 * math.log(2)  # e_2 = 8: Σ e_p log p with one prime
     assert list(n_classes) == [5, 4, 4, 3]
     no_answers = np.full(4, -1, dtype=np.int32)
     guess_of_answer = np.zeros(8, dtype=np.int32)
-    assert mig_choose(state, table, guess_of_answer, no_answers, False, factors) == 0
+    assert mig_choose(state, table, guess_of_answer, no_answers, False, factors, 243) == 0
 
 
+@pytest.mark.kernels
 def test_mig_b_prefers_answers_on_exact_tie():
     # guess 0 (not an answer) and guess 2 (answer 1) both split {0, 1, 2} into singletons
     table = np.array([[0, 1, 2], [0, 0, 1], [3, 242, 4], [0, 0, 0]], dtype=np.uint8)
@@ -81,10 +85,11 @@ def test_mig_b_prefers_answers_on_exact_tie():
     factors = kernel_factor_tables(3)
     guess_of_answer = np.array([1, 2, 3], dtype=np.int32)
     answer_of_guess = np.array([-1, 0, 1, 2], dtype=np.int32)
-    assert mig_choose(state, table, guess_of_answer, answer_of_guess, False, factors) == 0
-    assert mig_choose(state, table, guess_of_answer, answer_of_guess, True, factors) == 2
+    assert mig_choose(state, table, guess_of_answer, answer_of_guess, False, factors, 243) == 0
+    assert mig_choose(state, table, guess_of_answer, answer_of_guess, True, factors, 243) == 2
 
 
+@pytest.mark.slow
 def test_kernel_entropy_matches_plain_twin(legacy_table):
     word_list, table = legacy_table
     rng = np.random.default_rng(20260101)
@@ -103,6 +108,7 @@ def test_kernel_entropy_matches_plain_twin(legacy_table):
         assert len({next(iter(v)) for v in products.values()}) == len(products)
 
 
+@pytest.mark.slow
 def test_choice_matches_plain_twin_on_random_states(legacy_table):
     word_list, table = legacy_table
     rng = np.random.default_rng(7)
@@ -122,6 +128,7 @@ def test_choice_matches_plain_twin_on_random_states(legacy_table):
                 assert policy.choose(state, 5) == expected
 
 
+@pytest.mark.slow
 def test_salet_figures_exact_ties(legacy_table):
     word_list, table = legacy_table
     a = score_policy(MIGPolicy(word_list, table, "a"), "salet")
@@ -142,18 +149,21 @@ def test_salet_figures_float_reading(legacy_table):
     assert round(b.average, 4) == 3.4333
 
 
+@pytest.mark.slow
 def test_float_entropies_are_entropies_in_bits(legacy_table):
     word_list, table = legacy_table
     state = np.arange(0, 2315, 97, dtype=np.int32)
-    h_bits = float_entropies(state, table)
+    h_bits = float_entropies(state, table, pattern_count(word_list))
     h_nats = entropies(word_list, table, state)
     np.testing.assert_allclose(h_bits * math.log(2), h_nats, atol=1e-12)
 
 
+@pytest.mark.kernels
 def test_factor_tables_weights():
     log_primes, start, prime, weight = factor_tables(12)
     # 12 = 2^2 · 3: the class of size 12 adds 12·2 to e_2 and 12·1 to e_3
-    assert [(round(math.exp(log_primes[p])), w) for p, w in zip(prime[start[12]:start[13]], weight[start[12]:start[13]])] == [(2, 24), (3, 12)]
+    rows = zip(prime[start[12]:start[13]], weight[start[12]:start[13]])
+    assert [(round(math.exp(log_primes[p])), w) for p, w in rows] == [(2, 24), (3, 12)]
     assert start[1] == start[2]  # size 1 contributes nothing
 
 

@@ -83,7 +83,7 @@ def mini_artifact(**overrides) -> bytes:
     )
     fields = dict(word_list=words, tree=dt, mode="normal", objective="total", guess_limit=6,
                   opener="abcde", total=3, max_guesses=2, histogram=[1, 1, 0, 0, 0, 0],
-                  solver_version="test", solve_seconds=0.0)
+                  solver_version="test")
     fields.update(overrides)
     return encode_artifact(**fields)
 
@@ -158,7 +158,7 @@ def test_flipped_letter_in_the_answers_fails_their_checksum(tmp_path):
 
 
 @pytest.mark.parametrize("edit, error, words", [
-    (lambda d: d.update(format_version=2), UnsupportedArtifactError, "format version 2"),
+    (lambda d: d.update(format_version=3), UnsupportedArtifactError, "format version 3"),
     (lambda d: d.update(format="something else"), UnsupportedArtifactError, "not a decision-tree"),
     (lambda d: d.pop("histogram"), CorruptArtifactError, "missing: histogram"),
     (lambda d: d.update(total="7920"), CorruptArtifactError, "'total' should be int"),
@@ -173,6 +173,19 @@ def test_bad_headers_raise(tmp_path, edit, error, words):
     path.write_bytes(repack(doc))
     with pytest.raises(error, match=words):
         policy_tree.load(path)
+
+
+def test_artifacts_hold_no_timing_and_version_1_still_loads(tmp_path, tree):
+    assert "solve_seconds" not in document() and document()["format_version"] == 2
+    old = dict(document(), format_version=1)
+    items = list(old.items())  # version 1 had solve_seconds right after solver_version
+    at = [k for k, _ in items].index("solver_version") + 1
+    old = dict(items[:at] + [("solve_seconds", 5.98)] + items[at:])
+    path = tmp_path / "v1.msgpack"
+    path.write_bytes(msgpack.packb(old, use_bin_type=True))
+    loaded = policy_tree.load(path)
+    assert loaded.tree == tree.tree and "solve_seconds" not in loaded.header
+    assert loaded.to_bytes() == ARTIFACT.read_bytes()  # re-encoded as version 2
 
 
 @pytest.mark.parametrize("edit, words", [
@@ -369,7 +382,7 @@ def test_verify_checks_hard_mode_rules():
                       np.array([1, 2], dtype=np.uint32))
     data = encode_artifact(word_list=words, tree=dt, mode="hard", objective="total", guess_limit=6,
                            opener="abcde", total=4, max_guesses=3, histogram=[1, 0, 1, 0, 0, 0],
-                           solver_version="test", solve_seconds=0.0)
+                           solver_version="test")
     report = policy_tree.verify(policy_tree.decode(data))
     assert any("illegal in hard mode: position 1 must stay 'a'" in f for f in report.failures)
     normal = policy_tree.decode(data.replace(b"\xa4hard", b"\xa6normal"))

@@ -18,8 +18,10 @@ from solver.policies.exact_policy import ExactPolicy
 from solver.game.feedback import feedback_table
 from solver.policies.mig import MIGPolicy
 from solver.policies.registry import UnknownPolicyError, check_policy_name, make_policy, register_policy
-from solver.studies.gap_report import decision_losses
+from solver.evaluation.regret import DecisionRegret, decision_regrets
 from solver.evaluation.scoring import score_policy
+from solver.exact.journal import Journal
+from solver.studies.gap_report import journal_path, report_fingerprint
 from solver.game.wordlists import load_word_list
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +50,7 @@ def small(tmp_path_factory):
     return directory, word_list, feedback_table(word_list, use_cache=False)
 
 
+@pytest.mark.slow
 def test_report_cli_end_to_end(small, tmp_path):
     directory, word_list, table = small
     openers = [word_list.answers[3], word_list.guesses[5]]
@@ -71,10 +74,13 @@ def test_report_cli_end_to_end(small, tmp_path):
         optimal = brute.guess_cost(opener, full, 6)
         if r["policy"].startswith("mig"):
             prefer = r["policy"] == "mig_b"
-            choose = lambda s: naive.mig_choice(table, s, word_list.answer_guess_index, prefer, word_list.n_guesses)
+
+            def choose(s, prefer=prefer):
+                return naive.mig_choice(table, s, word_list.answer_guess_index, prefer, word_list.n_guesses)
         else:
-            choose = lambda s: naive.rollout_choice(table, s, word_list.answer_guess_index, False, 3,
-                                                    word_list.n_guesses)[0]
+            def choose(s):
+                return naive.rollout_choice(table, s, word_list.answer_guess_index, False, 3,
+                                            word_list.n_guesses)[0]
         games = [naive.play(choose, table, a, opener, word_list.n_answers) for a in range(word_list.n_answers)]
         n = word_list.n_answers
         assert int(r["total"]) == sum(games)
@@ -91,12 +97,15 @@ def test_report_cli_end_to_end(small, tmp_path):
 
     markdown = (out / "gap.md").read_text()
     assert "## Where each policy loses most" in markdown and "![" in markdown
-    # resume: a second run reuses every checkpoint
-    stamps = {p.name: p.stat().st_mtime_ns for p in (out / "results").glob("*.json")}
-    assert len(stamps) == 2 + 2 * 3 + 2 * 2  # optima, policies, float twins of mig_a/mig_b
+    # resume: a second run reuses every record of the journal and appends nothing
+    journal = journal_path(out)
+    records = Journal.open(journal, report_fingerprint(word_list)).records()
+    assert len(records) == 2 + 2 * 3 + 2 * 2  # optima, policies, float twins of mig_a/mig_b
+    assert sorted(k for k in records if k.startswith("optimum/")) == sorted(f"optimum/{o}" for o in openers)
+    before = journal.read_bytes()
     again = run(args, tmp_path)
     assert again.returncode == 0, again.stderr
-    assert {p.name: p.stat().st_mtime_ns for p in (out / "results").glob("*.json")} == stamps
+    assert journal.read_bytes() == before
     assert (out / "gap.csv").read_text() == "\n".join(
         [",".join(rows[0].keys())] + [",".join(r.values()) for r in rows]) + "\n"
 
@@ -128,13 +137,35 @@ def test_bad_word_list_exits_2(tmp_path):
     assert proc.returncode == 2
 
 
-def test_decision_losses_against_brute_force(small):
+def test_the_optimum_cache_solves_once_then_reads(small, tmp_path, monkeypatch):
+    from solver.exact.optimum_cache import load_or_solve_optimum, optimal_tree_cache_path
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
+    _, word_list, _ = small
+    opener = word_list.answers[3]
+    solved = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=tmp_path / "none")
+    assert solved.source == "solved" and solved.seconds >= 0
+    assert solved.path == optimal_tree_cache_path(word_list, opener)
+    cached = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=tmp_path / "none")
+    assert (cached.source, cached.seconds, cached.tree) == ("cache", None, solved.tree)
+    shipped = tmp_path / "artifacts" / f"{word_list.name}-normal-{opener}.msgpack"
+    shipped.parent.mkdir()
+    shipped.write_bytes(solved.path.read_bytes())
+    assert load_or_solve_optimum(word_list, opener, artifacts_dir=shipped.parent).source == "artifacts"
+    other = word_list.answers[4]  # a tree of another opener under this opener's name is passed over
+    shipped.rename(shipped.with_name(f"{word_list.name}-normal-{other}.msgpack"))
+    assert load_or_solve_optimum(word_list, other, jobs=1, artifacts_dir=shipped.parent).source == "solved"
+    assert solved.header["total"] == solve(word_list, opener, jobs=1).total
+
+
+@pytest.mark.kernels
+def test_decision_regrets_against_brute_force(small):
     _, word_list, table = small
     opener = word_list.answers[3]
     solved = solve(word_list, opener, jobs=1)
     exact = ExactPolicy(word_list, table, solved.tree)
     result = score_policy(MIGPolicy(word_list, table, "a"), opener)
-    losses, summary = decision_losses(exact, result.decisions)
+    regrets, summary = decision_regrets(exact, result.decisions)
     brute = BruteForce(table.tolist(), word_list.answer_guess_index.tolist())
     expected = []
     for d in result.decisions:
@@ -145,10 +176,12 @@ def test_decision_losses_against_brute_force(small):
         after = brute.guess_cost(d.guess, state, d.guesses_left)
         if guess != d.guess and after > best:
             expected.append((state, after - best))
-    got = sorted((tuple(word_list.answer_index(w) for w in l.state), l.extra_total) for l in losses)
+    got = sorted((tuple(word_list.answer_index(w) for w in r.state), r.regret) for r in regrets)
     assert got == sorted(expected)
-    assert summary["losing"] == len(expected) > 0
-    assert [l.extra_total for l in losses] == sorted((l.extra_total for l in losses), reverse=True)
+    assert summary["with_regret"] == len(expected) > 0
+    assert [r.regret for r in regrets] == sorted((r.regret for r in regrets), reverse=True)
+    for r in regrets:
+        assert r.regret == r.q_value - r.value and DecisionRegret.from_json(r.to_json()) == r
 
 
 def test_registry(small):
@@ -157,7 +190,7 @@ def test_registry(small):
         assert make_policy(name, word_list, table).name == name
         assert check_policy_name(name.upper()) == name
     policy = make_policy("rollout7_b_p", word_list, table)
-    assert (policy.n_candidates, policy.base, policy.members_first) == (7, "b", True)
+    assert (policy.n_candidates, policy.base, policy.rank_answers_first) == (7, "b", True)
     for bad in ("mig_c", "rollout_a", "rollout0_a", "rollout10", "exact2", "nope"):
         with pytest.raises(UnknownPolicyError):
             check_policy_name(bad)

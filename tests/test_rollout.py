@@ -14,6 +14,7 @@ from solver.evaluation.scoring import score_policy
 from conftest import ATCH, numpy_sub_list, state_of
 
 
+@pytest.mark.kernels
 def test_hand_worked_pair(atch):
     """{hatch, latch}: blimp, hatch, latch, lymph, plumb split it (entropy log 2).
     Q-totals: an answer 1 + 2 = 3, a non-answer 2 + 2 = 4. Candidates in entropy order, ties
@@ -30,10 +31,11 @@ def test_hand_worked_pair(atch):
     assert words[five.choose(pair, 5)] == "hatch"
     assert [(words[g], q) for g, q, _ in five.q_factors(pair)] == [
         ("blimp", 4), ("hatch", 3), ("latch", 3), ("lymph", 4), ("plumb", 4)]
-    # with possible answers first among equal-entropy candidates, n = 1 already finds hatch
-    assert words[RolloutPolicy(word_list, table, 1, "b", members_first=True).choose(pair, 5)] == "hatch"
+    # with answers first among ties (equal entropy), n = 1 already finds hatch
+    assert words[RolloutPolicy(word_list, table, 1, "b", rank_answers_first=True).choose(pair, 5)] == "hatch"
 
 
+@pytest.mark.kernels
 def test_hand_worked_four(atch):
     """All four: blimp/lymph/plumb split into singletons (Q = 4 + 4 = 8); chump leaves
     {hatch, latch}: Q = 4 + (3 under MIG_B) + 1 + 1 = 9; an answer: 4 + T(three others)."""
@@ -57,6 +59,7 @@ def small():
 
 
 @pytest.mark.parametrize("base", ["a", "b"])
+@pytest.mark.kernels
 def test_base_totals_match_plain_twin(small, base):
     word_list, table = small
     totals = base_totals(word_list, table, base)
@@ -74,10 +77,11 @@ def test_base_totals_match_plain_twin(small, base):
                                                  base == "b", word_list.n_guesses, memo)
 
 
-@pytest.mark.parametrize("n,base,members_first", [(3, "a", False), (10, "b", False), (4, "b", True)])
-def test_rollout_matches_plain_twin(small, n, base, members_first):
+@pytest.mark.parametrize("n,base,rank_answers_first", [(3, "a", False), (10, "b", False), (4, "b", True)])
+@pytest.mark.kernels
+def test_rollout_matches_plain_twin(small, n, base, rank_answers_first):
     word_list, table = small
-    policy = RolloutPolicy(word_list, table, n, base, members_first)
+    policy = RolloutPolicy(word_list, table, n, base, rank_answers_first)
     result = score_policy(policy, word_list.answers[0])
     memo = {}
     checked = 0
@@ -86,13 +90,14 @@ def test_rollout_matches_plain_twin(small, n, base, members_first):
         if len(state) < 2:
             continue
         guess, scored = naive.rollout_choice(table, state, word_list.answer_guess_index, base == "b", n,
-                                             word_list.n_guesses, members_first, memo)
+                                             word_list.n_guesses, rank_answers_first, memo)
         assert decision.guess == guess
         assert [(g, q) for g, q, _ in policy.q_factors(decision.state)] == scored
         checked += 1
     assert checked > 10
 
 
+@pytest.mark.kernels
 def test_rollout_never_worse_than_base_when_base_choice_is_a_candidate(small):
     """Rollout's cost improvement: MIG_B's choice is always a candidate with _p ranking."""
     word_list, table = small
@@ -101,6 +106,7 @@ def test_rollout_never_worse_than_base_when_base_choice_is_a_candidate(small):
     assert score_policy(RolloutPolicy(word_list, table, 5, "b", True), opener).total <= base
 
 
+@pytest.mark.slow
 def test_salet_rollout10_a(legacy_table):
     word_list, table = legacy_table
     result = score_policy(RolloutPolicy(word_list, table, 10, "a"), "salet")
@@ -114,8 +120,8 @@ def test_salet_rollout10_b(legacy_table):
     result = score_policy(RolloutPolicy(word_list, table, 10, "b"), "salet")
     assert (result.total, result.histogram) == (8303, [0, 40, 952, 1248, 75, 0])
     assert round(result.average, 4) == 3.5866  # the thesis's Rollout_10_B
-    members_first = score_policy(RolloutPolicy(word_list, table, 10, "b", True), "salet")
-    assert members_first.total == 7921
+    rank_answers_first = score_policy(RolloutPolicy(word_list, table, 10, "b", True), "salet")
+    assert rank_answers_first.total == 7921
 
 
 def test_bad_arguments(atch):

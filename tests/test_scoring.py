@@ -23,12 +23,15 @@ def small():
 
 
 @pytest.mark.parametrize("variant", ["a", "b"])
+@pytest.mark.kernels
 def test_tree_matches_plain_simulation(small, variant):
     word_list, table = small
     opener = word_list.guess_index(word_list.answers[7])
     result = score_policy(MIGPolicy(word_list, table, variant), opener)
-    choose = lambda state: naive.mig_choice(table, state, word_list.answer_guess_index, variant == "b",
-                                             word_list.n_guesses)
+
+    def choose(state):
+        return naive.mig_choice(table, state, word_list.answer_guess_index, variant == "b", word_list.n_guesses)
+
     expected = [naive.play(choose, table, a, opener, word_list.n_answers) for a in range(word_list.n_answers)]
     assert result.guesses_per_answer.tolist() == expected
     assert result.total == sum(expected)
@@ -44,6 +47,7 @@ def test_tree_matches_plain_simulation(small, variant):
         word_list.n_answers - (1 if word_list.guesses[opener] in word_list.answers else 0)
 
 
+@pytest.mark.kernels
 def test_games_mode_equals_tree_mode(small):
     word_list, table = small
     policy = MIGPolicy(word_list, table, "b")
@@ -66,6 +70,7 @@ class RandomMember(Policy):
         return int(self.word_list.answer_guess_index[state[rng.integers(len(state))]])
 
 
+@pytest.mark.kernels
 def test_randomised_policy_seeds(small):
     word_list, table = small
     policy = RandomMember(word_list, table)
@@ -97,6 +102,7 @@ class Stubborn(Policy):
         return self.word_list.guess_index("fuzzy")
 
 
+@pytest.mark.kernels
 def test_failures_counted_past_the_limit():
     word_list = from_words(ATCH, ATCH + ["fuzzy"], "atch")
     table = feedback_table(word_list, use_cache=False)
@@ -111,6 +117,7 @@ def test_failures_counted_past_the_limit():
         score_policy(Stubborn(word_list, table), "fuzzy")
 
 
+@pytest.mark.kernels
 def test_exact_tree_scores_its_own_total(small):
     word_list, table = small
     solved = solve(word_list, word_list.answers[3], jobs=1)

@@ -213,7 +213,7 @@ def test_stats_json_matches_the_artifact(tree):
     doc = json.loads(proc.stdout)
     assert doc["total"] == 7920 and doc["max_guesses"] == 5 and doc["opener"] == "salet"
     assert doc["histogram"] == [0, 78, 1225, 971, 41, 0]
-    assert doc["average"] == tree.average and doc["solve_seconds"] == tree.solve_seconds
+    assert doc["average"] == tree.average and "solve_seconds" not in doc
     assert (doc["word_list"], doc["mode"], doc["answers"], doc["nodes"]) == ("legacy", "normal", 2315, 2448)
     assert doc["solver_version"] == tree.solver_version
 

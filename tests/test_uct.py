@@ -12,7 +12,8 @@ import pytest
 from solver.policies._uct_kernel import better_final, new_scan_workspace, scan_state, ucb_select
 from solver.exact.bellman import solve_state
 from solver.game.feedback import feedback_table
-from solver.policies.mig import MIGPolicy, entropy_keys, factor_tables
+from solver.game.spec import all_green
+from solver.policies.mig import MIGPolicy, entropy_keys, factor_tables, pattern_count
 from solver.policies.uct import UCTPolicy, make_policy, parse_policy_name, policy_name
 from solver.game.wordlists import from_words, load_word_list
 
@@ -48,23 +49,24 @@ def random_states(wl, table, count, seed):
     return out
 
 
-def reference_top(wl, table, state, prefer_answers, n):
+def reference_top(wl, table, state, answers_first, n):
     """The n best splitting guesses in the base heuristic's order, from the MIG key kernel."""
     keys, n_classes = entropy_keys(wl, table, state)
     member = np.zeros(wl.n_guesses, dtype=bool)
     member[wl.answer_guess_index[state]] = True
     ranked = sorted((g for g in range(wl.n_guesses) if n_classes[g] >= 2),
-                    key=lambda g: (keys[g], -int(member[g]) if prefer_answers else 0, g))
+                    key=lambda g: (keys[g], -int(member[g]) if answers_first else 0, g))
     return ranked[:n]
 
 
 @pytest.mark.parametrize("variant", ["a", "b"])
+@pytest.mark.slow
 def test_scan_matches_mig_and_the_ranking_on_random_states(legacy, variant):
     wl, table = legacy
     prefer = variant == "b"
     tableT = np.ascontiguousarray(table.T)
     factors = factor_tables(wl.n_answers)
-    ws = new_scan_workspace(wl.n_guesses, wl.n_answers, 10, factors[0].shape[0])
+    ws = new_scan_workspace(wl.n_guesses, wl.n_answers, 10, factors[0].shape[0], pattern_count(wl))
     mig = MIGPolicy(wl, table, variant)
     for state in random_states(wl, table, 120, seed=11 if prefer else 12):
         found, choice = scan_state(state, table, tableT, wl.answer_guess_index, factors, prefer,
@@ -74,22 +76,24 @@ def test_scan_matches_mig_and_the_ranking_on_random_states(legacy, variant):
         assert top[0] == choice == mig.choose(state, 5)
 
 
+@pytest.mark.kernels
 def test_scan_matches_mig_on_a_small_list_with_many_ties():
     wl, table = sub_list(3, 40, 120)
     tableT = np.ascontiguousarray(table.T)
     factors = factor_tables(wl.n_answers)
     for prefer, variant in ((False, "a"), (True, "b")):
-        ws = new_scan_workspace(wl.n_guesses, wl.n_answers, 7, factors[0].shape[0])
+        ws = new_scan_workspace(wl.n_guesses, wl.n_answers, 7, factors[0].shape[0], pattern_count(wl))
         mig = MIGPolicy(wl, table, variant)
         for state in random_states(wl, table, 300, seed=4):
-            for rank_members in (False, True):  # the successor ranking, either tie order
+            for rank_answers_first in (False, True):  # the successor ranking, either tie order
                 found, choice = scan_state(state, table, tableT, wl.answer_guess_index, factors,
-                                           prefer, rank_members, ws)
+                                           prefer, rank_answers_first, ws)
                 top = [int(g) for g in ws[4][:found]]
-                assert top == reference_top(wl, table, state, rank_members, 7)
+                assert top == reference_top(wl, table, state, rank_answers_first, 7)
                 assert choice == mig.choose(state, 5)
 
 
+@pytest.mark.kernels
 def test_ucb_formula_and_first_slot_wins_ties():
     visits = np.array([0, 10, 40, 5, 10], dtype=np.int64)  # slot 0 belongs to another node
     costs = np.array([0, 30, 100, 16, 30], dtype=np.int64)
@@ -108,6 +112,7 @@ def test_ucb_formula_and_first_slot_wins_ties():
     assert ucb_select(1, 4, math.log(parent), 1000.0, visits, costs) == 3
 
 
+@pytest.mark.kernels
 def test_final_choice_tie_breaks():
     # lower average cost wins, compared exactly (3/2 vs 4/3)
     assert better_final(4, 3, 9.0, False, 7, 3, 2, 1.0, True, 1)
@@ -124,7 +129,7 @@ def test_final_choice_tie_breaks():
 def exact_value_of_guess(wl, table, state, g, guesses_left):
     total = len(state)
     for code in np.unique(table[g, state]):
-        if code != 242:
+        if code != all_green(wl.word_length):
             cls = state[table[g, state] == code]
             total += solve_state(wl, cls, guesses_left - 1, table=table)[0]
     return total
@@ -144,6 +149,7 @@ def test_enough_rollouts_pick_an_optimal_guess_on_tiny_lists(list_seed):
         assert exact_value_of_guess(wl, table, state, guess, 6) == optimum
 
 
+@pytest.mark.kernels
 def test_costs_on_a_two_answer_state_are_exact():
     """In {x, y}: a member costs 1 or 2 (mean near 1.5), a splitting non-member exactly 2."""
     wl, table = sub_list(5, 24, 60)
@@ -160,6 +166,7 @@ def test_costs_on_a_two_answer_state_are_exact():
     assert result.guess in members
 
 
+@pytest.mark.slow
 def test_variant_o_adds_the_answers_only_in_small_states(legacy):
     wl, table = legacy
     small = np.array([5, 90, 400, 1000], dtype=np.int32)
@@ -173,13 +180,14 @@ def test_variant_o_adds_the_answers_only_in_small_states(legacy):
                .search(big, 6, 1).root_guesses) == 2
 
 
+@pytest.mark.slow
 def test_n_below_one_estimates_the_rollout_q_factors(legacy):
     """With one successor below the root (the base heuristic's guess), each root child's
     average cost is a Monte Carlo estimate of its rollout Q-factor, computed exactly by the
     rollout kernel over every answer; the successors are the rollout's candidates."""
     from solver.game._memo_kernel import new_memo
     from solver.policies._policy_kernel import new_workspace, rollout_choose
-    from solver.exact.bellman import zobrist_keys
+    from solver.game.hashing import zobrist_keys
 
     wl, table = legacy
     salet = wl.guess_index("salet")
@@ -188,12 +196,12 @@ def test_n_below_one_estimates_the_rollout_q_factors(legacy):
     z1, z2 = zobrist_keys(wl.n_answers)
     checked = 0
     # the ranking's first guess is the base heuristic's: MIG_A with alphabetical ties, MIG_B
-    # with possible answers first
+    # with answers first among ties
     for base, rank in (("a", "alpha"), ("b", "members")):
         _, candidates, q_totals, _ = rollout_choose(
             state, table, wl.answer_guess_index, wl.guess_answer_index, base == "b",
             rank == "members", 10, factors_of(wl), z1, z2, new_memo(1 << 12),
-            new_workspace(wl.n_answers))
+            new_workspace(wl.n_answers, pattern_count(wl)), pattern_count(wl))
         result = UCTPolicy(wl, table, n_rollouts=20_000, n_below=1, base=base,
                            rank=rank).search(state, 5, 4)
         assert list(result.root_guesses) == list(candidates)
@@ -209,6 +217,7 @@ def factors_of(wl):
     return factor_tables(wl.n_answers)
 
 
+@pytest.mark.slow
 def test_same_seed_same_result_whatever_the_memo_holds(legacy):
     import solver.policies.uct as uct
 
@@ -229,6 +238,7 @@ def test_same_seed_same_result_whatever_the_memo_holds(legacy):
     assert policy.choose(state, 5, 2**64 - 1) == policy.choose(state, 5, -1)
 
 
+@pytest.mark.slow
 def test_names_and_validation(legacy):
     wl, table = legacy
     assert policy_name(50_000, "a", False) == "uct50k_a"
@@ -247,7 +257,7 @@ def test_names_and_validation(legacy):
         assert policy.name == name
     assert parse_policy_name("mig_a") is None
     policy = make_policy("UCT50k_B_O", wl, table, seed=3)
-    assert policy.rank == "alpha" and not policy.rank_members
+    assert policy.rank == "alpha" and not policy.rank_answers_first
     assert (policy.name, policy.n_rollouts, policy.base, policy.variant_o, policy.seed) == (
         "uct50k_b_o", 50_000, "b", True, 3)
     assert policy.deterministic is False

@@ -56,8 +56,8 @@ def test_directory_list_is_lowercased_and_sorted(tmp_path):
 
 
 BAD_LISTS = [  # (answers.txt, guesses.txt, file named, words in the message)
-    ("cigar\nreb t\n", "cigar\nrebut\n", "answers.txt", ["line 2", "five ASCII letters"]),
-    ("cigar\nrebuts\n", "cigar\nrebut\n", "answers.txt", ["line 2"]),
+    ("cigar\nreb t\n", "cigar\nrebut\n", "answers.txt", ["line 2", "ASCII letters"]),
+    ("cigar\nrebuts\n", "cigar\nrebut\n", "answers.txt", ["line 2", "6 letters", "have 5"]),
     ("cigar\ncaféé\n", "cigar\n", "answers.txt", ["line 2"]),
     ("cigar\nrebut\ncigar\n", "cigar\nrebut\n", "answers.txt", ["line 3", "duplicate", "line 1"]),
     ("cigar\nrebut\n", "cigar\n", "answers.txt", ["line 2", "missing"]),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from solver.game.errors import InputError
 

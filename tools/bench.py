@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from tools._cli import EXIT_OK, exit_with
 

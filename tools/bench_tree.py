@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 DEFAULT_ARTIFACT = Path("artifacts") / "legacy-normal-salet.msgpack"
 NEXT_BUDGET_SECONDS = 0.3

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from rich.console import Console

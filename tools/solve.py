@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -12,11 +12,14 @@ from rich.table import Table
 from tools._cli import EXIT_OK, exit_with
 
 DESCRIPTION = """\
-Solve the exact optimal Wordle policy (minimum total guesses, every game won within the
-guess limit) for a fixed opener, and write it as a msgpack decision-tree artifact.
+Solve the exact optimal Wordle policy for a fixed opener (every game won within the guess
+limit; by default the minimum total guesses, with --objective worst the minimum of the most
+guesses any game needs) and write it as a msgpack decision-tree artifact.
 
-The root's feedback classes are solved in parallel; each finished class is checkpointed,
-so an interrupted run resumes where it stopped.
+The root's feedback classes are solved in parallel; each finished class is recorded in the
+solve's journal (in the user cache), so an interrupted run resumes where it stopped. A
+journal written by another solver version or other kernels is refused: use --no-resume.
+The artifact holds no timing (two solves write the same bytes); the wall time is printed.
 """
 
 
@@ -32,8 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", default=None,
                         help="artifact path (default: artifacts/<list>-normal-<opener>.msgpack)")
     parser.add_argument("--guess-limit", type=int, default=6, help="guesses allowed (default 6)")
+    parser.add_argument("--objective", choices=("total", "worst"), default="total",
+                        help="minimise the total guesses over all answers (default), or the "
+                             "worst case: the most guesses any answer needs")
     parser.add_argument("--no-resume", action="store_true",
-                        help="ignore checkpoints of an interrupted run and solve from scratch")
+                        help="discard the journal of an interrupted run and solve from scratch")
     return parser
 
 
@@ -50,10 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                   console=console, transient=True) as bar:
         task = bar.add_task(f"{word_list.name} / {args.opener}", total=word_list.n_answers)
         result = solve(word_list, args.opener, jobs=args.jobs, guess_limit=args.guess_limit,
-                       resume=not args.no_resume,
+                       objective=args.objective, resume=not args.no_resume,
                        progress=lambda done, total: bar.update(task, completed=done))
     path = save_artifact(result, args.out or default_artifact_path(result))
-    table = Table(title=f"optimal tree: {word_list.name}, opener {result.opener}")
+    title = "optimal tree" if args.objective == "total" else "least worst-case tree"
+    table = Table(title=f"{title}: {word_list.name}, opener {result.opener}")
     table.add_column("quantity")
     table.add_column("value", justify="right")
     table.add_row("answers", str(word_list.n_answers))

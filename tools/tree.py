@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 # No linear algebra happens here, and numpy's OpenBLAS would otherwise start a thread per core
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
@@ -23,7 +23,7 @@ Use a decision-tree artifact written by `python -m tools.solve`.
 
   verify ARTIFACT...      replay every answer with the plain-Python feedback rule; exit 0 when
                           every game is won and the stored figures match, 1 otherwise
-  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solve time
+  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version
   export ARTIFACT         every answer's game (--format paths) or the nested tree (json)
   next ARTIFACT [H...]    the next guess after a history like salet:bbyyg crony:bgbgy
   play ARTIFACT           play interactively, or a whole game with --answer WORD
@@ -58,8 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     stats = commands.add_parser("stats", help="figures stored in an artifact",
                                 description="Show what the artifact stores: total, average, max "
-                                            "and histogram of guesses, opener, word list, mode, "
-                                            "solve time and solver version.")
+                                            "and histogram of guesses, opener, word list, mode "
+                                            "and solver version.")
     stats.add_argument("artifact", metavar="ARTIFACT")
     stats.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
@@ -140,7 +140,7 @@ def stats_document(tree, path: str) -> dict:
         "mode": tree.mode, "objective": tree.objective, "guess_limit": tree.guess_limit,
         "opener": tree.opener, "total": tree.total, "average": tree.average,
         "max_guesses": tree.max_guesses, "histogram": tree.histogram, "nodes": tree.n_nodes,
-        "solve_seconds": tree.solve_seconds, "solver_version": tree.solver_version,
+        "solver_version": tree.solver_version,
         "tree_sha256": tree.tree_sha256,
     }
 
@@ -167,7 +167,6 @@ def cmd_stats(args) -> int:
     summary.add_row("average", f"{doc['average']:.5f}")
     summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
     summary.add_row("tree nodes", str(doc["nodes"]))
-    summary.add_row("solve time", f"{doc['solve_seconds']:.2f} s")
     summary.add_row("solver version", doc["solver_version"])
     histogram = Table(title="answers by guesses needed")
     histogram.add_column("guesses", justify="right")
@@ -192,9 +191,9 @@ def cmd_export(args) -> int:
     tree = policy_tree.load(args.artifact)
     text = policy_tree.export_paths(tree) if args.format == "paths" else export_json_text(tree)
     if args.output:
-        from policy_tree.artifact import write_atomic
+        from solver.game.files import write_text_atomic
 
-        write_atomic(args.output, text.encode("utf-8"))
+        write_text_atomic(args.output, text)
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -234,7 +233,7 @@ def board_row(number: int, guess: str, code: int, colour: bool):
 
     colours = [(code // 3**i) % 3 for i in range(5)]
     if not colour:
-        return Text(f"{number}  {guess}  {code_to_text(code)}")
+        return Text(f"{number}  {guess}  {code_to_text(code, len(guess))}")
     row = Text(f"{number}  ")
     for letter, c in zip(guess, colours):
         row.append(f" {letter.upper()} ", style=_TILE_STYLE[c])
@@ -299,7 +298,7 @@ def play_interactive(tree, console, colour: bool) -> int:
             if ":" in line or suggestion is None:
                 step = parse_history_token(line)
             else:
-                step = (suggestion, parse_feedback(line))
+                step = (suggestion, parse_feedback(line, len(suggestion)))
             candidate = tree.position([*steps, step])
         except InputError as exc:  # a typo costs a retry, not the game
             console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)

@@ -3,10 +3,11 @@
 
 ``run`` plays each (policy, seed) pair that ``reports/uct/runs.csv`` does not hold yet with
 :func:`solver.evaluation.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
-workers) and appends a row; per-answer guess counts go to ``per_answer.csv`` (one column per
-run). ``render`` rewrites the generated part of ``reports/uct/uct.md`` (between the
-``<!-- generated -->`` markers; the text around them is kept) from the CSVs, the exact tree
-(:func:`solver.exact.bellman.solve`, per-answer guesses) and the thesis's figures.
+workers), records it in the journal ``runs.journal`` and then adds its row to ``runs.csv`` and
+its per-answer guess counts to ``per_answer.csv`` (one column per run). ``render`` rewrites the
+generated part of ``reports/uct/uct.md`` (between the ``<!-- generated -->`` markers; the text
+around them is kept) from the CSVs, the exact tree (per-answer guesses) and the thesis's
+figures.
 
 Policy names as in :func:`solver.policies.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from solver.studies.uct_study import REPORT_DIR, render, run_study, write_report
 from tools._cli import EXIT_OK, exit_with
@@ -33,12 +34,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--out", default=str(REPORT_DIR), help="report directory")
     parser.add_argument("--force", action="store_true", help="rerun pairs already in runs.csv")
+    parser.add_argument("--no-resume", action="store_true",
+                        help="discard runs.journal (finished runs of an interrupted study not "
+                             "yet in the CSVs) instead of folding it in (run)")
     args = parser.parse_args(argv)
     out_dir = Path(args.out)
     if args.command == "run":
         seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
         run_study(args.policies.split(","), seeds, opener=args.opener, jobs=args.jobs,
-                  words=args.words, out_dir=out_dir, force=args.force,
+                  words=args.words, out_dir=out_dir, force=args.force, resume=not args.no_resume,
                   echo=lambda line: print(line, flush=True))
     else:
         path = write_report(out_dir, render(out_dir, args.words, args.opener))

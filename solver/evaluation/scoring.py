@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.game.feedback import ALL_GREEN, table_cache_path
+from solver.game.feedback import table_cache_path
 from solver.policies.base import Policy
+from solver.game.spec import GUESS_LIMIT, all_green
 
 #: A game still not won after this many guesses raises PolicyError (no progress).
 MAX_GAME_GUESSES = 32
-GUESS_LIMIT = 6
 
 
 class PolicyError(RuntimeError):
@@ -148,6 +148,7 @@ def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_gu
     word_list, table = policy.word_list, policy.table
     per_answer = np.zeros(word_list.n_answers, dtype=np.int64)
     decisions: list[Decision] = []
+    green = all_green(word_list.word_length)
     done = 0
     # (state, guesses played before this one, guess to play or -1 = ask the policy)
     stack = [(np.arange(word_list.n_answers, dtype=np.int32), 0, opener_index)]
@@ -162,7 +163,7 @@ def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_gu
             decisions.append(Decision(state, left, guess, len(state)))
         classes = _split(table[guess], state)
         for code, members in reversed(classes):
-            if code == ALL_GREEN:
+            if code == green:
                 per_answer[members] = used + 1
                 done += 1
                 if progress is not None:
@@ -183,11 +184,12 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
     decisions are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
     table = policy.table
     state = np.arange(policy.word_list.n_answers, dtype=np.int32)
+    green = all_green(policy.word_list.word_length)
     guess, used, decisions = opener_index, 0, []
     while True:
         used += 1
         code = int(table[guess, answer])
-        if code == ALL_GREEN:
+        if code == green:
             return used, decisions
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "

@@ -1,15 +1,20 @@
 """numba kernels of the exact solver: the time-indexed Bellman recursion over answer sets.
 
-F(S, d) = 1 if |S| = 1; ∞ if |S| > 1 and d = 1; else min_g [ |S| + Σ_{C ≠ all-green} F(C, d−1) ]
-(Bertsimas & Paskov, Operations Research 2024, §3; our summary in algorithms.md).
+V(S, d) = 1 if |S| = 1; ∞ if |S| > 1 and d = 1; else min_g [ |S| + Σ_{C ≠ all-green} V(C, d−1) ]
+for the total objective (Bertsimas & Paskov, Operations Research 2024, §3; docs/algorithms.md
+§2.1), and min_g max_C [1 + V(C, d−1)] for the worst-case objective (§2.2). The recursion is
+written once; what depends on the objective comes from :mod:`solver.exact._objective_kernel`,
+and ``objective`` is the objective's id, passed down the recursion (§2.4).
 
 A state ``S`` is a sorted int32 array of answer indices; ``d`` is the number of guesses left.
 ``_search(S, d, beta, ...)`` returns ``(value, guess)``: the exact optimum and the first
 optimal guess in the candidate order when the optimum is < ``beta``; otherwise a lower bound
-≥ ``beta`` and guess -1 (a fail-soft cut-off). All costs are exact integers; ``INF`` marks an
-unwinnable state.
+≥ ``beta`` and guess -1 (a fail-soft cut-off, §4.1). All values are exact integers; ``INF``
+marks an unwinnable state. The pattern count is the workspace's width (3**L, §1.3), so one
+kernel serves every word length.
 
-Pruning and ordering (algorithms.md, "Stronger bounds and tricks"):
+Pruning and ordering (docs/algorithms.md §3–§6; the figures below are the total objective's,
+the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 
 - a guess with k classes (all-green included) costs at least ``3n − k − [g ∈ S]``;
 - candidates are tried in the order (that bound, Σ|C|², guess index) and the loop stops at
@@ -27,51 +32,59 @@ Pruning and ordering (algorithms.md, "Stronger bounds and tricks"):
 - guesses that do not split S are dropped for S and all its subsets, and non-answer guesses
   that split S exactly like a lower-indexed one are dropped for the subsets (they split every
   subset alike, so they can never come first in the order);
-- a memo keyed by (d, |S|, 128-bit Zobrist hash of S) holds exact values with their guess,
-  and lower bounds learned from cut-offs. Its capacity is fixed (memory cap); a full probe
+- a memo keyed by (|S|, objective, mode, d, 128-bit Zobrist hash of S) holds exact values
+  with their guess, and lower bounds learned from cut-offs (§5). Its capacity is fixed (memory cap); a full probe
   window overwrites its home slot. Two different states collide only if both 64-bit halves
-  of their hash sums agree (probability about m²/2¹²⁹ for m stored states).
+  of their hash sums agree (probability about m²/2¹²⁷ for m stored states: the keys are odd,
+  so each half has 63 random bits).
 """
 
 import numpy as np
 from numba import njit
 
+from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
+                                            min_classes, no_answer_split, order_term,
+                                            pair_value, split_value, tighten)
 from solver.game._memo_kernel import memo_find as _memo_find
+from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
 from solver.game._memo_kernel import new_memo
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
 
-INF = 1 << 30
-ALL_GREEN = 242
-N_PATTERNS = 243
-KEY_BOUND_SHIFT = 40
+# Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
+# ≤ 2**17 guesses and Σ|C|² < 2**27, i.e. ≤ 11585 answers (the API checks both).
+KEY_BOUND_SHIFT = 45
 KEY_SUMSQ_SHIFT = 17
 KEY_GUESS_MASK = (1 << 17) - 1
+MAX_GUESSES = 1 << 17
+MAX_ANSWERS = 11585
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
 # deeply (their subsets with two guesses left need no more than one scan).
 DEDUPE_MIN_DEPTH = 5
 
 
 @njit(cache=True)
-def new_workspace(depth, n_guesses, n_answers):
-    """Per-depth scratch arrays, so the recursion allocates nothing."""
+def new_workspace(depth, n_guesses, n_answers, n_patterns):
+    """Per-depth scratch arrays, so the recursion allocates nothing; ``n_patterns`` = 3**L."""
     return (
-        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # class counts
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class counts
         np.zeros((depth + 1, n_guesses), dtype=np.int64),  # candidate sort keys
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # guesses useful for the subsets
         np.zeros((depth + 1, n_answers), dtype=np.int32),  # class members
-        np.zeros((depth + 1, N_PATTERNS + 1), dtype=np.int32),  # class starts
-        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # class bounds
-        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # class order / patterns present
+        np.zeros((depth + 1, n_patterns + 1), dtype=np.int32),  # class starts
+        np.zeros((depth + 1, n_patterns), dtype=np.int64),  # class bounds
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class order / patterns present
         np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # partition signatures
-        np.zeros((depth + 1, N_PATTERNS), dtype=np.int32),  # open classes, largest first
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # open classes, largest first
     )
 
 
 @njit(cache=True)
 def _class_stats(row, S, counts):
-    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes."""
+    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes.
+    The all-green code is the last pattern, ``counts.shape[0] − 1``."""
+    all_green = counts.shape[0] - 1
     k = 0
     sumsq = 0
     green = 0
@@ -81,7 +94,7 @@ def _class_stats(row, S, counts):
         if m > 0:
             k += 1
             sumsq += m * m
-            if c == ALL_GREEN:
+            if c == all_green:
                 green = 1
             counts[c] = 0
     return k, sumsq, green
@@ -90,7 +103,7 @@ def _class_stats(row, S, counts):
 @njit(cache=True)
 def _split_stats(row, S, counts):
     """(k classes, Σ|C|², 1 if the guess is in S) of S under one guess row; ``counts`` is
-    int32[243] scratch, zero on entry and on exit."""
+    int32[n_patterns] scratch, zero on entry and on exit."""
     for i in range(S.shape[0]):
         counts[row[S[i]]] += 1
     return _class_stats(row, S, counts)
@@ -131,12 +144,13 @@ def _signature(row, S, counts):
     """64-bit hash of the set partition of S under one guess (pattern labels renamed by first
     appearance), used only to find candidates for equality; equality is then checked exactly.
     0 for a guess in S (its green class makes it unlike any other guess)."""
+    all_green = counts.shape[0] - 1
     n = S.shape[0]
     h = np.uint64(1469598103934665603)
     next_label = 1
     for i in range(n):
         c = row[S[i]]
-        if c == ALL_GREEN:
+        if c == all_green:
             h = np.uint64(0)
             break
         if counts[c] == 0:
@@ -213,19 +227,20 @@ def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
 
 @njit(cache=True)
 def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
-            memo, ws, stats):
-    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``."""
+            memo, ws, stats, objective, mode):
+    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
+    ``objective`` is the objective's id (:mod:`solver.exact._objective_kernel`); ``mode`` is
+    the play mode's id, part of the memo key."""
     n = S.shape[0]
     if n == 1:
         return np.int64(1), np.int64(guess_of_answer[S[0]])
     if d <= 1:
         return np.int64(INF), np.int64(-1)
     if n == 2:
-        return np.int64(3), np.int64(guess_of_answer[S[0]])
+        return pair_value(objective), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
-    running = np.int64(0)
     h1, h2 = _hash(S, zobrist1, zobrist2)
-    meta = (np.int64(n) << 4) | d
+    meta = memo_meta(n, d, objective, mode)
     slot = _memo_find(memo, h1, h2, meta)
     if slot >= 0:
         stats[1] += 1
@@ -233,23 +248,27 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             return np.int64(memo[3][slot]), np.int64(memo[4][slot])
     counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws = ws
     counts = counts_ws[d]
+    all_green = counts.shape[0] - 1
 
-    # An answer that splits S into singletons is optimal (2n − 1 is the least any guess costs).
+    # An answer that splits S into singletons is optimal (§3.3: it meets the least any guess costs).
     g = _answer_splitter(S, P, guess_of_answer, counts)
     if g >= 0:
-        _memo_store(memo, h1, h2, meta, 2 * n - 1, g)
-        return np.int64(2 * n - 1), np.int64(g)
-    if beta <= 2 * n:  # no answer splits S, so it costs at least 2n
-        _memo_store(memo, h1, h2, meta, 2 * n, -1)
-        return np.int64(2 * n), np.int64(-1)
+        value = split_value(objective, n, True)
+        _memo_store(memo, h1, h2, meta, value, g)
+        return value, np.int64(g)
+    floor = no_answer_split(objective, n)
+    if beta <= floor:  # no answer splits S, so it costs at least floor ≥ beta
+        _memo_store(memo, h1, h2, meta, floor, -1)
+        return floor, np.int64(-1)
     if d == 2:
         # Two guesses left: only a full split wins; no answer does (checked above).
         for j in range(candidates.shape[0]):
             g = candidates[j]
             k, sumsq, green = _split_stats(P[g], S, counts)
             if k == n:
-                _memo_store(memo, h1, h2, meta, 2 * n, g)
-                return np.int64(2 * n), np.int64(g)
+                value = split_value(objective, n, False)
+                _memo_store(memo, h1, h2, meta, value, g)
+                return value, np.int64(g)
         _memo_store(memo, h1, h2, meta, INF, -1)
         return np.int64(INF), np.int64(-1)
 
@@ -258,9 +277,9 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     useful = useful_ws[d]
     nk = 0
     nu = 0
-    min_excluded = INF
-    # A guess's bound 3n − k − green is under beta only if k ≥ 3n − beta: scans give up early.
-    kmin = 3 * n - beta if beta < INF else 0
+    min_excluded = np.int64(INF)
+    # A guess's bound is under beta only with at least kmin classes: scans give up early.
+    kmin = min_classes(objective, n, beta)
     for j in range(candidates.shape[0]):
         g = candidates[j]
         if kmin > 2:
@@ -279,9 +298,10 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             continue
         useful[nu] = g
         nu += 1
-        bound = 3 * n - k - green
+        bound = guess_bound(objective, n, k, green)
         if bound < beta:
-            keys[nk] = (np.int64(bound) << KEY_BOUND_SHIFT) | (np.int64(sumsq) << KEY_SUMSQ_SHIFT) | g
+            keys[nk] = ((bound << KEY_BOUND_SHIFT)
+                        | (order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT) | g)
             nk += 1
         elif bound < min_excluded:
             min_excluded = bound
@@ -308,35 +328,37 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             break
         stats[2] += 1
         k = _partition(P[g], S, counts, members, starts, present)
-        # Cheap pass: tighten each class's bound from the memo before searching any class.
-        running = np.int64(bound)
+        # Cheap pass (§4.3): tighten each class's bound from the memo before searching any class.
+        running = bound
         n_open = 0
         for c in range(k):
             m = starts[c + 1] - starts[c]
-            if present[c] == ALL_GREEN or m <= 2:
+            if present[c] == all_green or m <= 2:
                 continue
             cls = members[starts[c]:starts[c + 1]]
             c1, c2 = _hash(cls, zobrist1, zobrist2)
-            s = _memo_find(memo, c1, c2, (np.int64(m) << 4) | (d - 1))
-            base = 2 * m - 1
+            class_meta = memo_meta(m, d - 1, objective, mode)
+            s = _memo_find(memo, c1, c2, class_meta)
+            base = class_base(objective, m)
             if s >= 0:
                 v = memo[3][s]
                 if memo[4][s] >= 0:
-                    running += v - base
+                    running = tighten(objective, running, base, v)
                     continue
                 if v > base:
-                    running += v - base
+                    running = tighten(objective, running, base, v)
                     base = v
             else:
-                # m² work settles what a scan of every guess would: 2m − 1 exactly if an
-                # answer splits the class, else at least 2m
+                # m² work settles what a scan of every guess would (§3.5): exact if an
+                # answer splits the class, else a better lower bound
                 sg = _answer_splitter(cls, P, guess_of_answer, counts_ws[d - 1])
                 if sg >= 0:
-                    _memo_store(memo, c1, c2, (np.int64(m) << 4) | (d - 1), 2 * m - 1, sg)
+                    _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
                     continue
-                _memo_store(memo, c1, c2, (np.int64(m) << 4) | (d - 1), 2 * m, -1)
-                running += 1
-                base = 2 * m
+                floor = no_answer_split(objective, m)
+                _memo_store(memo, c1, c2, class_meta, floor, -1)
+                running = tighten(objective, running, base, floor)
+                base = floor
             bounds[c] = base
             # insertion into the open list, largest class first (ties: feedback order)
             b = n_open - 1
@@ -350,13 +372,11 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             for a in range(n_open):
                 c = open_classes[a]
                 cls = members[starts[c]:starts[c + 1]]
-                v, sub_guess = _search(cls, np.int64(d - 1), np.int64(best - (running - bounds[c])),
+                v, sub_guess = _search(cls, np.int64(d - 1),
+                                       class_cutoff(objective, best, running, bounds[c]),
                                        sub_candidates, P, guess_of_answer, zobrist1, zobrist2,
-                                       memo, ws, stats)
-                if v >= INF:
-                    running = INF
-                    break
-                running += v - bounds[c]
+                                       memo, ws, stats, objective, mode)
+                running = tighten(objective, running, bounds[c], v)
                 if running >= best:
                     break
         if running < best:
@@ -366,33 +386,38 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             fail = running
     if best_guess >= 0:
         _memo_store(memo, h1, h2, meta, best, best_guess)
-        return np.int64(best), np.int64(best_guess)
+        return best, best_guess
     if fail < beta:  # every candidate was examined and none beat beta: fail is still ≥ beta
         fail = beta
     _memo_store(memo, h1, h2, meta, fail, -1)
-    return np.int64(fail), np.int64(-1)
+    return fail, np.int64(-1)
 
 
 @njit(cache=True)
-def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity):
+def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
+                objective, mode):
     """Exact (value, first optimal guess) of state S (sorted int32 answer indices) with d
-    guesses left, over all guesses; value ``INF`` (2**30) if S cannot be won in time."""
+    guesses left, over all guesses; value ``INF`` (2**30) if S cannot be won in time.
+
+    ``P`` is the feedback table (uint8 or uint16 [n_guesses, n_answers]) with ``n_patterns``
+    = 3**L codes; ``objective`` 0 total / 1 worst case; ``mode`` the play mode's id."""
     memo = new_memo(memo_capacity)
-    ws = new_workspace(d, P.shape[0], P.shape[1])
+    ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
     stats = np.zeros(4, dtype=np.int64)
     candidates = np.arange(P.shape[0]).astype(np.int32)
     return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                   zobrist2, memo, ws, stats)
+                   zobrist2, memo, ws, stats, objective, mode)
 
 
 @njit(cache=True)
 def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
-           stats, node_guess, edge_start, edge_feedback, edge_child, counters):
+           stats, node_guess, edge_start, edge_feedback, edge_child, counters, objective, mode):
     """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
     value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats)
+                       zobrist2, memo, ws, stats, objective, mode)
     if g < 0:
         return np.int64(INF)
+    all_green = ws[0].shape[1] - 1
     node = counters[0]
     counters[0] += 1
     node_guess[node] = g
@@ -406,7 +431,7 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
     patterns = np.unique(codes)
     n_edges = 0
     for p in patterns:
-        if p != ALL_GREEN:
+        if p != all_green:
             n_edges += 1
     first_edge = counters[1]
     counters[1] += n_edges
@@ -421,39 +446,44 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
         while j < n and sorted_codes[j] == sorted_codes[i]:
             j += 1
         p = sorted_codes[i]
-        if p != ALL_GREEN:
+        if p != all_green:
             edge_feedback[e] = p
             edge_child[e] = counters[0]
             child = np.sort(sorted_members[i:j])
             _build(child, np.int64(d - 1), candidates, P, guess_of_answer, zobrist1,
                    zobrist2, memo, ws, stats, node_guess, edge_start, edge_feedback, edge_child,
-                   counters)
+                   counters, objective, mode)
             e += 1
         i = j
     return np.int64(value)
 
 
 @njit(cache=True)
-def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity):
+def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
+                  objective, mode):
     """Solve state S exactly and return its optimal subtree.
 
-    Returns ``(value, node_guess, edge_start, edge_feedback, edge_child, stats)`` with the tree
-    arrays as described in :mod:`policy_tree.schema` (root = node 0 of the subtree; edge_start
-    has n_nodes + 1 entries) and stats int64[4] = (states searched, memo hits, guesses
-    expanded, unused). value is ``INF`` and the tree empty if S cannot be won in d guesses.
+    Arguments as for :func:`solve_state`. Returns ``(value, node_guess, edge_start,
+    edge_feedback, edge_child, stats)`` with the tree arrays as described in
+    :mod:`policy_tree.schema` (root = node 0 of the subtree; edge_start has n_nodes + 1
+    entries; edge_feedback has P's dtype) and stats int64[4] = (states searched, memo hits,
+    guesses expanded, unused). value is ``INF`` and the tree empty if S cannot be won in d
+    guesses.
     """
     memo = new_memo(memo_capacity)
-    ws = new_workspace(d, P.shape[0], P.shape[1])
+    ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
     stats = np.zeros(4, dtype=np.int64)
     candidates = np.arange(P.shape[0]).astype(np.int32)
-    cap = 6 * S.shape[0] + 2
+    # Every answer takes at most d guesses, so the tree has at most d·n nodes.
+    cap = d * S.shape[0] + 2
     node_guess = np.zeros(cap, dtype=np.uint32)
     edge_start = np.zeros(cap + 1, dtype=np.uint32)
-    edge_feedback = np.zeros(cap, dtype=np.uint8)
+    edge_feedback = np.zeros(cap, dtype=P.dtype)
     edge_child = np.zeros(cap, dtype=np.uint32)
     counters = np.zeros(2, dtype=np.int64)
     value = _build(S, np.int64(d), candidates, P, guess_of_answer, zobrist1, zobrist2, memo,
-                   ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters)
+                   ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters,
+                   objective, mode)
     if value >= INF:
         counters[:] = 0
     n_nodes = counters[0]

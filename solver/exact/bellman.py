@@ -1,36 +1,42 @@
-"""The exact optimal-policy solver (normal mode, minimise total guesses).
+"""The exact optimal-policy solver: minimise total guesses, or the worst case.
 
 Solves the time-indexed Bellman recursion of Bertsimas & Paskov (Operations Research 2024,
-§3) with the pruning and exact small cases summarised in ``algorithms.md``; the recursion
-itself is the numba kernel :mod:`solver.exact._search_kernel`. With a fixed opener, the root's
+§3) with the pruning and exact small cases of docs/algorithms.md §3–§6; the recursion itself
+is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per objective
+(:mod:`solver.exact._objective_kernel`, docs/algorithms.md §2.4). The game (word length,
+guess limit, mode, objective) is a :class:`solver.game.spec.GameSpec`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel with joblib,
-largest first, and each finished class is checkpointed so an interrupted solve resumes.
+largest first, and each finished class is recorded in a journal (:mod:`solver.exact.journal`)
+so an interrupted solve resumes.
 
-Tie-break (what makes the tree deterministic): at every state the guess played is the first
-optimal guess in the order (lower bound ``3n − k − [g ∈ S]`` ascending, Σ|C|² ascending,
-alphabetical), among the guesses that split the state.
+Tie-break (what makes the tree deterministic, docs/algorithms.md §4.4): at every state the
+guess played is the first optimal guess in the candidate order (the objective's lower bound
+ascending — ``3n − k − [g ∈ S]`` for the total — then Σ|C|² ascending, then alphabetical),
+among the guesses that split the state.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from policy_tree.tree import ALL_GREEN, DecisionTree
+from policy_tree.tree import DecisionTree
 from solver.game.errors import InputError
-from solver.game.feedback import cache_dir, feedback_table, table_cache_path
+from solver.game.feedback import code_to_text, feedback_table, table_cache_path
+from solver.game.files import cache_dir, write_atomic
+from solver.game.hashing import zobrist_keys
+from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
 
-SOLVER_VERSION = "0.1.0"
-GUESS_LIMIT = 6
+SOLVER_VERSION = "0.2.0"
 INF = 1 << 30
-#: Zobrist keys of the memo are drawn from this fixed seed (determinism).
-ZOBRIST_SEED = 20260101
+#: Limits of the search kernel's candidate sort key (:mod:`solver.exact._search_kernel`).
+MAX_ANSWERS = 11585
+MAX_GUESSES = 1 << 17
 
 
 class UnwinnableError(InputError):
@@ -44,10 +50,12 @@ class SolveResult:
     Attributes:
         word_list: the lists solved.
         opener: the root guess.
-        total: Σ over answers of guesses used (the Bellman value plus the opener), an int.
+        total: Σ over answers of guesses used, an int (for the worst-case objective too: the
+            tree minimises ``max_guesses``, and ``total`` is what that tree adds up to).
         tree: the optimal decision tree.
         guesses_per_answer: int64[n_answers], guesses used for each answer.
-        seconds: wall seconds of the solve (classes loaded from a checkpoint cost ~0).
+        seconds: wall seconds of the solve (classes read from the journal cost ~0); for the
+            run's log only, never written to the artifact.
         stats: counters summed over classes (states searched, memo hits, guesses expanded).
     """
 
@@ -59,6 +67,18 @@ class SolveResult:
     seconds: float
     guess_limit: int = GUESS_LIMIT
     stats: dict = field(default_factory=dict)
+    objective: str = "total"
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game that was solved."""
+        return GameSpec(word_length=self.word_list.word_length, guess_limit=self.guess_limit,
+                        objective=self.objective)
+
+    @property
+    def value(self) -> int:
+        """The optimised value: ``total`` (objective total) or ``max_guesses`` (worst)."""
+        return self.max_guesses if self.objective == "worst" else self.total
 
     @property
     def average(self) -> float:
@@ -73,13 +93,6 @@ class SolveResult:
         """``histogram[i]`` = answers solved in ``i + 1`` guesses, length ``guess_limit``."""
         counts = np.bincount(self.guesses_per_answer, minlength=self.guess_limit + 1)
         return [int(c) for c in counts[1:self.guess_limit + 1]]
-
-
-def zobrist_keys(n_answers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Two uint64[n_answers] arrays of odd random keys from the fixed seed."""
-    rng = np.random.default_rng(ZOBRIST_SEED)
-    keys = rng.integers(0, 2**63, size=(2, n_answers), dtype=np.int64).astype(np.uint64)
-    return keys[0] * np.uint64(2) + np.uint64(1), keys[1] * np.uint64(2) + np.uint64(1)
 
 
 def _memo_capacity(class_size: int) -> int:
@@ -99,14 +112,15 @@ def _worker_table(table_path: str) -> np.ndarray:
     return _WORKER_TABLES[table_path]
 
 
-def _solve_class(code, table_path, guess_of_answer, answers, guess_limit, zobrist):
+def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec):
     """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
     from solver.exact._search_kernel import solve_subtree
 
     state, table, local_guess_of_answer, z1, z2 = _localise(
         _worker_table(table_path), answers, guess_of_answer, zobrist)
-    return code, solve_subtree(state, guess_limit, table, local_guess_of_answer, z1, z2,
-                               _memo_capacity(len(answers)))
+    return code, solve_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
+                               _memo_capacity(len(answers)), spec.n_patterns,
+                               spec.objective_id, spec.mode_id)
 
 
 def _localise(table, answers, guess_of_answer, zobrist):
@@ -122,30 +136,50 @@ def _localise(table, answers, guess_of_answer, zobrist):
             np.ascontiguousarray(zobrist[0][answers]), np.ascontiguousarray(zobrist[1][answers]))
 
 
-def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None):
-    """Exact optimum of one state: ``(total, guess)``.
+def game_spec(word_list: WordList, guess_limit: int = GUESS_LIMIT, objective: str = "total",
+              mode: str = "normal") -> GameSpec:
+    """The :class:`GameSpec` of a solve on ``word_list``; raises InputError for bad values or
+    lists larger than the search supports (≤ 11585 answers, < 131072 guesses)."""
+    if word_list.n_answers > MAX_ANSWERS or word_list.n_guesses >= MAX_GUESSES:
+        raise InputError(f"the exact solver supports at most {MAX_ANSWERS} answers and "
+                         f"{MAX_GUESSES - 1} guesses; {word_list.name!r} has {word_list.n_answers} "
+                         f"and {word_list.n_guesses}")
+    return GameSpec(word_length=word_list.word_length, guess_limit=guess_limit,
+                    objective=objective, mode=mode)
+
+
+def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None,
+                *, objective: str = "total"):
+    """Exact optimum of one state: ``(value, guess)``.
 
     Args:
         word_list: the lists.
         answers: the answers still possible, as words or answer indices (any order).
         guesses_left: guesses still allowed, ≥ 1.
         table: the feedback table (loaded from the cache if omitted).
+        objective: ``"total"`` (Σ over the answers of guesses still needed) or ``"worst"``
+            (the most guesses any of them needs), docs/algorithms.md §2.
 
     Returns:
-        ``(total, guess)``: Σ over the answers of guesses still needed under an optimal policy,
-        and the word to play (the tie-break in the module docstring). Raises
-        :class:`UnwinnableError` if no policy wins every answer in time.
+        ``(value, guess)``: the optimal value under the objective (an int), and the word to
+        play (the tie-break in the module docstring).
+
+    Raises:
+        UnwinnableError: no policy wins every answer in time.
+        InputError: an empty state, an unknown answer, ``guesses_left < 1``, an unknown objective.
     """
     from solver.exact._search_kernel import solve_state as kernel
 
     state = _state_array(word_list, answers)
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
+    spec = game_spec(word_list, max(int(guesses_left), 1), objective)
     table = feedback_table(word_list) if table is None else table
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     value, guess = kernel(local_state, int(guesses_left), local_table, guess_of_answer, z1, z2,
-                          _memo_capacity(len(state)))
+                          _memo_capacity(len(state)), spec.n_patterns, spec.objective_id,
+                          spec.mode_id)
     if value >= INF:
         raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
     return int(value), word_list.guesses[int(guess)]
@@ -161,51 +195,163 @@ def _state_array(word_list: WordList, answers) -> np.ndarray:
     return state
 
 
-def checkpoint_dir(word_list: WordList, opener: str, guess_limit: int) -> Path:
-    """Where finished root classes of one solve are kept until the artifact is written."""
-    # The kernel's source is part of the key: a changed search never reuses stale classes.
-    kernel_source = (Path(__file__).parent / "_search_kernel.py").read_bytes()
+@dataclass
+class StateSolution:
+    """The outcome of :func:`solve_from`: the optimal subtree below a history.
+
+    Attributes:
+        word_list: the lists.
+        history: the (guess, feedback code) pairs played so far, as given.
+        answers: the answers still possible after the history (the state), sorted words.
+        guesses_left: guesses still allowed (the guess limit minus the history's length).
+        value: the Bellman value of the state under ``objective`` (Σ of further guesses over
+            the answers, or the most further guesses any answer needs); 0 when the history
+            already found the answer.
+        tree: the optimal subtree (root = the next guess); empty when the game is over.
+        objective: ``"total"`` or ``"worst"``.
+    """
+
+    word_list: WordList
+    history: list
+    answers: tuple[str, ...]
+    guesses_left: int
+    value: int
+    tree: DecisionTree
+    objective: str = "total"
+
+    @property
+    def next_guess(self) -> str | None:
+        """The optimal next guess, or None when the history already found the answer."""
+        if self.tree.n_nodes == 0:
+            return None
+        return self.word_list.guesses[int(self.tree.node_guess[0])]
+
+
+def remaining_answers(word_list: WordList, history, table: np.ndarray | None = None) -> np.ndarray:
+    """int32 answer indices consistent with every (guess, feedback) of ``history``.
+
+    ``history`` holds (guess word, feedback) pairs, the feedback as a code or as text
+    (``"bbygb"``, see :func:`solver.game.feedback.parse_feedback`). Raises UnknownWordError
+    for a guess not in the list and FeedbackError for malformed feedback or a history no
+    answer fits (naming the first guess at which none is left)."""
+    from solver.game.errors import FeedbackError
+    from solver.game.feedback import parse_feedback
+
+    table = feedback_table(word_list) if table is None else table
+    state = np.arange(word_list.n_answers, dtype=np.int32)
+    for turn, (guess, feedback) in enumerate(history, start=1):
+        g = word_list.guess_index(guess)
+        code = feedback if isinstance(feedback, (int, np.integer)) else parse_feedback(
+            feedback, word_list.word_length)
+        state = state[table[g, state] == int(code)]
+        if state.size == 0:
+            text = code_to_text(int(code), word_list.word_length)
+            raise FeedbackError(f"no answer fits the history: after guess {turn} "
+                                f"({word_list.guesses[g]}:{text}) none of the answers is left")
+    return state
+
+
+def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
+               objective: str = "total", table: np.ndarray | None = None) -> StateSolution:
+    """The exact optimal subtree after a history of guesses and their feedback.
+
+    Args:
+        word_list: the lists.
+        history: (guess word, feedback) pairs as played, feedback as a code or ``"bbygb"``
+            text; any guesses, on or off any tree.
+        guess_limit: the game's guess limit.
+        objective: ``"total"`` or ``"worst"`` (docs/algorithms.md §2).
+        table: the feedback table (loaded from the cache if omitted).
+
+    Returns:
+        :class:`StateSolution` with the state, its value and the optimal subtree (tie-break of
+        the module docstring). A history that ends in all-green has value 0 and no tree.
+
+    Raises:
+        UnknownWordError, FeedbackError: see :func:`remaining_answers`.
+        UnwinnableError: the state cannot be won within the guesses left.
+    """
+    from solver.exact._search_kernel import solve_subtree
+
+    history = list(history)
+    spec = game_spec(word_list, guess_limit, objective)
+    table = feedback_table(word_list) if table is None else table
+    state = remaining_answers(word_list, history, table)
+    empty = DecisionTree(np.zeros(0, np.uint32), np.zeros(1, np.uint32),
+                         np.zeros(0, spec.code_dtype), np.zeros(0, np.uint32), spec.word_length)
+    answers = tuple(word_list.answers[int(a)] for a in state)
+    guesses_left = guess_limit - len(history)
+    if history:
+        last_guess, _ = history[-1]
+        if state.size == 1 and word_list.guesses[word_list.guess_index(last_guess)] == answers[0]:
+            return StateSolution(word_list, history, answers, guesses_left, 0, empty, objective)
+    if guesses_left < 1:
+        raise UnwinnableError(f"no guesses are left after {len(history)} guesses")
+    local_state, local_table, guess_of_answer, z1, z2 = _localise(
+        table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
+    value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
+        local_state, guesses_left, local_table, guess_of_answer, z1, z2,
+        _memo_capacity(len(state)), spec.n_patterns, spec.objective_id, spec.mode_id)
+    if value >= INF:
+        raise UnwinnableError(f"the {len(state)} answers left cannot all be won within "
+                              f"{guesses_left} more guesses")
+    tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child, spec.word_length)
+    return StateSolution(word_list, history, answers, guesses_left, int(value), tree, objective)
+
+
+def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
+                 mode: str = "normal") -> Path:
+    """The journal of one solve (:mod:`solver.exact.journal`): one record per finished root
+    class, kept in ``cache_dir()/journals`` until the tree is assembled. One file per (lists,
+    opener, guess limit, objective, mode); the solver version and the kernels' sources are in
+    its fingerprint, so a journal of an older solver is refused rather than reused."""
     key = hashlib.sha256(
-        f"{SOLVER_VERSION}:{word_list.answers_sha256}:{word_list.guesses_sha256}:"
-        f"{opener}:{guess_limit}:normal:total:".encode() + kernel_source
-    ).hexdigest()[:20]
-    return cache_dir() / "checkpoints" / key
+        f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{opener}:{guess_limit}:"
+        f"{objective}:{mode}".encode()).hexdigest()[:20]
+    return cache_dir() / "journals" / f"solve-{key}.journal"
 
 
-def _save_checkpoint(directory: Path, code: int, result) -> None:
+def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool):
+    """The solve's :class:`~solver.exact.journal.Journal`; raises ForeignJournalError when
+    ``resume`` and the file holds another run's journal."""
+    from solver.exact.journal import Journal, run_fingerprint
+
+    fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
+                                  guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
+                                  kind="solve", opener=opener)
+    path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode)
+    return Journal.open(path, fingerprint, resume=resume)
+
+
+def _class_record(result) -> dict:
+    """A root class's kernel result as a journal payload (the arrays stored as they are)."""
     value, node_guess, edge_start, edge_feedback, edge_child, stats = result
-    directory.mkdir(parents=True, exist_ok=True)
-    final = directory / f"class-{code:03d}.npz"
-    tmp = directory / f".class-{code:03d}.{os.getpid()}.npz"
-    np.savez(tmp, value=np.int64(value), node_guess=node_guess, edge_start=edge_start,
-             edge_feedback=edge_feedback, edge_child=edge_child, stats=stats)
-    os.replace(tmp, final)
+    return {"value": int(value), "node_guess": node_guess, "edge_start": edge_start,
+            "edge_feedback": edge_feedback, "edge_child": edge_child, "stats": stats}
 
 
-def _load_checkpoint(directory: Path, code: int):
-    path = directory / f"class-{code:03d}.npz"
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as saved:
-            return (int(saved["value"]), saved["node_guess"], saved["edge_start"],
-                    saved["edge_feedback"], saved["edge_child"], saved["stats"])
-    except (OSError, ValueError, KeyError):
-        return None  # a damaged checkpoint is solved again
+def _class_result(record: dict) -> tuple:
+    """The kernel result tuple of a journal payload written by :func:`_class_record`."""
+    return (int(record["value"]), record["node_guess"], record["edge_start"],
+            record["edge_feedback"], record["edge_child"], record["stats"])
 
 
 def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
-          jobs: int = -1, progress=None, resume: bool = True) -> SolveResult:
+          objective: str = "total", jobs: int = -1, progress=None,
+          resume: bool = True) -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
         word_list: the lists (see :func:`solver.game.wordlists.load_word_list`).
         opener: the first guess; must be an allowed guess.
         guess_limit: games must be won within this many guesses (6 in Wordle).
+        objective: ``"total"`` (minimise Σ guesses, docs/algorithms.md §2.1) or ``"worst"``
+            (minimise the maximum number of guesses, §2.2).
         jobs: joblib worker processes for the root classes (-1: all cores; 1: in-process).
         progress: optional callable ``progress(done_answers, total_answers)`` called as
             classes finish.
-        resume: reuse root classes checkpointed by an interrupted run of the same solve.
+        resume: reuse the root classes journaled by an interrupted run of the same solve
+            (:func:`journal_path`); False discards that journal and starts over.
 
     Returns:
         :class:`SolveResult` with the exact optimal total for this opener and its tree.
@@ -213,6 +359,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     Raises:
         UnknownWordError: the opener is not an allowed guess.
         UnwinnableError: no policy with this opener wins every game within the limit.
+        InputError: a bad guess limit or objective.
+        ForeignJournalError: ``resume`` and the solve's journal was written by another
+            solver version or other kernels (rerun with ``resume=False``).
     """
     from joblib import Parallel, delayed
 
@@ -220,20 +369,18 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     opener_index = word_list.guess_index(opener)
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
+    spec = game_spec(word_list, guess_limit, objective)
     started = time.perf_counter()
     table = feedback_table(word_list)
     codes = table[opener_index]
     root_classes = [
-        (int(p), np.flatnonzero(codes == p).astype(np.int32)) for p in np.unique(codes) if p != ALL_GREEN
+        (int(p), np.flatnonzero(codes == p).astype(np.int32))
+        for p in np.unique(codes) if p != spec.all_green
     ]
     zobrist = zobrist_keys(word_list.n_answers)
-    directory = checkpoint_dir(word_list, opener, guess_limit)
-    results: dict[int, tuple] = {}
-    if resume:
-        for code, _ in root_classes:
-            saved = _load_checkpoint(directory, code)
-            if saved is not None:
-                results[code] = saved
+    journal = _open_journal(word_list, opener, spec, resume)
+    results: dict[int, tuple] = {code: _class_result(journal.get(str(code)))
+                                 for code, _ in root_classes if str(code) in journal}
     todo = sorted((c for c in root_classes if c[0] not in results), key=lambda c: (-len(c[1]), c[0]))
     done_answers = sum(len(s) for c, s in root_classes if c in results)
     if progress is not None:
@@ -245,47 +392,47 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         table_path = str(table_cache_path(word_list))
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes=None)
         tasks = (delayed(_solve_class)(code, table_path, word_list.answer_guess_index, states,
-                                        guess_limit - 1, zobrist)
+                                        guess_limit - 1, zobrist, spec)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
         for code, result in runner(tasks):
             if result[0] >= INF:
                 raise UnwinnableError(
-                    f"opener {opener!r}: the answers behind feedback {code} cannot all be won "
+                    f"opener {opener!r}: the answers behind feedback "
+                    f"{code_to_text(code, spec.word_length)} cannot all be won "
                     f"within {guess_limit} guesses"
                 )
             results[code] = result
-            _save_checkpoint(directory, code, result)
+            journal.append(str(code), _class_record(result))
             done_answers += sizes[code]
             if progress is not None:
                 progress(done_answers, word_list.n_answers)
-    tree, stats = _assemble(opener_index, root_classes, results)
+    tree, stats = _assemble(opener_index, root_classes, results, spec)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())
-    expected = word_list.n_answers + sum(int(results[c][0]) for c, _ in root_classes)
-    if total != expected or per_answer.min() < 1:
-        raise AssertionError(f"tree replays to {total} but the search found {expected}")
+    replayed, expected = _check_value(spec, per_answer, [int(results[c][0]) for c, _ in root_classes])
+    if replayed != expected or per_answer.min() < 1:
+        raise AssertionError(f"tree replays to {replayed} but the search found {expected}")
     seconds = time.perf_counter() - started
-    _clear_checkpoint(directory)
-    return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats)
+    journal.discard()  # the tree is assembled and checked: nothing left to resume
+    return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats,
+                       objective)
 
 
-def _clear_checkpoint(directory: Path) -> None:
-    if directory.exists():
-        for path in directory.glob("*.npz"):
-            path.unlink(missing_ok=True)
-        try:
-            directory.rmdir()
-        except OSError:
-            pass
+def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int]) -> tuple[int, int]:
+    """(the replayed tree's value, the value the search found) under the objective: the total
+    is n + Σ class values; the worst case is 1 + the largest class value (1 with no class)."""
+    if spec.objective == "worst":
+        return int(per_answer.max()), 1 + max(class_values, default=0)
+    return int(per_answer.sum()), len(per_answer) + sum(class_values)
 
 
-def _assemble(opener_index: int, root_classes, results) -> tuple[DecisionTree, dict]:
+def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple[DecisionTree, dict]:
     """Join the root node and the class subtrees (ascending feedback) into one preorder tree."""
     n_root_edges = len(root_classes)
     node_guess = [np.array([opener_index], dtype=np.uint32)]
     edge_start_parts = [np.array([0], dtype=np.int64)]
-    edge_feedback = [np.array([c for c, _ in root_classes], dtype=np.uint8)]
+    edge_feedback = [np.array([c for c, _ in root_classes], dtype=spec.code_dtype)]
     edge_child = [np.zeros(n_root_edges, dtype=np.uint32)]
     n_nodes, n_edges = 1, n_root_edges
     stats = np.zeros(4, dtype=np.int64)
@@ -294,7 +441,7 @@ def _assemble(opener_index: int, root_classes, results) -> tuple[DecisionTree, d
         edge_child[0][i] = n_nodes
         node_guess.append(sub_guess.astype(np.uint32))
         edge_start_parts.append(sub_start[:-1].astype(np.int64) + n_edges)
-        edge_feedback.append(sub_feedback.astype(np.uint8))
+        edge_feedback.append(sub_feedback.astype(spec.code_dtype))
         edge_child.append(sub_child.astype(np.uint32) + np.uint32(n_nodes))
         n_nodes += len(sub_guess)
         n_edges += len(sub_feedback)
@@ -305,14 +452,17 @@ def _assemble(opener_index: int, root_classes, results) -> tuple[DecisionTree, d
         edge_start=np.concatenate(edge_start_parts).astype(np.uint32),
         edge_feedback=np.concatenate(edge_feedback),
         edge_child=np.concatenate(edge_child),
+        word_length=spec.word_length,
     )
     names = ("states_searched", "memo_hits", "guesses_expanded")
     return tree, {name: int(stats[i]) for i, name in enumerate(names)}
 
 
 def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
-    """``<directory>/<list>-normal-<opener>.msgpack``."""
-    return Path(directory) / f"{result.word_list.name}-normal-{result.opener}.msgpack"
+    """``<directory>/<list>-normal-<opener>.msgpack`` (``<list>-normal-worst-<opener>.msgpack``
+    for the worst-case objective)."""
+    objective = "" if result.objective == "total" else f"{result.objective}-"
+    return Path(directory) / f"{result.word_list.name}-normal-{objective}{result.opener}.msgpack"
 
 
 def artifact_bytes(result: SolveResult) -> bytes:
@@ -320,15 +470,14 @@ def artifact_bytes(result: SolveResult) -> bytes:
     from policy_tree.artifact import encode_artifact
 
     return encode_artifact(
-        word_list=result.word_list, tree=result.tree, mode="normal", objective="total",
+        word_list=result.word_list, tree=result.tree, mode="normal", objective=result.objective,
         guess_limit=result.guess_limit, opener=result.opener, total=result.total,
         max_guesses=result.max_guesses, histogram=result.histogram,
-        solver_version=SOLVER_VERSION, solve_seconds=result.seconds,
+        solver_version=SOLVER_VERSION,
     )
 
 
 def save_artifact(result: SolveResult, path: str | Path) -> Path:
-    """Write ``result`` as a msgpack artifact, atomically (temporary file + rename)."""
-    from policy_tree.artifact import write_atomic
-
+    """Write ``result`` as a msgpack artifact with :func:`solver.game.files.write_atomic`
+    (temporary file, fsync, rename); returns the path."""
     return write_atomic(path, artifact_bytes(result))

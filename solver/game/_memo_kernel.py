@@ -3,8 +3,9 @@ memo and the base-heuristic memo of rollout.
 
 A state S (int32 answer indices) is keyed by its 128-bit Zobrist sum: two uint64 sums of
 per-answer random keys (order-free, so a state's key does not depend on how it was reached),
-plus a caller-chosen nonzero ``meta`` (the solver packs |S| and the guesses left; rollout,
-|S|). Two different states with equal meta collide only if both 64-bit sums agree.
+plus a caller-chosen nonzero ``meta`` (the solver packs |S|, the objective, the mode and
+the guesses left with :func:`memo_meta`; rollout, |S|). Two different states with equal meta
+collide only if both 64-bit sums agree (docs/algorithms.md §5).
 
 The table is a tuple of arrays ``(key1 uint64, key2 uint64, meta int64, value int64,
 extra int64)`` of one power-of-two length; meta 0 marks an empty slot. Linear probing over
@@ -24,6 +25,13 @@ def new_memo(capacity):
     return (np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
             np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
             np.full(capacity, -1, dtype=np.int64))
+
+
+@njit(cache=True)
+def memo_meta(n, d, objective, mode):
+    """The memo's meta key of a state of n answers with d < 256 guesses left, for an objective
+    and a mode (ids < 16): ``n << 16 | objective << 12 | mode << 8 | d``, nonzero for n ≥ 1."""
+    return (np.int64(n) << 16) | (np.int64(objective) << 12) | (np.int64(mode) << 8) | np.int64(d)
 
 
 @njit(cache=True)

@@ -3,20 +3,19 @@ policies)."""
 
 from numba import njit
 
-N_PATTERNS = 243
-
 
 @njit(cache=True)
 def partition(row, S, counts, members, starts, present):
     """Stable counting sort of S by feedback into ``members``; returns the number k of classes.
     ``present[:k]`` are the feedback codes in ascending order and class j is
-    ``members[starts[j]:starts[j+1]]`` (ascending, as S is). ``counts`` zero on entry and exit."""
+    ``members[starts[j]:starts[j+1]]`` (ascending, as S is). ``counts`` has one slot per
+    pattern (3**L) and is zero on entry and exit; ``starts`` has 3**L + 1 slots."""
     n = S.shape[0]
     for i in range(n):
         counts[row[S[i]]] += 1
     k = 0
     offset = 0
-    for p in range(N_PATTERNS):
+    for p in range(counts.shape[0]):
         if counts[p] > 0:
             present[k] = p
             starts[k] = offset

@@ -1,11 +1,13 @@
 """Feedback (the pattern) of a guess against an answer: the rule, its encodings, its table.
 
-Rule (algorithms.md, "The game"): greens first; then, left to right, a non-green letter of
+Rule (docs/algorithms.md §1.2): greens first; then, left to right, a non-green letter of
 the guess is yellow while the answer still has an unmatched copy of that letter, else gray.
 
-Encoding used across the project: ``code = sum(c_i * 3**i)`` with position 0 the first letter
-and ``c = 0`` gray, ``1`` yellow, ``2`` green, so all green is ``ALL_GREEN = 242``. Text form:
-five characters of ``b`` (gray), ``y`` (yellow), ``g`` (green), e.g. ``"bbygb"``.
+Encoding used across the project (docs/algorithms.md §1.3): ``code = sum(c_i * 3**i)`` over
+the L positions, position 0 the first letter, ``c = 0`` gray, ``1`` yellow, ``2`` green, so all
+green is ``3**L − 1`` (``ALL_GREEN = 242`` for Wordle's five letters). Text form: L characters
+of ``b`` (gray), ``y`` (yellow), ``g`` (green), e.g. ``"bbygb"``. The word length is a
+parameter everywhere (default 5); see :mod:`solver.game.spec`.
 
 This module is plain Python (no numba): the lookup tools import it. The numba kernel that
 fills the whole table lives in :mod:`solver.game._feedback_kernel`; :func:`feedback_table` calls
@@ -15,16 +17,18 @@ it and caches the result on disk.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
+import io
 from pathlib import Path
 
 import numpy as np
 
 from solver.game.errors import FeedbackError
+from solver.game.files import cache_dir, write_atomic  # cache_dir: re-exported, older import path
+from solver.game.spec import all_green, code_dtype, n_patterns
 
-ALL_GREEN = 242
-N_PATTERNS = 243
+#: Wordle's (five letters) all-green code and pattern count; other lengths: solver.game.spec.
+ALL_GREEN = all_green(5)
+N_PATTERNS = n_patterns(5)
 _LETTER_OF = "byg"
 # Accepted spellings of one position, for parse_feedback: letters, digits, and the squares people paste.
 _SYMBOL_VALUE = {
@@ -35,55 +39,59 @@ _SYMBOL_VALUE = {
 
 
 def feedback_code(guess: str, answer: str) -> int:
-    """The feedback code (0..242) of ``guess`` against ``answer``; both five lowercase letters."""
-    colours = [0] * 5
+    """The feedback code (0..3**L − 1) of ``guess`` against ``answer``, two words of one length L."""
+    length = len(guess)
+    colours = [0] * length
     unmatched: dict[str, int] = {}
-    for i in range(5):
+    for i in range(length):
         if guess[i] == answer[i]:
             colours[i] = 2
         else:
             unmatched[answer[i]] = unmatched.get(answer[i], 0) + 1
-    for i in range(5):
+    for i in range(length):
         if colours[i] == 0 and unmatched.get(guess[i], 0) > 0:
             colours[i] = 1
             unmatched[guess[i]] -= 1
     return sum(c * 3**i for i, c in enumerate(colours))
 
 
-def code_to_text(code: int) -> str:
-    """``code`` (0..242) as five of b/y/g, first letter first. Raises FeedbackError if out of range."""
+def code_to_text(code: int, word_length: int = 5) -> str:
+    """``code`` (0..3**L − 1) as L of b/y/g, first letter first. Raises FeedbackError if out of range."""
     code = int(code)
-    if not 0 <= code < N_PATTERNS:
-        raise FeedbackError(f"feedback code {code} is not in 0..242")
-    return "".join(_LETTER_OF[(code // 3**i) % 3] for i in range(5))
+    if not 0 <= code < n_patterns(word_length):
+        raise FeedbackError(f"feedback code {code} is not in 0..{n_patterns(word_length) - 1}")
+    return "".join(_LETTER_OF[(code // 3**i) % 3] for i in range(word_length))
 
 
-def parse_feedback(text: str) -> int:
-    """Parse a feedback string into its code (0..242).
+_NUMBER_WORDS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
-    Accepts five of ``b``/``y``/``g`` (any case), five digits ``0``/``1``/``2``, or the five
-    squares people paste (⬛ or ⬜ gray, 🟨 yellow, 🟩 green). Raises :class:`FeedbackError`.
+
+def parse_feedback(text: str, word_length: int = 5) -> int:
+    """Parse a feedback string into its code (0..3**L − 1, L = ``word_length``).
+
+    Accepts L of ``b``/``y``/``g`` (any case), L digits ``0``/``1``/``2``, or the L squares
+    people paste (⬛ or ⬜ gray, 🟨 yellow, 🟩 green). Raises :class:`FeedbackError`.
     """
     symbols = [ch for ch in str(text).strip().lower() if ch != "\ufe0f"]
-    if len(symbols) != 5 or any(ch not in _SYMBOL_VALUE for ch in symbols):
+    if len(symbols) != word_length or any(ch not in _SYMBOL_VALUE for ch in symbols):
+        count = _NUMBER_WORDS.get(word_length, str(word_length))
         raise FeedbackError(
-            f"feedback {text!r} is not five of b/y/g (gray/yellow/green), 0/1/2, or ⬛🟨🟩 squares"
+            f"feedback {text!r} is not {count} of b/y/g (gray/yellow/green), 0/1/2, or ⬛🟨🟩 squares"
         )
     return sum(_SYMBOL_VALUE[ch] * 3**i for i, ch in enumerate(symbols))
 
 
 def words_to_letters(words) -> np.ndarray:
-    """uint8 array of shape (len(words), 5): letters as 0..25."""
+    """uint8 array of shape (len(words), L): letters as 0..25 (all words of one length L)."""
+    words = list(words)
+    length = len(words[0]) if words else 5
     raw = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (raw.reshape(len(words), 5) - ord("a")).astype(np.uint8)
-
-
-def cache_dir() -> Path:
-    """Where feedback tables are cached: ``$EXACT_WORDLE_CACHE`` or ``~/.cache/exact-wordle``."""
-    return Path(os.environ.get("EXACT_WORDLE_CACHE", Path.home() / ".cache" / "exact-wordle"))
+    return (raw.reshape(len(words), length) - ord("a")).astype(np.uint8)
 
 
 def table_cache_path(word_list) -> Path:
+    """Where :func:`feedback_table` caches the table of ``word_list``: a ``.npy`` file in
+    :func:`solver.game.files.cache_dir` keyed by the sha256 of both lists."""
     key = hashlib.sha256(
         f"feedback-v1:{word_list.guesses_sha256}:{word_list.answers_sha256}".encode()
     ).hexdigest()[:24]
@@ -91,7 +99,8 @@ def table_cache_path(word_list) -> Path:
 
 
 def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
-    """The pattern table of a word list: uint8 array of shape (n_guesses, n_answers).
+    """The pattern table of a word list: array of shape (n_guesses, n_answers), dtype uint8
+    for words of up to 5 letters, uint16 for longer ones (:func:`solver.game.spec.code_dtype`).
 
     ``table[g, a]`` is the feedback code of guess ``g`` against answer ``a`` (indices into the
     sorted lists). Cached on disk keyed by the sha256 of both lists, so a second call loads it
@@ -101,21 +110,17 @@ def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
     if use_cache and path.exists():
         try:
             table = np.load(path, allow_pickle=False)
-            if table.shape == (word_list.n_guesses, word_list.n_answers) and table.dtype == np.uint8:
+            if (table.shape == (word_list.n_guesses, word_list.n_answers)
+                    and table.dtype == code_dtype(word_list.word_length)):
                 return table
         except (OSError, ValueError):
             pass  # a damaged cache file is recomputed and replaced
     from solver.game._feedback_kernel import feedback_table_kernel
 
-    table = feedback_table_kernel(words_to_letters(word_list.guesses), words_to_letters(word_list.answers))
+    table = np.empty((word_list.n_guesses, word_list.n_answers), dtype=code_dtype(word_list.word_length))
+    feedback_table_kernel(words_to_letters(word_list.guesses), words_to_letters(word_list.answers), table)
     if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                np.save(handle, table, allow_pickle=False)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        buffer = io.BytesIO()
+        np.save(buffer, table, allow_pickle=False)
+        write_atomic(path, buffer.getvalue())
     return table

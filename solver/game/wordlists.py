@@ -21,10 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from solver.game.errors import UnknownWordError, WordListError
+from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 #: The word lists shipped with the project, by name.
 BUILTIN_LISTS = ("legacy", "nyt-2024")
+#: Wordle's word length, the default; a list's own length is :attr:`WordList.word_length`.
 WORD_LENGTH = 5
 
 
@@ -56,6 +58,11 @@ class WordList:
     @property
     def n_answers(self) -> int:
         return len(self.answers)
+
+    @property
+    def word_length(self) -> int:
+        """Letters per word (every word of both lists has this length)."""
+        return len(self.guesses[0])
 
     @property
     def n_guesses(self) -> int:
@@ -99,8 +106,20 @@ class WordList:
         return a
 
 
-def _read_words(path: Path) -> list[str]:
-    """Read one word per line; raise :class:`WordListError` naming the file and line."""
+def _word_problem(word: str, length: int | None) -> str | None:
+    """Why ``word`` cannot be in a list whose words have ``length`` letters (None: any length), or None."""
+    if not (word.isascii() and word.isalpha()):
+        return "is not a word of ASCII letters"
+    if length is None and not MIN_WORD_LENGTH <= len(word) <= MAX_WORD_LENGTH:
+        return f"has {len(word)} letters; words of {MIN_WORD_LENGTH} to {MAX_WORD_LENGTH} letters are supported"
+    if length is not None and len(word) != length:
+        return f"has {len(word)} letters, but the list's words have {length}"
+    return None
+
+
+def _read_words(path: Path, length: int | None = None) -> list[str]:
+    """Read one word per line, all of one length (``length``, or the first word's);
+    raise :class:`WordListError` naming the file and line."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -113,10 +132,10 @@ def _read_words(path: Path) -> list[str]:
     first_line: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         word = line.strip()
-        if not (len(word) == WORD_LENGTH and word.isascii() and word.isalpha()):
-            raise WordListError(
-                f"{path}, line {number}: {line!r} is not a word of five ASCII letters"
-            )
+        problem = _word_problem(word, length)
+        if problem is not None:
+            raise WordListError(f"{path}, line {number}: {line!r} {problem}")
+        length = len(word)
         word = word.lower()
         if word in first_line:
             raise WordListError(
@@ -132,17 +151,20 @@ def _read_words(path: Path) -> list[str]:
 def from_words(answers, guesses, name: str = "custom") -> WordList:
     """Build a :class:`WordList` from iterables of words (validated like files).
 
-    Raises :class:`WordListError` for a word that is not five ASCII letters, a duplicate,
-    an empty list, or an answer missing from the guesses.
+    Raises :class:`WordListError` for a word that is not ASCII letters, words of different
+    lengths, a duplicate, an empty list, or an answer missing from the guesses.
     """
     answers = [str(w).strip().lower() for w in answers]
     guesses = [str(w).strip().lower() for w in guesses]
+    length = None
     for kind, words in (("answers", answers), ("guesses", guesses)):
         if not words:
             raise WordListError(f"{name}: the {kind} list is empty")
         for w in words:
-            if not (len(w) == WORD_LENGTH and w.isascii() and w.isalpha()):
-                raise WordListError(f"{name}: {kind} word {w!r} is not five ASCII letters")
+            problem = _word_problem(w, length)
+            if problem is not None:
+                raise WordListError(f"{name}: {kind} word {w!r} {problem}")
+            length = len(w)
         if len(set(words)) != len(words):
             raise WordListError(f"{name}: the {kind} list has duplicate words")
     missing = sorted(set(answers) - set(guesses))
@@ -154,12 +176,13 @@ def from_words(answers, guesses, name: str = "custom") -> WordList:
 def load_word_list(name_or_path: str | Path) -> WordList:
     """Load a shipped list by name (``legacy``, ``nyt-2024``) or a directory's lists.
 
-    The directory must hold ``answers.txt`` and ``guesses.txt``, one five-letter word per line.
+    The directory must hold ``answers.txt`` and ``guesses.txt``, one word per line, every word
+    of both files of one length L (2..10; Wordle's is 5).
 
     Raises:
-        WordListError: unknown name, missing file, a line that is not five ASCII letters,
-            a duplicate, an empty list, or an answer missing from the guesses; the message
-            names the file and line.
+        WordListError: unknown name, missing file, a line that is not a word of ASCII letters,
+            words of different lengths, a duplicate, an empty list, or an answer missing from
+            the guesses; the message names the file and line.
     """
     text = str(name_or_path)
     if text in BUILTIN_LISTS:
@@ -174,7 +197,7 @@ def load_word_list(name_or_path: str | Path) -> WordList:
         name = directory.resolve().name
     answers_path, guesses_path = directory / "answers.txt", directory / "guesses.txt"
     answers = _read_words(answers_path)
-    guesses = _read_words(guesses_path)
+    guesses = _read_words(guesses_path, len(answers[0]))
     guess_set = set(guesses)
     for number, word in enumerate(answers, start=1):
         if word not in guess_set:

@@ -1,9 +1,14 @@
 """numba kernels of the heuristic policies: entropy of every guess, MIG choice, base-heuristic
 totals and the rollout choice (Peiszan, Basel 2025 bachelor's thesis; Bhambri, Bhattacharjee &
-Bertsekas, IEEE CoG 2023; our summary in algorithms.md, "Heuristic and simulation policies").
+Bertsekas, IEEE CoG 2023; our summary in docs/algorithms.md §8.1–8.2).
 
 A state ``S`` is a sorted int32 array of answer indices, ``P`` the feedback table
-uint8[n_guesses, n_answers].
+uint8 or uint16[n_guesses, n_answers] of words of length L.
+
+**Pattern count.** Nothing here assumes five letters: the Python wrappers pass the number of
+feedback patterns ``n_patterns = 3**L`` (:func:`solver.game.spec.n_patterns`) to the functions
+that allocate scratch, and the kernels read it back from the size of their ``counts`` scratch
+(one slot per pattern); the all-green code is the last pattern, ``counts.shape[0] − 1``.
 
 **Entropy key.** With ``n = |S|`` and the feedback classes ``C`` of a guess (the all-green class
 included), ``H = log n − (1/n) Σ_C |C| log |C|``. For a fixed state, maximising ``H`` is
@@ -18,7 +23,7 @@ different exponent vectors are compared as floats (their mathematical difference
 
 **Tie orders.** ``MIG_A``: lowest key, then lowest guess index (alphabetical). ``MIG_B``: lowest
 key, then guesses in ``S`` first, then lowest index. The rollout's candidates are ranked by
-lowest key, then (only with ``members_first``) in ``S`` first, then lowest index; its choice
+lowest key, then (only with ``rank_answers_first``) in ``S`` first, then lowest index; its choice
 is lowest Q-total, then lowest key (higher entropy), then in ``S``, then lowest index.
 
 **Base-heuristic totals.** ``T(S)`` = Σ over the answers of S of the guesses the base
@@ -35,8 +40,6 @@ from solver.game._memo_kernel import memo_find, memo_store
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
 
-ALL_GREEN = 242
-N_PATTERNS = 243
 #: Deepest base-heuristic game followed by :func:`base_total` (a heuristic that always
 #: splits its state needs fewer than |S| levels; this bounds the stack).
 MAX_DEPTH = 64
@@ -105,7 +108,7 @@ def factor_tables(n_max):
 @njit(cache=True)
 def _key_of_row(row, S, counts, touched, exps, primes_used, factors):
     """(entropy key K, number of classes) of S under one guess row; scratch arrays are left
-    zeroed. ``counts`` int64[243], ``touched`` int64[243], ``exps`` int64[n_primes],
+    zeroed. ``counts`` int64[n_patterns], ``touched`` int64[n_patterns], ``exps`` int64[n_primes],
     ``primes_used`` int64[n_primes]."""
     log_primes, fac_start, fac_prime, fac_weight = factors
     n = S.shape[0]
@@ -146,19 +149,15 @@ def _key_of_row(row, S, counts, touched, exps, primes_used, factors):
 
 
 @njit(cache=True)
-def entropy_keys(S, P, factors):
-    """Entropy key K and class count of every guess over S.
+def entropy_keys(S, P, factors, n_patterns):
+    """Entropy key K and class count of every guess over S (feedback codes < ``n_patterns``).
 
     Returns ``(keys float64[n_guesses], n_classes int64[n_guesses])``; the entropy in nats is
     ``log |S| − K / |S|``."""
     n_guesses = P.shape[0]
-    n_primes = factors[0].shape[0]
     keys = np.empty(n_guesses, dtype=np.float64)
     n_classes = np.empty(n_guesses, dtype=np.int64)
-    counts = np.zeros(N_PATTERNS, dtype=np.int64)
-    touched = np.zeros(N_PATTERNS, dtype=np.int64)
-    exps = np.zeros(n_primes, dtype=np.int64)
-    primes_used = np.zeros(n_primes, dtype=np.int64)
+    counts, touched, exps, primes_used = new_scratch(factors[0].shape[0], n_patterns)
     for g in range(n_guesses):
         key, k = _key_of_row(P[g], S, counts, touched, exps, primes_used, factors)
         keys[g] = key
@@ -181,7 +180,7 @@ def _in_state(S, answer):
 
 
 @njit(cache=True)
-def _mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, scratch):
+def _mig_choose(S, P, guess_of_answer, answer_of_guess, answers_first, factors, scratch):
     """The MIG guess of S (|S| ≥ 2): lowest key, then (MIG_B) in S first, then lowest index.
 
     Exact shortcut: K = 0 (all classes singletons) is the least possible key, so the first
@@ -192,7 +191,7 @@ def _mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors,
     n_guesses = P.shape[0]
     best_key = np.inf
     best_g = -1
-    if prefer_answers:
+    if answers_first:
         for i in range(n):
             g = guess_of_answer[S[i]]
             key, k = _key_of_row(P[g], S, counts, touched, exps, primes_used, factors)
@@ -202,7 +201,7 @@ def _mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors,
                 best_key = key
                 best_g = g
     for g in range(n_guesses):
-        if prefer_answers:
+        if answers_first:
             a = answer_of_guess[g]
             if a >= 0 and _in_state(S, a):
                 continue  # members were scored above
@@ -216,17 +215,19 @@ def _mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors,
 
 
 @njit(cache=True)
-def new_scratch(n_primes):
-    """Scratch arrays of the key computation (counts, touched, exps, primes_used)."""
-    return (np.zeros(N_PATTERNS, dtype=np.int64), np.zeros(N_PATTERNS, dtype=np.int64),
+def new_scratch(n_primes, n_patterns):
+    """Scratch arrays of the key computation (counts, touched, exps, primes_used): one slot
+    per feedback pattern (``3**L``) in counts and touched, one per prime in the others."""
+    return (np.zeros(n_patterns, dtype=np.int64), np.zeros(n_patterns, dtype=np.int64),
             np.zeros(n_primes, dtype=np.int64), np.zeros(n_primes, dtype=np.int64))
 
 
 @njit(cache=True)
-def mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors):
-    """MIG_A (``prefer_answers`` False) or MIG_B (True) guess index for a state of ≥ 2 answers."""
-    scratch = new_scratch(factors[0].shape[0])
-    return _mig_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, scratch)
+def mig_choose(S, P, guess_of_answer, answer_of_guess, answers_first, factors, n_patterns):
+    """MIG_A (``answers_first`` False) or MIG_B (True) guess index for a state of ≥ 2 answers
+    (feedback codes < ``n_patterns``)."""
+    scratch = new_scratch(factors[0].shape[0], n_patterns)
+    return _mig_choose(S, P, guess_of_answer, answer_of_guess, answers_first, factors, scratch)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,12 +249,14 @@ def _memo_store(memo, h1, h2, size, total):
 
 
 @njit(cache=True)
-def new_workspace(n_answers):
-    """Per-level buffers of :func:`base_total`'s explicit stack."""
+def new_workspace(n_answers, n_patterns):
+    """Per-level buffers of :func:`base_total`'s explicit stack (``n_patterns`` = 3**L). A
+    state splits into at most min(3**L, n_answers) classes, which bounds a level's width."""
+    width = min(n_patterns, n_answers)
     return (
         np.zeros((MAX_DEPTH + 1, n_answers), dtype=np.int32),  # members by class
-        np.zeros((MAX_DEPTH + 1, N_PATTERNS + 1), dtype=np.int64),  # class starts
-        np.zeros((MAX_DEPTH + 1, N_PATTERNS), dtype=np.int64),  # codes present
+        np.zeros((MAX_DEPTH + 1, width + 1), dtype=np.int64),  # class starts
+        np.zeros((MAX_DEPTH + 1, width), dtype=np.int64),  # codes present
         np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # number of classes
         np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # next class to visit
         np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # running total
@@ -263,16 +266,17 @@ def new_workspace(n_answers):
 
 
 @njit(cache=True)
-def base_total(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, zobrist1,
+def base_total(S, P, guess_of_answer, answer_of_guess, answers_first, factors, zobrist1,
                zobrist2, memo, ws, scratch):
     """T(S): total guesses the base heuristic (MIG_A / MIG_B) uses over every answer of S.
 
     Returns -1 if a game goes deeper than ``MAX_DEPTH`` levels (cannot happen for MIG, whose
-    guess always splits a state of ≥ 2 answers)."""
+    guess always splits a state of ≥ 2 answers). ``ws`` and ``scratch`` come from
+    :func:`new_workspace` and :func:`new_scratch` with the same pattern count."""
     n = S.shape[0]
     if n == 1:
         return np.int64(1)
-    if n == 2 and prefer_answers:
+    if n == 2 and answers_first:
         return np.int64(3)
     h1, h2 = _hash(S, zobrist1, zobrist2)
     found = _memo_find(memo, h1, h2, n)
@@ -280,6 +284,7 @@ def base_total(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, 
         return found
     members, starts, present, n_classes, next_class, acc, hashes, _unused = ws
     counts = scratch[0]
+    all_green = counts.shape[0] - 1  # the last pattern
     # level 0 is S itself; level L+1 is a class of level L (a slice of members[L])
     level = 0
     cur = S
@@ -288,7 +293,7 @@ def base_total(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, 
     while True:
         # first visit of `cur` at `level`: choose, partition
         n_cur = cur.shape[0]
-        g = _mig_choose(cur, P, guess_of_answer, answer_of_guess, prefer_answers, factors, scratch)
+        g = _mig_choose(cur, P, guess_of_answer, answer_of_guess, answers_first, factors, scratch)
         k = _partition(P[g], cur, counts, members[level], starts[level], present[level])
         n_classes[level] = k
         next_class[level] = 0
@@ -307,7 +312,7 @@ def base_total(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, 
                 acc[level] += total
                 next_class[level] += 1
                 continue
-            if present[level, j] == ALL_GREEN:
+            if present[level, j] == all_green:
                 next_class[level] = j + 1
                 continue
             lo = starts[level, j]
@@ -317,7 +322,7 @@ def base_total(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, 
                 acc[level] += 1
                 next_class[level] = j + 1
                 continue
-            if size == 2 and prefer_answers:
+            if size == 2 and answers_first:
                 acc[level] += 3
                 next_class[level] = j + 1
                 continue
@@ -338,11 +343,11 @@ def base_total(S, P, guess_of_answer, answer_of_guess, prefer_answers, factors, 
 
 
 @njit(cache=True)
-def _top_ranked(keys, member, prefer_answers, m):
-    """The first ``m`` guesses in the order (key ascending, [members first], index ascending)."""
+def _top_ranked(keys, member, answers_first, m):
+    """The first ``m`` guesses in the order (key ascending, [answers first among ties], index ascending)."""
     order = np.argsort(keys, kind="mergesort")  # stable: index order within equal keys
     out = np.empty(m, dtype=np.int64)
-    if not prefer_answers:
+    if not answers_first:
         for i in range(m):
             out[i] = order[i]
         return out
@@ -363,31 +368,34 @@ def _top_ranked(keys, member, prefer_answers, m):
 
 
 @njit(cache=True)
-def rollout_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, members_first,
-                   n_candidates, factors, zobrist1, zobrist2, memo, ws):
+def rollout_choose(S, P, guess_of_answer, answer_of_guess, answers_first, rank_answers_first,
+                   n_candidates, factors, zobrist1, zobrist2, memo, ws, n_patterns):
     """Rollout_n choice at S (|S| ≥ 2) with MIG base heuristic.
 
     Candidates: the ``n_candidates`` first guesses in the order (lowest key, then — with
-    ``members_first`` — in S first, then lowest index); ``prefer_answers`` selects the base
+    ``rank_answers_first`` — in S first, then lowest index); ``answers_first`` selects the base
     heuristic (MIG_B if True). Each candidate's Q-total is
     ``|S| + Σ_{C ≠ all-green} T(C)`` (exact, over every answer of S; Q-factor = Q-total / |S|).
+    ``ws`` is :func:`new_workspace` with the same ``n_patterns`` (3**L).
     Returns ``(guess, candidates int64[m], q_totals int64[m], keys float64[m])`` with the
     candidates in their rank order."""
     n = S.shape[0]
     n_guesses = P.shape[0]
-    keys, _ = entropy_keys(S, P, factors)
+    all_green = n_patterns - 1
+    keys, _ = entropy_keys(S, P, factors, n_patterns)
     member = np.zeros(n_guesses, dtype=np.int64)
     for i in range(n):
         member[guess_of_answer[S[i]]] = 1
     m = min(n_candidates, n_guesses)
-    candidates = _top_ranked(keys, member, members_first, m)
+    candidates = _top_ranked(keys, member, rank_answers_first, m)
     q_totals = np.zeros(m, dtype=np.int64)
     cand_keys = np.zeros(m, dtype=np.float64)
-    scratch = new_scratch(factors[0].shape[0])
-    counts = np.zeros(N_PATTERNS, dtype=np.int64)
+    scratch = new_scratch(factors[0].shape[0], n_patterns)
+    counts = np.zeros(n_patterns, dtype=np.int64)
     members = np.zeros(n, dtype=np.int32)
-    starts = np.zeros(N_PATTERNS + 1, dtype=np.int64)
-    present = np.zeros(N_PATTERNS, dtype=np.int64)
+    width = min(n_patterns, n)  # at most this many classes
+    starts = np.zeros(width + 1, dtype=np.int64)
+    present = np.zeros(width, dtype=np.int64)
     best = -1
     for c in range(m):
         g = candidates[c]
@@ -395,10 +403,10 @@ def rollout_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, membe
         k = _partition(P[g], S, counts, members, starts, present)
         q = np.int64(n)
         for j in range(k):
-            if present[j] == ALL_GREEN:
+            if present[j] == all_green:
                 continue
             child = members[starts[j]:starts[j + 1]].copy()
-            t = base_total(child, P, guess_of_answer, answer_of_guess, prefer_answers, factors,
+            t = base_total(child, P, guess_of_answer, answer_of_guess, answers_first, factors,
                            zobrist1, zobrist2, memo, ws, scratch)
             if t < 0:
                 q = np.int64(1) << 40
@@ -423,35 +431,59 @@ def rollout_choose(S, P, guess_of_answer, answer_of_guess, prefer_answers, membe
 
 
 @njit(cache=True)
-def float_entropies(S, P):
+def float_entropies(S, P, n_patterns):
     """Entropy in bits of every guess over S computed the plain floating-point way,
-    ``−Σ p log2 p`` with ``p = |C| / |S|`` summed over the feedback codes in **descending**
-    order: float64[n_guesses]. Mathematically equal entropies may differ in the last bits.
-    Used only by the "float" tie reading of MIG (see :mod:`solver.policies.mig`)."""
+    ``−Σ p log2 p`` with ``p = |C| / |S|`` summed over the feedback codes (< ``n_patterns``)
+    in **descending** order: float64[n_guesses]. Mathematically equal entropies may differ in
+    the last bits. Used only by the "float" tie reading of MIG (see :mod:`solver.policies.mig`).
+
+    The codes present are visited either by a scan of every pattern or, when they are few
+    compared with the patterns (long words), by sorting them: the same order, the same sum."""
     n = S.shape[0]
     n_guesses = P.shape[0]
     out = np.empty(n_guesses, dtype=np.float64)
-    counts = np.zeros(N_PATTERNS, dtype=np.int64)
+    counts = np.zeros(n_patterns, dtype=np.int64)
+    touched = np.zeros(n_patterns, dtype=np.int64)
     for g in range(n_guesses):
         row = P[g]
+        k = 0
         for i in range(n):
-            counts[row[S[i]]] += 1
+            c = row[S[i]]
+            if counts[c] == 0:
+                touched[k] = c
+                k += 1
+            counts[c] += 1
         h = 0.0
-        for c in range(N_PATTERNS - 1, -1, -1):
-            m = counts[c]
-            if m > 0:
-                p = m / n
+        if k * k < n_patterns:
+            # descending codes: insertion sort of the (few) codes present
+            for a in range(1, k):
+                v = touched[a]
+                b = a - 1
+                while b >= 0 and touched[b] < v:
+                    touched[b + 1] = touched[b]
+                    b -= 1
+                touched[b + 1] = v
+            for a in range(k):
+                c = touched[a]
+                p = counts[c] / n
                 h -= p * np.log2(p)
                 counts[c] = 0
+        else:
+            for c in range(n_patterns - 1, -1, -1):
+                m = counts[c]
+                if m > 0:
+                    p = m / n
+                    h -= p * np.log2(p)
+                    counts[c] = 0
         out[g] = h
     return out
 
 
 @njit(cache=True)
-def mig_choose_float(S, P, guess_of_answer, answer_of_guess, prefer_answers):
+def mig_choose_float(S, P, guess_of_answer, answer_of_guess, answers_first, n_patterns):
     """MIG guess under the "float" tie reading: the highest :func:`float_entropies` value,
     ties (bit-equal floats only) by lowest index, MIG_B preferring members of S first."""
-    h = float_entropies(S, P)
+    h = float_entropies(S, P, n_patterns)
     best = -1
     best_member = False
     for g in range(P.shape[0]):
@@ -460,7 +492,7 @@ def mig_choose_float(S, P, guess_of_answer, answer_of_guess, prefer_answers):
         if best < 0 or h[g] > h[best]:
             best = g
             best_member = member
-        elif h[g] == h[best] and prefer_answers and member and not best_member:
+        elif h[g] == h[best] and answers_first and member and not best_member:
             best = g
             best_member = True
     return best

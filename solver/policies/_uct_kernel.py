@@ -21,7 +21,9 @@ best guesses by entropy (the successor ranking). Open addressing with a probe wi
   ``s_guess[k]``, visits ``s_visits[k]``, cost sum ``s_cost[k]`` (integer guesses, so
   averages compare exactly by cross-multiplication);
 - the decision node reached from slot ``k`` by feedback ``p``: a hash map keyed by
-  ``k · 243 + p``.
+  ``k · n_patterns + p`` (``n_patterns = 3**L`` feedback patterns of words of length L, read
+  from the size of the scan workspace's ``counts`` scratch; the all-green code is
+  ``n_patterns − 1``).
 
 Each rollout creates at most one decision node, so ``n_rollouts + 1`` decision nodes and
 ``(n_rollouts + 1) · (n_top + O threshold)`` successor slots always suffice.
@@ -32,8 +34,6 @@ from numba import njit
 
 from solver.policies._policy_kernel import _key_of_row, new_scratch
 
-ALL_GREEN = 242
-N_PATTERNS = 243
 PROBE = 8
 #: States of at most this many answers are scanned through the answer-major table.
 SMALL_STATE = 24
@@ -85,12 +85,13 @@ def new_memo(capacity, n_top):
 
 
 @njit(cache=True)
-def new_scan_workspace(n_guesses, n_answers, n_top, n_primes):
+def new_scan_workspace(n_guesses, n_answers, n_top, n_primes, n_patterns):
     """Scratch of :func:`scan_state`: (key scratch, member flags, column, identity, top guesses,
-    top keys, top member flags)."""
+    top keys, top member flags); ``n_patterns`` = 3**L sizes the key scratch. The column holds
+    feedback codes of either table dtype (uint8 or uint16)."""
     ident = np.arange(n_answers).astype(np.int32)
-    return (new_scratch(n_primes), np.zeros(n_guesses, dtype=np.int8),
-            np.zeros(n_answers, dtype=np.uint8), ident, np.zeros(n_top, dtype=np.int32),
+    return (new_scratch(n_primes, n_patterns), np.zeros(n_guesses, dtype=np.int8),
+            np.zeros(n_answers, dtype=np.uint16), ident, np.zeros(n_top, dtype=np.int32),
             np.zeros(n_top, dtype=np.float64), np.zeros(n_top, dtype=np.int8))
 
 
@@ -103,15 +104,15 @@ def guess_key(g, S, table, factors, scratch):
 
 
 @njit(cache=True)
-def scan_state(S, table, tableT, answer_guess_index, factors, prefer_answers, rank_members,
+def scan_state(S, table, tableT, answer_guess_index, factors, answers_first, rank_answers_first,
                ws):
     """One pass over every guess for the state ``S`` (≥ 2 answers), with the exact entropy
     keys of :mod:`solver.policies._policy_kernel` (ties are exact).
 
     Writes to ``ws[4][:n_found]`` the ``n_top`` best guesses that split S in the order: key
-    ascending, then — if ``rank_members`` — members of S first, then guess index. Returns
+    ascending, then — if ``rank_answers_first`` — members of S first, then guess index. Returns
     ``(n_found, choice)``: ``n_found`` < n_top only when fewer guesses split S; ``choice`` is
-    the MIG guess: lowest key, then — if ``prefer_answers`` (MIG_B) — members first, then
+    the MIG guess: lowest key, then — if ``answers_first`` (MIG_B) — answers first among ties, then
     lowest index."""
     scratch, member, column, ident, top_g, top_k, top_m = ws
     counts, touched, exps, primes_used = scratch
@@ -142,7 +143,7 @@ def scan_state(S, table, tableT, answer_guess_index, factors, prefer_answers, ra
         if member[g] == 1 and key < member_key:
             member_key = key
             member_g = g
-        is_member = member[g] if rank_members else np.int8(0)
+        is_member = member[g] if rank_answers_first else np.int8(0)
         # g has the largest index so far: it goes after every entry not worse than it
         pos = n_found
         while pos > 0 and (top_k[pos - 1] > key
@@ -161,14 +162,14 @@ def scan_state(S, table, tableT, answer_guess_index, factors, prefer_answers, ra
                 n_found += 1
     for i in range(m):
         member[answer_guess_index[S[i]]] = 0
-    if prefer_answers and member_key == best_key:
+    if answers_first and member_key == best_key:
         return n_found, member_g
     return n_found, best_g
 
 
 @njit(cache=True)
-def memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors, prefer_answers,
-                rank_members, ws, stats):
+def memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors, answers_first,
+                rank_answers_first, ws, stats):
     """Memo slot of the state ``S`` (≥ 2 answers) with hash ``(h1, h2)``, scanning it on a
     miss. The slot stays valid until the next call."""
     key1, key2, sizes, n_found, top, choices = memo
@@ -185,8 +186,8 @@ def memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors, pre
             target = slot
             break
         slot = (slot + 1) & mask
-    f, choice = scan_state(S, table, tableT, answer_guess_index, factors, prefer_answers,
-                           rank_members, ws)
+    f, choice = scan_state(S, table, tableT, answer_guess_index, factors, answers_first,
+                           rank_answers_first, ws)
     stats[STAT_SCANS] += 1
     choices[target] = choice
     key1[target] = h1
@@ -218,8 +219,8 @@ def filter_class(S, m, g, p, table, out, zobrist1, zobrist2):
 
 @njit(cache=True)
 def base_heuristic_cost(S, g, answer, table, tableT, answer_guess_index, zobrist1, zobrist2,
-                        factors, prefer_answers, rank_members, memo, buf1, buf2, ws, stats):
-    """Guesses the base heuristic (MIG_A, or MIG_B when ``prefer_answers``) needs to find
+                        factors, answers_first, rank_answers_first, memo, buf1, buf2, ws, stats):
+    """Guesses the base heuristic (MIG_A, or MIG_B when ``answers_first``) needs to find
     ``answer`` after guess ``g`` was played in the state ``S``, ``g`` not counted (0 when ``g``
     is the answer). Its choices come from the memo."""
     if answer_guess_index[answer] == g:
@@ -234,7 +235,7 @@ def base_heuristic_cost(S, g, answer, table, tableT, answer_guess_index, zobrist
         if n == 1:
             return cost + 1
         slot = memo_lookup(memo, cur[:n], h1, h2, table, tableT, answer_guess_index, factors,
-                           prefer_answers, rank_members, ws, stats)
+                           answers_first, rank_answers_first, ws, stats)
         choice = memo[5][slot]
         cost += 1
         if answer_guess_index[answer] == choice:
@@ -279,7 +280,7 @@ def better_final(cost_i, visits_i, key_i, member_i, g_i, cost_j, visits_j, key_j
 
 @njit(cache=True)
 def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, table, tableT,
-                       answer_guess_index, factors, prefer_answers, rank_members, n_succ,
+                       answer_guess_index, factors, answers_first, rank_answers_first, n_succ,
                        o_threshold, ws, stats):
     """Create decision node ``node`` for the state ``S`` with the first ``n_succ`` guesses of
     the memo's ranking as successors, plus (variant O) the answers of S when there are at most
@@ -301,7 +302,7 @@ def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, ta
     count = 0
     if m >= 2:
         slot = memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors,
-                           prefer_answers, rank_members, ws, stats)
+                           answers_first, rank_answers_first, ws, stats)
         f = min(memo[3][slot], n_succ)
         for j in range(f):
             s_guess[n_slots + j] = memo[4][slot, j]
@@ -326,7 +327,7 @@ def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, ta
 
 @njit(cache=True)
 def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1, zobrist2,
-               factors, prefer_answers, rank_members, memo, ws, n_rollouts, o_threshold,
+               factors, answers_first, rank_answers_first, memo, ws, n_rollouts, o_threshold,
                n_below, o_below, b_divisor, loss_penalty, seed):
     """UCT from ``state`` (sorted int32 answer indices, ≥ 2 of them); rules in
     :mod:`solver.policies.uct`. The root takes the memo's width ``n_top`` of successors and variant O
@@ -364,11 +365,13 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
     path_slot = np.empty(m0 + 1, dtype=np.int64)  # every level strictly shrinks the state
     path_node = np.empty(m0 + 1, dtype=np.int64)
     stats = np.zeros(N_STATS, dtype=np.int64)
+    n_patterns = ws[0][0].shape[0]  # one counts slot per feedback pattern (3**L)
+    all_green = n_patterns - 1
 
     h1, h2 = state_hash(state, m0, zobrist1, zobrist2)
     pool, pool_used, n_slots = _add_decision_node(
         state, 0, tree, pool, pool_used, n_slots, memo, h1, h2, table, tableT,
-        answer_guess_index, factors, prefer_answers, rank_members, n_top, o_threshold, ws, stats)
+        answer_guess_index, factors, answers_first, rank_answers_first, n_top, o_threshold, ws, stats)
     n_nodes = 1
 
     rng, _ = splitmix64(np.uint64(seed))
@@ -396,7 +399,7 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
                 depth += 1
                 tail = 1 + base_heuristic_cost(
                     pool[start:start + m], s_guess[k], answer, table, tableT, answer_guess_index,
-                    zobrist1, zobrist2, factors, prefer_answers, rank_members, memo, buf1, buf2,
+                    zobrist1, zobrist2, factors, answers_first, rank_answers_first, memo, buf1, buf2,
                     ws, stats)
                 break
             b = (total_cost / r) / b_divisor
@@ -407,10 +410,10 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
             depth += 1
             g = s_guess[k]
             p = table[g, answer]
-            if p == ALL_GREEN:
+            if p == all_green:
                 tail = 1
                 break
-            key = k * N_PATTERNS + p
+            key = k * n_patterns + np.int64(p)
             hs = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(24)) & hmask
             while h_key[hs] != -1 and h_key[hs] != key:
                 hs = (hs + 1) & hmask
@@ -421,7 +424,7 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
                                      zobrist2)
             pool, pool_used, n_slots = _add_decision_node(
                 cls[:n], n_nodes, tree, pool, pool_used, n_slots, memo, c1, c2, table, tableT,
-                answer_guess_index, factors, prefer_answers, rank_members, n_below, o_below, ws,
+                answer_guess_index, factors, answers_first, rank_answers_first, n_below, o_below, ws,
                 stats)
             h_key[hs] = key
             h_val[hs] = n_nodes

@@ -5,7 +5,7 @@ indices (into ``word_list.answers``); ``guesses_left`` counts the guesses still 
 (6 at the start of a game). A policy maps (state, guesses_left) to a guess index (into
 ``word_list.guesses``).
 
-Every policy guesses the answer when only one remains (algorithms.md: without this rule
+Every policy guesses the answer when only one remains (docs/algorithms.md §8.1: without this rule
 MIG_A would play the alphabetically first word); :meth:`Policy.choose` enforces it before
 calling the policy's own :meth:`Policy._choose`.
 """
@@ -26,7 +26,7 @@ class Policy(ABC):
             scorer then evaluates the policy as a decision tree (each state decided once).
             Randomised policies are played game by game with an explicit seed.
         word_list: the :class:`solver.game.wordlists.WordList`.
-        table: the feedback table, uint8[n_guesses, n_answers].
+        table: the feedback table, uint8[n_guesses, n_answers] (uint16 for words of more than 5 letters).
     """
 
     name: str = "policy"

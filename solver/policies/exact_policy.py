@@ -17,10 +17,10 @@ import numpy as np
 
 from policy_tree.tree import DecisionTree
 from solver.game.errors import InputError
-from solver.game.feedback import ALL_GREEN, feedback_table
+from solver.game.feedback import feedback_table
 from solver.policies.base import Policy
+from solver.game.spec import GUESS_LIMIT, all_green
 
-GUESS_LIMIT = 6
 
 
 class ArtifactMismatchError(InputError):
@@ -56,7 +56,7 @@ class ExactPolicy(Policy):
 
     Args:
         word_list: the :class:`solver.game.wordlists.WordList`.
-        table: its feedback table, uint8[n_guesses, n_answers] (loaded if None).
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers] (loaded if None).
         tree: an optimal :class:`policy_tree.tree.DecisionTree` (root = the opener) whose
             states are answered without search; None to solve every state.
         guess_limit: guesses allowed in a game (6); the tree's root has all of them.
@@ -81,6 +81,7 @@ class ExactPolicy(Policy):
     def _index_tree(self, tree: DecisionTree) -> None:
         """Record F and the guess of every state the tree reaches (post-order, no recursion)."""
         table = self.table
+        green = all_green(self.word_list.word_length)
         root = np.arange(self.word_list.n_answers, dtype=np.int32)
         # frames: (node, state, guesses_left, children still to visit, running total)
         stack = [(0, root, self.guess_limit, None, 0)]
@@ -91,7 +92,7 @@ class ExactPolicy(Policy):
                 codes = table[guess, state]
                 children = []
                 for code in np.unique(codes):
-                    if code == ALL_GREEN:
+                    if code == green:
                         continue
                     child = tree.child(node, int(code))
                     if child < 0:
@@ -143,8 +144,9 @@ class ExactPolicy(Policy):
         state = np.ascontiguousarray(state, dtype=np.int32)
         codes = self.table[int(guess), state]
         total = len(state)
+        green = all_green(self.word_list.word_length)
         for code in np.unique(codes):
-            if code == ALL_GREEN:
+            if code == green:
                 continue
             if guesses_left <= 1:
                 return None

@@ -1,7 +1,7 @@
 """MIG — the maximum-information-gain heuristics MIG_A and MIG_B.
 
 Source: Peiszan, *Wordle: heuristics and simulation* (Basel 2025 bachelor's thesis), the
-"MIG" policies; our summary in ``docs/algorithms.md`` ("Heuristic and simulation policies").
+"MIG" policies; our summary in docs/algorithms.md §8.1.
 
 At a state ``S`` every allowed guess ``g`` (all ``n_guesses`` of them, not only the answers
 still possible) is scored by the entropy of its feedback distribution over ``S``,
@@ -38,9 +38,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.game.spec import n_patterns
 from solver.policies.base import Policy
 
-#: The two MIG variants: ``prefer_answers`` is the MIG_B tie rule.
+#: The two MIG variants: ``answers_first`` is the MIG_B tie rule.
 VARIANTS = {"a": False, "b": True}
 #: How entropies are compared: exactly (the default) or as plain floats (see above).
 TIE_READINGS = ("exact", "float")
@@ -52,6 +53,12 @@ def factor_tables(n_answers: int):
     from solver.policies._policy_kernel import factor_tables as kernel
 
     return kernel(int(n_answers))
+
+
+def pattern_count(word_list) -> int:
+    """Feedback patterns of the list's words, ``3**L`` (the kernels' scratch size; the last
+    pattern is all green)."""
+    return n_patterns(word_list.word_length)
 
 
 def as_state(state) -> np.ndarray:
@@ -71,7 +78,7 @@ def entropy_keys(word_list, table: np.ndarray, state) -> tuple[np.ndarray, np.nd
 
     Args:
         word_list: the :class:`solver.game.wordlists.WordList`.
-        table: its feedback table, uint8[n_guesses, n_answers].
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers].
         state: sorted answer indices (int32), non-empty.
 
     Returns:
@@ -83,7 +90,7 @@ def entropy_keys(word_list, table: np.ndarray, state) -> tuple[np.ndarray, np.nd
     state = as_state(state)
     if state.size == 0:
         raise ValueError("empty state")
-    return kernel(state, table, factor_tables(word_list.n_answers))
+    return kernel(state, table, factor_tables(word_list.n_answers), pattern_count(word_list))
 
 
 def entropies(word_list, table: np.ndarray, state) -> np.ndarray:
@@ -98,8 +105,8 @@ class MIGPolicy(Policy):
 
     Args:
         word_list: the :class:`solver.game.wordlists.WordList`.
-        table: its feedback table, uint8[n_guesses, n_answers].
-        variant: ``"a"`` (ties alphabetical) or ``"b"`` (ties: possible answers first).
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers].
+        variant: ``"a"`` (ties alphabetical) or ``"b"`` (answers first among ties).
         ties: ``"exact"`` (default) or ``"float"`` (the thesis-reproducing float reading above).
 
     ``choose(state, guesses_left)`` ignores ``guesses_left`` (MIG plays the same at any depth).
@@ -114,7 +121,7 @@ class MIGPolicy(Policy):
         if ties not in TIE_READINGS:
             raise ValueError(f"ties must be one of {TIE_READINGS}, got {ties!r}")
         self.ties = ties
-        self.prefer_answers = VARIANTS[self.variant]
+        self.answers_first = VARIANTS[self.variant]
         self.name = f"mig_{self.variant}" + ("" if ties == "exact" else "_float")
 
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
@@ -122,7 +129,8 @@ class MIGPolicy(Policy):
 
         if self.ties == "float":
             return int(mig_choose_float(as_state(state), self.table, self.word_list.answer_guess_index,
-                                        self.word_list.guess_answer_index, self.prefer_answers))
+                                        self.word_list.guess_answer_index, self.answers_first,
+                                        pattern_count(self.word_list)))
         return int(mig_choose(as_state(state), self.table, self.word_list.answer_guess_index,
-                              self.word_list.guess_answer_index, self.prefer_answers,
-                              factor_tables(self.word_list.n_answers)))
+                              self.word_list.guess_answer_index, self.answers_first,
+                              factor_tables(self.word_list.n_answers), pattern_count(self.word_list)))

@@ -23,7 +23,7 @@ Built-in families:
   ``mig_a_float``, ``mig_b_float`` — the float tie reading that reproduces the thesis;
 - ``rollout<n>_<a|b>`` — :class:`solver.policies.rollout.RolloutPolicy`, candidates ranked by entropy
   then alphabetically (the thesis's reading); ``rollout<n>_<a|b>_p`` ranks candidates of
-  equal entropy with possible answers first (so the MIG_B choice is always a candidate);
+  equal entropy, answers first among ties (so the MIG_B choice is always a candidate);
 - ``exact`` — :class:`solver.policies.exact_policy.ExactPolicy` (solves states as they come).
 """
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from solver.game.errors import InputError
 
@@ -162,8 +162,8 @@ def _rollout_validate(name: str, suffix: str):
 def _rollout_factory(word_list, table, name, suffix):
     from solver.policies.rollout import RolloutPolicy
 
-    n, base, members_first = _rollout_validate(name, suffix)
-    return RolloutPolicy(word_list, table, n, base, members_first)
+    n, base, rank_answers_first = _rollout_validate(name, suffix)
+    return RolloutPolicy(word_list, table, n, base, rank_answers_first)
 
 
 _rollout_factory.validate = _rollout_validate
@@ -185,5 +185,5 @@ _exact_factory.validate = _exact_validate
 
 register_policy("mig_", _mig_factory, "mig_a, mig_b (MIG; _float: float tie reading)")
 register_policy("rollout", _rollout_factory,
-                "rollout<n>_<a|b>[_p] (Rollout_n on MIG_A/MIG_B; _p: possible answers first among candidates)")
+                "rollout<n>_<a|b>[_p] (Rollout_n on MIG_A/MIG_B; _p: answers first among ties)")
 register_policy("exact", _exact_factory, "exact (the optimum, solved state by state)")

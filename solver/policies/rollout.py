@@ -3,7 +3,7 @@
 Source: Bhambri, Bhattacharjee & Bertsekas, *Reinforcement learning methods for Wordle: a
 POMDP/adaptive control approach* (IEEE CoG 2023), the rollout algorithm; the variant scored
 here is the one of Peiszan (Basel 2025 bachelor's thesis), "Rollout_n"; our summary in
-``docs/algorithms.md`` ("Heuristic and simulation policies").
+docs/algorithms.md §8.2.
 
 At a state ``S`` (|S| ≥ 2):
 
@@ -13,7 +13,7 @@ At a state ``S`` (|S| ≥ 2):
    SALET are 8251, 8303 and 8192 (3.5641, 3.5866, 3.5387), the published figures. With MIG_B
    as base it can leave MIG_B's own choice (a possible answer tied with alphabetically
    earlier non-answers) out of the candidates, which is why Rollout_10_B is worse than MIG_B;
-   ``members_first=True`` (names ``rollout<n>_b_p``) ranks possible answers first among
+   ``rank_answers_first=True`` (names ``rollout<n>_b_p``) ranks answers first among ties,
    equal entropies instead, so the base's choice is always a candidate (7921 from SALET);
 2. a candidate's **Q-factor** is the average number of guesses to finish when it is played
    now and the base heuristic plays on, over **every** answer of S (exact, not sampled):
@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.policies.mig import VARIANTS, as_state, check_variant, factor_tables
+from solver.policies.mig import VARIANTS, as_state, check_variant, factor_tables, pattern_count
 from solver.policies.base import Policy
 
 #: Slots of the shared memo of base-heuristic totals (32 bytes each: 128 MiB).
 MEMO_CAPACITY = 1 << 22
 
-_SHARED: dict[tuple, "BaseTotals"] = {}
+_SHARED: dict[tuple, BaseTotals] = {}
 
 
 class BaseTotals:
@@ -49,17 +49,19 @@ class BaseTotals:
     def __init__(self, word_list, table: np.ndarray, variant: str, capacity: int = MEMO_CAPACITY):
         from solver.game._memo_kernel import new_memo
         from solver.policies._policy_kernel import new_scratch, new_workspace
-        from solver.exact.bellman import zobrist_keys
+        from solver.game.hashing import zobrist_keys
 
         self.word_list = word_list
         self.table = table
         self.variant = check_variant(variant)
-        self.prefer_answers = VARIANTS[self.variant]
+        self.answers_first = VARIANTS[self.variant]
         self.factors = factor_tables(word_list.n_answers)
         self.zobrist = zobrist_keys(word_list.n_answers)
         self.memo = new_memo(int(capacity))
-        self.workspace = new_workspace(word_list.n_answers)
-        self.scratch = new_scratch(self.factors[0].shape[0])
+        #: feedback patterns of the list's words (3**L): the kernels' scratch size
+        self.n_patterns = pattern_count(word_list)
+        self.workspace = new_workspace(word_list.n_answers, self.n_patterns)
+        self.scratch = new_scratch(self.factors[0].shape[0], self.n_patterns)
 
     def total(self, state) -> int:
         """Σ over the answers of ``state`` of the guesses MIG uses from it (int)."""
@@ -69,7 +71,7 @@ class BaseTotals:
         if state.size == 0:
             raise ValueError("empty state")
         value = base_total(state, self.table, self.word_list.answer_guess_index,
-                           self.word_list.guess_answer_index, self.prefer_answers, self.factors,
+                           self.word_list.guess_answer_index, self.answers_first, self.factors,
                            self.zobrist[0], self.zobrist[1], self.memo, self.workspace, self.scratch)
         if value < 0:
             raise RuntimeError("base heuristic game deeper than the kernel's stack")
@@ -102,26 +104,26 @@ class RolloutPolicy(Policy):
 
     Args:
         word_list: the :class:`solver.game.wordlists.WordList`.
-        table: its feedback table, uint8[n_guesses, n_answers].
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers].
         n_candidates: n, the number of highest-entropy guesses evaluated (10, 100).
         base: ``"a"`` or ``"b"``.
-        members_first: rank possible answers first among candidates of equal entropy
+        rank_answers_first: rank answers first among ties (equal entropy)
             (default False: alphabetical, the thesis's reading).
 
-    Named ``rollout<n>_<base>`` (``rollout10_a``), ``rollout<n>_<base>_p`` with members_first.
+    Named ``rollout<n>_<base>`` (``rollout10_a``), ``rollout<n>_<base>_p`` with rank_answers_first.
     """
 
     deterministic = True
 
     def __init__(self, word_list, table: np.ndarray, n_candidates: int = 10, base: str = "a",
-                 members_first: bool = False):
+                 rank_answers_first: bool = False):
         super().__init__(word_list, table)
-        self.members_first = bool(members_first)
+        self.rank_answers_first = bool(rank_answers_first)
         if int(n_candidates) < 1:
             raise ValueError(f"rollout needs at least one candidate, got {n_candidates}")
         self.n_candidates = int(n_candidates)
         self.base = check_variant(base)
-        self.name = f"rollout{self.n_candidates}_{self.base}" + ("_p" if self.members_first else "")
+        self.name = f"rollout{self.n_candidates}_{self.base}" + ("_p" if self.rank_answers_first else "")
         self._totals: BaseTotals | None = None
 
     def __getstate__(self):
@@ -146,9 +148,9 @@ class RolloutPolicy(Policy):
 
         t = self.totals
         return rollout_choose(as_state(state), self.table, self.word_list.answer_guess_index,
-                              self.word_list.guess_answer_index, t.prefer_answers,
-                              self.members_first, self.n_candidates, t.factors, t.zobrist[0], t.zobrist[1], t.memo,
-                              t.workspace)
+                              self.word_list.guess_answer_index, t.answers_first,
+                              self.rank_answers_first, self.n_candidates, t.factors, t.zobrist[0], t.zobrist[1], t.memo,
+                              t.workspace, t.n_patterns)
 
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
         return int(self._run(state)[0])

@@ -4,7 +4,7 @@ Sources: Kocsis & Szepesvári, *Bandit based Monte-Carlo planning* (ECML 2006) f
 Eyerich, Keller & Helmert, *High-quality policies for the Canadian Traveler's Problem* (AAAI
 2010) for UCT with base-policy rollouts on a belief-state problem; Peiszan, *Wordle:
 heuristics and simulation* (Basel 2025 bachelor's thesis) for the Wordle version, its
-parameters and variant O; our summary in ``docs/algorithms.md`` ("UCT_N").
+parameters and variant O; our summary in docs/algorithms.md §8.3.
 
 **One decision** at the state ``S`` (≥ 2 answers; a singleton is guessed directly,
 :meth:`solver.policies.base.Policy.choose`) runs ``N`` rollouts on a search tree rooted at ``S``:
@@ -22,14 +22,14 @@ parameters and variant O; our summary in ``docs/algorithms.md`` ("UCT_N").
   with **variant O**, when ``|T| ≤ 10`` (``o_threshold``) the members of ``T`` that are not
   already among them are appended in alphabetical order. Guesses that do not split ``T``
   (entropy 0) are never successors; fewer than ``n`` remain only on tiny word lists. *Why the
-  same rule below the root:* algorithms.md gives UCT one successor rule (restricted to the
+  same rule below the root:* docs/algorithms.md §8.3 gives UCT one successor rule (restricted to the
   ``n`` best by entropy) and states variant O as "when at most 10 answers remain, add them
   to the successors", a condition that holds mostly below the root: from SALET, 85% of the
   answers meet their first decision in a state of more than 10 answers, while after one
   more (MIG_B) guess 95% sit in states of at most 10. So the restricted successor set
   applies there too; with all 12,972 guesses as successors a node would need 12,972
   rollouts before its first UCB choice, and the tree would never grow below the root.
-  Ablations, not the algorithm of algorithms.md: ``n_below`` successors below the root
+  Ablations, not the algorithm of docs/algorithms.md §8.3: ``n_below`` successors below the root
   (1 = the base heuristic's guess only, when the ranking breaks ties as the base heuristic
   does: MIG_A, or MIG_B with ``rank="members"``) and variant O at the root only
   (``o_scope``).
@@ -110,7 +110,7 @@ class UCTPolicy(Policy):
 
     Args:
         word_list: the :class:`solver.game.wordlists.WordList`.
-        table: its feedback table, uint8[n_guesses, n_answers].
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers].
         n_rollouts: N, rollouts per decision (≥ 1).
         n_top: n, successors taken from the entropy ranking (≥ 1; 10 in the thesis).
         variant_o: add a state's answers to its successors when at most ``o_threshold``
@@ -174,7 +174,7 @@ class UCTPolicy(Policy):
         self.loss_penalty = int(loss_penalty)
         self.memo_capacity = int(memo_capacity)
         self.rank = rank
-        self.rank_members = rank == "members"
+        self.rank_answers_first = rank == "members"
         self.n_below = n_below
         self.o_scope = o_scope
         self.name = name or policy_name(self.n_rollouts, base, self.variant_o, rank=rank,
@@ -193,13 +193,13 @@ class UCTPolicy(Policy):
         """Per-process arrays: answer-major table, Zobrist keys, prime tables, memo, scratch.
         Kept at module level (not pickled with the policy); rebuilt once per worker."""
         wl = self.word_list
-        key = (wl.guesses_sha256, wl.answers_sha256, self.n_top, self.base, self.rank_members,
+        key = (wl.guesses_sha256, wl.answers_sha256, self.n_top, self.base, self.rank_answers_first,
                self.memo_capacity)
         data = _PROCESS.get(key)
         if data is None:
             from solver.policies._uct_kernel import new_memo, new_scan_workspace
-            from solver.exact.bellman import zobrist_keys
-            from solver.policies.mig import factor_tables
+            from solver.game.hashing import zobrist_keys
+            from solver.policies.mig import factor_tables, pattern_count
 
             table = self._table()
             factors = factor_tables(wl.n_answers)
@@ -210,7 +210,7 @@ class UCTPolicy(Policy):
                 "factors": factors,
                 "memo": new_memo(self.memo_capacity, self.n_top),
                 "ws": new_scan_workspace(wl.n_guesses, wl.n_answers, self.n_top,
-                                         factors[0].shape[0]),
+                                         factors[0].shape[0], pattern_count(wl)),
             }
             if len(_PROCESS) >= 4:
                 _PROCESS.clear()
@@ -221,7 +221,7 @@ class UCTPolicy(Policy):
         table = self.table
         if table is None:
             raise ValueError("the policy has no feedback table")
-        return np.ascontiguousarray(table, dtype=np.uint8)
+        return np.ascontiguousarray(table)  # uint8, or uint16 for words of more than 5 letters
 
     def search(self, state, guesses_left: int, seed: int | None = None) -> UCTResult:
         """Run one decision's N rollouts from ``state`` (sorted answer indices, ≥ 2 of them)
@@ -241,7 +241,7 @@ class UCTPolicy(Policy):
         guess, guesses, visits, costs, stats = uct_search(
             state, int(guesses_left), self._table(), data["tableT"],
             self.word_list.answer_guess_index, data["zobrist"][0], data["zobrist"][1],
-            data["factors"], self.base == "b", self.rank_members, data["memo"], data["ws"],
+            data["factors"], self.base == "b", self.rank_answers_first, data["memo"], data["ws"],
             self.n_rollouts, self.o_threshold if self.variant_o else 0, self.n_below,
             self.o_threshold if self.variant_o and self.o_scope == "all" else 0,
             self.b_divisor, self.loss_penalty, np.uint64(seed % (1 << 64)))
@@ -286,7 +286,7 @@ _NAME = re.compile(r"^uct(\d+)(k?)_([ab])(_o(_root)?)?(_p)?(?:_n(\d+))?(?:_nb(\d
 def parse_policy_name(name: str) -> dict | None:
     """The :class:`UCTPolicy` options a report name stands for (:func:`policy_name`), or None
     if it is not a UCT name. Examples: ``uct50k_b_o`` (N = 50,000, MIG_B, variant O),
-    ``uct50k_b_p`` (possible answers first among equal entropies), ``uct50k_a_o_root``
+    ``uct50k_b_p`` (answers first among ties (equal entropy)), ``uct50k_a_o_root``
     (variant O at the root only), ``uct50k_a_nb1`` (below the root only the base heuristic's
     guess), ``uct5k_a_n20_d2.5`` (n = 20, B divisor 2.5)."""
     match = _NAME.match(str(name).strip().lower())
@@ -348,7 +348,7 @@ def _register() -> None:
 
     register_policy("uct", _registry_factory,
                     "uct<N>[k]_<a|b>[_o] (UCT_N on MIG_A/MIG_B, N rollouts per decision; _o: "
-                    "variant O; _p: possible answers first among equal entropies)")
+                    "variant O; _p: answers first among ties (equal entropy))")
 
 
 _register()

@@ -2,10 +2,16 @@
 
 :func:`run_study` plays each (policy, seed) pair that ``runs.csv`` does not hold yet with
 :func:`solver.evaluation.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
-workers) and appends a row; per-answer guess counts go to ``per_answer.csv`` (one column per
-run). :func:`render` rebuilds the generated part of ``uct.md`` (between the
-``<!-- generated -->`` markers; the text around them is kept) from the CSVs, the exact tree
-(:func:`solver.exact.bellman.solve`, per-answer guesses) and the thesis's figures.
+workers). Each finished run is first recorded in the study's journal ``runs.journal``
+(:mod:`solver.exact.journal`: its ``runs.csv`` row and guesses per answer, fsynced), then
+folded into ``runs.csv`` (one row per run) and ``per_answer.csv`` (one column per run), both
+rewritten atomically; the journal is discarded once every run is folded. A study killed
+between the two steps folds the journal's runs on the next start; a journal written by other
+kernels or another solver version is refused (``resume=False``, ``--no-resume``, drops it).
+:func:`render` rebuilds the generated part of ``uct.md`` (between the ``<!-- generated -->``
+markers; the text around them is kept) from the CSVs, the exact tree
+(:func:`solver.exact.optimum_cache.load_or_solve_optimum`, per-answer guesses) and the
+thesis's figures.
 
 Policy names as in :func:`solver.policies.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
 """
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import io
 import platform
 import statistics
 from pathlib import Path
@@ -21,11 +28,13 @@ from pathlib import Path
 import numpy as np
 
 from solver.game.errors import InputError
+from solver.game.files import write_text_atomic
+from solver.game.spec import GUESS_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "reports" / "uct"
 BEGIN, END = "<!-- generated: begin -->", "<!-- generated: end -->"
-#: Peiszan (Basel 2025 thesis), opener SALET, legacy lists; as quoted in algorithms.md.
+#: Peiszan (Basel 2025 thesis), opener SALET, legacy lists; as quoted in docs/algorithms.md §11.
 THESIS = {"mig_a": 3.6112, "mig_b": 3.4333, "rollout10_a": 3.5641, "rollout10_b": 3.5866,
           "rollout100_a": 3.5387, "uct50k_a": 3.6605, "uct50k_b": 3.6566,
           "uct50k_a_o": 3.4937, "uct50k_b_o": 3.4907}
@@ -35,11 +44,31 @@ FIELDS = ["policy", "base", "variant_o", "rank", "n_rollouts", "n_top", "b_divis
           "seconds_per_game", "finished"]
 
 
-def _read_runs(path: Path) -> list[dict]:
+def journal_path(out_dir: str | Path) -> Path:
+    """The study's journal of finished runs not yet folded into the CSVs: ``runs.journal``."""
+    return Path(out_dir) / "runs.journal"
+
+
+def study_fingerprint(word_list) -> dict:
+    """The fingerprint of the study's journal (:func:`solver.exact.journal.run_fingerprint`)."""
+    from solver.exact.journal import run_fingerprint
+
+    return run_fingerprint(word_list, mode="normal", objective="total", guess_limit=GUESS_LIMIT,
+                           kind="uct-study")
+
+
+def _read_csv(path: Path) -> tuple[list[str], list[dict]]:
+    """(header, rows) of runs.csv; ``(FIELDS, [])`` when there is none yet."""
     if not path.exists():
-        return []
+        return list(FIELDS), []
     with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
+        reader = csv.DictReader(handle)
+        rows = list(reader)
+        return list(reader.fieldnames or FIELDS), rows
+
+
+def _read_runs(path: Path) -> list[dict]:
+    return _read_csv(path)[1]
 
 
 def _read_per_answer(path: Path) -> dict[str, list[str]]:
@@ -51,25 +80,23 @@ def _read_per_answer(path: Path) -> dict[str, list[str]]:
     return {name: [row[i] for row in body] for i, name in enumerate(header)}
 
 
-def _write_per_answer(path: Path, columns: dict[str, list[str]]) -> None:
-    names = list(columns)
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(names)
-        for row in zip(*(columns[n] for n in names)):
-            writer.writerow(row)
-    tmp.replace(path)
+def _csv_text(header: list[str], rows) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")  # the csv module's default line end
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
 
 
-def run_one(name: str, seed: int, opener: str, jobs: int, words: str, out_dir: Path) -> dict:
-    """Score one (policy, seed) on every answer; append to the CSVs; return the row."""
-    from solver.game.feedback import feedback_table
+def score_run(name: str, seed: int, opener: str, jobs: int, word_list) -> tuple[dict, np.ndarray]:
+    """Score one (policy, seed) on every answer (games mode).
+
+    Returns ``(row, guesses)``: the runs.csv row (``FIELDS``, values formatted as in the
+    file) and int64[n_answers], the guesses used for each answer (list order)."""
     from solver.evaluation.scoring import score_policy
+    from solver.game.feedback import feedback_table
     from solver.policies.uct import make_policy
-    from solver.game.wordlists import load_word_list
 
-    word_list = load_word_list(words)
     table = feedback_table(word_list)
     policy = make_policy(name, word_list, table, seed=seed)
     result = score_policy(policy, opener, seed=seed, jobs=jobs, mode="games")
@@ -88,28 +115,44 @@ def run_one(name: str, seed: int, opener: str, jobs: int, words: str, out_dir: P
         "seconds_per_game": f"{result.seconds_per_game:.4f}",
         "finished": datetime.datetime.now().isoformat(timespec="seconds"),
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    runs_path = out_dir / "runs.csv"
-    new_file = not runs_path.exists()
-    with runs_path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS)
-        if new_file:
-            writer.writeheader()
-        writer.writerow(row)
-    per_answer_path = out_dir / "per_answer.csv"
-    columns = _read_per_answer(per_answer_path) or {"answer": list(word_list.answers)}
-    columns[f"{policy.name}@{seed}"] = [str(int(v)) for v in result.guesses_per_answer]
-    _write_per_answer(per_answer_path, columns)
-    return row
+    return row, np.asarray(result.guesses_per_answer, dtype=np.int64)
+
+
+def fold_runs(out_dir: Path, runs: dict, answers) -> None:
+    """Write the journal's ``runs`` (``{"<policy>@<seed>": {"row": ..., "guesses": ...}}``)
+    into ``runs.csv`` (a run already there is replaced, others appended) and
+    ``per_answer.csv`` (its column set), each rewritten with
+    :func:`~solver.game.files.write_atomic`; ``answers`` is the list's answers in order."""
+    out_dir = Path(out_dir)
+    runs_path, per_answer_path = out_dir / "runs.csv", out_dir / "per_answer.csv"
+    columns = _read_per_answer(per_answer_path) or {"answer": list(answers)}
+    header, rows = _read_csv(runs_path)
+    header += [f for f in FIELDS if f not in header]
+    for key, run in runs.items():
+        columns[key] = [str(int(v)) for v in run["guesses"]]
+        row = {k: str(v) for k, v in run["row"].items()}
+        same = [i for i, r in enumerate(rows) if (r["policy"], r["seed"]) == (row["policy"], row["seed"])]
+        if same:
+            rows[same[-1]] = row
+        else:
+            rows.append(row)
+    names = list(columns)
+    write_text_atomic(per_answer_path, _csv_text(names, zip(*(columns[n] for n in names))))
+    write_text_atomic(runs_path, _csv_text(header, ([r.get(f, "") for f in header] for r in rows)))
 
 
 def exact_per_answer(words: str, opener: str) -> np.ndarray | None:
-    """Guesses per answer under the exact optimal tree (None if the solver fails)."""
+    """Guesses per answer under the exact optimal tree, int64[n_answers] (the shipped or cached
+    tree, else solved and cached; None if that fails)."""
     try:
-        from solver.exact.bellman import solve
+        from solver.exact.optimum_cache import load_or_solve_optimum
+        from solver.game.feedback import feedback_table
         from solver.game.wordlists import load_word_list
 
-        return solve(load_word_list(words), opener, jobs=1).guesses_per_answer
+        word_list = load_word_list(words)
+        optimum = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=ROOT / "artifacts")
+        table = feedback_table(word_list)
+        return optimum.tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     except Exception as exc:  # the report still renders, without per-answer comparisons
         print(f"exact tree unavailable: {exc}")
         return None
@@ -178,7 +221,7 @@ def render(out_dir: Path, words: str, opener: str) -> str:
 
     groups = (("Average guesses by N, successors ranked by entropy then alphabetically (the "
                "default)", ("a", "b", "a_o", "b_o"), True),
-              ("Average guesses by N, possible answers first among equal entropies (`_p`)",
+              ("Average guesses by N, answers first among ties (equal entropy) (`_p`)",
                ("a_p", "b_p", "a_o_p", "b_o_p"), False))
     for title, variants, thesis in groups:
         if not any((n, v) in by_cell for n in ns for v in variants):
@@ -215,26 +258,39 @@ def render(out_dir: Path, words: str, opener: str) -> str:
 
 
 def write_report(out_dir: Path, generated: str) -> Path:
+    """Replace the generated part of ``out_dir/uct.md`` with ``generated`` (atomically)."""
     path = out_dir / "uct.md"
     text = path.read_text() if path.exists() else f"# UCT\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text or END not in text:
         text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{BEGIN}\n{generated}\n{END}{tail}")
-    return path
+    return write_text_atomic(path, f"{head}{BEGIN}\n{generated}\n{END}{tail}")
 
 
 def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path,
-              force: bool = False, echo=print) -> list[dict]:
-    """Play every (policy, seed) pair not yet in ``out_dir/runs.csv`` (all if ``force``);
-    returns the new rows. Raises :class:`InputError` for a name that is not a UCT policy."""
+              force: bool = False, resume: bool = True, echo=print) -> list[dict]:
+    """Play every (policy, seed) pair not yet in ``out_dir/runs.csv`` (all if ``force``; a
+    rerun pair replaces its row and column).
+
+    Returns the new runs.csv rows. Raises :class:`InputError` for a name that is not a UCT
+    policy, :class:`~solver.exact.journal.ForeignJournalError` when ``resume`` and
+    ``runs.journal`` was written by other kernels or another solver version (``resume=False``
+    discards it: runs it holds that are not in the CSVs yet are played again)."""
+    from solver.exact.journal import Journal
+    from solver.game.wordlists import load_word_list
     from solver.policies.uct import parse_policy_name
 
     names = [n.strip().lower() for n in names if n.strip()]
     for n in names:
         if parse_policy_name(n) is None:
             raise InputError(f"not a UCT policy name: {n!r} (e.g. uct50k_a, uct5k_b_o)")
+    word_list = load_word_list(words)
+    out_dir = Path(out_dir)
+    journal = Journal.open(journal_path(out_dir), study_fingerprint(word_list), resume=resume)
+    if len(journal):
+        fold_runs(out_dir, journal.records(), word_list.answers)
+        echo(f"{len(journal)} finished run(s) recovered from {journal.path}")
     done = {(r["policy"], int(r["seed"])) for r in _read_runs(out_dir / "runs.csv")}
     rows = []
     for seed in seeds:
@@ -242,9 +298,13 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
             if (name, seed) in done and not force:
                 echo(f"{name} seed {seed}: already in runs.csv")
                 continue
-            row = run_one(name, seed, opener, jobs, words, out_dir)
+            row, guesses = score_run(name, seed, opener, jobs, word_list)
+            key = f"{row['policy']}@{seed}"
+            journal.append(key, {"row": row, "guesses": guesses})
+            fold_runs(out_dir, {key: journal.get(key)}, word_list.answers)
             rows.append(row)
             echo(f"{row['policy']} seed {seed}: average {row['average']}, max "
                  f"{row['max_guesses']}, failures {row['failures']}, {row['wall_seconds']} s, "
                  f"{int(row['rollouts_per_second']):,} rollouts/s/core")
+    journal.discard()  # every run is in the CSVs
     return rows

@@ -1,0 +1,390 @@
+"""Append-only journals of the finished pieces of long runs, so an interrupted run resumes.
+
+A long run appends one record per finished piece (a root class of a solve, an (opener,
+policy) result of the gap report, a run of the UCT study); a rerun opens the same journal,
+skips the pieces it holds and appends the rest. A journal belongs to one run, named by a
+*fingerprint*: everything the pieces' results depend on (see :func:`run_fingerprint`). A
+journal whose stored fingerprint differs from the one asked for is refused, never reused.
+
+File format (all integers little-endian). The file is a sequence of frames::
+
+    magic  4 bytes   b"EWJ1"
+    length uint32    byte length of the body
+    crc32  uint32    zlib.crc32 of the body
+    body   msgpack   (``length`` bytes)
+
+Frame 0, the header, has the body ``{"format": "exact-wordle/journal", "version": 1,
+"fingerprint": {...}}``; every later frame is one record, ``{"key": str, "payload": ...}``.
+Payloads are msgpack values (None, bool, int, float, str, bytes, lists, maps; tuples come
+back as lists) and numpy arrays, stored as msgpack extension type 1 whose data is the msgpack
+array ``[dtype.str, shape, raw C-order bytes]`` (numpy scalars are stored as Python numbers;
+object and structured dtypes are refused). A key appended twice keeps its last payload.
+
+Durability: a journal file is created with its header by
+:func:`solver.game.files.write_atomic`; each record is then written with one ``write`` of
+the whole frame to the file opened for appending, and fsynced: :meth:`Journal.append`
+returns only once the record is on disk. A record cut short by a crash (or any frame whose
+length or CRC does not check) ends the journal: it and everything after it are ignored on
+reading and cut off before the next append, so a torn last record never hides later ones.
+Every read or write of the file holds an exclusive ``flock`` on it (POSIX) for that one
+operation, so two processes may share a journal: their records never interleave, and a
+process that starts over (``resume=False``) makes a new file, which the other notices
+(:attr:`Journal.detached`).
+
+Errors: :class:`ForeignJournalError` (an :class:`~solver.game.errors.InputError`, exit
+status 2 in the command-line tools) when the file holds another run's journal or is not a
+journal at all, unless the caller starts over with ``resume=False``; :class:`OSError` when
+the file cannot be read or written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import numpy as np
+
+from solver.game.errors import InputError
+from solver.game.files import write_atomic
+
+try:  # advisory locks are POSIX; elsewhere one writer at a time is the caller's business
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None
+
+FORMAT = "exact-wordle/journal"
+VERSION = 1
+MAGIC = b"EWJ1"
+_FRAME = struct.Struct("<4sII")  # magic, body length, crc32 of the body
+_NDARRAY_EXT = 1
+#: The package whose ``_*_kernel.py`` files :func:`kernel_hashes` covers.
+SOLVER_ROOT = Path(__file__).resolve().parents[1]
+
+
+class JournalError(InputError):
+    """A journal cannot be used as asked."""
+
+
+class ForeignJournalError(JournalError):
+    """The journal file belongs to another run (its fingerprint differs) or is not a journal."""
+
+
+# ---------------------------------------------------------------------------------------------
+# fingerprints
+
+
+def kernel_hashes(root: str | Path = SOLVER_ROOT) -> dict[str, str]:
+    """sha256 (hex) of every ``_*_kernel.py`` file under ``root`` (the ``solver`` package),
+    keyed by its path relative to ``root``'s parent (``"solver/exact/_search_kernel.py"``),
+    sorted. Every numba kernel is included: results may depend on any of them."""
+    root = Path(root)
+    return {path.relative_to(root.parent).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(root.rglob("_*_kernel.py"))}
+
+
+def run_fingerprint(word_list, *, mode: str, objective: str, guess_limit: int,
+                    solver_version: str | None = None, **extra) -> dict:
+    """The fingerprint of a run over ``word_list``: a dict to pass to :meth:`Journal.open`.
+
+    Holds the sha256 of both lists, ``mode`` (``"normal"``), ``objective`` (``"total"``),
+    ``guess_limit``, the solver version (:data:`solver.exact.bellman.SOLVER_VERSION` if not
+    given), :func:`kernel_hashes`, and any ``extra`` msgpack-serialisable items (e.g. the
+    opener, the kind of run).
+    """
+    if solver_version is None:
+        from solver.exact.bellman import SOLVER_VERSION as solver_version
+    return {"answers_sha256": word_list.answers_sha256, "guesses_sha256": word_list.guesses_sha256,
+            "mode": mode, "objective": objective, "guess_limit": int(guess_limit),
+            "solver_version": solver_version, "kernels": kernel_hashes(), **extra}
+
+
+# ---------------------------------------------------------------------------------------------
+# encoding
+
+
+def _default(value):
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject or value.dtype.fields is not None:
+            raise TypeError(f"a journal cannot store arrays of dtype {value.dtype}")
+        array = np.ascontiguousarray(value)
+        data = msgpack.packb([array.dtype.str, list(array.shape), array.tobytes()], use_bin_type=True)
+        return msgpack.ExtType(_NDARRAY_EXT, data)
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"a journal cannot store a {type(value).__name__}")
+
+
+def _ext_hook(code: int, data: bytes):
+    if code == _NDARRAY_EXT:
+        dtype, shape, raw = msgpack.unpackb(data, raw=False)
+        return np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape).copy()
+    return msgpack.ExtType(code, data)
+
+
+def _pack(value) -> bytes:
+    return msgpack.packb(value, default=_default, use_bin_type=True)
+
+
+def _unpack(body: bytes):
+    return msgpack.unpackb(body, raw=False, ext_hook=_ext_hook, strict_map_key=False)
+
+
+def _frame(body: bytes) -> bytes:
+    return _FRAME.pack(MAGIC, len(body), zlib.crc32(body)) + body
+
+
+def _frames(data: bytes) -> list[tuple[bytes, int]]:
+    """``(body, offset just after the frame)`` of each intact frame at the start of ``data``."""
+    frames, at = [], 0
+    while at + _FRAME.size <= len(data):
+        magic, length, crc = _FRAME.unpack_from(data, at)
+        start = at + _FRAME.size
+        body = data[start:start + length]
+        if magic != MAGIC or len(body) != length or zlib.crc32(body) != crc:
+            break
+        at = start + length
+        frames.append((body, at))
+    return frames
+
+
+def _differences(stored, wanted) -> str:
+    """What differs between two fingerprints, briefly (``kernels: solver/x.py changed``)."""
+    if not isinstance(stored, dict) or not isinstance(wanted, dict):
+        return "the fingerprint is not a map"
+    parts = []
+    for key in sorted(set(stored) | set(wanted), key=str):
+        old, new = stored.get(key), wanted.get(key)
+        if old == new:
+            continue
+        if isinstance(old, dict) and isinstance(new, dict):
+            changed = sorted(str(k) for k in set(old) | set(new) if old.get(k) != new.get(k))
+            parts.append(f"{key}: {', '.join(changed)} changed")
+        else:
+            parts.append(f"{key} {_short(old)} → {_short(new)}")
+    return "; ".join(parts)
+
+
+def _short(value, limit: int = 24) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# ---------------------------------------------------------------------------------------------
+# the journal
+
+
+class Journal:
+    """An open journal (create or reopen one with :meth:`Journal.open`).
+
+    No file descriptor or lock is held between calls: each :meth:`append` opens the file,
+    locks it, checks it is still this journal, appends, fsyncs and closes. So an abandoned
+    Journal (its run raised) blocks nobody, and closing it is optional.
+
+    Attributes:
+        path: the journal file.
+        fingerprint: the run's fingerprint, as stored (after a msgpack round trip).
+        detached: True once the file was discarded or replaced by another run (another
+            process opened the same path with ``resume=False``); later appends are then kept
+            in memory only, so the other run's journal is never mixed with this one's records.
+    """
+
+    def __init__(self, path: Path, fingerprint: dict, identity: tuple[int, int], records: dict):
+        self.path = path
+        self.fingerprint = fingerprint
+        self.detached = False
+        self._identity: tuple[int, int] | None = identity
+        self._records = records
+
+    @classmethod
+    def open(cls, path: str | Path, fingerprint: dict, resume: bool = True) -> Journal:
+        """Open the journal at ``path`` for the run ``fingerprint``, creating it if missing.
+
+        Args:
+            path: the journal file (parent directories are created).
+            fingerprint: a msgpack-serialisable dict naming the run (:func:`run_fingerprint`).
+            resume: keep the records of an earlier run with this fingerprint. With False, any
+                file at ``path`` (another run's journal included) is discarded and the
+                journal starts empty.
+
+        Returns:
+            the open :class:`Journal`, holding the records read (a torn last record dropped).
+
+        Raises:
+            ForeignJournalError: ``resume`` is true and the file holds a journal with another
+                fingerprint, or something that is not a journal.
+            OSError: the file cannot be created, locked, read or written.
+        """
+        path = Path(path)
+        wanted = _unpack(_pack(fingerprint))  # as it will read back (tuples → lists)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = _open_locked(path, create=True)
+        try:
+            data = _read_all(fd)
+            frames = _frames(data)
+            records: dict[str, Any] = {}
+            problem = None
+            if frames:
+                try:
+                    head = _unpack(frames[0][0])
+                except Exception:  # undecodable: not ours
+                    head = None
+                if not isinstance(head, dict) or head.get("format") != FORMAT:
+                    problem = "not a journal of this project"
+                elif head.get("version") != VERSION:
+                    problem = f"journal format version {head.get('version')!r}, not {VERSION}"
+                elif head.get("fingerprint") != wanted:
+                    problem = ("the journal of another run ("
+                               f"{_differences(head.get('fingerprint'), wanted)})")
+            elif data and not data.startswith(MAGIC[:len(data)]):
+                problem = "not a journal of this project"
+            if problem and resume:
+                raise ForeignJournalError(
+                    f"{path}: {problem}; it is not reused. Start over with resume=False "
+                    "(--no-resume on the command line) to discard it")
+            if resume and frames:
+                end = frames[0][1]
+                for body, stop in frames[1:]:
+                    try:
+                        record = _unpack(body)
+                        records[record["key"]] = record["payload"]
+                    except Exception:  # a frame that checks but does not decode ends it too
+                        break
+                    end = stop
+                if end < len(data):
+                    os.ftruncate(fd, end)  # drop a torn tail so later records stay readable
+                    os.fsync(fd)
+                identity = _identity(os.fstat(fd))
+            else:
+                # New, empty, torn before its header was complete, or discarded: a new file
+                # (a new inode, so a run still appending to the old one notices).
+                header = _frame(_pack({"format": FORMAT, "version": VERSION, "fingerprint": wanted}))
+                write_atomic(path, header)
+                identity = _identity(os.stat(path))
+        finally:
+            os.close(fd)
+        return cls(path, wanted, identity, records)
+
+    # -- reading ------------------------------------------------------------------------------
+    def records(self) -> dict[str, Any]:
+        """``{key: payload}`` of every record, in first-append order (a copy)."""
+        return dict(self._records)
+
+    def get(self, key: str, default=None):
+        """The payload recorded under ``key``, or ``default``."""
+        return self._records.get(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._records
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    # -- writing ------------------------------------------------------------------------------
+    def append(self, key: str, payload) -> None:
+        """Record ``payload`` under ``key`` (replacing an earlier record of that key); returns
+        once the record is fsynced. Raises TypeError for a key that is not a str or a value
+        the journal cannot store, ValueError when the journal is closed, OSError."""
+        if self._identity is None:
+            raise ValueError(f"journal {self.path} is closed")
+        if not isinstance(key, str):
+            raise TypeError(f"journal keys are str, not {type(key).__name__}")
+        body = _pack({"key": key, "payload": payload})
+        if not self.detached:
+            fd = self._open_mine()
+            if fd is not None:
+                try:
+                    _write_all(fd, _frame(body))
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+        self._records[key] = _unpack(body)["payload"]  # what a resumed run would read
+
+    def close(self) -> None:
+        """Stop using the journal; its records stay on disk. Idempotent."""
+        self._identity = None
+
+    def discard(self) -> None:
+        """Delete the journal file (the run is finished or abandoned) and close the journal.
+        A file that another run has meanwhile replaced is left alone."""
+        if self._identity is not None and not self.detached:
+            fd = self._open_mine()
+            if fd is not None:
+                try:
+                    self.path.unlink(missing_ok=True)
+                finally:
+                    os.close(fd)
+        self.close()
+
+    def _open_mine(self) -> int | None:
+        """The journal file opened for appending and locked, or None (and ``detached`` set)
+        when it is gone or is no longer the file this journal opened."""
+        try:
+            fd = _open_locked(self.path, create=False)
+        except FileNotFoundError:
+            fd = None
+        if fd is not None and _identity(os.fstat(fd)) == self._identity:
+            return fd
+        if fd is not None:
+            os.close(fd)
+        self.detached = True
+        return None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._identity is None else "detached" if self.detached else "open"
+        return f"<Journal {str(self.path)!r}: {len(self._records)} records, {state}>"
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int]:
+    return stat.st_dev, stat.st_ino
+
+
+def _open_locked(path: Path, create: bool) -> int:
+    """``path`` opened for reading and appending (created with mode 0o666 minus the umask if
+    ``create``) and exclusively locked; reopened when the file was replaced while waiting for
+    the lock. Raises FileNotFoundError when ``create`` is false and there is no file."""
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_BINARY", 0) | (os.O_CREAT if create else 0)
+    while True:
+        fd = os.open(path, flags, 0o666)
+        if fcntl is None:
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            on_disk = os.stat(path)
+        except FileNotFoundError:
+            os.close(fd)
+            if not create:
+                raise
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        if _identity(os.fstat(fd)) == _identity(on_disk):
+            return fd
+        os.close(fd)  # replaced while we waited: lock the file that is there now
+
+
+def _read_all(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

@@ -1,0 +1,129 @@
+"""``solver.exact.journal``: records round-trip (numpy arrays included), a torn or damaged
+tail is dropped, a foreign journal is refused unless the caller starts over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.exact.journal import (
+    ForeignJournalError, Journal, MAGIC, kernel_hashes, run_fingerprint,
+)
+from solver.game.errors import InputError
+from solver.game.wordlists import from_words
+
+ROOT = Path(__file__).resolve().parents[1]
+FINGERPRINT = {"answers_sha256": "a" * 64, "mode": "normal", "guess_limit": 6,
+               "kernels": {"solver/x/_a_kernel.py": "1" * 64}}
+
+
+def test_records_round_trip_with_numpy_arrays(tmp_path):
+    path = tmp_path / "run.journal"
+    journal = Journal.open(path, FINGERPRINT)
+    assert len(journal) == 0 and path.exists()
+    arrays = {"u4": np.arange(7, dtype=np.uint32), "i8": np.array([[1, -2], [3, 4]], dtype=np.int64),
+              "f": np.linspace(0, 1, 5)[::2], "u1": np.zeros(0, dtype=np.uint8)}
+    journal.append("7", {"value": np.int64(12), "ok": np.bool_(True), **arrays})
+    journal.append("x", [1, "two", None, 2.5, b"\x00", (3, 4)])
+    journal.append("7", {"value": 13})  # the last record of a key wins
+    journal.close()
+    again = Journal.open(path, FINGERPRINT)
+    assert list(again.records()) == ["7", "x"]
+    assert again.get("7") == {"value": 13}
+    assert again.get("x") == [1, "two", None, 2.5, b"\x00", [3, 4]]
+    assert "missing" not in again and again.get("missing", 0) == 0
+    probe = tmp_path / "probe.journal"
+    with Journal.open(probe, FINGERPRINT) as j:
+        j.append("a", {"value": np.int64(12), "ok": np.bool_(True), **arrays})
+        fresh = j.get("a")
+    stored = Journal.open(probe, FINGERPRINT).get("a")
+    for data in (fresh, stored):  # the same values before and after a reopen
+        assert data["value"] == 12 and type(data["value"]) is int and data["ok"] is True
+        for name, array in arrays.items():
+            assert data[name].dtype == array.dtype and data[name].shape == array.shape
+            assert np.array_equal(data[name], array) and data[name].flags.writeable
+
+
+def test_a_torn_last_record_is_ignored_and_later_records_stay_readable(tmp_path):
+    path = tmp_path / "run.journal"
+    journal = Journal.open(path, FINGERPRINT)
+    journal.append("a", np.arange(100))
+    journal.append("b", np.arange(100))
+    data = path.read_bytes()
+    for cut in (1, 20, 300):  # inside the frame header, the body, ...
+        path.write_bytes(data[:-cut])
+        assert list(Journal.open(path, FINGERPRINT).records()) == ["a"]
+    path.write_bytes(data[:-20])
+    resumed = Journal.open(path, FINGERPRINT)
+    resumed.append("c", 3)
+    assert list(Journal.open(path, FINGERPRINT).records()) == ["a", "c"]
+
+
+def test_a_damaged_record_ends_the_journal(tmp_path):
+    path = tmp_path / "run.journal"
+    journal = Journal.open(path, FINGERPRINT)
+    for key in "abc":
+        journal.append(key, key * 50)
+    data = bytearray(path.read_bytes())
+    at = data.index(b"b" * 50)
+    data[at] ^= 0xFF  # a flipped bit in b's body: its CRC fails
+    path.write_bytes(bytes(data))
+    assert list(Journal.open(path, FINGERPRINT).records()) == ["a"]
+
+
+def test_a_foreign_journal_is_refused_unless_starting_over(tmp_path):
+    path = tmp_path / "run.journal"
+    Journal.open(path, FINGERPRINT).append("a", 1)
+    before = path.read_bytes()
+    other = dict(FINGERPRINT, kernels={"solver/x/_a_kernel.py": "2" * 64})
+    with pytest.raises(ForeignJournalError) as caught:
+        Journal.open(path, other)
+    assert isinstance(caught.value, InputError)
+    assert "_a_kernel.py changed" in str(caught.value) and "resume=False" in str(caught.value)
+    assert path.read_bytes() == before  # refused, never touched
+    with pytest.raises(ForeignJournalError, match="guess_limit 6 → 5"):
+        Journal.open(path, dict(FINGERPRINT, guess_limit=5))
+    fresh = Journal.open(path, other, resume=False)
+    assert len(fresh) == 0 and len(Journal.open(path, other)) == 0
+    assert len(Journal.open(path, other, resume=False)) == 0  # same run, started over
+
+
+def test_a_file_that_is_not_a_journal_is_refused(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a journal\n")
+    with pytest.raises(ForeignJournalError, match="not a journal"):
+        Journal.open(path, FINGERPRINT)
+    assert path.read_text() == "not a journal\n"
+    assert len(Journal.open(path, FINGERPRINT, resume=False)) == 0
+    assert path.read_bytes().startswith(MAGIC)
+
+
+def test_discard_and_a_journal_replaced_by_another_run(tmp_path):
+    path = tmp_path / "run.journal"
+    first = Journal.open(path, FINGERPRINT)
+    first.append("a", 1)
+    second = Journal.open(path, dict(FINGERPRINT, mode="hard"), resume=False)
+    first.append("b", 2)  # the file is now the other run's: kept in memory only
+    assert first.detached and first.get("b") == 2
+    assert list(Journal.open(path, dict(FINGERPRINT, mode="hard")).records()) == []
+    first.discard()
+    assert path.exists()  # another run's file is left alone
+    second.discard()
+    assert not path.exists()
+    second.discard()  # idempotent
+    with pytest.raises(ValueError, match="closed"):
+        second.append("c", 3)
+
+
+def test_the_fingerprint_covers_every_kernel_source():
+    hashes = kernel_hashes()
+    on_disk = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "solver").rglob("_*_kernel.py"))
+    assert sorted(hashes) == on_disk and "solver/exact/_search_kernel.py" in hashes
+    words = from_words(["cigar", "rebut"], ["cigar", "rebut", "salet"], "tiny")
+    fingerprint = run_fingerprint(words, mode="normal", objective="total", guess_limit=6,
+                                  opener="salet")
+    assert fingerprint["kernels"] == hashes and fingerprint["opener"] == "salet"
+    assert fingerprint["answers_sha256"] == words.answers_sha256
+    assert fingerprint["solver_version"]
