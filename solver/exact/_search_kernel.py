@@ -227,21 +227,25 @@ def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
 
 @njit(cache=True)
 def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
-            memo, ws, stats, objective, mode):
+            memo, ws, stats, objective, mode, only):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
-    ``objective`` is the objective's id (:mod:`solver.exact._objective_kernel`); ``mode`` is
-    the play mode's id, part of the memo key."""
+    (One self-recursive function on purpose: splitting the per-guess body into a second
+    function made the pair mutually recursive, and numba's cached build of that segfaulted on
+    load, numba #6061.) ``objective`` is the objective's id (:mod:`solver.exact._objective_kernel`); ``mode`` is
+    the play mode's id, part of the memo key. ``only`` ≥ 0 restricts the guess played at S
+    (not below it) to that one guess, which must split S, with d ≥ 3: the result is then that
+    guess's Q-value (fail-soft) and the memo holds nothing for S itself; -1 otherwise."""
     n = S.shape[0]
     if n == 1:
         return np.int64(1), np.int64(guess_of_answer[S[0]])
     if d <= 1:
         return np.int64(INF), np.int64(-1)
-    if n == 2:
+    if n == 2 and only < 0:
         return pair_value(objective), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
     h1, h2 = _hash(S, zobrist1, zobrist2)
     meta = memo_meta(n, d, objective, mode)
-    slot = _memo_find(memo, h1, h2, meta)
+    slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
     if slot >= 0:
         stats[1] += 1
         if memo[4][slot] >= 0 or memo[3][slot] >= beta:
@@ -251,13 +255,13 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     all_green = counts.shape[0] - 1
 
     # An answer that splits S into singletons is optimal (§3.3: it meets the least any guess costs).
-    g = _answer_splitter(S, P, guess_of_answer, counts)
+    g = _answer_splitter(S, P, guess_of_answer, counts) if only < 0 else -1
     if g >= 0:
         value = split_value(objective, n, True)
         _memo_store(memo, h1, h2, meta, value, g)
         return value, np.int64(g)
     floor = no_answer_split(objective, n)
-    if beta <= floor:  # no answer splits S, so it costs at least floor ≥ beta
+    if beta <= floor and only < 0:  # no answer splits S, so it costs at least floor ≥ beta
         _memo_store(memo, h1, h2, meta, floor, -1)
         return floor, np.int64(-1)
     if d == 2:
@@ -289,7 +293,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 # skipped there, so keeping one that may not split S costs only a scan)
                 useful[nu] = g
                 nu += 1
-                if beta < min_excluded:
+                if beta < min_excluded and (only < 0 or g == only):
                     min_excluded = beta
                 continue
         else:
@@ -298,6 +302,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             continue
         useful[nu] = g
         nu += 1
+        if only >= 0 and g != only:
+            continue
         bound = guess_bound(objective, n, k, green)
         if bound < beta:
             keys[nk] = ((bound << KEY_BOUND_SHIFT)
@@ -375,7 +381,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 v, sub_guess = _search(cls, np.int64(d - 1),
                                        class_cutoff(objective, best, running, bounds[c]),
                                        sub_candidates, P, guess_of_answer, zobrist1, zobrist2,
-                                       memo, ws, stats, objective, mode)
+                                       memo, ws, stats, objective, mode, np.int64(-1))
                 running = tighten(objective, running, bounds[c], v)
                 if running >= best:
                     break
@@ -385,11 +391,13 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         elif running < fail:
             fail = running
     if best_guess >= 0:
-        _memo_store(memo, h1, h2, meta, best, best_guess)
+        if only < 0:
+            _memo_store(memo, h1, h2, meta, best, best_guess)
         return best, best_guess
     if fail < beta:  # every candidate was examined and none beat beta: fail is still ≥ beta
         fail = beta
-    _memo_store(memo, h1, h2, meta, fail, -1)
+    if only < 0:
+        _memo_store(memo, h1, h2, meta, fail, -1)
     return fail, np.int64(-1)
 
 
@@ -406,7 +414,7 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     stats = np.zeros(4, dtype=np.int64)
     candidates = np.arange(P.shape[0]).astype(np.int32)
     return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                   zobrist2, memo, ws, stats, objective, mode)
+                   zobrist2, memo, ws, stats, objective, mode, np.int64(-1))
 
 
 @njit(cache=True)
@@ -414,7 +422,7 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
            stats, node_guess, edge_start, edge_feedback, edge_child, counters, objective, mode):
     """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
     value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode)
+                       zobrist2, memo, ws, stats, objective, mode, np.int64(-1))
     if g < 0:
         return np.int64(INF)
     all_green = ws[0].shape[1] - 1
@@ -490,3 +498,59 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     edge_start[n_nodes] = counters[1]
     return (value, node_guess[:n_nodes].copy(), edge_start[:n_nodes + 1].copy(),
             edge_feedback[:counters[1]].copy(), edge_child[:counters[1]].copy(), stats)
+
+
+@njit(cache=True)
+def guess_bounds(S, P, n_patterns, objective):
+    """Every guess's lower bound on state S (docs/algorithms.md §3.2, §3.6) and its order term.
+
+    Returns ``(bound int64[n_guesses], order int64[n_guesses])``; a guess that does not split
+    S (one class) gets bound ``INF``. The candidate order of §4.2 is (bound, order, index)."""
+    counts = np.zeros(n_patterns, dtype=np.int32)
+    n = S.shape[0]
+    bound = np.empty(P.shape[0], dtype=np.int64)
+    order = np.empty(P.shape[0], dtype=np.int64)
+    for g in range(P.shape[0]):
+        k, sumsq, green = _split_stats(P[g], S, counts)
+        bound[g] = INF if k == 1 and n > 1 else guess_bound(objective, n, k, green)
+        order[g] = order_term(objective, sumsq, green)
+    return bound, order
+
+
+@njit(cache=True)
+def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
+    """(memo, workspace, stats) for :func:`evaluate_guess`, kept across calls so that states
+    solved for one opener serve the next (a memo's values do not depend on the opener)."""
+    return (new_memo(memo_capacity), new_workspace(depth, n_guesses, n_answers, n_patterns),
+            np.zeros(4, dtype=np.int64))
+
+
+@njit(cache=True)
+def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search, objective, mode):
+    """Q-value of playing guess g first on state S with d guesses left, against the cut-off
+    ``beta``: the exact value if it is < ``beta``, else a proven lower bound ≥ ``beta``
+    (fail-soft, docs/algorithms.md §4.1, §9). ``INF`` if g cannot win every answer in time.
+    ``search`` comes from :func:`new_search` (its depth ≥ d)."""
+    memo, ws, stats = search
+    k, sumsq, green = _split_stats(P[g], S, ws[0][d])
+    n = S.shape[0]
+    if n == 1:
+        return np.int64(1) if green == 1 else np.int64(2) if d >= 2 else np.int64(INF)
+    if d <= 1:
+        return np.int64(INF)
+    if d == 2:  # only a full split wins with the one guess left after g (§3.4)
+        return split_value(objective, n, green == 1) if k == n else np.int64(INF)
+    bound = guess_bound(objective, n, k, green)
+    if bound >= beta:
+        return bound
+    candidates = np.arange(P.shape[0]).astype(np.int32)
+    if k == 1:
+        # g tells nothing: S again, with a guess fewer
+        base = class_base(objective, n)
+        v, _ = _search(S, np.int64(d - 1), class_cutoff(objective, np.int64(beta), bound, base),
+                       candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws, stats,
+                       objective, mode, np.int64(-1))
+        return tighten(objective, bound, base, v)
+    value, _ = _search(S, np.int64(d), np.int64(beta), candidates, P, guess_of_answer, zobrist1,
+                       zobrist2, memo, ws, stats, objective, mode, np.int64(g))
+    return value
