@@ -46,3 +46,17 @@ def numpy_sub_list(seed, n_answers, n_others, use_cache=True):
     guesses = sorted(set(answers) | set(rng.choice(others, n_others, replace=False)))
     word_list = from_words(answers, guesses, "small")
     return word_list, feedback_table(word_list, use_cache=use_cache)
+
+
+def random_sub_list(full, seed, n_answers, n_guesses):
+    """A word list of ``n_answers`` answers of ``full`` and ``n_guesses`` guesses in all,
+    drawn with ``random.Random(seed)``; named ``sub<seed>``."""
+    import random
+
+    from solver.game.wordlists import from_words
+
+    rng = random.Random(seed)
+    answers = rng.sample(full.answers, n_answers)
+    chosen = set(answers)
+    others = rng.sample([w for w in full.guesses if w not in chosen], n_guesses - n_answers)
+    return from_words(answers, answers + others, name=f"sub{seed}")

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from conftest import random_sub_list
 from naive import INF, BruteForce, table as naive_table, tree_from_arrays
 from solver.exact.bellman import UnwinnableError, artifact_bytes, solve, solve_state
 from solver.game.wordlists import from_words, load_word_list
@@ -15,14 +16,6 @@ from solver.game.wordlists import from_words, load_word_list
 @pytest.fixture(scope="module")
 def legacy():
     return load_word_list("legacy")
-
-
-def random_sub_list(full, seed, n_answers, n_guesses):
-    rng = random.Random(seed)
-    answers = rng.sample(full.answers, n_answers)
-    chosen = set(answers)
-    others = rng.sample([w for w in full.guesses if w not in chosen], n_guesses - n_answers)
-    return from_words(answers, answers + others, name=f"sub{seed}")
 
 
 CASES = [  # (seed, answers, guesses, guess limit)

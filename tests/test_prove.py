@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
+from conftest import random_sub_list
 from naive import INF, BruteForce, table as naive_table
 from solver.exact.prove import openers_csv, prove
 from solver.game.errors import InputError
-from solver.game.wordlists import from_words, load_word_list
+from solver.game.wordlists import load_word_list
 
 
 def small_list(seed, n_answers=25, n_guesses=80):
-    legacy = load_word_list("legacy")
-    rng = random.Random(seed)
-    answers = rng.sample(legacy.answers, n_answers)
-    others = rng.sample([w for w in legacy.guesses if w not in set(answers)], n_guesses - n_answers)
-    return from_words(answers, answers + others, name=f"proof{seed}")
+    return random_sub_list(load_word_list("legacy"), seed, n_answers, n_guesses)
 
 
 def brute_values(wl, objective, limit=6):

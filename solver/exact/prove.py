@@ -224,9 +224,13 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     while position < len(queue):
         limit = cutoff()
         beta = limit + 1 if limit < INF else INF
+        # Without a cut-off yet, solve only the openers still needed for one (K − exact so
+        # far): more of them at β = ∞ would be solved exactly for nothing.
+        exact_so_far = sum(1 for v, _, b in results.values() if v < b)
+        size = batch_size if limit < INF else max(1, min(batch_size, rank - exact_so_far))
         # skip what the journal holds; stop at the first opener whose bound rules it out
         batch = []
-        while position < len(queue) and len(batch) < batch_size:
+        while position < len(queue) and len(batch) < size:
             g = queue[position]
             if bound[g] >= beta:
                 break

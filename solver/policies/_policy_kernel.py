@@ -106,19 +106,26 @@ def factor_tables(n_max):
 
 
 @njit(cache=True)
-def _key_of_row(row, S, counts, touched, exps, primes_used, factors):
-    """(entropy key K, number of classes) of S under one guess row; scratch arrays are left
-    zeroed. ``counts`` int64[n_patterns], ``touched`` int64[n_patterns], ``exps`` int64[n_primes],
-    ``primes_used`` int64[n_primes]."""
-    log_primes, fac_start, fac_prime, fac_weight = factors
-    n = S.shape[0]
+def _count_classes(row, S, counts, touched):
+    """Count S's answers per feedback code of one guess row into ``counts``; the k codes
+    present go to ``touched[:k]`` in order of first appearance. Returns k."""
     k = 0
-    for i in range(n):
+    for i in range(S.shape[0]):
         c = row[S[i]]
         if counts[c] == 0:
             touched[k] = c
             k += 1
         counts[c] += 1
+    return k
+
+
+@njit(cache=True)
+def _key_of_row(row, S, counts, touched, exps, primes_used, factors):
+    """(entropy key K, number of classes) of S under one guess row; scratch arrays are left
+    zeroed. ``counts`` int64[n_patterns], ``touched`` int64[n_patterns], ``exps`` int64[n_primes],
+    ``primes_used`` int64[n_primes]."""
+    log_primes, fac_start, fac_prime, fac_weight = factors
+    k = _count_classes(row, S, counts, touched)
     m = 0
     for j in range(k):
         c = touched[j]
@@ -446,13 +453,7 @@ def float_entropies(S, P, n_patterns):
     touched = np.zeros(n_patterns, dtype=np.int64)
     for g in range(n_guesses):
         row = P[g]
-        k = 0
-        for i in range(n):
-            c = row[S[i]]
-            if counts[c] == 0:
-                touched[k] = c
-                k += 1
-            counts[c] += 1
+        k = _count_classes(row, S, counts, touched)
         h = 0.0
         if k * k < n_patterns:
             # descending codes: insertion sort of the (few) codes present
