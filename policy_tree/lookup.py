@@ -289,9 +289,9 @@ class PolicyTree:
         n = len(where.answers)
         return (
             f"{format_history(where.steps)} leaves the decision tree: {reason}. "
-            f"{n} answer{'s' if n != 1 else ''} remain{'' if n != 1 else 's'}; the exact solver "
-            "can still answer from this state, but `python -m tools.solve` solves only from the "
-            "opener for now (solving from a given state comes in a later issue)"
+            f"{n} answer{'s' if n != 1 else ''} remain{'' if n != 1 else 's'}; the tree holds no "
+            "move from here, but the exact solver can answer from this state "
+            "(`solver.exact.bellman.solve_from`)"
         )
 
     def game(self, answer: str) -> tuple[tuple[str, int], ...]:

@@ -68,6 +68,9 @@ def load(path: str | Path) -> PolicyTree:
         :class:`~solver.game.errors.InputError`); the message starts with the path.
     """
     path = Path(path)
+    if "\0" in str(path):
+        raise MissingArtifactError(str(path).replace("\0", "\\0"),
+                                   "not a file name (it holds a NUL character)")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -148,12 +148,12 @@ def test_the_optimum_cache_solves_once_then_reads(small, tmp_path, monkeypatch):
     assert solved.path == optimal_tree_cache_path(word_list, opener)
     cached = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=tmp_path / "none")
     assert (cached.source, cached.seconds, cached.tree) == ("cache", None, solved.tree)
-    shipped = tmp_path / "artifacts" / f"{word_list.name}-normal-{opener}.msgpack"
+    shipped = tmp_path / "artifacts" / f"{word_list.output_name}-normal-{opener}.msgpack"
     shipped.parent.mkdir()
     shipped.write_bytes(solved.path.read_bytes())
     assert load_or_solve_optimum(word_list, opener, artifacts_dir=shipped.parent).source == "artifacts"
     other = word_list.answers[4]  # a tree of another opener under this opener's name is passed over
-    shipped.rename(shipped.with_name(f"{word_list.name}-normal-{other}.msgpack"))
+    shipped.rename(shipped.with_name(f"{word_list.output_name}-normal-{other}.msgpack"))
     assert load_or_solve_optimum(word_list, other, jobs=1, artifacts_dir=shipped.parent).source == "solved"
     assert solved.header["total"] == solve(word_list, opener, jobs=1).total
 

@@ -1,13 +1,38 @@
-"""What every command-line tool shares: the one place that maps errors to exit codes."""
+"""What every command-line tool shares: the one error funnel, ``--debug``, argument types.
+
+Every tool's ``main(argv) -> int`` is wrapped by :func:`entry_point`, so the same rules hold
+whether it runs as ``python -m tools.X`` or is called in-process:
+
+======  =====================================================================================
+status  meaning
+======  =====================================================================================
+0       done
+1       the work failed: a verification failed (``tree verify``), a write failed after the
+        work was done (the message says where the finished work is kept), or an internal
+        error (a short message; the traceback only with ``--debug``)
+2       bad input, refused before any work: a word list, word, feedback, artifact, option
+        value or output path that cannot be used (one line naming it and how to fix it);
+        argparse's usage errors are 2 too
+130     interrupted (Ctrl-C); the message says what was kept and how to resume
+======  =====================================================================================
+"""
 
 from __future__ import annotations
 
+import argparse
+import functools
+import os
 import sys
+import traceback
+import warnings
 from collections.abc import Callable, Sequence
 
 from solver.game.errors import InputError
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+DEBUG_HELP = "on an internal error, print the traceback too"
+
+Interrupted = str | Callable[[list[str]], str]
 
 
 def print_error(text: str) -> None:
@@ -19,17 +44,118 @@ def print_error(text: str) -> None:
     Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(text)}", soft_wrap=True)
 
 
-def run_main(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
-    """Call ``main(argv)``; bad input → message on stderr and exit 2; Ctrl-C → exit 130."""
+def add_debug_option(parser: argparse.ArgumentParser, *, subcommand: bool = False) -> None:
+    """Add ``--debug`` to ``parser`` (to a subcommand's parser too, so it may come before or
+    after the subcommand). :func:`run_main` reads it from argv, so a parse error can be
+    debugged as well."""
+    parser.add_argument("--debug", action="store_true",
+                        default=argparse.SUPPRESS if subcommand else False, help=DEBUG_HELP)
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[:limit] + "…"
+
+
+def _os_error_text(exc: OSError) -> str:
+    """An OSError in one line: its own message when it has one (WriteFailedError), else
+    ``<file>: <reason>``."""
+    if exc.strerror is None:
+        return _first_line(str(exc)) or type(exc).__name__
+    if exc.filename is None:
+        return exc.strerror
+    also = f" → {exc.filename2}" if getattr(exc, "filename2", None) is not None else ""
+    return f"{exc.filename}{also}: {exc.strerror}"
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe (``... | head``), point stdout at /dev/null so that the final flush
+    at exit does not fail again."""
     try:
-        return main(argv)
-    except InputError as exc:
-        print_error(str(exc))
-        return EXIT_INPUT
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None, *,
+             interrupted: Interrupted = "interrupted") -> int:
+    """Call ``body(argv)`` and map every outcome to an exit status (module docstring).
+
+    ``argv`` defaults to ``sys.argv[1:]``. ``interrupted`` is the Ctrl-C message, or a
+    callable building it from argv. Never raises (SystemExit from argparse is returned as
+    its status)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    # joblib warns when a run stops early (an error, Ctrl-C) with tasks still queued: noise
+    # before the one line that says what happened
+    warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which "
+                            r"were still being processed)", category=UserWarning)
+    try:
+        status = body(argv)
+        return EXIT_OK if status is None else int(status)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or EXIT_OK
+        print_error(str(exc.code))
+        return EXIT_FAILED
     except KeyboardInterrupt:
-        print("interrupted; finished work is kept and a rerun resumes it", file=sys.stderr)
-        return 130
+        message = interrupted(argv) if callable(interrupted) else interrupted
+        print(message, file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except InputError as exc:
+        if debug:
+            traceback.print_exc()
+        print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
+        return EXIT_INPUT
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say
+        _silence_stdout()
+        return EXIT_FAILED
+    except OSError as exc:
+        if debug:
+            traceback.print_exc()
+        print_error(_os_error_text(exc))
+        return EXIT_FAILED
+    except MemoryError:
+        print_error("out of memory")
+        return EXIT_FAILED
+    except Exception as exc:  # a bug: say so briefly
+        if debug:
+            traceback.print_exc()
+        hint = "" if debug else " (rerun with --debug to see the traceback)"
+        detail = _first_line(str(exc))
+        print_error(f"internal error: {type(exc).__name__}{': ' + detail if detail else ''}{hint}")
+        return EXIT_FAILED
+
+
+def entry_point(interrupted: Interrupted = "interrupted"):
+    """Decorator: ``main(argv) -> int`` run through :func:`run_main` (the error funnel), with
+    ``interrupted`` as the Ctrl-C message. The undecorated function is ``main.body``."""
+
+    def wrap(body: Callable[[list[str]], int]) -> Callable[[Sequence[str] | None], int]:
+        @functools.wraps(body)
+        def main(argv: Sequence[str] | None = None) -> int:
+            return run_main(body, argv, interrupted=interrupted)
+
+        main.body = body
+        return main
+
+    return wrap
 
 
 def exit_with(main: Callable[[Sequence[str] | None], int]) -> None:
-    sys.exit(run_main(main))
+    """``sys.exit(main())``: the console-script entry of a tool. A ``main`` not decorated
+    with :func:`entry_point` is run through :func:`run_main` here, so it gets the funnel too."""
+    sys.exit(main() if hasattr(main, "body") else run_main(main))
+
+
+def seed_list(text: str) -> list[int]:
+    """argparse type: ``"0,1,2"`` → ``[0, 1, 2]`` (whole numbers ≥ 0, at least one)."""
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        seeds = None
+    if not seeds or any(s < 0 for s in seeds):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a comma-separated list of whole numbers ≥ 0 (e.g. 0,1,2)")
+    return seeds

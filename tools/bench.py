@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_INTERRUPTED, EXIT_OK, add_debug_option, entry_point, exit_with
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILE_SNIPPET = """
@@ -112,14 +112,26 @@ OPTIONAL = (("tools.bench_tree", "lookup", True), ("tools.bench_policies", "poli
             ("tools.bench_uct", "uct", False))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="warm solve runs (default 3)")
     parser.add_argument("--opener", default="salet")
     parser.add_argument("--only", choices=["solve", "lookup", "policies", "uct"], default=None,
                         help="run one benchmark only (uct, minutes long, runs only this way)")
-    args = parser.parse_args(argv)
+    add_debug_option(parser)
+    return parser
+
+
+@entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from solver.game.errors import InputError
+    from solver.game.wordlists import load_word_list
+
+    if args.repeat < 1:
+        raise InputError(f"--repeat must be at least 1, got {args.repeat}")
+    load_word_list("legacy").guess_index(args.opener)  # the benchmarks solve on the legacy lists
     console = Console()
     console.print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     if args.only in (None, "solve"):
@@ -129,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, value in bench_solve(args.repeat, args.opener, console):
             table.add_row(name, value)
         console.print(table)
+    status = EXIT_OK
     for module_name, key, by_default in OPTIONAL:
         if args.only != key and not (args.only is None and by_default):
             continue
@@ -136,8 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             module = importlib.import_module(module_name)
         except ImportError:
             continue
-        module.main([])
-    return EXIT_OK
+        status = max(status, module.main([]) or EXIT_OK)  # each reports its own errors
+        if status == EXIT_INTERRUPTED:
+            break
+    return status
 
 
 def run() -> None:

@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,9 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also time the full 16-opener gap report (in a temporary directory; "
                              "exact trees come from the cache when present)")
     parser.add_argument("--jobs", type=int, default=2, help="workers for --report (default 2)")
+    add_debug_option(parser)
     return parser
 
 
+@entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from collections.abc import Sequence
 
+from tools._cli import add_debug_option, entry_point, exit_with
+
 DEFAULT_ARTIFACT = Path("artifacts") / "legacy-normal-salet.msgpack"
 NEXT_BUDGET_SECONDS = 0.3
 
@@ -45,16 +47,19 @@ def two_step_history(artifact: Path) -> list[str]:
     return []
 
 
+@entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_tree", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--artifact", type=Path, default=DEFAULT_ARTIFACT,
                         help=f"artifact to time (default: {DEFAULT_ARTIFACT})")
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    add_debug_option(parser)
     args = parser.parse_args(argv)
     if not args.artifact.exists():
-        print(f"error: {args.artifact}: no such artifact (run `make solve` first)", file=sys.stderr)
-        return 2
+        from solver.game.errors import InputError
+
+        raise InputError(f"{args.artifact}: no such artifact (run `make solve` first)")
 
     history = two_step_history(args.artifact)
     base = [sys.executable, "-m", "tools.tree"]
@@ -84,5 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def run() -> None:
+    exit_with(main)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

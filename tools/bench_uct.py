@@ -18,7 +18,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 VARIANTS = ("a", "b", "a_o", "b_o")
 #: The speed target: N = 50,000 over all 2,315 games from SALET on 2 cores.
@@ -71,6 +71,7 @@ def run_bench(words: str, opener: str, rollouts: int, variant: str, games: int, 
     }
 
 
+@entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_uct", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -84,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "in parallel; default)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    add_debug_option(parser)
     args = parser.parse_args(argv)
     figures = run_bench(args.words, args.opener, args.rollouts, args.variant, args.games,
                         args.jobs, args.seed)

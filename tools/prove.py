@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 DESCRIPTION = """\
 Find and prove the best opener: every allowed guess gets a cheap lower bound, then the
@@ -39,9 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
                         help="CSV path (default: artifacts/<list>-<mode>-openers.csv)")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal of an interrupted run and start over")
+    add_debug_option(parser)
     return parser
 
 
+def _interrupted(argv: list[str]) -> str:
+    from solver.game.files import cache_dir
+
+    return (f"interrupted: the finished openers are kept in the proof's journal "
+            f"({cache_dir() / 'journals'}); rerun the same command to resume, or add "
+            "--no-resume to start over")
+
+
+@entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console
@@ -51,8 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.exact.prove import default_csv_path, discard_journal, prove, save_openers_csv
     from solver.game.wordlists import load_word_list
 
+    from solver.game.files import prepare_output_file
+
     word_list = load_word_list(args.words)
     openers = [w for w in args.openers.split(",") if w.strip()] if args.openers else None
+    # the output path is checked before any work (a bad one would lose the run's result)
+    path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode))
     console = Console(stderr=True)
     with Progress(TextColumn("[bold]proving[/]"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -67,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = prove(word_list, guess_limit=args.guess_limit, objective=args.objective,
                        rank=args.rank, openers=openers, jobs=args.jobs,
                        memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress)
-    path = save_openers_csv(result, args.out or default_csv_path(result))
+    save_openers_csv(result, path)
     discard_journal(word_list, result.spec, args.rank, openers)
     table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
     for column in ("rank", "opener", "value", "average"):

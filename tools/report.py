@@ -7,8 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 DESCRIPTION = """\
 The optimality-gap report. For every opener: the exact optimum (solved on the fly, or read
@@ -20,6 +21,13 @@ Writes <out>/<name>/gap.md, gap.csv (one row per opener and policy), averages.pn
 histograms.png and time_per_game.png, and prints a table. Each finished (opener, policy)
 result is recorded in the journal <out>/<name>/results/report.journal, so an interrupted run
 resumes (a journal written by other solver kernels is refused: use --no-resume).
+
+<name> is by default the word lists' name: legacy, nyt-2024, or custom-<12 hex of the lists'
+sha256> for any other lists (never a directory's name). The report directory is checked (and
+created) before any work.
+
+Exit status: 0 written, 1 a write or internal error, 2 bad input (word list, opener, policy,
+option value, output directory, cache directory), 130 interrupted (rerun to resume).
 
 Policies (see solver/policies/registry.py): mig_a, mig_b (maximum information gain; _float: the
 thesis's float tie reading), rollout<n>_<a|b> (Rollout_n over MIG_A / MIG_B, e.g.
@@ -42,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="comma-separated policy names (default: %(default)s)")
     parser.add_argument("--out", default="reports", help="parent directory of the report (default: reports)")
     parser.add_argument("--name", default=None,
-                        help="report directory name under --out (default: the word list's name)")
+                        help="report directory name under --out (default: legacy, nyt-2024 or "
+                             "custom-<12 hex of the lists' sha256>)")
     parser.add_argument("--jobs", type=int, default=-1,
                         help="worker processes for the exact solves and the policy runs "
                              "(default -1: all cores)")
@@ -53,26 +62,30 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal <out>/<name>/results/report.journal and "
                              "compute every result again")
+    add_debug_option(parser)
     return parser
 
 
+@entry_point(interrupted="interrupted: the finished results are kept in the report's journal "
+                         "(<out>/<name>/results/report.journal); rerun the same command to "
+                         "resume, or add --no-resume to start over")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
     from solver.game.wordlists import load_word_list
-    from solver.studies.gap_report import run_report, validate_request
+    from solver.studies.gap_report import default_report_dir, run_report, validate_request
     from solver.studies.render import console_tables
 
     word_list = load_word_list(args.words)
     openers, policies = validate_request(word_list, args.opener.split(","), args.policies.split(","))
-    out_dir = Path(args.out) / (args.name or word_list.name)
+    out_dir = Path(args.out) / args.name if args.name else default_report_dir(word_list, args.out)
     report = run_report(word_list, openers, policies, out_dir, jobs=args.jobs, seed=args.seed,
                         top=args.top, resume=not args.no_resume, console=Console(stderr=True))
     console = Console(width=None if sys.stdout.isatty() else 132)
     for table in console_tables(report):
         console.print(table)
-    console.print(f"report: {out_dir / 'gap.md'}, {out_dir / 'gap.csv'}, plots in {out_dir}")
+    console.print(escape(f"report: {out_dir / 'gap.md'}, {out_dir / 'gap.csv'}, plots in {out_dir}"))
     return EXIT_OK
 
 

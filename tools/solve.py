@@ -6,10 +6,11 @@ import argparse
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 DESCRIPTION = """\
 Solve the exact optimal Wordle policy for a fixed opener (every game won within the guess
@@ -17,9 +18,14 @@ limit; by default the minimum total guesses, with --objective worst the minimum 
 guesses any game needs) and write it as a msgpack decision-tree artifact.
 
 The root's feedback classes are solved in parallel; each finished class is recorded in the
-solve's journal (in the user cache), so an interrupted run resumes where it stopped. A
-journal written by another solver version or other kernels is refused: use --no-resume.
-The artifact holds no timing (two solves write the same bytes); the wall time is printed.
+solve's journal (in the user cache, journals/), so an interrupted run resumes where it
+stopped; the journal is deleted only once the artifact is written. A journal written by
+another solver version or other kernels is refused: use --no-resume. The output path is
+checked (its directory created) before any work. The artifact holds no timing (two solves
+write the same bytes); the wall time is printed.
+
+Exit status: 0 written, 1 a write or internal error, 2 bad input (word list, opener, option
+value, output path, cache directory), 130 interrupted (rerun to resume).
 """
 
 
@@ -33,45 +39,67 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=-1,
                         help="worker processes for the root classes (default -1: all cores)")
     parser.add_argument("--out", default=None,
-                        help="artifact path (default: artifacts/<list>-normal-<opener>.msgpack)")
+                        help="artifact path (default: artifacts/<list>-normal-<opener>.msgpack, "
+                             "<list> = legacy, nyt-2024, or custom-<12 hex of the lists' sha256> "
+                             "for any other lists)")
     parser.add_argument("--guess-limit", type=int, default=6, help="guesses allowed (default 6)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal of an interrupted run and solve from scratch")
+    add_debug_option(parser)
     return parser
 
 
+def _interrupted(argv: list[str]) -> str:
+    from solver.game.files import cache_dir
+
+    return (f"interrupted: the finished root classes are kept in the solve's journal "
+            f"({cache_dir() / 'journals'}); rerun the same command to resume, or add "
+            "--no-resume to start over")
+
+
+@entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from solver.exact.bellman import default_artifact_path, save_artifact, solve
+    from solver.exact.bellman import solve_and_save
     from solver.game.wordlists import load_word_list
 
     console = Console(stderr=True)
     word_list = load_word_list(args.words)
-    word_list.guess_index(args.opener)  # an unknown opener fails before any work
-    with Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
-        task = bar.add_task(f"{word_list.name} / {args.opener}", total=word_list.n_answers)
-        result = solve(word_list, args.opener, jobs=args.jobs, guess_limit=args.guess_limit,
-                       objective=args.objective, resume=not args.no_resume,
-                       progress=lambda done, total: bar.update(task, completed=done))
-    path = save_artifact(result, args.out or default_artifact_path(result))
+    bar = Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
+                   TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
+                   console=console, transient=True)
+    tasks = []
+
+    def progress(done: int, total: int) -> None:
+        if not tasks:  # the bar appears once the checks have passed and the solve has begun
+            bar.start()
+            tasks.append(bar.add_task(escape(f"{word_list.name} / {args.opener}"), total=total))
+        bar.update(tasks[0], completed=done)
+
+    try:
+        # checks the opener, options, output path and cache before any work
+        result, path = solve_and_save(
+            word_list, args.opener, args.out, jobs=args.jobs, guess_limit=args.guess_limit,
+            objective=args.objective, resume=not args.no_resume, progress=progress)
+    finally:
+        if tasks:
+            bar.stop()
     title = "optimal tree" if args.objective == "total" else "least worst-case tree"
-    table = Table(title=f"{title}: {word_list.name}, opener {result.opener}")
+    table = Table(title=escape(f"{title}: {word_list.name}, opener {result.opener}"))
     table.add_column("quantity")
     table.add_column("value", justify="right")
     table.add_row("answers", str(word_list.n_answers))
     table.add_row("total guesses", str(result.total))
     table.add_row("average guesses", f"{result.average:.5f}")
     table.add_row("max guesses", str(result.max_guesses))
-    table.add_row("histogram (1..6)", " ".join(str(h) for h in result.histogram))
+    table.add_row(f"histogram (1..{result.guess_limit})", " ".join(str(h) for h in result.histogram))
     table.add_row("tree nodes", str(result.tree.n_nodes))
     table.add_row("states searched", str(result.stats.get("states_searched", 0)))
     table.add_row("wall seconds", f"{result.seconds:.2f}")
-    table.add_row("artifact", str(path))
+    table.add_row("artifact", escape(str(path)))
     Console().print(table)
     return EXIT_OK
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from tools._cli import EXIT_FAILED, EXIT_INPUT, EXIT_OK, exit_with
+from tools._cli import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point, exit_with
 
 DESCRIPTION = """\
 Use a decision-tree artifact written by `python -m tools.solve`.
@@ -31,8 +31,10 @@ Use a decision-tree artifact written by `python -m tools.solve`.
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜ gray, 🟨 yellow, 🟩 green).
 
-Exit status: 0 success, 1 verification failed, 2 bad input (unknown word, malformed feedback
-or history, a history the tree does not cover, a missing or damaged artifact).
+Exit status: 0 success, 1 verification failed (or an internal error; --debug shows its
+traceback), 2 bad input (unknown word, malformed feedback or history, a history the tree does
+not cover, a missing or damaged artifact, an unusable output path, no standard input to play
+from), 130 interrupted.
 """
 
 HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "
@@ -43,6 +45,7 @@ LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.tree", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_debug_option(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     verify = commands.add_parser(
@@ -92,9 +95,18 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--answer", metavar="WORD", help="play automatically against this answer")
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="coloured board: auto = only on a terminal (default)")
+    for command in (verify, stats, export, nxt, play):
+        add_debug_option(command, subcommand=True)
     return parser
 
 
+def _interrupted(argv: list[str]) -> str:
+    if "play" in argv:
+        return "interrupted: game abandoned"
+    return "interrupted; nothing was written"
+
+
+@entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return {"verify": cmd_verify, "stats": cmd_stats, "export": cmd_export, "next": cmd_next,
@@ -160,14 +172,15 @@ def cmd_stats(args) -> int:
     summary = Table(title=escape(args.artifact), show_header=False)
     summary.add_column("field", style="bold")
     summary.add_column("value")
-    summary.add_row("word list", f"{doc['word_list']} ({doc['answers']} answers, {doc['guesses']} guesses)")
+    summary.add_row("word list", escape(f"{doc['word_list']} ({doc['answers']} answers, "
+                                        f"{doc['guesses']} guesses)"))
     summary.add_row("mode / objective", f"{doc['mode']} / {doc['objective']}")
     summary.add_row("opener", doc["opener"])
     summary.add_row("total guesses", str(doc["total"]))
     summary.add_row("average", f"{doc['average']:.5f}")
     summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
     summary.add_row("tree nodes", str(doc["nodes"]))
-    summary.add_row("solver version", doc["solver_version"])
+    summary.add_row("solver version", escape(doc["solver_version"]))
     histogram = Table(title="answers by guesses needed")
     histogram.add_column("guesses", justify="right")
     histogram.add_column("answers", justify="right")
@@ -188,11 +201,13 @@ def cmd_export(args) -> int:
     import policy_tree
     from policy_tree.export import export_json_text
 
+    from solver.game.files import prepare_output_file, write_text_atomic
+
     tree = policy_tree.load(args.artifact)
+    if args.output:  # refused (exit 2) or its directory created before the export is built
+        prepare_output_file(args.output)
     text = policy_tree.export_paths(tree) if args.format == "paths" else export_json_text(tree)
     if args.output:
-        from solver.game.files import write_text_atomic
-
         write_text_atomic(args.output, text)
     else:
         sys.stdout.write(text)
@@ -263,6 +278,10 @@ def cmd_play(args) -> int:
     return play_interactive(tree, console, colour)
 
 
+_NO_STDIN = ("standard input is closed, so the feedback cannot be typed: run `play` in a terminal "
+             "(or pipe the feedback in, one per line), or play a whole game with --answer WORD")
+
+
 def play_interactive(tree, console, colour: bool) -> int:
     """Recommend, read feedback, repeat until all green; 'q' (or end of input) quits."""
     from rich.markup import escape
@@ -272,9 +291,11 @@ def play_interactive(tree, console, colour: bool) -> int:
     from solver.game.errors import InputError
     from solver.game.feedback import parse_feedback
 
+    if sys.stdin is None or sys.stdin.closed:
+        raise InputError(_NO_STDIN)
     steps: list[tuple[str, int]] = []
     position = tree.position(steps)
-    console.print(f"{tree.word_list.name} list, {len(position.answers)} answers; type the feedback "
+    console.print(f"{escape(tree.word_list.name)} list, {len(position.answers)} answers; type the feedback "
                   "Wordle shows (b/y/g, 0/1/2 or squares), WORD:FEEDBACK if you played another "
                   "word, q to quit")
     while True:
@@ -290,6 +311,9 @@ def play_interactive(tree, console, colour: bool) -> int:
         except EOFError:
             console.print()
             return EXIT_OK
+        except (OSError, RuntimeError, ValueError):  # standard input closed or unreadable
+            console.print()
+            raise InputError(_NO_STDIN) from None
         if line.lower() in ("q", "quit", "exit"):
             return EXIT_OK
         if not line:

@@ -9,7 +9,16 @@ generated part of ``reports/uct/uct.md`` (between the ``<!-- generated -->`` mar
 around them is kept) from the CSVs, the exact tree (per-answer guesses) and the thesis's
 figures.
 
+Both check the word list, opener, options and report directory before any work (``render``
+writes nothing when the exact optimum of the opener cannot be had, or when the CSVs hold runs
+of other lists or another opener). The report directory is ``reports/uct`` for the legacy
+lists and ``reports/uct-<name>`` for any other (``<name>``: nyt-2024, or custom-<12 hex of the
+lists' sha256>), unless ``--out`` says otherwise.
+
 Policy names as in :func:`solver.policies.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
+
+Exit status: 0 done, 1 a write or internal error, 2 bad input, 130 interrupted (``run``
+resumes when rerun).
 """
 
 from __future__ import annotations
@@ -18,34 +27,48 @@ import argparse
 from pathlib import Path
 from collections.abc import Sequence
 
-from solver.studies.uct_study import REPORT_DIR, render, run_study, write_report
-from tools._cli import EXIT_OK, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
 
 
+def _interrupted(argv: list[str]) -> str:
+    if "render" in argv:
+        return "interrupted; nothing was written"
+    return ("interrupted: every finished run is kept (runs.csv, per_answer.csv, runs.journal); "
+            "rerun the same command to resume")
+
+
+@entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.uct_report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["run", "render"])
     parser.add_argument("--policies", default="uct50k_a,uct50k_b,uct50k_a_o,uct50k_b_o",
                         help="comma-separated UCT policy names (run)")
-    parser.add_argument("--seeds", default="0", help="comma-separated master seeds (run)")
+    parser.add_argument("--seeds", type=seed_list, default=[0],
+                        help="comma-separated master seeds, whole numbers ≥ 0 (run; default 0)")
     parser.add_argument("--opener", default="salet")
     parser.add_argument("--words", default="legacy")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--out", default=str(REPORT_DIR), help="report directory")
+    parser.add_argument("--out", default=None,
+                        help="report directory (default: reports/uct for the legacy lists, "
+                             "reports/uct-<name> for others)")
     parser.add_argument("--force", action="store_true", help="rerun pairs already in runs.csv")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard runs.journal (finished runs of an interrupted study not "
                              "yet in the CSVs) instead of folding it in (run)")
+    add_debug_option(parser)
     args = parser.parse_args(argv)
-    out_dir = Path(args.out)
+    from solver.game.wordlists import load_word_list
+    from solver.studies.uct_study import default_study_dir, render, run_study, write_report
+
+    word_list = load_word_list(args.words)
+    out_dir = Path(args.out) if args.out else default_study_dir(word_list)
     if args.command == "run":
-        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-        run_study(args.policies.split(","), seeds, opener=args.opener, jobs=args.jobs,
-                  words=args.words, out_dir=out_dir, force=args.force, resume=not args.no_resume,
+        run_study(args.policies.split(","), args.seeds, opener=args.opener, jobs=args.jobs,
+                  words=word_list, out_dir=out_dir, force=args.force, resume=not args.no_resume,
                   echo=lambda line: print(line, flush=True))
     else:
-        path = write_report(out_dir, render(out_dir, args.words, args.opener))
+        path = write_report(out_dir, render(out_dir, word_list, args.opener))
         print(f"wrote {path}")
     return EXIT_OK
 

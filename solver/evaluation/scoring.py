@@ -193,7 +193,8 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
             return used, decisions
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
-                              f"{answer} after {max_game_guesses} guesses (no progress)")
+                              f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
+                              "guesses (no progress)")
         state = state[table[guess, state] == code]
         left = max(1, guess_limit - used)
         guess = _check_guess(policy, policy.choose(state, left, _decision_seed(seed, answer, used - 1)))

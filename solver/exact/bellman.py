@@ -7,7 +7,9 @@ is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per object
 guess limit, mode, objective) is a :class:`solver.game.spec.GameSpec`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel with joblib,
 largest first, and each finished class is recorded in a journal (:mod:`solver.exact.journal`)
-so an interrupted solve resumes.
+so an interrupted solve resumes. :func:`solve_and_save` (what ``python -m tools.solve`` runs)
+checks the output path and the cache before any work, and discards the journal only once
+the artifact is written, so a failed final write loses nothing.
 
 Tie-break (what makes the tree deterministic, docs/algorithms.md §4.4): at every state the
 guess played is the first optimal guess in the candidate order (the objective's lower bound
@@ -25,9 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from policy_tree.tree import DecisionTree
-from solver.game.errors import InputError
+from solver.game.checks import check_jobs
+from solver.game.errors import InputError, OutputError, WriteFailedError
 from solver.game.feedback import code_to_text, feedback_table, table_cache_path
-from solver.game.files import cache_dir, write_atomic
+from solver.game.files import cache_dir, prepare_output_file, usable_cache_dir, write_atomic
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
@@ -57,6 +60,8 @@ class SolveResult:
         seconds: wall seconds of the solve (classes read from the journal cost ~0); for the
             run's log only, never written to the artifact.
         stats: counters summed over classes (states searched, memo hits, guesses expanded).
+        journal: the solve's journal while it is kept for :func:`save_artifact` to discard
+            (``solve(..., keep_journal=True)``), else None.
     """
 
     word_list: WordList
@@ -68,6 +73,7 @@ class SolveResult:
     guess_limit: int = GUESS_LIMIT
     stats: dict = field(default_factory=dict)
     objective: str = "total"
+    journal: object = field(default=None, repr=False, compare=False)
 
     @property
     def spec(self) -> GameSpec:
@@ -302,7 +308,9 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
 def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
                  mode: str = "normal") -> Path:
     """The journal of one solve (:mod:`solver.exact.journal`): one record per finished root
-    class, kept in ``cache_dir()/journals`` until the tree is assembled. One file per (lists,
+    class, kept in ``cache_dir()/journals`` until the tree is assembled (:func:`solve`) or,
+    with ``keep_journal``, until the artifact is written (:func:`save_artifact`,
+    :func:`solve_and_save`). One file per (lists,
     opener, guess limit, objective, mode); the solver version and the kernels' sources are in
     its fingerprint, so a journal of an older solver is refused rather than reused."""
     key = hashlib.sha256(
@@ -338,7 +346,7 @@ def _class_result(record: dict) -> tuple:
 
 def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
           objective: str = "total", jobs: int = -1, progress=None,
-          resume: bool = True) -> SolveResult:
+          resume: bool = True, keep_journal: bool = False) -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
@@ -352,6 +360,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
             classes finish.
         resume: reuse the root classes journaled by an interrupted run of the same solve
             (:func:`journal_path`); False discards that journal and starts over.
+        keep_journal: keep the journal after the solve (in ``result.journal``), so that
+            :func:`save_artifact` discards it only once the artifact is written; by default
+            it is discarded as soon as the tree is assembled.
 
     Returns:
         :class:`SolveResult` with the exact optimal total for this opener and its tree.
@@ -359,7 +370,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     Raises:
         UnknownWordError: the opener is not an allowed guess.
         UnwinnableError: no policy with this opener wins every game within the limit.
-        InputError: a bad guess limit or objective.
+        InputError: a bad guess limit, objective or ``jobs`` (0).
         ForeignJournalError: ``resume`` and the solve's journal was written by another
             solver version or other kernels (rerun with ``resume=False``).
     """
@@ -370,6 +381,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
     spec = game_spec(word_list, guess_limit, objective)
+    jobs = check_jobs(jobs)
     started = time.perf_counter()
     table = feedback_table(word_list)
     codes = table[opener_index]
@@ -398,10 +410,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         for code, result in runner(tasks):
             if result[0] >= INF:
                 raise UnwinnableError(
-                    f"opener {opener!r}: the answers behind feedback "
-                    f"{code_to_text(code, spec.word_length)} cannot all be won "
-                    f"within {guess_limit} guesses"
-                )
+                    f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "
+                    f"the {sizes[code]} answers left cannot all be won within {guess_limit} "
+                    "guesses")
             results[code] = result
             journal.append(str(code), _class_record(result))
             done_answers += sizes[code]
@@ -414,9 +425,10 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if replayed != expected or per_answer.min() < 1:
         raise AssertionError(f"tree replays to {replayed} but the search found {expected}")
     seconds = time.perf_counter() - started
-    journal.discard()  # the tree is assembled and checked: nothing left to resume
+    if not keep_journal:
+        journal.discard()  # the tree is assembled and checked: nothing left to resume
     return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats,
-                       objective)
+                       objective, journal if keep_journal else None)
 
 
 def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int]) -> tuple[int, int]:
@@ -458,11 +470,38 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
     return tree, {name: int(stats[i]) for i, name in enumerate(names)}
 
 
+def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
+                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts") -> Path:
+    """Where a solve's artifact goes by default: ``<directory>/<name>-normal-<opener>.msgpack``,
+    ``<name>-normal-worst-<opener>.msgpack`` for the worst-case objective, with
+    ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6. ``<name>`` is the lists'
+    :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
+    shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
+    kind = "" if objective == "total" else f"{objective}-"
+    limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
+    opener = opener.strip().lower()
+    return Path(directory) / f"{word_list.output_name}-normal-{kind}{opener}{limit}.msgpack"
+
+
 def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
-    """``<directory>/<list>-normal-<opener>.msgpack`` (``<list>-normal-worst-<opener>.msgpack``
-    for the worst-case objective)."""
-    objective = "" if result.objective == "total" else f"{result.objective}-"
-    return Path(directory) / f"{result.word_list.name}-normal-{objective}{result.opener}.msgpack"
+    """:func:`artifact_path` of a solve's result."""
+    return artifact_path(result.word_list, result.opener, objective=result.objective,
+                         guess_limit=result.guess_limit, directory=directory)
+
+
+def check_artifact_name(word_list: WordList, path: str | Path) -> None:
+    """Refuse (:class:`~solver.game.errors.OutputError`) an artifact file name that claims a
+    shipped list (``legacy-normal-…``, ``nyt-2024-normal-…``) for lists that are not that
+    list, so a custom list never writes over a shipped artifact."""
+    from solver.game.wordlists import BUILTIN_LISTS
+
+    name = Path(path).name
+    for shipped in BUILTIN_LISTS:
+        if name.startswith(f"{shipped}-normal-") and word_list.shipped_name != shipped:
+            raise OutputError(
+                f"{path} is named for the shipped {shipped!r} list, but {word_list.name!r} holds "
+                f"other words; write it elsewhere, e.g. "
+                f"{Path(path).with_name(name.replace(shipped, word_list.output_name, 1))}")
 
 
 def artifact_bytes(result: SolveResult) -> bytes:
@@ -479,5 +518,58 @@ def artifact_bytes(result: SolveResult) -> bytes:
 
 def save_artifact(result: SolveResult, path: str | Path) -> Path:
     """Write ``result`` as a msgpack artifact with :func:`solver.game.files.write_atomic`
-    (temporary file, fsync, rename); returns the path."""
-    return write_atomic(path, artifact_bytes(result))
+    (temporary file, fsync, rename); returns the path. A journal the solve kept
+    (``keep_journal=True``) is discarded once the file is written, never before: when the
+    write raises (OSError), the journal stays and a rerun reads every root class back."""
+    path = write_atomic(path, artifact_bytes(result))
+    if result.journal is not None:
+        result.journal.discard()
+        result.journal = None
+    return path
+
+
+def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path | None = None, *,
+                   guess_limit: int = GUESS_LIMIT, objective: str = "total", jobs: int = -1,
+                   progress=None, resume: bool = True,
+                   directory: str | Path = "artifacts") -> tuple[SolveResult, Path]:
+    """:func:`solve`, then :func:`save_artifact`, with every check made before any work.
+
+    Before the solve: the opener, guess limit, objective and ``jobs``; the output path
+    (``out``, or :func:`artifact_path` under ``directory``), its directory created or refused
+    (:func:`solver.game.files.prepare_output_file`) and its name checked
+    (:func:`check_artifact_name`); the cache directory, which holds the journal and the
+    feedback table (:func:`solver.game.files.usable_cache_dir`). The journal is kept until the
+    artifact is written, so a failed final write loses no work.
+
+    Returns:
+        ``(result, path)``: the :class:`SolveResult` and the artifact's path.
+
+    Raises:
+        UnknownWordError, UnwinnableError, InputError, ForeignJournalError: as :func:`solve`.
+        OutputError: the output path cannot be used (nothing was solved).
+        CacheError: the cache directory cannot be used (nothing was solved).
+        WriteFailedError: the final write failed; the message names the journal that holds
+            the solved classes (a rerun with a writable path finishes in seconds).
+    """
+    opener = opener.strip().lower()
+    word_list.guess_index(opener)
+    if guess_limit < 1:
+        raise InputError(f"guess limit must be at least 1, got {guess_limit}")
+    game_spec(word_list, guess_limit, objective)
+    check_jobs(jobs)
+    if guess_limit == 1 and any(answer != opener for answer in word_list.answers):
+        raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
+    path = Path(out) if out is not None else artifact_path(
+        word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory)
+    check_artifact_name(word_list, path)
+    prepare_output_file(path)
+    usable_cache_dir()
+    result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, jobs=jobs,
+                   progress=progress, resume=resume, keep_journal=True)
+    journal = result.journal
+    try:
+        return result, save_artifact(result, path)
+    except OSError as exc:
+        raise WriteFailedError(
+            f"cannot write {path} ({exc.strerror or exc}); the solved tree is kept in the journal "
+            f"{journal.path}: rerun with a writable output path and it finishes in seconds") from exc

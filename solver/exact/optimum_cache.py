@@ -2,8 +2,11 @@
 
 :func:`load_or_solve_optimum` answers "the optimal tree for this opener" from, in order,
 
-1. ``<artifacts_dir>/<list>-normal-<opener>.msgpack`` (the trees shipped in ``artifacts/``),
-2. the user cache, ``cache_dir()/optimal-trees/<list>-<key>-normal-<opener>-<limit>.msgpack``
+1. ``<artifacts_dir>/<name>-normal-<opener>.msgpack`` (the trees shipped in ``artifacts/``, and
+   those ``python -m tools.solve`` writes; ``<name>`` is the lists'
+   :attr:`~solver.game.wordlists.WordList.output_name`, see
+   :func:`solver.exact.bellman.artifact_path`),
+2. the user cache, ``cache_dir()/optimal-trees/<name>-<key>-normal-<opener>-<limit>.msgpack``
    (:func:`optimal_tree_cache_path`; ``key`` hashes both word lists),
 3. a solve (:func:`solver.exact.bellman.solve`), whose tree is then written to the cache.
 
@@ -53,7 +56,8 @@ def optimal_tree_cache_path(word_list, opener: str, guess_limit: int = GUESS_LIM
     """Where a tree solved by :func:`load_or_solve_optimum` is cached (user cache dir, never
     ``artifacts/``)."""
     key = hashlib.sha256(f"{word_list.answers_sha256}:{word_list.guesses_sha256}".encode()).hexdigest()[:12]
-    return cache_dir() / "optimal-trees" / f"{word_list.name}-{key}-normal-{opener}-{guess_limit}.msgpack"
+    name = word_list.shipped_name or "custom"
+    return cache_dir() / "optimal-trees" / f"{name}-{key}-normal-{opener}-{guess_limit}.msgpack"
 
 
 def matching_tree(path: str | Path, word_list, opener: str, guess_limit: int = GUESS_LIMIT):
@@ -89,23 +93,34 @@ def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit
         UnknownWordError: ``opener`` is not an allowed guess.
         UnwinnableError: no policy with this opener wins every game within ``guess_limit``.
         ForeignJournalError: see :func:`solver.exact.bellman.solve` (``resume``).
-        OSError: the cache cannot be written.
+        CacheError: the cache directory cannot be used (checked before a solve).
+        WriteFailedError: the solved tree could not be written to the cache (the solve's
+            journal is kept, so a rerun finishes quickly).
     """
-    from solver.exact.bellman import save_artifact, solve
+    from solver.exact.bellman import artifact_path, save_artifact, solve
+    from solver.game.errors import WriteFailedError
+    from solver.game.files import usable_cache_dir
 
     opener = opener.strip().lower()
     word_list.guess_index(opener)
-    shipped = Path(artifacts_dir) / f"{word_list.name}-normal-{opener}.msgpack"
+    shipped = artifact_path(word_list, opener, guess_limit=guess_limit, directory=artifacts_dir)
     cached = optimal_tree_cache_path(word_list, opener, guess_limit)
     for path, source in ((shipped, "artifacts"), (cached, "cache")):
         found = matching_tree(path, word_list, opener, guess_limit)
         if found is not None:
             return Optimum(opener, dict(found.header), found.tree, path, source)
+    usable_cache_dir()
     started = time.perf_counter()
     result = solve(word_list, opener, guess_limit=guess_limit, jobs=jobs, progress=progress,
-                   resume=resume)
+                   resume=resume, keep_journal=True)
     seconds = time.perf_counter() - started
-    save_artifact(result, cached)
+    journal = result.journal
+    try:
+        save_artifact(result, cached)
+    except OSError as exc:
+        raise WriteFailedError(f"cannot write the solved tree to the cache, {cached} "
+                               f"({exc.strerror or exc}); it is kept in the journal "
+                               f"{journal.path}, so a rerun finishes quickly") from exc
     found = matching_tree(cached, word_list, opener, guess_limit)
     if found is None:  # the solver wrote something its own reader refuses: a bug, say so
         raise AssertionError(f"{cached}: the tree just solved does not read back")

@@ -292,10 +292,13 @@ def save_openers_csv(result: ProofResult, path: str | Path) -> Path:
     return write_atomic(path, openers_csv(result).encode())
 
 
-def default_csv_path(result: ProofResult, directory: str | Path = "artifacts") -> Path:
-    """``<directory>/<list>-<mode>[-worst]-openers.csv``."""
-    objective = "" if result.spec.objective == "total" else f"-{result.spec.objective}"
-    return Path(directory) / f"{result.word_list.name}-{result.spec.mode}{objective}-openers.csv"
+def default_csv_path(word_list: WordList, objective: str = "total", mode: str = "normal",
+                     directory: str | Path = "artifacts") -> Path:
+    """``<directory>/<lists>-<mode>[-worst]-openers.csv``, named by the lists' identity
+    (:attr:`solver.game.wordlists.WordList.output_name`: ``legacy``, ``nyt-2024`` or
+    ``custom-<hash>``), so a custom list never writes over a shipped list's file."""
+    suffix = "" if objective == "total" else f"-{objective}"
+    return Path(directory) / f"{word_list.output_name}-{mode}{suffix}-openers.csv"
 
 
 def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None) -> None:

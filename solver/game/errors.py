@@ -25,3 +25,23 @@ class UnknownWordError(InputError, KeyError):
 
 class FeedbackError(InputError, ValueError):
     """A feedback string is malformed, or no remaining answer can produce it."""
+
+
+class OutputError(InputError):
+    """An output path that cannot be used: a directory where a file is asked for (or the
+    reverse), a parent that cannot be created, a place that cannot be written, or a name
+    reserved for another word list. Raised before any work starts (exit status 2)."""
+
+
+class CacheError(InputError):
+    """The user cache directory (``$EXACT_WORDLE_CACHE``, or ``~/.cache/exact-wordle``) cannot
+    be created or written; the message says how to point it elsewhere (exit status 2)."""
+
+
+class WriteFailedError(OSError):
+    """A write that failed after the work was done; the message names the file, the reason and
+    where the finished work is kept (a journal), so a rerun with a good path finishes quickly.
+    Not an :class:`InputError`: the command-line tools exit with status 1."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

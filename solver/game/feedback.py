@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.game.errors import FeedbackError
-from solver.game.files import cache_dir, write_atomic  # cache_dir: re-exported, older import path
+from solver.game.files import cache_dir, usable_cache_dir, write_atomic  # cache_dir: re-exported
 from solver.game.spec import all_green, code_dtype, n_patterns
 
 #: Wordle's (five letters) all-green code and pattern count; other lengths: solver.game.spec.
@@ -105,6 +105,10 @@ def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
     ``table[g, a]`` is the feedback code of guess ``g`` against answer ``a`` (indices into the
     sorted lists). Cached on disk keyed by the sha256 of both lists, so a second call loads it
     (about 30 MB for the legacy lists) instead of recomputing; the write is atomic.
+
+    Raises:
+        CacheError: ``use_cache`` and the table is not cached yet, but the cache directory
+            cannot be created or written (checked before the table is computed).
     """
     path = table_cache_path(word_list)
     if use_cache and path.exists():
@@ -115,6 +119,8 @@ def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
                 return table
         except (OSError, ValueError):
             pass  # a damaged cache file is recomputed and replaced
+    if use_cache:
+        usable_cache_dir()
     from solver.game._feedback_kernel import feedback_table_kernel
 
     table = np.empty((word_list.n_guesses, word_list.n_answers), dtype=code_dtype(word_list.word_length))

@@ -5,6 +5,11 @@ exports) goes through :func:`write_atomic`, so a reader never sees a half-writte
 crash leaves either the old file or the new one, never a mix. Append-only journals of long
 runs are :mod:`solver.exact.journal` (they create their file with :func:`write_atomic`).
 
+Long runs check where they will write *before* any work starts: :func:`prepare_output_file`
+and :func:`prepare_output_dir` create missing directories or refuse the path
+(:class:`~solver.game.errors.OutputError`), :func:`usable_cache_dir` does the same for the
+cache (:class:`~solver.game.errors.CacheError`).
+
 Plain Python, no numba: the lookup tools import it.
 """
 
@@ -14,14 +19,101 @@ import os
 import secrets
 from pathlib import Path
 
+from solver.game.errors import CacheError, OutputError
+
+#: The environment variable naming the user cache directory.
+CACHE_ENV = "EXACT_WORDLE_CACHE"
+
 
 def cache_dir() -> Path:
-    """The user cache directory: ``$EXACT_WORDLE_CACHE`` or ``~/.cache/exact-wordle``.
+    """The user cache directory: ``$EXACT_WORDLE_CACHE`` (when set and not empty) or
+    ``~/.cache/exact-wordle``.
 
     Holds feedback tables, the optimal trees solved for reports and the journals of
-    interrupted solves. Not created here; writers create what they need.
+    interrupted solves (``journals/``). Not created here: see :func:`usable_cache_dir`.
     """
-    return Path(os.environ.get("EXACT_WORDLE_CACHE", Path.home() / ".cache" / "exact-wordle"))
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "exact-wordle")
+
+
+def usable_cache_dir() -> Path:
+    """:func:`cache_dir`, created if missing and checked writable; returns it.
+
+    Raises:
+        CacheError: it cannot be created (a file is in the way, no permission) or written;
+            the message says to point ``$EXACT_WORDLE_CACHE`` at a writable directory.
+    """
+    directory = cache_dir()
+    problem = _directory_problem(directory)
+    if problem is not None:
+        where = (f"{CACHE_ENV}={os.environ[CACHE_ENV]}" if os.environ.get(CACHE_ENV)
+                 else f"the cache directory {directory}")
+        fix = (f"set {CACHE_ENV} to a writable directory, or unset it to use ~/.cache/exact-wordle"
+               if os.environ.get(CACHE_ENV) else f"set {CACHE_ENV} to a writable directory")
+        raise CacheError(f"{where} cannot be used as the cache ({problem}); {fix}")
+    return directory
+
+
+def prepare_output_file(path: str | Path) -> Path:
+    """Check, before any work, that :func:`write_atomic` can write a file at ``path``; missing
+    parent directories are created. Returns ``path`` as a Path.
+
+    Raises:
+        OutputError: ``path`` is a directory or another non-regular file (a device, a pipe),
+            or its directory cannot be created or written (probed with a temporary file,
+            removed at once).
+    """
+    path = Path(path)
+    if "\0" in str(path):
+        raise OutputError(f"{str(path)!r} is not a usable file name (it holds a NUL character)")
+    if path.is_dir():
+        raise OutputError(f"{path} is a directory; give the path of a file to write, e.g. "
+                          f"{path / 'out'}")
+    if path.exists() and not path.is_file():
+        raise OutputError(f"{path} is not a regular file; give the path of a file to write")
+    problem = _directory_problem(path.parent)
+    if problem is not None:
+        raise OutputError(f"cannot write {path}: {problem}; choose a path in a writable directory")
+    return path
+
+
+def prepare_output_dir(directory: str | Path) -> Path:
+    """Check, before any work, that files can be written in ``directory`` (created with its
+    parents when missing). Returns ``directory`` as a Path.
+
+    Raises:
+        OutputError: ``directory`` is a file, or cannot be created or written.
+    """
+    directory = Path(directory)
+    if "\0" in str(directory):
+        raise OutputError(f"{str(directory)!r} is not a usable directory name (it holds a NUL character)")
+    problem = _directory_problem(directory)
+    if problem is not None:
+        raise OutputError(f"cannot write in {directory}: {problem}; choose a writable directory")
+    return directory
+
+
+def _directory_problem(directory: Path) -> str | None:
+    """Why files cannot be written in ``directory`` (created if missing), or None."""
+    directory = Path(directory)
+    if "\0" in str(directory):
+        return f"{str(directory)!r} holds a NUL character"
+    if directory.exists() and not directory.is_dir():
+        return f"{directory} is a file, not a directory"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file is in the way, higher up
+        blocker = next((p for p in reversed(directory.parents) if p.exists() and not p.is_dir()),
+                       directory)
+        return f"{blocker} is a file, not a directory"
+    except OSError as exc:
+        return f"cannot create {directory} ({exc.strerror or exc})"
+    try:
+        fd, probe = _create_temporary(directory / "write-probe")
+    except OSError as exc:
+        return f"cannot create a file in {directory} ({exc.strerror or exc})"
+    os.close(fd)
+    probe.unlink(missing_ok=True)
+    return None
 
 
 def write_atomic(path: str | Path, payload: bytes) -> Path:

@@ -9,13 +9,20 @@ Words are lowercased and sorted on load, so a guess's index is its alphabetical 
 tie-break rules of the solver and of the heuristics rely on that. The sha256 of each list is
 taken over its normalised form (sorted lowercase words, one per line, each ending in ``\\n``),
 which for the shipped files equals the sha256 of the file itself.
+
+Identity: files written for a word list (artifacts, reports, caches) are named by what the
+lists hold, never by a directory's name: :attr:`WordList.output_name` is the shipped list's
+name when the words are exactly a shipped list's, else ``custom-<12 hex of`` :attr:`WordList.identity` ``>``.
+A directory that happens to be called ``legacy`` but holds other words is a custom list (its
+:attr:`WordList.name` is then its ``output_name`` too, so no file claims to be the shipped list).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
 import numpy as np
@@ -35,12 +42,33 @@ def normalised_sha256(words) -> str:
     return hashlib.sha256("".join(w + "\n" for w in sorted(words)).encode("ascii")).hexdigest()
 
 
+def lists_identity(answers_sha256: str, guesses_sha256: str) -> str:
+    """sha256 (hex) naming a pair of lists: of ``"<answers_sha256>:<guesses_sha256>"``."""
+    return hashlib.sha256(f"{answers_sha256}:{guesses_sha256}".encode("ascii")).hexdigest()
+
+
+@cache
+def shipped_identity(name: str) -> str | None:
+    """:func:`lists_identity` of the shipped list ``name`` (``legacy``, ``nyt-2024``), from the
+    files in ``solver/data/``; None for another name or an unreadable file."""
+    if name not in BUILTIN_LISTS:
+        return None
+    try:
+        digests = [normalised_sha256(w.strip().lower() for w in
+                                     (DATA_DIR / name / f"{kind}.txt").read_text("ascii").split())
+                   for kind in ("answers", "guesses")]
+    except (OSError, UnicodeDecodeError):
+        return None
+    return lists_identity(*digests)
+
+
 @dataclass(frozen=True)
 class WordList:
     """An answer list and a guess list, both sorted, with every answer among the guesses.
 
     Attributes:
-        name: ``"legacy"``, ``"nyt-2024"`` or the directory name of a user's list.
+        name: ``"legacy"``, ``"nyt-2024"`` or the directory name of a user's list (never a
+            shipped list's name for other words: see the module docstring).
         answers: sorted lowercase answers, a tuple of ``n_answers`` str.
         guesses: sorted lowercase allowed guesses, a tuple of ``n_guesses`` str (⊇ answers).
         source: the directory the files were read from.
@@ -75,6 +103,22 @@ class WordList:
     @cached_property
     def guesses_sha256(self) -> str:
         return normalised_sha256(self.guesses)
+
+    @cached_property
+    def identity(self) -> str:
+        """sha256 (hex) of both lists' sha256s (:func:`lists_identity`): equal lists, equal identity."""
+        return lists_identity(self.answers_sha256, self.guesses_sha256)
+
+    @cached_property
+    def shipped_name(self) -> str | None:
+        """The shipped list (``legacy``, ``nyt-2024``) these lists are word for word, or None."""
+        return next((name for name in BUILTIN_LISTS if shipped_identity(name) == self.identity), None)
+
+    @property
+    def output_name(self) -> str:
+        """What files written for these lists are named by: :attr:`shipped_name`, or
+        ``custom-<first 12 hex of identity>`` (e.g. ``artifacts/<output_name>-normal-salet.msgpack``)."""
+        return self.shipped_name or f"custom-{self.identity[:12]}"
 
     @cached_property
     def answer_guess_index(self) -> np.ndarray:
@@ -170,7 +214,7 @@ def from_words(answers, guesses, name: str = "custom") -> WordList:
     missing = sorted(set(answers) - set(guesses))
     if missing:
         raise WordListError(f"{name}: answers missing from the guesses: {', '.join(missing[:5])}")
-    return WordList(name, tuple(sorted(answers)), tuple(sorted(guesses)), None)
+    return _not_posing(WordList(name, tuple(sorted(answers)), tuple(sorted(guesses)), None))
 
 
 def load_word_list(name_or_path: str | Path) -> WordList:
@@ -189,7 +233,7 @@ def load_word_list(name_or_path: str | Path) -> WordList:
         directory, name = DATA_DIR / text, text
     else:
         directory = Path(name_or_path)
-        if not directory.is_dir():
+        if "\0" in text or not directory.is_dir():
             raise WordListError(
                 f"{text!r} is neither a shipped word list ({', '.join(BUILTIN_LISTS)}) "
                 "nor a directory holding answers.txt and guesses.txt"
@@ -204,4 +248,12 @@ def load_word_list(name_or_path: str | Path) -> WordList:
             raise WordListError(
                 f"{answers_path}, line {number}: answer {word!r} is missing from {guesses_path}"
             )
-    return WordList(name, tuple(sorted(answers)), tuple(sorted(guesses)), directory)
+    return _not_posing(WordList(name, tuple(sorted(answers)), tuple(sorted(guesses)), directory))
+
+
+def _not_posing(word_list: WordList) -> WordList:
+    """``word_list``, renamed to its :attr:`~WordList.output_name` when it bears a shipped
+    list's name without holding that list's words (a directory called ``legacy``)."""
+    if word_list.name in BUILTIN_LISTS and word_list.shipped_name != word_list.name:
+        return dataclasses.replace(word_list, name=word_list.output_name)
+    return word_list

@@ -17,7 +17,7 @@ import numpy as np
 
 from policy_tree.tree import DecisionTree
 from solver.game.errors import InputError
-from solver.game.feedback import feedback_table
+from solver.game.feedback import code_to_text, feedback_table
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, all_green
 
@@ -96,7 +96,11 @@ class ExactPolicy(Policy):
                         continue
                     child = tree.child(node, int(code))
                     if child < 0:
-                        raise InputError(f"the tree has no branch for feedback {int(code)} at node {node}")
+                        raise InputError(
+                            f"the tree has no branch for feedback "
+                            f"{code_to_text(int(code), self.word_list.word_length)} after "
+                            f"{self.word_list.guesses[guess]!r} (node {node}); the artifact is "
+                            "damaged: `python -m tools.tree verify` lists what is wrong")
                     children.append((child, state[codes == code]))
                 stack.append((node, state, left, children, len(state)))
                 continue

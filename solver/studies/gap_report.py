@@ -30,8 +30,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from solver.game.checks import check_jobs
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
+from solver.game.files import prepare_output_dir, usable_cache_dir
 from solver.game.spec import GUESS_LIMIT
 from solver.studies.render import ReportData, write_outputs
 
@@ -114,6 +116,14 @@ def score_task(word_list, opener: str, name: str, tree_path: str, seed: int = 0,
 # the journal
 
 
+def default_report_dir(word_list, parent: str | Path = "reports") -> Path:
+    """``<parent>/<name>``, ``<name>`` the lists'
+    :attr:`~solver.game.wordlists.WordList.output_name` (``legacy``, ``nyt-2024``, or
+    ``custom-<12 hex of their identity>``): a custom list never writes into a shipped list's
+    report."""
+    return Path(parent) / word_list.output_name
+
+
 def journal_path(out_dir: str | Path) -> Path:
     """The report's journal: ``<out_dir>/results/report.journal``."""
     return Path(out_dir) / "results" / "report.journal"
@@ -174,7 +184,10 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         the :class:`~solver.studies.render.ReportData` the files were written from.
 
     Raises:
-        UnknownWordError, UnknownPolicyError: bad openers or policy names (before any work).
+        UnknownWordError, UnknownPolicyError, InputError: bad openers, policy names,
+            ``jobs``, ``seed`` or ``top`` (before any work).
+        OutputError: ``out_dir`` cannot be created or written (before any work).
+        CacheError: the cache directory cannot be used (before any work).
         ForeignJournalError: ``resume`` and the report's journal (or that of an interrupted
             exact solve) was written by another solver version or other kernels.
     """
@@ -185,7 +198,13 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     from solver.exact.optimum_cache import load_or_solve_optimum, matching_tree
 
     openers, policies = validate_request(word_list, openers, policies)
-    out_dir = Path(out_dir)
+    jobs = check_jobs(jobs)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"the seed is a whole number ≥ 0, not {seed!r}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise InputError(f"top is a number of decisions ≥ 0, not {top!r}")
+    out_dir = prepare_output_dir(out_dir)
+    usable_cache_dir()
     journal = Journal.open(journal_path(out_dir), report_fingerprint(word_list), resume=resume)
     n_workers = cpu_count() if jobs < 0 else max(1, jobs)
     twins = {p: FLOAT_TWINS[p] for p in policies if float_twins and p in FLOAT_TWINS}

@@ -357,9 +357,10 @@ def write_plots(report: ReportData, out_dir: Path) -> dict:
 def console_tables(report: ReportData) -> list:
     """The two rich tables ``python -m tools.report`` prints: every (opener, policy) result,
     and the per-policy summary over the openers."""
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"optimality gap: {report.word_list_name} ({report.n_answers} answers)")
+    table = Table(title=escape(f"optimality gap: {report.word_list_name} ({report.n_answers} answers)"))
     for column, justify in (("opener", "left"), ("policy", "left"), ("total", "right"),
                             ("average", "right"), ("optimum", "right"), ("gap", "right"),
                             ("gap %", "right"), ("max", "right"), ("fail", "right"),

@@ -27,8 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.game.checks import check_jobs
 from solver.game.errors import InputError
-from solver.game.files import write_text_atomic
+from solver.game.files import prepare_output_dir, usable_cache_dir, write_text_atomic
 from solver.game.spec import GUESS_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +48,32 @@ FIELDS = ["policy", "base", "variant_o", "rank", "n_rollouts", "n_top", "b_divis
 def journal_path(out_dir: str | Path) -> Path:
     """The study's journal of finished runs not yet folded into the CSVs: ``runs.journal``."""
     return Path(out_dir) / "runs.journal"
+
+
+def default_study_dir(word_list, parent: str | Path = "reports") -> Path:
+    """Where the study of ``word_list`` goes by default: ``<parent>/uct`` for the shipped
+    legacy lists, ``<parent>/uct-<output_name>`` for any other (named by the lists' identity,
+    :attr:`~solver.game.wordlists.WordList.output_name`, never by a directory's name)."""
+    name = "uct" if word_list.shipped_name == "legacy" else f"uct-{word_list.output_name}"
+    return Path(parent) / name
+
+
+def check_study(out_dir: str | Path, word_list, opener: str | None = None) -> None:
+    """Refuse (:class:`InputError`) a study directory whose CSVs were written for other
+    lists (``per_answer.csv``'s answers differ from ``word_list``'s) or, when ``opener`` is
+    given, hold runs from another opener (their gaps would be measured against the wrong
+    optimum). A directory without CSVs passes."""
+    out_dir = Path(out_dir)
+    columns = _read_per_answer(out_dir / "per_answer.csv")
+    if columns and tuple(columns.get("answer", ())) != tuple(word_list.answers):
+        raise InputError(f"{out_dir / 'per_answer.csv'} was written for another answer list than "
+                         f"{word_list.name!r}; use another report directory for these lists")
+    if opener is not None:
+        others = sorted({r.get("opener", "") for r in _read_runs(out_dir / "runs.csv")} - {opener})
+        if others:
+            raise InputError(f"{out_dir / 'runs.csv'} holds runs from opener(s) "
+                             f"{', '.join(others)}, not {opener}; render with --opener "
+                             f"{others[0]} or use another report directory")
 
 
 def study_fingerprint(word_list) -> dict:
@@ -141,21 +168,24 @@ def fold_runs(out_dir: Path, runs: dict, answers) -> None:
     write_text_atomic(runs_path, _csv_text(header, ([r.get(f, "") for f in header] for r in rows)))
 
 
-def exact_per_answer(words: str, opener: str) -> np.ndarray | None:
+def exact_per_answer(words, opener: str) -> np.ndarray:
     """Guesses per answer under the exact optimal tree, int64[n_answers] (the shipped or cached
-    tree, else solved and cached; None if that fails)."""
-    try:
-        from solver.exact.optimum_cache import load_or_solve_optimum
-        from solver.game.feedback import feedback_table
-        from solver.game.wordlists import load_word_list
+    tree, else solved and cached). ``words`` is a list name, a directory or a
+    :class:`~solver.game.wordlists.WordList`.
 
-        word_list = load_word_list(words)
-        optimum = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=ROOT / "artifacts")
-        table = feedback_table(word_list)
-        return optimum.tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
-    except Exception as exc:  # the report still renders, without per-answer comparisons
-        print(f"exact tree unavailable: {exc}")
-        return None
+    Raises:
+        WordListError, UnknownWordError: no such list, or ``opener`` is not an allowed guess.
+        UnwinnableError, CacheError, WriteFailedError: see
+            :func:`solver.exact.optimum_cache.load_or_solve_optimum`.
+    """
+    from solver.exact.optimum_cache import load_or_solve_optimum
+    from solver.game.feedback import feedback_table
+    from solver.game.wordlists import WordList, load_word_list
+
+    word_list = words if isinstance(words, WordList) else load_word_list(words)
+    optimum = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=ROOT / "artifacts")
+    table = feedback_table(word_list)
+    return optimum.tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
 
 
 def _fmt_mean_sd(values: list[float]) -> str:
@@ -176,17 +206,30 @@ def _variant_rank(variant: str) -> tuple:
     return (VARIANT_ORDER.index(variant), "") if variant in VARIANT_ORDER else (99, variant)
 
 
-def render(out_dir: Path, words: str, opener: str) -> str:
-    """The generated markdown (tables) from the CSVs."""
+def render(out_dir: Path, words, opener: str) -> str:
+    """The generated markdown (tables) from the CSVs, every gap against the exact optimum of
+    ``opener`` on ``words`` (a list name, a directory or a WordList). Writes nothing.
+
+    Raises:
+        WordListError, UnknownWordError: no such list, or ``opener`` is not an allowed guess.
+        InputError: the CSVs hold other lists or other openers (:func:`check_study`).
+        UnwinnableError, CacheError, WriteFailedError: the exact optimum cannot be had
+            (:func:`exact_per_answer`).
+    """
+    from solver.game.wordlists import WordList, load_word_list
+
+    out_dir = Path(out_dir)
+    word_list = words if isinstance(words, WordList) else load_word_list(words)
+    opener = opener.strip().lower()
+    word_list.guess_index(opener)
+    check_study(out_dir, word_list, opener)
     runs = _read_runs(out_dir / "runs.csv")
     columns = _read_per_answer(out_dir / "per_answer.csv")
-    exact = exact_per_answer(words, opener)
-    lines = []
-    if exact is not None:
-        lines.append(f"Exact optimal tree from {opener.upper()}: total {int(exact.sum())}, average "
-                     f"{exact.mean():.5f} (`solver.exact.bellman.solve`). Gap = average − exact average.")
-        lines.append("")
-    exact_avg = float(exact.mean()) if exact is not None else 7920 / 2315
+    exact = exact_per_answer(word_list, opener)
+    lines = [f"Exact optimal tree from {opener.upper()}: total {int(exact.sum())}, average "
+             f"{exact.mean():.5f} (`solver.exact.bellman.solve`). Gap = average − exact average.",
+             ""]
+    exact_avg = float(exact.mean())
 
     lines += ["### Every run", "",
               "| policy | N | seed | average | total | gap | max | failures | > exact | < exact "
@@ -196,7 +239,7 @@ def render(out_dir: Path, words: str, opener: str) -> str:
                                            int(r["seed"]))):
         worse = better = "–"
         col = columns.get(f"{row['policy']}@{row['seed']}")
-        if exact is not None and col is not None:
+        if col is not None:
             guesses = np.array([int(v) for v in col])
             worse = str(int((guesses > exact).sum()))
             better = str(int((guesses < exact).sum()))
@@ -258,8 +301,9 @@ def render(out_dir: Path, words: str, opener: str) -> str:
 
 
 def write_report(out_dir: Path, generated: str) -> Path:
-    """Replace the generated part of ``out_dir/uct.md`` with ``generated`` (atomically)."""
-    path = out_dir / "uct.md"
+    """Replace the generated part of ``out_dir/uct.md`` with ``generated`` (atomically).
+    Raises OutputError when ``out_dir`` cannot be created or written."""
+    path = prepare_output_dir(out_dir) / "uct.md"
     text = path.read_text() if path.exists() else f"# UCT\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text or END not in text:
         text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
@@ -273,20 +317,34 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
     """Play every (policy, seed) pair not yet in ``out_dir/runs.csv`` (all if ``force``; a
     rerun pair replaces its row and column).
 
-    Returns the new runs.csv rows. Raises :class:`InputError` for a name that is not a UCT
-    policy, :class:`~solver.exact.journal.ForeignJournalError` when ``resume`` and
-    ``runs.journal`` was written by other kernels or another solver version (``resume=False``
-    discards it: runs it holds that are not in the CSVs yet are played again)."""
+    Returns the new runs.csv rows. Raises, before any work: :class:`InputError` for a name
+    that is not a UCT policy, a bad ``jobs`` or seed, or CSVs of other lists
+    (:func:`check_study`); WordListError / UnknownWordError for the lists or the opener;
+    OutputError / CacheError when ``out_dir`` or the cache cannot be written. Then
+    :class:`~solver.exact.journal.ForeignJournalError` when ``resume`` and ``runs.journal`` was
+    written by other kernels or another solver version (``resume=False`` discards it: runs it
+    holds that are not in the CSVs yet are played again)."""
+    import numbers
+
     from solver.exact.journal import Journal
-    from solver.game.wordlists import load_word_list
+    from solver.game.wordlists import WordList, load_word_list
     from solver.policies.uct import parse_policy_name
 
     names = [n.strip().lower() for n in names if n.strip()]
     for n in names:
         if parse_policy_name(n) is None:
             raise InputError(f"not a UCT policy name: {n!r} (e.g. uct50k_a, uct5k_b_o)")
-    word_list = load_word_list(words)
-    out_dir = Path(out_dir)
+    seeds = list(seeds)
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+            raise InputError(f"seeds are whole numbers ≥ 0, not {seed!r}")
+    jobs = check_jobs(jobs)
+    word_list = words if isinstance(words, WordList) else load_word_list(words)
+    opener = opener.strip().lower()
+    word_list.guess_index(opener)
+    check_study(out_dir, word_list)
+    out_dir = prepare_output_dir(out_dir)
+    usable_cache_dir()
     journal = Journal.open(journal_path(out_dir), study_fingerprint(word_list), resume=resume)
     if len(journal):
         fold_runs(out_dir, journal.records(), word_list.answers)
