@@ -128,6 +128,20 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
         return EXIT_FAILED
 
 
+def journal_kept(pieces: str, run: str) -> Callable[[list[str]], str]:
+    """The Ctrl-C message of a tool whose run journals its finished ``pieces`` ("root
+    classes", "openers") in ``run``'s journal ("solve", "proof") in the user cache."""
+
+    def message(argv: list[str]) -> str:
+        from solver.game.files import cache_dir
+
+        return (f"interrupted: the finished {pieces} are kept in the {run}'s journal "
+                f"({cache_dir() / 'journals'}); rerun the same command to resume, or add "
+                "--no-resume to start over")
+
+    return message
+
+
 def entry_point(interrupted: Interrupted = "interrupted"):
     """Decorator: ``main(argv) -> int`` run through :func:`run_main` (the error funnel), with
     ``interrupted`` as the Ctrl-C message. The undecorated function is ``main.body``."""

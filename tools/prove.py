@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, journal_kept
 
 DESCRIPTION = """\
 Find and prove the best opener: every allowed guess gets a cheap lower bound, then the
@@ -43,15 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _interrupted(argv: list[str]) -> str:
-    from solver.game.files import cache_dir
-
-    return (f"interrupted: the finished openers are kept in the proof's journal "
-            f"({cache_dir() / 'journals'}); rerun the same command to resume, or add "
-            "--no-resume to start over")
-
-
-@entry_point(interrupted=_interrupted)
+@entry_point(interrupted=journal_kept("openers", "proof"))
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console

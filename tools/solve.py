@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, journal_kept
 
 DESCRIPTION = """\
 Solve the exact optimal Wordle policy for a fixed opener (every game won within the guess
@@ -52,15 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _interrupted(argv: list[str]) -> str:
-    from solver.game.files import cache_dir
-
-    return (f"interrupted: the finished root classes are kept in the solve's journal "
-            f"({cache_dir() / 'journals'}); rerun the same command to resume, or add "
-            "--no-resume to start over")
-
-
-@entry_point(interrupted=_interrupted)
+@entry_point(interrupted=journal_kept("root classes", "solve"))
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from solver.exact.bellman import solve_and_save
