@@ -123,6 +123,13 @@ class PolicyTree:
         return self.header["mode"]
 
     @property
+    def opener_proof(self) -> dict | None:
+        """The proof that the opener is optimal over every allowed guess
+        (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`), or ``None`` if the tree records none
+        (it is then optimal for its opener only)."""
+        return self.header.get("opener_proof")
+
+    @property
     def objective(self) -> str:
         return self.header["objective"]
 
@@ -179,7 +186,7 @@ class PolicyTree:
             word_list=self.word_list, tree=self.tree, mode=h["mode"], objective=h["objective"],
             guess_limit=h["guess_limit"], opener=h["opener"], total=h["total"],
             max_guesses=h["max_guesses"], histogram=h["histogram"],
-            solver_version=h["solver_version"],
+            solver_version=h["solver_version"], opener_proof=h.get("opener_proof"),
         )
 
     # -- lookups ---------------------------------------------------------------------------

@@ -36,7 +36,8 @@ from policy_tree.errors import (
 )
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
 from policy_tree.schema import (FORMAT, FORMAT_VERSION, HEADER_KEYS, HEADER_KEYS_V1,
-                                 READABLE_VERSIONS, tree_arrays)
+                                 OPENER_PROOF_FIELDS, OPENER_PROOF_KEY, READABLE_VERSIONS,
+                                 tree_arrays)
 from policy_tree.tree import DecisionTree
 from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
@@ -97,6 +98,7 @@ def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
             f"only {word_list.n_guesses} guesses")
     header = {key: document.get(key, word_length) if key == "word_length" else document[key]
               for key in SCALAR_FIELDS}
+    header[OPENER_PROOF_KEY] = document.get(OPENER_PROOF_KEY)
     return PolicyTree(tree, word_list, header, path)
 
 
@@ -163,6 +165,16 @@ def _check_header(document: dict, path: Path | None) -> None:
     if document["objective"] not in KNOWN_OBJECTIVES:
         raise UnsupportedArtifactError(
             path, f"objective {document['objective']!r} is not one of {', '.join(KNOWN_OBJECTIVES)}")
+    proof = document.get(OPENER_PROOF_KEY)
+    if proof is not None:
+        if not isinstance(proof, dict):
+            raise CorruptArtifactError(path, f"{OPENER_PROOF_KEY} should be map, found {_short(proof)}")
+        for key, expected in OPENER_PROOF_FIELDS.items():
+            value = proof.get(key)
+            if isinstance(value, bool) or not isinstance(value, expected):
+                raise CorruptArtifactError(
+                    path, f"{OPENER_PROOF_KEY}[{key!r}] should be {_TYPE_NAMES[expected]}, "
+                    f"found {_short(value)}")
 
 
 def _decode_tree(document: dict, path: Path | None, word_length: int) -> DecisionTree:

@@ -64,6 +64,12 @@ HEADER_KEYS = (
     "answers", "guesses", "mode", "objective", "guess_limit", "opener", "total", "average",
     "max_guesses", "histogram", "solver_version", "tree", "tree_sha256",
 )
+#: Optional header key, written only for a tree whose opener was proven optimal by
+#: :func:`solver.exact.prove.prove`: a map ``{"openers": int (how many allowed guesses the
+#: proof covered: all of them), "guesses_sha256": str (the guess list it ran over),
+#: "others_at_least": int (a proven lower bound on every other opener's value, > the tree's)}``.
+OPENER_PROOF_KEY = "opener_proof"
+OPENER_PROOF_FIELDS = {"openers": int, "guesses_sha256": str, "others_at_least": int}
 #: Version 1's header keys (no ``word_length``; ``solve_seconds`` is not checked).
 HEADER_KEYS_V1 = tuple(key for key in HEADER_KEYS if key != "word_length")
 

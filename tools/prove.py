@@ -8,13 +8,19 @@ from collections.abc import Sequence
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, journal_kept
 
 DESCRIPTION = """\
-Find and prove the best opener: every allowed guess gets a cheap lower bound, then the
-openers are solved in bound order, each against the best total so far as a cut-off (a
-cut-off opener gets a proven lower bound), until every remaining opener's bound is at
-least the best. Writes artifacts/<list>-<mode>-openers.csv (opener, status exact or
-lower_bound, value, seconds; best first). With --rank K the K best openers are solved
-exactly. Every finished opener is journaled in the user cache, so an interrupted run
-resumes (--no-resume starts over). First version: see docs/benchmarks.md for its speed.
+Find and prove the best opener over all allowed guesses (docs/algorithms.md §9): every
+opener gets a depth-one lower bound, then the openers are searched in bound order, each
+against the best total so far as a cut-off (a cut-off opener gets a proven lower bound),
+until every remaining opener's bound is at least the best. With --rank K the K best
+openers are solved exactly and every other one is shown to be no better than the K-th.
+
+Writes artifacts/<list>-<mode>-openers.csv (opener, status exact or lower_bound, value;
+best first; the same for every run) and <same>.seconds.csv with each opener's search time,
+and with --tree the best opener's decision tree, marked as proven optimal. Finished work
+is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
+(--no-resume starts over). On a dask.distributed cluster: start `dask scheduler` and
+`dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS.
+Legacy lists on 2 cores: about 10 minutes (docs/benchmarks.md).
 """
 
 
@@ -32,6 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers: consider only these")
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="loky: joblib processes on this machine (default); dask: the "
+                             "workers of a dask.distributed cluster (--scheduler)")
+    parser.add_argument("--scheduler", default=None,
+                        help="the dask scheduler's address, e.g. tcp://10.0.0.5:8786")
+    parser.add_argument("--tree", action="store_true",
+                        help="also solve and save the best opener's decision tree "
+                             "(artifacts/<list>-<mode>-<opener>.msgpack), marked as proven")
     parser.add_argument("--memory-gb", type=float, default=4.0,
                         help="memory for the workers' memo tables (default 4)")
     parser.add_argument("--guess-limit", type=int, default=6, help="guesses allowed (default 6)")
@@ -47,10 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
     from rich.table import Table
 
-    from solver.exact.prove import default_csv_path, discard_journal, prove, save_openers_csv
+    from solver.exact.prove import (default_csv_path, discard_journal, prove, save_openers_csv,
+                                    save_proven_tree)
     from solver.game.wordlists import load_word_list
 
     from solver.game.files import prepare_output_file
@@ -60,20 +76,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the output path is checked before any work (a bad one would lose the run's result)
     path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode))
     console = Console(stderr=True)
-    with Progress(TextColumn("[bold]proving[/]"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.description}"), TimeElapsedColumn(),
+    phases = {"seed": "seeding", "bound": "bounding", "search": "searching"}
+    with Progress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.description}"), TimeElapsedColumn(), TimeRemainingColumn(),
                   console=console, transient=True) as bar:
-        task = bar.add_task("", total=None)
+        task = bar.add_task("", total=None, phase="proving")
+        current = {"phase": None}
 
         def progress(info):
-            bar.update(task, completed=info["decided"], total=info["total"],
+            if info["phase"] != current["phase"]:  # a new phase: the ETA starts afresh
+                current["phase"] = info["phase"]
+                bar.reset(task)
+            bar.update(task, completed=info["done"], total=info["total"],
+                       phase=phases[info["phase"]],
                        description=f"best {info['best']}, cut-off {info['cutoff']}, "
                                    f"{info['searched']} searched")
 
         result = prove(word_list, guess_limit=args.guess_limit, objective=args.objective,
                        rank=args.rank, openers=openers, jobs=args.jobs,
-                       memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress)
-    save_openers_csv(result, path)
+                       memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
+                       backend=args.backend, scheduler=args.scheduler)
+    path, timings = save_openers_csv(result, path)
+    tree_path = None
+    if args.tree:
+        tree_path = save_proven_tree(result, jobs=args.jobs)
     discard_journal(word_list, result.spec, args.rank, openers)
     table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
     for column in ("rank", "opener", "value", "average"):
@@ -82,9 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         average = f"{row.value / word_list.n_answers:.5f}" if args.objective == "total" else ""
         table.add_row(str(i), row.opener, str(row.value), average)
     Console().print(table)
+    bounded = [row.value for row in result.openers if row.status != "exact"]
+    if bounded:
+        Console().print(f"proven: every other opener's value is at least {min(bounded)}",
+                        soft_wrap=True)
     Console().print(f"{len(result.openers)} openers: {result.searched} searched "
                     f"({result.reused} from the journal), the rest ruled out by their bound; "
-                    f"{result.seconds:.1f} s; CSV {path}", soft_wrap=True)
+                    f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
+                    + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
     return EXIT_OK
 
 

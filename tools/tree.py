@@ -1,7 +1,8 @@
 """``python -m tools.tree``: use a decision-tree artifact — verify, stats, export, next, play.
 
 Only plain Python, numpy and msgpack are imported (never numba or the solver kernels), so a
-lookup answers in well under a second from a cold start.
+lookup answers in well under a second from a cold start; only ``next`` after a history that
+leaves the tree loads the exact solver (:func:`solver.evaluation.assist.advise`).
 """
 
 from __future__ import annotations
@@ -25,15 +26,16 @@ Use a decision-tree artifact written by `python -m tools.solve`.
                           every game is won and the stored figures match, 1 otherwise
   stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version
   export ARTIFACT         every answer's game (--format paths) or the nested tree (json)
-  next ARTIFACT [H...]    the next guess after a history like salet:bbyyg crony:bgbgy
+  next ARTIFACT [H...]    the next guess after a history like salet:bbyyg crony:bgbgy; off
+                          the tree, the exact solver's (as python -m tools.assist)
   play ARTIFACT           play interactively, or a whole game with --answer WORD
 
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜ gray, 🟨 yellow, 🟩 green).
 
 Exit status: 0 success, 1 verification failed (or an internal error; --debug shows its
-traceback), 2 bad input (unknown word, malformed feedback or history, a history the tree does
-not cover, a missing or damaged artifact, an unusable output path, no standard input to play
+traceback), 2 bad input (unknown word, malformed feedback or history, a history no answer
+fits, a missing or damaged artifact, an unusable output path, no standard input to play
 from), 130 interrupted.
 """
 
@@ -81,9 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
     nxt = commands.add_parser("next", help="the next guess after a history",
                               description="Print the tree's next guess after the history and "
                                           "how many answers remain (listing them when at most "
-                                          f"{LIST_AT_MOST}).")
+                                          f"{LIST_AT_MOST}). When the history leaves the tree, "
+                                          "say so and answer with the exact solver "
+                                          "(python -m tools.assist) instead.")
     nxt.add_argument("artifact", metavar="ARTIFACT")
     nxt.add_argument("history", nargs="*", metavar="WORD:FEEDBACK", help=HISTORY_HELP)
+    nxt.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                     help="off the tree: seconds the exact solver may take before it gives the "
+                          "best guess found, labelled not proven (default 10)")
 
     play = commands.add_parser(
         "play", help="play a game with the tree's guesses",
@@ -153,7 +160,7 @@ def stats_document(tree, path: str) -> dict:
         "opener": tree.opener, "total": tree.total, "average": tree.average,
         "max_guesses": tree.max_guesses, "histogram": tree.histogram, "nodes": tree.n_nodes,
         "solver_version": tree.solver_version,
-        "tree_sha256": tree.tree_sha256,
+        "tree_sha256": tree.tree_sha256, "opener_proof": tree.opener_proof,
     }
 
 
@@ -175,7 +182,12 @@ def cmd_stats(args) -> int:
     summary.add_row("word list", escape(f"{doc['word_list']} ({doc['answers']} answers, "
                                         f"{doc['guesses']} guesses)"))
     summary.add_row("mode / objective", f"{doc['mode']} / {doc['objective']}")
-    summary.add_row("opener", doc["opener"])
+    proof = doc["opener_proof"]
+    summary.add_row("opener", doc["opener"] + (
+        f" (proven optimal over all {proof['openers']} allowed guesses: every other opener's "
+        f"{'total' if doc['objective'] == 'total' else 'worst case'} is at least "
+        f"{proof['others_at_least']})" if proof else
+        " (optimal tree for this opener; the opener itself is not proven best)"))
     summary.add_row("total guesses", str(doc["total"]))
     summary.add_row("average", f"{doc['average']:.5f}")
     summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
@@ -229,8 +241,14 @@ def cmd_next(args) -> int:
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
         return EXIT_OK
-    guess = tree.guess_after(position)  # raises NotInTreeError when the history left the tree
-    print(f"next guess: {guess}")
+    if position.node is None:  # the history left the tree: the exact solver answers
+        from solver.evaluation.assist import advise
+        from solver.studies.play_render import advice_text
+
+        advice = advise(tree.word_list, position.steps, top=0, budget=args.budget, tree=tree)
+        print(advice_text(advice))
+        return EXIT_OK
+    print(f"next guess: {tree.guess_at(position.node)}")
     print(describe_remaining(position.answers))
     return EXIT_OK
 

@@ -62,6 +62,9 @@ class SolveResult:
         stats: counters summed over classes (states searched, memo hits, guesses expanded).
         journal: the solve's journal while it is kept for :func:`save_artifact` to discard
             (``solve(..., keep_journal=True)``), else None.
+        opener_proof: the record that the opener was proven optimal over every allowed guess
+            (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`; set by
+            :func:`solver.exact.prove.save_proven_tree`), else None.
     """
 
     word_list: WordList
@@ -74,6 +77,7 @@ class SolveResult:
     stats: dict = field(default_factory=dict)
     objective: str = "total"
     journal: object = field(default=None, repr=False, compare=False)
+    opener_proof: dict | None = None
 
     @property
     def spec(self) -> GameSpec:
@@ -512,7 +516,7 @@ def artifact_bytes(result: SolveResult) -> bytes:
         word_list=result.word_list, tree=result.tree, mode="normal", objective=result.objective,
         guess_limit=result.guess_limit, opener=result.opener, total=result.total,
         max_guesses=result.max_guesses, histogram=result.histogram,
-        solver_version=SOLVER_VERSION,
+        solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
     )
 
 
@@ -528,10 +532,31 @@ def save_artifact(result: SolveResult, path: str | Path) -> Path:
     return path
 
 
+def _kept_proof(path: Path, result: SolveResult) -> dict | None:
+    """The opener proof recorded in the artifact already at ``path``, if that artifact is for
+    the same lists, opener, objective and guess limit: re-solving a proven opener's tree does
+    not lose the record that the opener is optimal (the proof is about the opener)."""
+    if not path.exists():
+        return None
+    import policy_tree
+    from policy_tree.errors import ArtifactError
+
+    try:
+        old = policy_tree.load(path)
+    except (ArtifactError, OSError):
+        return None
+    same = (old.header["answers_sha256"] == result.word_list.answers_sha256
+            and old.header["guesses_sha256"] == result.word_list.guesses_sha256
+            and old.opener == result.opener and old.objective == result.objective
+            and old.guess_limit == result.guess_limit and old.mode == "normal")
+    return old.opener_proof if same else None
+
+
 def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path | None = None, *,
                    guess_limit: int = GUESS_LIMIT, objective: str = "total", jobs: int = -1,
                    progress=None, resume: bool = True,
-                   directory: str | Path = "artifacts") -> tuple[SolveResult, Path]:
+                   directory: str | Path = "artifacts",
+                   opener_proof: dict | None = None) -> tuple[SolveResult, Path]:
     """:func:`solve`, then :func:`save_artifact`, with every check made before any work.
 
     Before the solve: the opener, guess limit, objective and ``jobs``; the output path
@@ -539,7 +564,9 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
     (:func:`solver.game.files.prepare_output_file`) and its name checked
     (:func:`check_artifact_name`); the cache directory, which holds the journal and the
     feedback table (:func:`solver.game.files.usable_cache_dir`). The journal is kept until the
-    artifact is written, so a failed final write loses no work.
+    artifact is written, so a failed final write loses no work. ``opener_proof`` is stored in
+    the artifact (:attr:`SolveResult.opener_proof`); without it, the proof recorded in an
+    artifact of the same game and opener already at the path is kept.
 
     Returns:
         ``(result, path)``: the :class:`SolveResult` and the artifact's path.
@@ -567,6 +594,7 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
     result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, jobs=jobs,
                    progress=progress, resume=resume, keep_journal=True)
     journal = result.journal
+    result.opener_proof = opener_proof if opener_proof is not None else _kept_proof(path, result)
     try:
         return result, save_artifact(result, path)
     except OSError as exc:

@@ -1,42 +1,49 @@
 """Proving the best first guess: every allowed opener bounded, the best solved exactly.
 
-The plan of docs/algorithms.md §9, after Selby's per-opener cut-off: every allowed guess
-gets the cheap per-guess lower bound on the full answer set (§3.2; one scan of the feedback
-table); the openers are then evaluated in the candidate order (bound, Σ|C|², index) by the
-fail-soft search of :func:`solver.exact._search_kernel.evaluate_guess`, each against the
-cut-off "the K-th best exact total so far, plus one" (plus one, so an opener that ties with
-it is still evaluated exactly); the run stops when the next opener's bound exceeds the
-cut-off. Every opener then has a status: ``exact`` (its optimal total) or ``lower_bound``
-(a proven bound that already rules it out: from the search, or its per-guess bound when it
-was never searched).
+The plan of docs/algorithms.md §9, after Selby's per-opener cut-off, in three phases:
 
-Openers are evaluated in batches of ``2 × jobs`` with joblib; a batch's cut-off is fixed
-when it starts, so the exact totals found do not depend on which worker finishes first. Each
-worker keeps one memo across its openers (a state's value does not depend on the opener
-that led to it), of a fixed size set by ``memory_gb``. Every finished opener is journaled
-(:mod:`solver.exact.journal`), so a run stopped by Ctrl-C or SIGKILL resumes without redoing
-it.
+A. **Seed.** The ``SEEDS`` openers first in the cheap per-guess order (§3.2: one scan of the
+   feedback table) get their depth-one bound (:func:`solver.exact._opener_kernel.opener_value`,
+   §9.2); the best of them by that bound are solved exactly until ``rank`` exact totals give
+   a cut-off.
+B. **Bound.** Every other opener gets its depth-one bound, stopped as soon as it reaches the
+   cut-off (the K-th best exact total so far, plus one: an opener that ties is still solved).
+C. **Search.** All openers in the order (bound, cheap bound, Σ|C|², index) are evaluated by the
+   fail-soft search of their root classes against the cut-off, in batches, until the next
+   opener's bound reaches it. Every opener then has a status: ``exact`` (its optimal total)
+   or ``lower_bound`` (a proven bound that rules it out).
 
-Status: a working first version (issue 9). It proves the best opener on small lists and is
-measured on the legacy lists in docs/benchmarks.md; it is not yet fast enough for the full
-legacy proof overnight target.
+Determinism: the openers table is the same for every run of the same proof, however many
+workers and whether resumed from a journal: a batch's cut-off is fixed when it starts and
+depends only on earlier batches; bounds do not read the memo; an opener cut off by the search
+is reported with the cut-off it was shown to reach (a fail-soft value can be higher, by an
+amount that depends on what the worker's memo held).
+
+Work goes to joblib workers (processes, ``jobs``) or to a dask.distributed cluster
+(``backend="dask"``, ``scheduler`` its address), through joblib's dask backend. Each worker
+keeps one memo across its openers (a state's value does not depend on the opener that led
+to it), of a fixed size set by ``memory_gb``. Every finished opener, and every chunk of
+bounds, is journaled (:mod:`solver.exact.journal`), so a run stopped by Ctrl-C or SIGKILL
+resumes without redoing it. Speed and memory: docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
 import os
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, game_spec
 from solver.game.errors import InputError
-from solver.game.feedback import feedback_table, table_cache_path
+from solver.game.feedback import feedback_table
 from solver.game.files import cache_dir, write_atomic
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
@@ -44,8 +51,18 @@ from solver.game.wordlists import WordList
 
 #: Bytes per memo slot (two uint64 keys, meta, value, guess: 5 × 8).
 MEMO_SLOT_BYTES = 40
-#: Columns of the openers CSV.
-CSV_COLUMNS = ("opener", "status", "value", "seconds")
+#: Columns of the openers CSV (deterministic: committed as an artifact).
+CSV_COLUMNS = ("opener", "status", "value")
+#: Columns of the timings CSV beside it (not deterministic, so never committed).
+TIMING_COLUMNS = ("opener", "status", "value", "seconds")
+#: Openers bounded first (phase A), in the cheap order.
+SEEDS = 64
+#: Openers per bounding task (phase B); one journal record each.
+BOUND_CHUNK = 128
+#: Openers per search batch once there is a cut-off (phase C); a constant, not a multiple of
+#: the workers, so that the cut-offs, and with them the table, do not depend on the workers.
+SEARCH_BATCH = 16
+BACKENDS = ("loky", "dask")
 
 
 @dataclass(frozen=True)
@@ -57,8 +74,8 @@ class OpenerValue:
         status: ``"exact"`` (``value`` is its optimal total, or least worst case) or
             ``"lower_bound"`` (``value`` is a proven lower bound that rules it out).
         value: an int (total guesses over all answers, or the most guesses for the
-            worst-case objective).
-        seconds: wall seconds its evaluation took (0 when it was never searched).
+            worst-case objective); ``INF`` (2**30) for an opener that cannot win every game.
+        seconds: wall seconds its search took (0 when it was never searched).
     """
 
     opener: str
@@ -77,9 +94,12 @@ class ProofResult:
             ≥ the K-th value.
         openers: one :class:`OpenerValue` per opener considered, best first (value, then
             exact before bounds, then alphabetical).
-        searched: how many openers were searched (the rest were ruled out by their bound).
-        reused: how many of those came from the journal of an interrupted run.
-        seconds: wall seconds of the run (journaled openers count as 0).
+        searched: how many openers were searched (the rest were ruled out by their bound),
+            including those whose search came from the journal.
+        reused: how many openers' work (a search, a bound, or both) came from the journal of
+            an interrupted run.
+        seconds: wall seconds of the run.
+        phase_seconds: wall seconds of each phase (``seed``, ``bound``, ``search``).
     """
 
     word_list: WordList
@@ -89,6 +109,7 @@ class ProofResult:
     searched: int
     reused: int
     seconds: float
+    phase_seconds: dict = field(default_factory=dict)
 
     @property
     def best(self) -> OpenerValue:
@@ -112,32 +133,111 @@ def _memo_capacity(memory_gb: float, workers: int) -> int:
     return 1 << int(np.floor(np.log2(budget)))
 
 
-_WORKER: dict = {}
+@dataclass(frozen=True)
+class _Job:
+    """What every task needs: the lists (a worker builds or loads their table), the game and
+    the memo size."""
+
+    word_list: WordList
+    spec: GameSpec
+    memo_capacity: int
 
 
-def _evaluate(openers: list[int], beta: int, table_path: str, guess_of_answer: np.ndarray,
-              spec: GameSpec, memo_capacity: int) -> list[tuple[int, int, float]]:
-    """joblib task: evaluate openers (guess indices) against ``beta`` in this worker's memo;
-    returns ``[(opener, value, seconds)]``."""
-    from solver.exact._search_kernel import evaluate_guess, new_search
+# One search state per worker thread (a dask worker may run tasks in several threads).
+_LOCAL = threading.local()
 
-    key = (table_path, spec, memo_capacity)
-    if _WORKER.get("key") != key:
-        _WORKER.clear()
-        table = np.load(table_path, allow_pickle=False)
+
+def _worker_state(job: _Job):
+    """(table, transposed table, Zobrist keys, search, bits) of this worker, built once."""
+    from solver.exact._opener_kernel import new_bits
+    from solver.exact._search_kernel import new_search
+
+    key = (job.word_list.identity, job.spec, job.memo_capacity)
+    state = getattr(_LOCAL, "state", None)
+    if state is None or state[0] != key:
+        _LOCAL.state = None  # free the old memo before allocating the new one
+        table = feedback_table(job.word_list)
         z1, z2 = zobrist_keys(table.shape[1])
-        _WORKER.update(key=key, table=table, zobrist=(z1, z2),
-                       search=new_search(spec.guess_limit, table.shape[0], table.shape[1],
-                                         spec.n_patterns, memo_capacity))
-    table, (z1, z2), search = _WORKER["table"], _WORKER["zobrist"], _WORKER["search"]
-    state = np.arange(table.shape[1], dtype=np.int32)
-    out = []
-    for g in openers:
-        started = time.perf_counter()
-        value = evaluate_guess(state, g, spec.guess_limit, beta, table, guess_of_answer, z1, z2,
-                               search, spec.objective_id, spec.mode_id)
-        out.append((g, int(value), time.perf_counter() - started))
-    return out
+        search = new_search(job.spec.guess_limit, table.shape[0], table.shape[1],
+                            job.spec.n_patterns, job.memo_capacity)
+        state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
+                 new_bits(table.shape[0], job.spec.n_patterns))
+        _LOCAL.state = state
+    return state[1:]
+
+
+def _opener(job: _Job, g: int, beta: int, deep: bool) -> int:
+    from solver.exact._opener_kernel import opener_value
+    from solver.exact._search_kernel import evaluate_guess
+
+    table, transposed, z1, z2, search, bits = _worker_state(job)
+    spec, guess_of_answer = job.spec, job.word_list.answer_guess_index
+    if spec.guess_limit < 3 or table.shape[1] < 2:  # no classes to search: the plain Q-value
+        if not deep:
+            return 0
+        everything = np.arange(table.shape[1], dtype=np.int32)
+        return int(evaluate_guess(everything, g, spec.guess_limit, beta, table, guess_of_answer,
+                                  z1, z2, search, spec.objective_id, spec.mode_id))
+    return int(opener_value(g, spec.guess_limit, beta, table, transposed, guess_of_answer, z1,
+                            z2, search, bits, spec.objective_id, spec.mode_id, deep))
+
+
+def _bound_task(job: _Job, openers: list[int], beta: int) -> list[int]:
+    """joblib task (phase A/B): the openers' depth-one bounds, each stopped at ``beta``."""
+    return [_opener(job, g, beta, False) for g in openers]
+
+
+def _search_task(job: _Job, g: int, beta: int) -> tuple[int, float]:
+    """joblib task (phase A/C): opener g's fail-soft value against ``beta``, and its seconds."""
+    started = time.perf_counter()
+    value = _opener(job, g, beta, True)
+    return value, time.perf_counter() - started
+
+
+class _Runner:
+    """Runs tasks in order on joblib workers (loky processes, or a dask cluster through
+    joblib's dask backend) or in this process, yielding each result as it is ready."""
+
+    def __init__(self, workers: int, backend: str, scheduler: str | None):
+        self.workers = workers
+        self._stack = contextlib.ExitStack()
+        self._parallel = None
+        if backend == "dask":
+            self._parallel = self._dask(scheduler)
+        elif workers > 1:
+            from joblib import Parallel
+            self._parallel = Parallel(n_jobs=workers, max_nbytes=None, return_as="generator")
+
+    def _dask(self, scheduler: str | None):
+        from joblib import Parallel, parallel_config
+
+        if not scheduler:
+            raise InputError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786, "
+                             "from `dask scheduler`)")
+        try:
+            from distributed import Client
+            client = self._stack.enter_context(Client(scheduler, timeout="5s"))
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InputError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+        threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+        if threads < 1:
+            raise InputError(f"the dask scheduler at {scheduler} has no workers")
+        self.workers = threads
+        self._stack.enter_context(parallel_config(backend="dask"))
+        return Parallel(n_jobs=-1, return_as="generator")
+
+    def map(self, function, calls):
+        """Yield ``function(*args)`` for each args tuple of ``calls``, in order."""
+        from joblib import delayed
+
+        if self._parallel is None:
+            for args in calls:
+                yield function(*args)
+        else:
+            yield from self._parallel(delayed(function)(*args) for args in calls)
+
+    def close(self):
+        self._stack.close()
 
 
 def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None) -> Path:
@@ -150,7 +250,8 @@ def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple 
 
 def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str = "total",
           rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
-          resume: bool = True, progress=None) -> ProofResult:
+          resume: bool = True, progress=None, backend: str = "loky",
+          scheduler: str | None = None) -> ProofResult:
     """Find and prove the best opener(s) over all allowed guesses (or over ``openers``).
 
     Args:
@@ -160,24 +261,32 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
             shown to be no better than the K-th.
         openers: optional iterable of guesses: consider only these (each evaluated exactly
             when ``rank`` ≥ their number).
-        jobs: joblib worker processes (-1: all cores; 1: in-process).
+        jobs: joblib worker processes (-1: all cores; 1: in-process); ignored with dask,
+            which uses every thread of the cluster's workers.
         memory_gb: memory for all workers' memos (fixed size; entries are overwritten,
             never grown).
-        resume: reuse the openers journaled by an interrupted run of the same proof.
-        progress: optional callable ``progress(info: dict)`` after every batch, with keys
-            ``decided``, ``total``, ``best``, ``cutoff``, ``elapsed``.
+        resume: reuse the work journaled by an interrupted run of the same proof.
+        progress: optional callable ``progress(info: dict)`` after every finished piece of
+            work, with keys ``phase`` ("seed", "bound", "search"), ``done`` and ``total``
+            (openers of this phase; ``total`` of the search phase is the openers whose bound
+            is still under the cut-off, an upper estimate), ``searched``, ``best``,
+            ``cutoff`` and ``elapsed`` (seconds).
+        backend: ``"loky"`` (joblib processes on this machine) or ``"dask"``.
+        scheduler: the dask scheduler's address (``backend="dask"``).
 
     Returns:
         :class:`ProofResult`.
 
     Raises:
         InputError: ``rank`` < 1 or larger than the number of openers, an unknown opener,
-            an empty opener list, a bad guess limit, objective or memory budget.
+            an empty opener list, a bad guess limit, objective, memory budget or backend,
+            an unreachable dask scheduler.
         UnwinnableError: no opener wins every game within the guess limit.
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
-    from joblib import Parallel, cpu_count, delayed
+    from joblib import cpu_count
 
+    from solver.exact._search_kernel import guess_bounds
     from solver.exact.journal import Journal, run_fingerprint
 
     spec = game_spec(word_list, guess_limit, objective)
@@ -189,107 +298,198 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
         chosen = list(range(word_list.n_guesses))
     if not isinstance(rank, int) or not 1 <= rank <= len(chosen):
         raise InputError(f"--rank must be 1..{len(chosen)} (the number of openers), got {rank}")
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     workers = cpu_count() if jobs == -1 else int(jobs)
     if workers < 1:
         raise InputError(f"--jobs must be ≥ 1 or -1 (all cores), got {jobs}")
-    capacity = _memo_capacity(memory_gb, workers)
     started = time.perf_counter()
-
-    from solver.exact._search_kernel import guess_bounds
-
-    table = feedback_table(word_list)
-    everything = np.arange(word_list.n_answers, dtype=np.int32)
-    bound, order = guess_bounds(everything, table, spec.n_patterns, spec.objective_id)
-    queue = sorted(chosen, key=lambda g: (int(bound[g]), int(order[g]), g))
-
-    names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
-    fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
-                                  guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                  kind="prove", rank=rank, openers=list(names or ()))
-    journal = Journal.open(journal_path(word_list, spec, rank, names), fingerprint, resume=resume)
-    results: dict[int, tuple[int, float, int]] = {}  # opener → (value, seconds, beta)
-    for key, record in journal.records().items():
-        results[word_list.guess_index(key)] = (int(record["value"]), float(record["seconds"]),
-                                               int(record["beta"]))
-
-    def cutoff() -> int:
-        exact = sorted(v for v, _, beta in results.values() if v < beta)
-        return exact[rank - 1] if len(exact) >= rank else INF
-
-    table_path = str(table_cache_path(word_list))
-    runner = Parallel(n_jobs=workers, max_nbytes=None) if workers > 1 else None
-    position = 0
-    reused = searched = len(results)
-    batch_size = 2 * workers
-    while position < len(queue):
-        limit = cutoff()
-        beta = limit + 1 if limit < INF else INF
-        # Without a cut-off yet, solve only the openers still needed for one (K − exact so
-        # far): more of them at β = ∞ would be solved exactly for nothing.
-        exact_so_far = sum(1 for v, _, b in results.values() if v < b)
-        size = batch_size if limit < INF else max(1, min(batch_size, rank - exact_so_far))
-        # skip what the journal holds; stop at the first opener whose bound rules it out
-        batch = []
-        while position < len(queue) and len(batch) < size:
-            g = queue[position]
-            if bound[g] >= beta:
-                break
-            position += 1
-            if g not in results:
-                batch.append(g)
-        if not batch:
-            if position < len(queue) and bound[queue[position]] >= beta:
-                break
-            continue
-        chunks = [batch[i::workers] for i in range(min(workers, len(batch)))]
-        if runner is None:
-            outcomes = [_evaluate(batch, beta, table_path, word_list.answer_guess_index, spec,
-                                  capacity)]
-        else:
-            outcomes = runner(delayed(_evaluate)(chunk, beta, table_path,
-                                                 word_list.answer_guess_index, spec, capacity)
-                              for chunk in chunks)
-        for outcome in outcomes:
-            for g, value, seconds in outcome:
-                results[g] = (value, seconds, beta)
-                journal.append(word_list.guesses[g], {"value": value, "seconds": seconds,
-                                                      "beta": beta})
-        searched += len(batch)
-        if progress is not None:
-            limit = cutoff()
-            progress({"decided": position, "total": len(queue), "searched": searched,
-                      "best": min((v for v, _, b in results.values() if v < b), default=None),
-                      "cutoff": limit if limit < INF else None,
-                      "elapsed": time.perf_counter() - started})
-    rows = []
-    for g in chosen:
-        if g in results:
-            value, seconds, beta = results[g]
-            status = "exact" if value < beta else "lower_bound"
-            rows.append(OpenerValue(word_list.guesses[g], status, min(int(value), INF), seconds))
-        else:
-            rows.append(OpenerValue(word_list.guesses[g], "lower_bound", int(bound[g]), 0.0))
-    rows.sort(key=lambda o: (o.value, o.status != "exact", o.opener))
+    runner = _Runner(workers, backend, scheduler)
+    try:
+        workers = runner.workers
+        job = _Job(word_list, spec, _memo_capacity(memory_gb, workers))
+        table = feedback_table(word_list)
+        everything = np.arange(word_list.n_answers, dtype=np.int32)
+        cheap, order = guess_bounds(everything, table, spec.n_patterns, spec.objective_id)
+        names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
+        fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
+                                      guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
+                                      kind="prove", rank=rank, openers=list(names or ()))
+        journal = Journal.open(journal_path(word_list, spec, rank, names), fingerprint,
+                               resume=resume)
+        proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal, progress,
+                       started)
+        rows = proof.run()
+        journal.close()
+    finally:
+        runner.close()
     if not rows or rows[0].status != "exact" or rows[0].value >= INF:
         raise UnwinnableError(f"no opener wins every game within {guess_limit} guesses")
-    journal.close()
-    return ProofResult(word_list, spec, rank, rows, searched, reused, time.perf_counter() - started)
+    return ProofResult(word_list, spec, rank, rows, len(proof.results), proof.reused,
+                       time.perf_counter() - started, proof.phase_seconds)
 
 
-def openers_csv(result: ProofResult) -> str:
-    """The openers table as CSV text: ``opener,status,value,seconds``, best first."""
+class _Proof:
+    """The three phases of :func:`prove` over one journal (see the module docstring)."""
+
+    def __init__(self, word_list, rank, chosen, cheap, order, job, runner, journal, progress,
+                 started):
+        self.word_list, self.rank, self.chosen = word_list, rank, chosen
+        self.cheap, self.order, self.job, self.runner = cheap, order, job, runner
+        self.journal, self.progress, self.started = journal, progress, started
+        self.bounds: dict[int, int] = {}
+        self.results: dict[int, tuple[int, float, int]] = {}  # opener → (value, seconds, beta)
+        self.searched = 0
+        self.phase_seconds: dict[str, float] = {}
+        for key, record in journal.records().items():
+            if key.startswith("bounds:"):
+                for name, value in zip(record["openers"], record["values"]):
+                    self.bounds[word_list.guess_index(name)] = int(value)
+            else:
+                self.results[word_list.guess_index(key)] = (
+                    int(record["value"]), float(record["seconds"]), int(record["beta"]))
+        self.reused = len(set(self.results) | set(self.bounds))
+
+    # -- the cut-off ------------------------------------------------------------------------
+    def exact(self) -> list[int]:
+        return sorted(v for v, _, beta in self.results.values() if v < beta)
+
+    def cutoff(self) -> int:
+        """The K-th best exact value so far, or ``INF``."""
+        exact = self.exact()
+        return exact[self.rank - 1] if len(exact) >= self.rank else INF
+
+    def beta(self) -> int:
+        limit = self.cutoff()
+        return limit + 1 if limit < INF else INF
+
+    def report(self, phase: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            limit = self.cutoff()
+            exact = self.exact()
+            self.progress({"phase": phase, "done": done, "total": total,
+                           "searched": self.searched, "best": exact[0] if exact else None,
+                           "cutoff": limit if limit < INF else None,
+                           "elapsed": time.perf_counter() - self.started})
+
+    def undecided(self, g: int, beta: int) -> bool:
+        """Whether opener g still needs a search against ``beta``: no result yet, or only a
+        cut-off at a larger β (an exact value, or a cut-off at ≤ β, stays true)."""
+        if g not in self.results:
+            return True
+        value, _, searched_beta = self.results[g]
+        return value >= searched_beta and searched_beta > beta
+
+    def key(self, g: int) -> tuple:
+        """The search order: depth-one bound, cheap bound, order term, index."""
+        return (self.bounds.get(g, int(self.cheap[g])), int(self.cheap[g]), int(self.order[g]), g)
+
+    # -- phases -------------------------------------------------------------------------------
+    def bound(self, openers: list[int], beta: int, phase: str) -> None:
+        """Depth-one bounds of the openers not yet bounded, in chunks, journaled per chunk."""
+        missing = [g for g in openers if g not in self.bounds]
+        chunks = [missing[i:i + BOUND_CHUNK] for i in range(0, len(missing), BOUND_CHUNK)]
+        done = len(openers) - len(missing)
+        calls = ((self.job, chunk, beta) for chunk in chunks)
+        for chunk, values in zip(chunks, self.runner.map(_bound_task, calls)):
+            names = [self.word_list.guesses[g] for g in chunk]
+            self.journal.append(f"bounds:{names[0]}", {"openers": names, "values": values})
+            self.bounds.update(zip(chunk, values))
+            done += len(chunk)
+            self.report(phase, done, len(openers))
+
+    def search(self, queue: list[int], phase: str, until_exact: bool) -> int:
+        """Fail-soft searches along ``queue`` in batches, each against the cut-off fixed when
+        it starts; stops at the first opener whose bound reaches the cut-off, or (``until_exact``)
+        once ``rank`` exact values are known. Returns how far along ``queue`` it got."""
+        position = 0
+        while position < len(queue):
+            beta = self.beta()
+            if until_exact and beta < INF:
+                break
+            need = self.rank - len(self.exact())
+            size = max(2, need) if beta >= INF else SEARCH_BATCH
+            batch = []
+            ruled_out = False  # the next opener's bound reaches the cut-off: the last batch
+            while position < len(queue) and len(batch) < size:
+                g = queue[position]
+                if self.bounds.get(g, int(self.cheap[g])) >= beta:
+                    ruled_out = True
+                    break
+                batch.append(g)
+                position += 1
+            todo = [g for g in batch if self.undecided(g, beta)]
+            calls = ((self.job, g, beta) for g in todo)
+            remaining = sum(1 for g in queue[position:] if self.bounds.get(g, INF) < beta)
+            for g, (value, seconds) in zip(todo, self.runner.map(_search_task, calls)):
+                self.results[g] = (value, seconds, beta)
+                self.journal.append(self.word_list.guesses[g],
+                                    {"value": value, "seconds": seconds, "beta": beta})
+                self.searched += 1
+                self.report(phase, position, position + remaining)
+            if ruled_out:
+                break
+        return position
+
+    def run(self) -> list[OpenerValue]:
+        clock = time.perf_counter()
+        # the cheap order alone (not the journal's bounds), so a resumed run picks the same seeds
+        cheap_queue = sorted(self.chosen, key=lambda g: (int(self.cheap[g]), int(self.order[g]), g))
+        seeds = cheap_queue[:SEEDS]
+        self.bound(seeds, INF, "seed")
+        self.search(sorted(seeds, key=self.key), "seed", until_exact=True)
+        self.phase_seconds["seed"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.bound(cheap_queue, self.beta(), "bound")
+        self.phase_seconds["bound"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        queue = sorted(self.chosen, key=self.key)
+        self.search(queue, "search", until_exact=False)
+        self.phase_seconds["search"] = time.perf_counter() - clock
+        return self.rows()
+
+    def rows(self) -> list[OpenerValue]:
+        rows = []
+        for g in self.chosen:
+            name = self.word_list.guesses[g]
+            if g in self.results:
+                value, seconds, beta = self.results[g]
+                if value < beta:
+                    rows.append(OpenerValue(name, "exact", min(value, INF), seconds))
+                else:  # shown to reach the cut-off (see the module docstring)
+                    rows.append(OpenerValue(name, "lower_bound", max(beta, self.bounds[g]),
+                                            seconds))
+            else:
+                rows.append(OpenerValue(name, "lower_bound", min(self.bounds[g], INF), 0.0))
+        rows.sort(key=lambda o: (o.value, o.status != "exact", o.opener))
+        return rows
+
+
+def openers_csv(result: ProofResult, seconds: bool = False) -> str:
+    """The openers table as CSV text, best first: ``opener,status,value`` (the same for every
+    run of the same proof), or with ``seconds`` also each opener's search time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(TIMING_COLUMNS if seconds else CSV_COLUMNS)
     for row in result.openers:
         value = "inf" if row.value >= INF else row.value
-        writer.writerow((row.opener, row.status, value, f"{row.seconds:.3f}"))
+        fields = (row.opener, row.status, value)
+        writer.writerow(fields + (f"{row.seconds:.3f}",) if seconds else fields)
     return buffer.getvalue()
 
 
-def save_openers_csv(result: ProofResult, path: str | Path) -> Path:
-    """Write :func:`openers_csv` atomically; returns the path."""
-    return write_atomic(path, openers_csv(result).encode())
+def timings_path(path: str | Path) -> Path:
+    """The timings CSV beside an openers CSV: ``<stem>.seconds.csv`` (git-ignored under
+    artifacts/, since timings differ from run to run)."""
+    path = Path(path)
+    return path.with_name(path.stem + ".seconds.csv")
+
+
+def save_openers_csv(result: ProofResult, path: str | Path) -> tuple[Path, Path]:
+    """Write :func:`openers_csv` and its timings beside it (:func:`timings_path`), each
+    atomically; returns both paths."""
+    written = write_atomic(path, openers_csv(result).encode())
+    return written, write_atomic(timings_path(path), openers_csv(result, seconds=True).encode())
 
 
 def default_csv_path(word_list: WordList, objective: str = "total", mode: str = "normal",
@@ -299,6 +499,31 @@ def default_csv_path(word_list: WordList, objective: str = "total", mode: str = 
     ``custom-<hash>``), so a custom list never writes over a shipped list's file."""
     suffix = "" if objective == "total" else f"-{objective}"
     return Path(directory) / f"{word_list.output_name}-{mode}{suffix}-openers.csv"
+
+
+def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
+                     directory: str | Path = "artifacts") -> Path:
+    """Solve the proven best opener's decision tree and write it (as
+    :func:`solver.exact.bellman.solve_and_save`, default path under ``directory``) with the
+    proof recorded in the artifact: how many openers, over which guess list, and the least
+    value (exact or a proven bound) of any other opener. Returns the artifact's path.
+
+    Raises:
+        InputError: the proof covered only some of the allowed guesses (``openers=``).
+        As :func:`solver.exact.bellman.solve_and_save` otherwise."""
+    from solver.exact.bellman import solve_and_save
+
+    word_list = result.word_list
+    if len(result.openers) != word_list.n_guesses:
+        raise InputError(f"the proof covered {len(result.openers)} of {word_list.n_guesses} "
+                         f"guesses: only a proof over every allowed guess marks a tree as proven")
+    others = min((o.value for o in result.openers[1:]), default=INF)
+    proof = {"openers": len(result.openers), "guesses_sha256": word_list.guesses_sha256,
+             "others_at_least": int(min(others, INF))}
+    _, path = solve_and_save(word_list, result.best.opener, guess_limit=result.spec.guess_limit,
+                             objective=result.spec.objective, jobs=jobs, progress=progress,
+                             directory=directory, opener_proof=proof)
+    return path
 
 
 def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None) -> None:

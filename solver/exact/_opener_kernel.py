@@ -1,0 +1,196 @@
+"""numba kernels of the opener proof: a depth-one lower bound for every opener, and the
+fail-soft value of one opener with its root classes searched on their own table columns.
+
+For an opener g, the root classes are C₁…C_k (all-green aside) and Q(g) = n + Σ V(C)
+(total objective; the worst case takes the maximum of 1 + V(C)). The proof needs a bound
+on Q(g) for every allowed opener that is cheap and close (docs/algorithms.md §9.2):
+
+- :func:`class_bound`: V(C) ≥ min over *every* guess h of the per-guess bound of h on C
+  (3m − k_h − [h ∈ C] for the total objective, §3.2): one scan of the table's columns of C,
+  counted with one bit per feedback pattern and guess, so the scan has no branch per answer;
+  an answer that splits C into singletons makes the bound exact (§3.3) and is tried first
+  on small classes;
+- :func:`opener_value`: the opener's bound is the sum of its classes' bounds, classes taken
+  largest first, so that a bad opener is cut off after its few large classes; with
+  ``deep`` the classes are then searched exactly, largest first, each on a gathered copy of
+  its columns of the table (the search reads ``m`` bytes per guess instead of ``n``) and
+  with the cut-off that still lets the opener beat ``beta``.
+
+The gathered class keeps the global Zobrist keys of its answers, so its states hash as they
+do in the full table and one memo serves every opener (§5).
+"""
+
+import numpy as np
+from numba import njit
+
+from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
+                                            split_value, tighten)
+from solver.exact._search_kernel import _answer_splitter, _search, _split_stats, evaluate_guess
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+from solver.game._partition_kernel import partition
+
+#: Classes up to this size first look for an answer that splits them (m² work), which
+#: settles them exactly without the scan of every guess.
+SPLITTER_MAX = 16
+
+
+@njit(cache=True)
+def _popcount(x):
+    """Set bits of a uint64 (SWAR; numba has no portable popcount intrinsic)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def new_bits(n_guesses, n_patterns):
+    """Scratch for :func:`class_bound`: uint64[n_guesses, ⌈n_patterns / 64⌉]."""
+    return np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64)
+
+
+@njit(cache=True)
+def class_bound(cls, P, PT, guess_of_answer, objective, bits, counts):
+    """Depth-one lower bound on the value of class ``cls`` (sorted global answer indices,
+    m ≥ 2): the least per-guess bound over every guess (docs/algorithms.md §9.2).
+
+    ``P`` is the feedback table [n_guesses, n_answers] and ``PT`` its transpose (C order);
+    ``bits`` from :func:`new_bits`; ``counts`` int32[n_patterns] zero scratch. Returns
+    ``(bound, guess)``: ``guess`` ≥ 0 is an answer of the class that splits it into
+    singletons, and then the bound is the class's exact value (with ≥ 2 guesses left)."""
+    m = cls.shape[0]
+    if m <= SPLITTER_MAX:
+        g = _answer_splitter(cls, P, guess_of_answer, counts)
+        if g >= 0:
+            return split_value(objective, m, True), np.int64(g)
+    n_guesses = PT.shape[1]
+    words = bits.shape[1]
+    bits[:, :] = 0
+    for i in range(m):
+        column = PT[cls[i]]
+        for h in range(n_guesses):
+            f = column[h]
+            bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    all_green = counts.shape[0] - 1
+    green_word = all_green >> 6
+    green_bit = np.uint64(all_green & 63)
+    best = np.int64(INF)
+    for h in range(n_guesses):
+        k = np.int64(0)
+        for w in range(words):
+            k += _popcount(bits[h, w])
+        if k < 2:
+            continue
+        green = np.int64((bits[h, green_word] >> green_bit) & np.uint64(1))
+        b = guess_bound(objective, m, k, green)
+        if b < best:
+            best = b
+    return best, np.int64(-1)
+
+
+@njit(cache=True)
+def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search, bits,
+                 objective, mode, deep):
+    """Bound or fail-soft value of playing guess ``g`` first on every answer, d ≥ 3 guesses.
+
+    Without ``deep``: the opener's depth-one bound (:func:`class_bound` for each class),
+    stopped as soon as it reaches ``beta`` (so a result ≥ ``beta`` is a bound, not the full
+    sum); the memo is not read, so the result depends only on the arguments. With ``deep``:
+    the exact Q-value if it is < ``beta``, else a proven lower bound ≥ ``beta`` (fail-soft,
+    §4.1); ``INF`` if g cannot win every game in d guesses. ``search`` is
+    :func:`solver.exact._search_kernel.new_search`'s (memo, workspace, stats) of depth ≥ d;
+    ``bits`` from :func:`new_bits`. Returns an int64."""
+    memo, ws, stats = search
+    n = P.shape[1]
+    S = np.arange(n).astype(np.int32)
+    counts = ws[0][d]
+    k, sumsq, green = _split_stats(P[g], S, counts)
+    running = guess_bound(objective, n, k, green)
+    if running >= beta or (k == 1 and not deep):
+        return running
+    if k == 1:  # g tells nothing: the whole set again with a guess fewer
+        return evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search,
+                              objective, mode)
+    members = ws[3][d]
+    starts = ws[4][d]
+    bounds = ws[5][d]
+    present = ws[6][d]
+    open_classes = ws[8][d]
+    k = partition(P[g], S, counts, members, starts, present)
+    all_green = counts.shape[0] - 1
+    # classes of ≥ 3 answers (smaller ones are exact in the per-guess bound), largest first
+    n_open = 0
+    for c in range(k):
+        m = starts[c + 1] - starts[c]
+        if present[c] == all_green or m <= 2:
+            continue
+        b = n_open - 1
+        while b >= 0 and starts[open_classes[b] + 1] - starts[open_classes[b]] < m:
+            open_classes[b + 1] = open_classes[b]
+            b -= 1
+        open_classes[b + 1] = c
+        n_open += 1
+    # Cheap pass: every class's bound (memo, else the depth-one scan), largest first.
+    n_deep = 0
+    for a in range(n_open):
+        c = open_classes[a]
+        m = starts[c + 1] - starts[c]
+        cls = members[starts[c]:starts[c + 1]]
+        base = class_base(objective, m)
+        h1, h2 = state_hash(cls, zobrist1, zobrist2)
+        meta = memo_meta(m, d - 1, objective, mode)
+        # Only the search reads the memo: a bound alone must not depend on what this worker
+        # solved before, so that the openers table is the same however the work was split.
+        slot = memo_find(memo, h1, h2, meta) if deep else np.int64(-1)
+        known = np.int64(-1)
+        if slot >= 0:
+            known = memo[3][slot]
+            if memo[4][slot] >= 0:  # exact
+                running = tighten(objective, running, base, known)
+                if running >= beta:
+                    return running
+                continue
+        lb, splitter = class_bound(cls, P, PT, guess_of_answer, objective, bits, counts)
+        if splitter >= 0:
+            memo_store(memo, h1, h2, meta, lb, splitter)
+            running = tighten(objective, running, base, lb)
+            if running >= beta:
+                return running
+            continue
+        if known > lb:
+            lb = known
+        running = tighten(objective, running, base, lb)
+        if running >= beta:
+            return running
+        bounds[c] = lb
+        open_classes[n_deep] = c  # still open, in the same (largest first) order
+        n_deep += 1
+    if not deep:
+        return running
+    candidates = np.arange(P.shape[0]).astype(np.int32)
+    for a in range(n_deep):
+        c = open_classes[a]
+        cls = members[starts[c]:starts[c + 1]]
+        m = cls.shape[0]
+        local_table = np.empty((P.shape[0], m), dtype=P.dtype)
+        for h in range(P.shape[0]):
+            row = P[h]
+            for i in range(m):
+                local_table[h, i] = row[cls[i]]
+        local_guess = np.empty(m, dtype=guess_of_answer.dtype)
+        local_z1 = np.empty(m, dtype=zobrist1.dtype)
+        local_z2 = np.empty(m, dtype=zobrist2.dtype)
+        for i in range(m):
+            local_guess[i] = guess_of_answer[cls[i]]
+            local_z1[i] = zobrist1[cls[i]]
+            local_z2[i] = zobrist2[cls[i]]
+        local_state = np.arange(m).astype(np.int32)
+        v, _ = _search(local_state, np.int64(d - 1),
+                       class_cutoff(objective, beta, running, bounds[c]), candidates,
+                       local_table, local_guess, local_z1, local_z2, memo, ws, stats,
+                       objective, mode, np.int64(-1))
+        running = tighten(objective, running, bounds[c], v)
+        if running >= beta:
+            return running
+    return running
+
