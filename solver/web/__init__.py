@@ -1,0 +1,1 @@
+"""The web page (``python -m tools.serve``): :func:`solver.web.app.create_app`."""

@@ -1,0 +1,189 @@
+"""The web page: play from any position and analyse the game, in a browser (Starlette).
+
+One static page (``static/index.html``, ``app.js``, ``style.css``) and three JSON endpoints,
+which call the same functions as the command-line tools:
+
+- ``GET /api/config`` → ``{"lists": [...], "budget_cap": s, "default_budget": s}``;
+- ``POST /api/next`` ``{"words": "legacy", "history": [{"guess": "salet", "feedback":
+  "bbbby"}, ...], "top": 5, "budget": 2}`` → :meth:`solver.evaluation.assist.Advice.to_json`
+  (``tools.assist --json``); ``top`` 0 answers a state on the tree from the tree alone;
+- ``POST /api/analyse`` ``{"words", "history", "budget"}`` →
+  :meth:`solver.evaluation.analysis.GameAnalysis.to_json` (``tools.analyse --json``).
+
+Every input is checked (list name, history length, each guess's letters and list, each
+feedback's pattern, ``top``, the budget, capped at ``budget_cap`` seconds): a bad one gets a
+400 with ``{"error": "<one line>"}``, the same message the command line prints. The exact
+work runs one request at a time (the machine's cores go to the search's child process).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from solver.game.errors import InputError
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Longest a request may ask the exact search to run, by default.
+BUDGET_CAP = 5.0
+DEFAULT_BUDGET = 2.0
+MAX_TOP = 10
+MAX_BODY = 16_384
+_WORD = re.compile(r"[a-z]+")
+_FEEDBACK = re.compile(r"[byg]+")
+
+
+class RequestError(InputError):
+    """A request's body or field that cannot be used (HTTP 400)."""
+
+
+class Game:
+    """One word list ready for requests: the lists, their feedback table and optimal tree."""
+
+    def __init__(self, name: str):
+        from solver.evaluation.assist import default_tree
+        from solver.game.feedback import feedback_table
+        from solver.game.wordlists import load_word_list
+
+        self.word_list = load_word_list(name)
+        self.table = feedback_table(self.word_list)
+        self.tree = default_tree(self.word_list)
+
+
+def _history(value, word_length: int) -> list[tuple[str, str]]:
+    if not isinstance(value, list):
+        raise RequestError("history must be a list of {\"guess\": word, \"feedback\": bbygb} objects")
+    if len(value) > 6:
+        raise RequestError(f"history has {len(value)} guesses; a game has at most 6")
+    steps = []
+    for turn, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("guess"), str) \
+                or not isinstance(item.get("feedback"), str):
+            raise RequestError(f"guess {turn}: expected {{\"guess\": word, \"feedback\": bbygb}}")
+        guess, feedback = item["guess"].strip().lower(), item["feedback"].strip().lower()
+        if len(guess) != word_length or not _WORD.fullmatch(guess):
+            raise RequestError(f"guess {turn}: {item['guess'][:20]!r} is not a word of "
+                               f"{word_length} letters a-z")
+        if len(feedback) != word_length or not _FEEDBACK.fullmatch(feedback):
+            raise RequestError(f"guess {turn} ({guess}): feedback {item['feedback'][:20]!r} is not "
+                               f"{word_length} of b/y/g (gray/yellow/green)")
+        steps.append((guess, feedback))
+    return steps
+
+
+def _budget(value, cap: float) -> float:
+    if value is None:
+        return min(DEFAULT_BUDGET, cap)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 < value <= cap:
+        raise RequestError(f"budget must be a number of seconds in (0, {cap:g}], got {value!r}")
+    return float(value)
+
+
+def _top(value) -> int:
+    if value is None:
+        return 5
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TOP:
+        raise RequestError(f"top must be a whole number from 0 to {MAX_TOP}, got {value!r}")
+    return value
+
+
+def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool = True) -> Starlette:
+    """The ASGI app serving the page for the shipped ``lists`` (loaded, with their trees, now).
+
+    ``budget_cap``: the most seconds a request may give the search. ``warm``: load the solver's
+    kernels now, so the first request does not pay for it. Raises InputError for an unknown
+    list or a cap that is not positive."""
+    from solver.game.wordlists import BUILTIN_LISTS
+
+    for name in lists:
+        if name not in BUILTIN_LISTS:
+            raise InputError(f"{name!r} is not a shipped word list ({', '.join(BUILTIN_LISTS)})")
+    if not (isinstance(budget_cap, (int, float)) and math.isfinite(budget_cap) and budget_cap > 0):
+        raise InputError(f"the budget cap must be a positive number of seconds, got {budget_cap!r}")
+    games = {name: Game(name) for name in lists}
+    lock = threading.Lock()
+    if warm:
+        from solver.evaluation.assist import rank_guesses
+
+        game = next(iter(games.values()))
+        rank_guesses(game.word_list, [0, 1], 2, budget=budget_cap, table=game.table)
+
+    async def body_of(request: Request) -> dict:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise RequestError(f"the request body is larger than {MAX_BODY} bytes")
+        import json
+
+        try:
+            data = json.loads(raw or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise RequestError("the request body is not JSON") from None
+        if not isinstance(data, dict):
+            raise RequestError("the request body must be a JSON object")
+        return data
+
+    def game_of(data: dict) -> Game:
+        name = data.get("words", next(iter(games)))
+        if not isinstance(name, str) or name not in games:
+            raise RequestError(f"words must be one of {', '.join(games)}, got {str(name)[:40]!r}")
+        return games[name]
+
+    async def index(request: Request):
+        return FileResponse(STATIC / "index.html")
+
+    async def config(request: Request):
+        return JSONResponse({"lists": list(games), "budget_cap": budget_cap,
+                             "default_budget": min(DEFAULT_BUDGET, budget_cap)})
+
+    def _next(data: dict) -> dict:
+        from solver.evaluation.assist import advise
+
+        game = game_of(data)
+        history = _history(data.get("history", []), game.word_list.word_length)
+        top, budget = _top(data.get("top")), _budget(data.get("budget"), budget_cap)
+        with lock:
+            return advise(game.word_list, history, top=top, budget=budget, tree=game.tree,
+                          table=game.table).to_json()
+
+    def _analyse(data: dict) -> dict:
+        from solver.evaluation.analysis import analyse_game
+
+        game = game_of(data)
+        history = _history(data.get("history", []), game.word_list.word_length)
+        budget = _budget(data.get("budget"), budget_cap)
+        with lock:
+            return analyse_game(game.word_list, history, budget=budget, tree=game.tree,
+                                table=game.table).to_json()
+
+    def endpoint(work):
+        async def handle(request: Request):
+            from starlette.concurrency import run_in_threadpool
+
+            try:
+                data = await body_of(request)
+                return JSONResponse(await run_in_threadpool(work, data))
+            except InputError as exc:
+                text = str(exc).strip().splitlines()
+                return JSONResponse({"error": text[0] if text else type(exc).__name__}, status_code=400)
+            except Exception as exc:  # a bug: a short message, never a traceback
+                return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"[:300]},
+                                    status_code=500)
+        return handle
+
+    routes = [
+        Route("/", index),
+        Route("/api/config", config),
+        Route("/api/next", endpoint(_next), methods=["POST"]),
+        Route("/api/analyse", endpoint(_analyse), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)

@@ -1,0 +1,338 @@
+"""Advice from any position (solver.evaluation.assist, tools.assist): the next guess and the
+Q-values against independent exact values, the tree, the time budget, and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from naive import BruteForce, table as naive_table
+from solver.evaluation.assist import EXACT, NOT_PROVEN, advise
+from solver.exact.bellman import remaining_answers, solve_state
+from solver.game.feedback import code_to_text, feedback_code
+from solver.game.wordlists import from_words
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
+
+
+@pytest.fixture(scope="module")
+def legacy_tree():
+    import policy_tree
+
+    return policy_tree.load(ARTIFACT)
+
+
+def q_value(word_list, table, state, guesses_left, guess) -> int:
+    """Q* total by its definition, each class solved on its own with solve_state."""
+    codes = table[word_list.guess_index(guess), state]
+    total = len(state)
+    for code in np.unique(codes):
+        if code != 242:
+            total += solve_state(word_list, state[codes == code], guesses_left - 1, table)[0]
+    return total
+
+
+def brute_value(word_list, state, guesses_left):
+    """(V*, guess) of a small state by the plain recursion of tests/naive.py, on the state's
+    answers and every guess of the list (the other answers play no part in it)."""
+    answers = [word_list.answers[int(a)] for a in state]
+    sub = from_words(answers, word_list.guesses, "state")
+    brute = BruteForce(naive_table(sub.guesses, sub.answers), list(sub.answer_guess_index))
+    value, guess = brute.best(tuple(range(len(answers))), guesses_left)
+    return value, sub.guesses[guess]
+
+
+@pytest.mark.slow
+def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(legacy_table, legacy_tree):
+    """Done-when of issue 11: 200 random two-guess histories off the SALET tree (a random
+    opener other than salet, or salet then a random word other than the tree's), each against
+    a random answer. The advice must be exact and equal the brute force (the first 20 states of
+    at most 3 answers) or solve_state (the others), guess included (the same tie-break)."""
+    word_list, table = legacy_table
+    rng = random.Random(11)
+    brute_checked = checked = 0
+    while checked < 200:
+        answer = rng.choice(word_list.answers)
+        if rng.random() < 0.5:
+            first = "salet"
+            tree_second = legacy_tree.next_guess([("salet", feedback_code("salet", answer))])
+            second = rng.choice([w for w in rng.sample(word_list.guesses, 3) if w != tree_second])
+        else:
+            first, second = rng.sample(word_list.guesses, 2)
+            if first == "salet":
+                continue
+        history = [(w, feedback_code(w, answer)) for w in (first, second)]
+        if history[-1][1] == 242 or history[0][1] == 242:
+            continue
+        state = remaining_answers(word_list, history, table)
+        if len(state) > 300:  # a slow state: the budget test covers those
+            continue
+        advice = advise(word_list, history, top=1, budget=60, tree=legacy_tree, table=table)
+        assert advice.left_tree is not None and advice.source == "solver"
+        assert advice.status == EXACT, history
+        if len(state) <= 3 and brute_checked < 20:  # the brute force costs ~1 s a state
+            expected = brute_value(word_list, state, 4)
+            brute_checked += 1
+        else:
+            expected = solve_state(word_list, state, 4, table)
+        assert (advice.value, advice.next_guess) == expected, history
+        assert advice.alternatives[0].q_value == advice.value
+        checked += 1
+    assert brute_checked == 20  # both kinds of check were made
+
+
+@pytest.mark.slow
+def test_on_the_tree_the_advice_is_the_trees(legacy_table, legacy_tree):
+    """For 40 random answers, after the tree's first two moves, the advice solved from
+    scratch (no tree) is the tree's guess and the tree's value from that state."""
+    from solver.evaluation.assist import tree_value
+
+    word_list, table = legacy_table
+    rng = random.Random(3)
+    for answer in rng.sample(word_list.answers, 40):
+        game = legacy_tree.game(answer)
+        if len(game) < 3:
+            continue
+        history = list(game[:2])
+        position = legacy_tree.position(history)
+        advice = advise(word_list, history, top=1, budget=60, table=table)
+        from_tree = advise(word_list, history, top=0, tree=legacy_tree)
+        assert advice.status == EXACT and from_tree.status == EXACT and from_tree.source == "tree"
+        assert advice.next_guess == from_tree.next_guess == legacy_tree.guess_at(position.node)
+        assert advice.value == from_tree.value == tree_value(legacy_tree, position.node, position.answers)
+
+
+@pytest.mark.slow
+def test_top_five_q_values_are_exact_and_ranked(legacy_table):
+    """salet:bbbby crane:bbbbb: bitty is optimal (63 over 28 answers, as solve_from); each of
+    the five alternatives' Q* equals the sum of its classes' solve_state values, and no guess
+    outside the five is better than the fifth (checked over every guess's Q* lower bound and,
+    where that bound does not settle it, its exact Q*)."""
+    word_list, table = legacy_table
+    history = [("salet", "bbbby"), ("crane", "bbbbb")]
+    advice = advise(word_list, history, top=5, budget=60, table=table)
+    state = remaining_answers(word_list, history, table)
+    assert advice.status == EXACT and advice.alternatives_complete
+    assert (advice.next_guess, advice.value, advice.n_answers) == ("bitty", 63, 28)
+    answers = set(advice.answers)
+    qs = []
+    for alt in advice.alternatives:
+        assert alt.exact and alt.q_value == q_value(word_list, table, state, 4, alt.guess)
+        assert alt.could_be_answer == (alt.guess in answers)
+        qs.append(alt.q_value)
+    assert qs == sorted(qs) and qs[0] == 63
+    # every other guess whose partition bound (3n − k − [g ∈ S]) is under the fifth value
+    listed = {alt.guess for alt in advice.alternatives}
+    for g, guess in enumerate(word_list.guesses):
+        codes = table[g, state]
+        k = len(np.unique(codes))
+        if guess in listed or k == 1 or 3 * 28 - k - (242 in codes) > qs[-1]:
+            continue
+        assert q_value(word_list, table, state, 4, guess) >= qs[-1], guess
+
+
+@pytest.mark.slow
+def test_a_short_budget_is_honest(legacy_table, legacy_tree):
+    """After salet:bbbbb (221 answers; the tree's value is exact there) with a budget far too
+    short to finish: never "exact" with a wrong value, the lower bound is ≤ the true value and
+    any value given is ≥ it; the call returns soon after the budget."""
+    from solver.evaluation.assist import tree_value
+
+    word_list, table = legacy_table
+    history = [("salet", "bbbbb")]
+    position = legacy_tree.position(history)
+    true_value = tree_value(legacy_tree, position.node, position.answers)
+    for budget in (0.05, 0.3):
+        started = time.perf_counter()
+        advice = advise(word_list, history, top=5, budget=budget, table=table)
+        assert time.perf_counter() - started < budget + 5
+        if advice.status == EXACT:
+            assert advice.value == true_value
+        else:
+            assert advice.status == NOT_PROVEN and not advice.alternatives_complete
+            assert advice.lower_bound <= true_value
+            if advice.value is not None:
+                assert advice.value >= true_value
+                assert advice.value == q_value(word_list, table, np.asarray(
+                    [word_list.answer_index(a) for a in advice.answers], dtype=np.int32), 5,
+                    advice.next_guess)
+            else:
+                assert advice.source == "heuristic" and advice.next_guess in word_list.guesses
+
+
+@pytest.mark.slow
+def test_thousands_of_answers_answer_within_the_budget(legacy_table):
+    """quiff:bbbbb leaves 1172 answers: with a 1 s budget the answer comes labelled not
+    proven, with a lower bound under its value, in about a second."""
+    word_list, table = legacy_table
+    started = time.perf_counter()
+    advice = advise(word_list, ["quiff:bbbbb"], top=5, budget=1.0, table=table)
+    assert time.perf_counter() - started < 4
+    assert advice.n_answers == 1172 and advice.status == NOT_PROVEN
+    assert advice.lower_bound <= (advice.value if advice.value is not None else 1 << 30)
+    assert advice.lower_bound >= 2 * 1172 - 1  # at least the class bound, §3.1
+
+
+def test_small_list_against_the_brute_force_every_state():
+    """On a 30-answer sub-list, after every first guess against every answer, the advice with
+    five alternatives matches the brute force: the value, the guess, and each alternative's
+    Q* (by the recursion's own guess_cost)."""
+    from conftest import numpy_sub_list
+
+    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
+                       list(word_list.answer_guess_index))
+    rng = random.Random(2)
+    for _ in range(12):
+        answer, first = rng.choice(word_list.answers), rng.choice(word_list.guesses)
+        code = feedback_code(first, answer)
+        if code == 242:
+            continue
+        advice = advise(word_list, [f"{first}:{code_to_text(code)}"], top=5, budget=30, table=table)
+        state = tuple(int(a) for a in remaining_answers(word_list, [(first, code)], table))
+        value, guess = brute.best(state, 5)
+        assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
+        for alt in advice.alternatives:
+            assert alt.q_value == brute.guess_cost(word_list.guess_index(alt.guess), state, 5)
+
+
+def test_in_process_and_child_searches_agree():
+    """A state searched in this process (the optimum guess by guess) and in a child process
+    (the optimum by one solve_state call) gives the same ranking: the same best guesses with
+    the same exact Q*, forced guesses included, and the optimum is the brute force's."""
+    from conftest import numpy_sub_list
+
+    from solver.evaluation.assist import rank_guesses
+
+    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
+                       list(word_list.answer_guess_index))
+    rng = random.Random(5)
+    for _ in range(4):
+        answer, first = rng.choice(word_list.answers), rng.choice(word_list.guesses)
+        state = remaining_answers(word_list, [(first, feedback_code(first, answer))], table)
+        if len(state) < 3:
+            continue
+        forced = [rng.randrange(word_list.n_guesses)]
+        here = rank_guesses(word_list, state, 5, top=5, forced=forced, budget=60, table=table,
+                            in_process=True)
+        child = rank_guesses(word_list, state, 5, top=5, forced=forced, budget=60, table=table,
+                             in_process=False)
+        assert here.in_process and not child.in_process
+        assert here.proven and here.finished and child.proven and child.finished
+        assert here.top == child.top
+        assert here.exact_q(forced[0]) == child.exact_q(forced[0])
+        value, guess = brute.best(tuple(int(a) for a in state), 5)
+        assert here.top[0] == (guess, value)
+
+
+def test_the_optimum_is_proven_before_the_alternatives(monkeypatch):
+    """The search proves the optimum first; when time runs out right after it (simulated:
+    the search stops there), the answer is exact and its alternatives are marked incomplete,
+    each with its exact Q*."""
+    from conftest import numpy_sub_list
+
+    from solver.evaluation import assist
+
+    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
+                       list(word_list.answer_guess_index))
+    real = assist._rank_steps
+    seen = []
+
+    def until_the_optimum(*args):
+        for message in real(*args):
+            seen.append(message[0])
+            yield message
+            if message[0] == "optimum":
+                return
+
+    monkeypatch.setattr(assist, "_rank_steps", until_the_optimum)
+    first = word_list.guesses[0]
+    answer = next(a for a in word_list.answers if len(remaining_answers(
+        word_list, [(first, feedback_code(first, a))], table)) >= 4)
+    history = [(first, feedback_code(first, answer))]
+    advice = advise(word_list, history, top=5, budget=60, table=table)
+    state = tuple(int(a) for a in remaining_answers(word_list, history, table))
+    value, guess = brute.best(state, 5)
+    assert seen[-1] == "optimum" and "done" not in seen
+    assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
+    assert advice.lower_bound == value and not advice.alternatives_complete
+    assert advice.alternatives[0].guess == advice.next_guess
+    for alt in advice.alternatives:
+        assert alt.exact and alt.q_value == brute.guess_cost(word_list.guess_index(alt.guess), state, 5)
+
+
+def test_a_won_game_and_a_single_answer():
+    from conftest import numpy_sub_list
+
+    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+    answer = word_list.answers[0]
+    done = advise(word_list, [(answer, 242)], table=table)
+    assert done.status == "solved" and done.next_guess is None and done.value == 0
+    other = next(g for g in word_list.guesses if g != answer and len(remaining_answers(
+        word_list, [(g, feedback_code(g, answer))], table)) == 1)
+    single = advise(word_list, [(other, feedback_code(other, answer))], table=table)
+    assert (single.status, single.next_guess, single.value) == (EXACT, answer, 1)
+
+
+# -- the command line ---------------------------------------------------------------------------
+def assist(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "tools.assist", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.slow
+def test_cli_json_and_text():
+    proc = assist("salet:bbbby", "crane:bbbbb", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["status"] == "exact" and doc["next_guess"] == "bitty" and doc["value_total"] == 63
+    assert doc["answers_remaining"] == 28 and doc["expected_guesses"] == 63 / 28
+    assert [a["guess"] for a in doc["alternatives"]][:1] == ["bitty"] and len(doc["alternatives"]) == 5
+    assert "leaves the decision tree at guess 2" in doc["left_tree"]
+    text = assist("salet:bbbby", "crane:bbbbb", "--top", "2")
+    assert text.returncode == 0
+    assert "next guess: bitty (exact, from the solver): 2.25000 expected guesses" in text.stdout
+    assert "28 answers remain; 4 guesses left" in text.stdout and "ditty" in text.stdout
+
+
+@pytest.mark.slow
+def test_cli_budget_counts_from_the_start():
+    """crate:bbbbb (246 answers) with --budget 3: the whole command, start-up included, ends
+    within about the budget (the search gets what start-up left), and the answer is honest."""
+    started = time.perf_counter()
+    proc = assist("crate:bbbbb", "--json", "--budget", "3")
+    wall = time.perf_counter() - started
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert wall < 3 + 1.0, wall
+    assert doc["status"] in (EXACT, NOT_PROVEN) and doc["answers_remaining"] == 246
+    if doc["status"] == EXACT:
+        assert doc["value_total"] == 698 and doc["next_guess"] == "diols"  # solve_state's answer
+    else:
+        assert doc["lower_bound_total"] <= 698 and not doc["alternatives_complete"]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["salet:bbbby", "zzzzz:bbbbb"], "guess 2: 'zzzzz' is not an allowed guess"),
+    (["salet:bbbby", "crane:ggggg"], "no answer is consistent with salet:bbbby crane:ggggg"),
+    (["salet:bbbbq"], "guess 1: feedback 'bbbbq' is not five of b/y/g"),
+    (["salet"], "guess 1: history token 'salet' is not word:feedback"),
+    (["--mode", "hard"], "mode 'hard' is not supported yet"),
+    (["--budget", "0"], "the time budget must be a positive number of seconds"),
+    (["--words", "/nonexistent"], "is neither a shipped word list"),
+])
+def test_cli_bad_input_is_one_line_and_status_2(args, fragment):
+    proc = assist(*args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], proc.stderr

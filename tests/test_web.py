@@ -1,0 +1,147 @@
+"""The web page (solver.web.app, tools.serve): the JSON endpoints against the API, every bad
+input a 400 with its message, and a whole game played in headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    from starlette.testclient import TestClient
+
+    from solver.web.app import create_app
+
+    with TestClient(create_app(["legacy"], budget_cap=5.0)) as test_client:
+        yield test_client
+
+
+def rows(*tokens):
+    return [{"guess": t.split(":")[0], "feedback": t.split(":")[1]} for t in tokens]
+
+
+@pytest.mark.slow
+def test_next_is_the_assist_api(client, legacy_table):
+    import policy_tree
+
+    from solver.evaluation.assist import advise
+
+    word_list, table = legacy_table
+    tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
+    for tokens, top in ((["salet:bbbby", "crane:bbbbb"], 5), (["salet:bbbby"], 0), ([], 0)):
+        response = client.post("/api/next", json={"words": "legacy", "history": rows(*tokens),
+                                                  "top": top, "budget": 5})
+        assert response.status_code == 200
+        got = response.json()
+        expected = advise(word_list, tokens, top=top, budget=5, tree=tree, table=table).to_json()
+        got.pop("seconds"), expected.pop("seconds")
+        if expected["status"] == "exact":
+            assert got == expected
+        else:  # every state here is exact (the tree records the opener proof)
+            raise AssertionError(f"{tokens}: {expected['status']}")
+    analysis = client.post("/api/analyse", json={"history": rows("salet:bbbby", "crane:bybbb",
+                                                                 "birth:ggggg"), "budget": 2}).json()
+    assert analysis["moves"][1]["regret_fraction"] == "21/43"
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"words": "elvish"}, "words must be one of legacy"),
+    ({"history": "salet:bbbbb"}, "history must be a list"),
+    ({"history": rows("salet:bbbbq")}, "guess 1 (salet): feedback 'bbbbq' is not 5 of b/y/g"),
+    ({"history": rows("sal3t:bbbbb")}, "guess 1: 'sal3t' is not a word of 5 letters"),
+    ({"history": rows("zzzzz:bbbbb")}, "guess 1: 'zzzzz' is not an allowed guess"),
+    ({"history": rows("salet:bbbby", "crane:ggggg")}, "no answer is consistent with salet:bbbby crane:ggggg"),
+    ({"history": rows(*["salet:bbbbb"] * 7)}, "a game has at most 6"),
+    ({"budget": 60}, "budget must be a number of seconds in (0, 5]"),
+    ({"budget": "1"}, "budget must be a number"),
+    ({"top": -1}, "top must be a whole number from 0 to 10"),
+])
+def test_bad_requests_are_400_with_the_message(client, body, fragment):
+    response = client.post("/api/next", json=body)
+    assert response.status_code == 400 and fragment in response.json()["error"], response.text
+
+
+def test_a_body_that_is_not_json_is_400(client):
+    response = client.post("/api/next", content=b"{not json")
+    assert response.status_code == 400 and response.json() == {"error": "the request body is not JSON"}
+    assert client.get("/api/next").status_code == 405
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tools.serve", "--port", str(port)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("serving http://127.0.0.1"), (line, proc.stderr.read() if proc.poll() else "")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (.ci/run installs it)")
+def test_a_whole_game_in_headless_chromium(server):
+    """Play crony as the tree does: each suggestion shown must be the tree's next guess; set
+    the tiles by clicking (gray → yellow → green); at the end the analysis shows one row per
+    move, each with regret 0. Screenshots go to docs/img/."""
+    import policy_tree
+    from playwright.sync_api import expect, sync_playwright
+
+    from solver.game.feedback import code_to_text
+
+    tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
+    game = tree.game("crony")
+    shots = ROOT / "docs" / "img"
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 900, "height": 1100})
+        page.goto(server)
+        for number, (guess, code) in enumerate(game, start=1):
+            expect(page.locator("#suggestion")).to_have_text(guess, timeout=20_000)
+            # every move, the opener included: the shipped tree records the opener proof
+            expect(page.locator("#status")).to_have_text("(exact, from the tree)")
+            page.click("#use-suggestion")
+            row = page.locator("#board .row").nth(number - 1)
+            for i, colour in enumerate(code_to_text(code)):
+                for _ in range("byg".index(colour)):
+                    row.locator(".tile").nth(i).click()
+            expect(row.locator(".tile").nth(0)).to_have_class(re.compile(f"tile {code_to_text(code)[0]}"))
+            page.click("#submit-row")
+            if number == 2:
+                remaining = len(tree.remaining_answers(game[:2]))
+                expect(page.locator("#remaining-count")).to_have_text(f"{remaining} answers remain")
+                expect(page.locator("#alternatives tbody tr")).to_have_count(5, timeout=20_000)
+                first_alt = page.locator("#alternatives tbody tr").nth(0).locator("td").nth(1)
+                expect(first_alt).to_have_text(tree.next_guess(game[:2]))
+                page.screenshot(path=str(shots / "web-next.png"), full_page=True)
+        expect(page.locator("#analysis tbody tr")).to_have_count(len(game), timeout=30_000)
+        regrets = page.locator("#analysis tbody tr td:nth-child(6)").all_inner_texts()
+        assert [r.rstrip("*") for r in regrets] == ["0.000"] * len(game)
+        expect(page.locator("#summary")).to_contain_text(f"won in {len(game)} guesses; total regret 0.000")
+        page.screenshot(path=str(shots / "web-analysis.png"), full_page=True)
+        started = time.perf_counter()
+        page.click("#undo")
+        expect(page.locator("#suggestion")).to_have_text(game[-1][0], timeout=10_000)
+        assert time.perf_counter() - started < 5
+        browser.close()

@@ -1,0 +1,97 @@
+"""``python -m tools.analyse``: regret (skill) and luck of every move of a finished game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from tools._cli import EXIT_OK, entry_point, exit_with
+from tools.assist import add_game_options, load_game
+
+DESCRIPTION = """\
+Analyse a finished game exactly. Give it as the guesses plus the answer
+(salet crane bitty --answer bitty), as guesses with their feedback (salet:bbbby crane:bbbbb
+bitty:ggggg), or as the emoji grid Wordle shares plus the guesses (--grid FILE, '-' for
+standard input, or the grid text itself).
+
+Per move: the answers remaining before it; V*, the optimal expected number of guesses from
+that state; Q*, the expected number after the move played (optimal play afterwards); the
+regret Q* − V* (skill: 0 for an optimal move); the luck, how many fewer guesses the state the
+feedback left needs than the move's expectation (positive: lucky); the optimal move. The
+summary adds them up: guesses used = V*(start) + total regret − total luck.
+
+A value the solver cannot prove within --budget seconds (per move) is marked * (best found,
+not proven; regret is then measured against it), and ? where none was found. The optimum at
+the very start of the shipped lists is not proven by this project (the opener proof is in
+progress): the first move's V* is the SALET tree's value, marked *. Only the normal mode
+exists so far.
+
+Exit status: 0 analysed, 1 an internal error, 2 bad input (naming the guess at fault), 130
+interrupted.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tools.analyse", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("guesses", nargs="*", metavar="GUESS[:FEEDBACK]",
+                        help="the guesses in order, each a word or word:feedback")
+    parser.add_argument("--answer", default=None, help="the answer (gives every guess's feedback)")
+    parser.add_argument("--grid", default=None, metavar="FILE|-|TEXT",
+                        help="the shared emoji grid: a file, '-' for standard input, or the text")
+    add_game_options(parser, "seconds the exact search may take per move (default 10)")
+    return parser
+
+
+def read_grid(value: str | None) -> str | None:
+    """The grid's text from a file, standard input ('-') or the value itself."""
+    from pathlib import Path
+
+    from solver.game.errors import InputError
+
+    if value is None:
+        return None
+    if value == "-":
+        if sys.stdin is None or sys.stdin.closed:
+            raise InputError("--grid -: standard input is closed")
+        return sys.stdin.read()
+    path = Path(value)
+    if "\n" not in value and len(value) < 4096 and path.is_file():
+        try:
+            return path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{value}: cannot read the grid ({exc})") from None
+    return value
+
+
+@entry_point()
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from solver.evaluation.analysis import analyse_game, parse_game
+    from solver.evaluation.assist import check_options
+
+    check_options(args.mode, args.budget)
+    word_list, tree = load_game(args)
+    steps = parse_game(word_list, args.guesses, answer=args.answer, grid=read_grid(args.grid))
+    analysis = analyse_game(word_list, steps, budget=args.budget, tree=tree, mode=args.mode)
+    if args.json:
+        print(json.dumps(analysis.to_json(), indent=2))
+        return EXIT_OK
+    from rich.console import Console
+
+    from solver.studies.play_render import analysis_summary, analysis_table
+
+    console = Console(highlight=False)
+    console.print(analysis_table(analysis))
+    console.print(analysis_summary(analysis), soft_wrap=True)
+    return EXIT_OK
+
+
+def run() -> None:
+    exit_with(main)
+
+
+if __name__ == "__main__":
+    run()
