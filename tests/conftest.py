@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -60,3 +62,42 @@ def random_sub_list(full, seed, n_answers, n_guesses):
     chosen = set(answers)
     others = rng.sample([w for w in full.guesses if w not in chosen], n_guesses - n_answers)
     return from_words(answers, answers + others, name=f"sub{seed}")
+
+
+SHIPPED_TREE = Path(__file__).resolve().parents[1] / "artifacts" / "legacy-normal-salet.msgpack"
+
+
+@pytest.fixture(scope="module")
+def legacy_tree():
+    """The shipped SALET tree (proven opener, legacy lists)."""
+    import policy_tree
+
+    return policy_tree.load(SHIPPED_TREE)
+
+
+def q_value(word_list, table, state, guesses_left, guess) -> int:
+    """Q* total by its definition: |S| plus each non-green class solved on its own with
+    :func:`solver.exact.bellman.solve_state`."""
+    from solver.exact.bellman import solve_state
+
+    codes = table[word_list.guess_index(guess), state]
+    green = 3 ** word_list.word_length - 1
+    return len(state) + sum(solve_state(word_list, state[codes == c], guesses_left - 1, table)[0]
+                            for c in np.unique(codes) if c != green)
+
+
+@pytest.fixture(scope="session")
+def warm_assist_kernels(legacy_table):
+    """Compile (or load) every kernel the assist's searches use, in this process and with no
+    deadline, before any test gives a search a time budget: on a fresh machine the first
+    compile takes longer than such budgets (a forked search child inherits what is loaded)."""
+    from solver.evaluation.assist import rank_guesses
+    from solver.exact.bellman import remaining_answers
+
+    word_list, table = legacy_table
+    for history in ([("salet", "bbbby"), ("crane", "bbbbb")], [("salet", "bbbbb")]):
+        state = remaining_answers(word_list, history, table)
+        ranking = rank_guesses(word_list, state, 6 - len(history), top=5, budget=3600,
+                               table=table, in_process=True)
+        assert ranking.finished
+

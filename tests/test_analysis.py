@@ -13,30 +13,17 @@ import numpy as np
 import pytest
 
 from solver.evaluation.analysis import analyse_game, parse_game
-from solver.evaluation.assist import rank_guesses
 from solver.exact.bellman import remaining_answers, solve_state
 from solver.game.errors import FeedbackError, InputError, UnknownWordError
+from conftest import q_value
 from solver.game.feedback import feedback_code
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
 
 
-@pytest.fixture(scope="module")
-def legacy_tree():
-    import policy_tree
-
-    return policy_tree.load(ARTIFACT)
-
-
-def q_value(word_list, table, state, d, guess) -> int:
-    codes = table[word_list.guess_index(guess), state]
-    return len(state) + sum(solve_state(word_list, state[codes == c], d - 1, table)[0]
-                            for c in np.unique(codes) if c != 242)
-
-
 @pytest.mark.slow
-def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree):
+def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree, warm_assist_kernels):
     """Games the tree plays: every move's regret is 0, with the tree (all values exact past
     the opener) and without it (moves 2.. solved from scratch, exact); the guesses used equal
     V*(start) + Σ regret − Σ luck exactly."""
@@ -55,14 +42,14 @@ def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree):
         state = np.arange(word_list.n_answers, dtype=np.int32)
         for number, (guess, code) in enumerate(game[:-1], start=1):
             if number > 1:
-                ranking = rank_guesses(word_list, state, 7 - number, forced=[word_list.guess_index(guess)],
-                                       budget=60, table=table)
-                assert ranking.finished and ranking.exact_q(word_list.guess_index(guess)) == ranking.value
+                value = solve_state(word_list, state, 7 - number, table)[0]
+                assert q_value(word_list, table, state, 7 - number, guess) == value
             state = state[table[word_list.guess_index(guess), state] == code]
 
 
 @pytest.mark.slow
-def test_a_known_suboptimal_move_has_its_regret_pinned(legacy_table, legacy_tree):
+def test_a_known_suboptimal_move_has_its_regret_pinned(legacy_table, legacy_tree,
+                                                       warm_assist_kernels):
     """After salet:bbbby (86 answers, V* 221 = north), crane costs Q* 263: regret 42/86 =
     21/43 guesses; Q* is also summed here from solve_state on each class. The luck of each
     move matches its definition from independent values."""
@@ -111,7 +98,7 @@ def test_bad_games_name_what_is_wrong(legacy_table, tokens, options, error, frag
 
 
 @pytest.mark.slow
-def test_cli_json_with_a_grid_on_standard_input():
+def test_cli_json_with_a_grid_on_standard_input(warm_assist_kernels):
     grid = "Wordle 1,234 3/6\n⬛⬛⬛⬛🟨\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩\n"
     proc = subprocess.run([sys.executable, "-m", "tools.analyse", "salet", "crane", "birth",
                            "--grid", "-", "--json", "--budget", "1"], cwd=ROOT, input=grid,

@@ -16,28 +16,12 @@ import pytest
 from naive import BruteForce, table as naive_table
 from solver.evaluation.assist import EXACT, NOT_PROVEN, advise
 from solver.exact.bellman import remaining_answers, solve_state
+from conftest import q_value
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.wordlists import from_words
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
-
-
-@pytest.fixture(scope="module")
-def legacy_tree():
-    import policy_tree
-
-    return policy_tree.load(ARTIFACT)
-
-
-def q_value(word_list, table, state, guesses_left, guess) -> int:
-    """Q* total by its definition, each class solved on its own with solve_state."""
-    codes = table[word_list.guess_index(guess), state]
-    total = len(state)
-    for code in np.unique(codes):
-        if code != 242:
-            total += solve_state(word_list, state[codes == code], guesses_left - 1, table)[0]
-    return total
 
 
 def brute_value(word_list, state, guesses_left):
@@ -51,7 +35,8 @@ def brute_value(word_list, state, guesses_left):
 
 
 @pytest.mark.slow
-def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(legacy_table, legacy_tree):
+def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(legacy_table, legacy_tree,
+                                                                            warm_assist_kernels):
     """Done-when of issue 11: 200 random two-guess histories off the SALET tree (a random
     opener other than salet, or salet then a random word other than the tree's), each against
     a random answer. The advice must be exact and equal the brute force (the first 20 states of
@@ -90,7 +75,7 @@ def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(lega
 
 
 @pytest.mark.slow
-def test_on_the_tree_the_advice_is_the_trees(legacy_table, legacy_tree):
+def test_on_the_tree_the_advice_is_the_trees(legacy_table, legacy_tree, warm_assist_kernels):
     """For 40 random answers, after the tree's first two moves, the advice solved from
     scratch (no tree) is the tree's guess and the tree's value from that state."""
     from solver.evaluation.assist import tree_value
@@ -111,7 +96,7 @@ def test_on_the_tree_the_advice_is_the_trees(legacy_table, legacy_tree):
 
 
 @pytest.mark.slow
-def test_top_five_q_values_are_exact_and_ranked(legacy_table):
+def test_top_five_q_values_are_exact_and_ranked(legacy_table, warm_assist_kernels):
     """salet:bbbby crane:bbbbb: bitty is optimal (63 over 28 answers, as solve_from); each of
     the five alternatives' Q* equals the sum of its classes' solve_state values, and no guess
     outside the five is better than the fifth (checked over every guess's Q* lower bound and,
@@ -140,7 +125,7 @@ def test_top_five_q_values_are_exact_and_ranked(legacy_table):
 
 
 @pytest.mark.slow
-def test_a_short_budget_is_honest(legacy_table, legacy_tree):
+def test_a_short_budget_is_honest(legacy_table, legacy_tree, warm_assist_kernels):
     """After salet:bbbbb (221 answers; the tree's value is exact there) with a budget far too
     short to finish: never "exact" with a wrong value, the lower bound is ≤ the true value and
     any value given is ≥ it; the call returns soon after the budget."""
@@ -169,7 +154,7 @@ def test_a_short_budget_is_honest(legacy_table, legacy_tree):
 
 
 @pytest.mark.slow
-def test_thousands_of_answers_answer_within_the_budget(legacy_table):
+def test_thousands_of_answers_answer_within_the_budget(legacy_table, warm_assist_kernels):
     """quiff:bbbbb leaves 1172 answers: with a 1 s budget the answer comes labelled not
     proven, with a lower bound under its value, in about a second."""
     word_list, table = legacy_table
@@ -291,7 +276,7 @@ def assist(*args, timeout=120):
 
 
 @pytest.mark.slow
-def test_cli_json_and_text():
+def test_cli_json_and_text(warm_assist_kernels):
     proc = assist("salet:bbbby", "crane:bbbbb", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
@@ -306,7 +291,7 @@ def test_cli_json_and_text():
 
 
 @pytest.mark.slow
-def test_cli_budget_counts_from_the_start():
+def test_cli_budget_counts_from_the_start(warm_assist_kernels):
     """crate:bbbbb (246 answers) with --budget 3: the whole command, start-up included, ends
     within about the budget (the search gets what start-up left), and the answer is honest."""
     started = time.perf_counter()

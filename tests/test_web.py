@@ -34,7 +34,7 @@ def rows(*tokens):
 
 
 @pytest.mark.slow
-def test_next_is_the_assist_api(client, legacy_table):
+def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
     import policy_tree
 
     from solver.evaluation.assist import advise
@@ -100,7 +100,7 @@ def server():
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (.ci/run installs it)")
-def test_a_whole_game_in_headless_chromium(server):
+def test_a_whole_game_in_headless_chromium(server, warm_assist_kernels):
     """Play crony as the tree does: each suggestion shown must be the tree's next guess; set
     the tiles by clicking (gray → yellow → green); at the end the analysis shows one row per
     move, each with regret 0. Screenshots go to docs/img/."""

@@ -25,7 +25,8 @@ from numba import njit
 
 from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
                                             split_value, tighten)
-from solver.exact._search_kernel import _answer_splitter, _search, _split_stats, evaluate_guess
+from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, evaluate_guess,
+                                         insert_largest_first)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
 from solver.game._partition_kernel import partition
 
@@ -124,11 +125,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         m = starts[c + 1] - starts[c]
         if present[c] == all_green or m <= 2:
             continue
-        b = n_open - 1
-        while b >= 0 and starts[open_classes[b] + 1] - starts[open_classes[b]] < m:
-            open_classes[b + 1] = open_classes[b]
-            b -= 1
-        open_classes[b + 1] = c
+        insert_largest_first(open_classes, n_open, starts, c)
         n_open += 1
     # Cheap pass: every class's bound (memo, else the depth-one scan), largest first.
     n_deep = 0

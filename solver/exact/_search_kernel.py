@@ -226,6 +226,18 @@ def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
 
 
 @njit(cache=True)
+def insert_largest_first(open_classes, n_open, starts, c):
+    """Insert class c into the list ``open_classes[:n_open]``, kept largest class first (a
+    class goes after those of its size already there: ties keep their insertion order)."""
+    m = starts[c + 1] - starts[c]
+    b = n_open - 1
+    while b >= 0 and starts[open_classes[b] + 1] - starts[open_classes[b]] < m:
+        open_classes[b + 1] = open_classes[b]
+        b -= 1
+    open_classes[b + 1] = c
+
+
+@njit(cache=True)
 def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             memo, ws, stats, objective, mode, only):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
@@ -366,12 +378,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 running = tighten(objective, running, base, floor)
                 base = floor
             bounds[c] = base
-            # insertion into the open list, largest class first (ties: feedback order)
-            b = n_open - 1
-            while b >= 0 and starts[open_classes[b] + 1] - starts[open_classes[b]] < m:
-                open_classes[b + 1] = open_classes[b]
-                b -= 1
-            open_classes[b + 1] = c
+            insert_largest_first(open_classes, n_open, starts, c)
             n_open += 1
         if running < best and n_open > 0:
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
