@@ -61,13 +61,14 @@ class DecisionTree:
             return NotImplemented
         return all(np.array_equal(a, b) for a, b in zip(self.arrays().values(), other.arrays().values()))
 
-    def guesses_per_answer(self, table_row_of, answers) -> np.ndarray:
-        """Guesses used for each answer, int64[len(answers)]; 0 where the tree fails (no branch
-        or more than the tree's depth). ``table_row_of(guess_index, answer_index) -> code``."""
+    def guesses_per_answer(self, table_row_of, answers, start: int = 0) -> np.ndarray:
+        """Guesses used for each answer from node ``start`` (0: the root) on, int64[len(answers)];
+        0 where the tree fails (no branch or more than the tree's depth).
+        ``table_row_of(guess_index, answer) -> code``, for the answers as given."""
         out = np.zeros(len(answers), dtype=np.int64)
         green = self.all_green
         for i, a in enumerate(answers):
-            node, used = 0, 0
+            node, used = start, 0
             while node >= 0 and used < 64:
                 used += 1
                 code = table_row_of(int(self.node_guess[node]), a)

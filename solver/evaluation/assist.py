@@ -588,23 +588,17 @@ def tree_for(word_list: WordList, tree) -> object | None:
 
 
 def tree_value(tree, node: int, answers) -> int:
-    """Total guesses the tree needs from ``node`` over ``answers`` (plain Python replay)."""
-    total = 0
-    green = tree.tree.all_green
-    for answer in answers:
-        current, used = node, 0
-        while True:
-            guess = tree.guess_at(current)
-            used += 1
-            code = feedback_code(guess, answer)
-            if code == green:
-                break
-            current = tree.tree.child(current, code)
-            if current < 0:
-                raise InputError(f"the decision tree does not solve {answer!r} (run "
-                                 "`python -m tools.tree verify`)")
-        total += used
-    return total
+    """Total guesses the tree needs from ``node`` over ``answers`` (words): a replay with
+    :meth:`policy_tree.tree.DecisionTree.guesses_per_answer`. Raises InputError if the tree
+    does not solve one of them."""
+    guesses = tree.word_list.guesses
+    used = tree.tree.guesses_per_answer(lambda g, answer: feedback_code(guesses[g], answer),
+                                        list(answers), start=node)
+    if (used == 0).any():
+        answer = list(answers)[int(np.argmax(used == 0))]
+        raise InputError(f"the decision tree does not solve {answer!r} (run "
+                         "`python -m tools.tree verify`)")
+    return int(used.sum())
 
 
 def _left_tree_sentence(position) -> str:

@@ -315,12 +315,11 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
         fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
                                       guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
                                       kind="prove", rank=rank, openers=list(names or ()))
-        journal = Journal.open(journal_path(word_list, spec, rank, names), fingerprint,
-                               resume=resume)
-        proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal, progress,
-                       started)
-        rows = proof.run()
-        journal.close()
+        with Journal.open(journal_path(word_list, spec, rank, names), fingerprint,
+                          resume=resume) as journal:
+            proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal,
+                           progress, started)
+            rows = proof.run()
     finally:
         runner.close()
     if not rows or rows[0].status != "exact" or rows[0].value >= INF:
