@@ -213,8 +213,13 @@ class PolicyTree:
             UnknownWordError, FeedbackError, HistoryTokenError: malformed history.
             InconsistentHistoryError: no answer produces every feedback of the history.
             GameOverError: a guess follows an all-green feedback.
+            HardModeError: on a hard-mode tree, a guess that ignores an earlier hint.
         """
         steps = self.normalise_history(history)
+        if self.mode == "hard":  # a hard-mode tree answers hard-mode games only
+            from solver.game.hard_mode import check_hard_mode_history
+
+            check_hard_mode_history(steps)
         answers: tuple[str, ...] = self.word_list.answers
         node: int | None = 0
         won = False

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from policy_tree.lookup import PolicyTree, format_history
 from solver.game.feedback import code_to_text, feedback_code
+from solver.game.hard_mode import hard_mode_violation
 
 
 @dataclass
@@ -112,23 +113,6 @@ def _check_guesses(policy: PolicyTree, report: VerifyReport) -> None:
                     f"{policy.guess_at(0)!r}")
 
 
-def _hard_mode_violation(steps, guess: str) -> str | None:
-    """Why ``guess`` breaks hard mode after ``steps`` (greens kept in place, revealed letters
-    reused), or ``None``."""
-    for previous, code in steps:
-        revealed: dict[str, int] = {}
-        for i in range(5):
-            c = (code // 3**i) % 3
-            if c == 2 and guess[i] != previous[i]:
-                return f"position {i + 1} must stay {previous[i]!r}"
-            if c:
-                revealed[previous[i]] = revealed.get(previous[i], 0) + 1
-        for letter, count in revealed.items():
-            if guess.count(letter) < count:
-                return f"it must contain {letter!r}"
-    return None
-
-
 def _replay(policy: PolicyTree, report: VerifyReport) -> None:
     tree, limit = policy.tree, policy.guess_limit
     hard = policy.mode == "hard"
@@ -139,7 +123,7 @@ def _replay(policy: PolicyTree, report: VerifyReport) -> None:
             visits[node] += 1
             guess = policy.guess_at(node)
             if hard and steps:
-                why = _hard_mode_violation(steps, guess)
+                why = hard_mode_violation(steps, guess)
                 if why:
                     report.fail(f"{answer!r}: node {node} plays {guess!r} after "
                                 f"{format_history(steps)}, illegal in hard mode: {why}")

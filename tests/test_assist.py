@@ -312,7 +312,8 @@ def test_cli_budget_counts_from_the_start(warm_assist_kernels):
     (["salet:bbbby", "crane:ggggg"], "no answer is consistent with salet:bbbby crane:ggggg"),
     (["salet:bbbbq"], "guess 1: feedback 'bbbbq' is not five of b/y/g"),
     (["salet"], "guess 1: history token 'salet' is not word:feedback"),
-    (["--mode", "hard"], "mode 'hard' is not supported yet"),
+    (["--mode", "hard", "salet:bbbbg", "crony:bbbbb"],
+     "guess 2 (crony) is not allowed in hard mode: position 5 must stay 't'"),
     (["--budget", "0"], "the time budget must be a positive number of seconds"),
     (["--words", "/nonexistent"], "is neither a shipped word list"),
 ])

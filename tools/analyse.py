@@ -23,10 +23,10 @@ feedback left needs than the move's expectation (positive: lucky); the optimal m
 summary adds them up: guesses used = V*(start) + total regret − total luck.
 
 A value the solver cannot prove within --budget seconds (per move) is marked * (best found,
-not proven; regret is then measured against it), and ? where none was found. The optimum at
-the very start of the shipped lists is not proven by this project (the opener proof is in
-progress): the first move's V* is the SALET tree's value, marked *. Only the normal mode
-exists so far.
+not proven; regret is then measured against it), and ? where none was found. At the very
+start the SALET tree's value is V* exactly when the tree records the opener proof (make
+solve), else it is marked *. With --mode hard every move must use the hints before it, and
+V*, Q* are over the guesses hard mode allows.
 
 Exit status: 0 analysed, 1 an internal error, 2 bad input (naming the guess at fault), 130
 interrupted.

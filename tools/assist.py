@@ -29,8 +29,9 @@ seconds of the start, start-up included: the optimum is searched first, the alte
 the time left. When the optimum cannot be proven in time (a poor opener leaves thousands of
 answers), the best guess found so far is printed, labelled "best found, not proven", with a
 proven lower bound on the optimum; exact answers are labelled exact, and alternatives not
-ranked in time are said to be so. Only the normal mode exists so far (hard mode is a later
-issue).
+ranked in time are said to be so. With --mode hard every guess of the history must use the
+hints before it (greens kept in place, revealed letters reused), and only such guesses are
+advised; the hard-mode tree (artifacts/<list>-hard-salet.msgpack) answers on its path.
 
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜, 🟨, 🟩).
@@ -52,12 +53,13 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt and "
                              "guesses.txt (default: legacy)")
-    parser.add_argument("--mode", default="normal",
-                        help="play mode; only 'normal' exists so far (hard mode is a later issue)")
+    parser.add_argument("--mode", default="normal", choices=("normal", "hard"),
+                        help="play mode: normal (default) or hard (the NYT rule: every guess "
+                             "keeps the greens in place and uses every revealed letter)")
     parser.add_argument("--budget", type=float, default=10.0, metavar="SECONDS", help=budget_help)
     parser.add_argument("--tree", default=None, metavar="ARTIFACT",
-                        help="an optimal decision tree of the same lists to answer from (default: "
-                             "artifacts/<list>-normal-salet.msgpack when it exists)")
+                        help="an optimal decision tree of the same lists and mode to answer "
+                             "from (default: artifacts/<list>-<mode>-salet.msgpack when it exists)")
     parser.add_argument("--no-tree", action="store_true", help="solve every state, use no tree")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     add_debug_option(parser)
@@ -84,13 +86,14 @@ def load_game(args):
 
     word_list = load_word_list(args.words)
     if args.no_tree or args.tree is None:
-        return word_list, None if args.no_tree else default_tree(word_list)
+        return word_list, None if args.no_tree else default_tree(word_list, mode=args.mode)
     import policy_tree
 
     tree = policy_tree.load(args.tree)
-    if tree_for(word_list, tree) is None:
+    if tree_for(word_list, tree, args.mode) is None:
         raise InputError(f"{args.tree}: not an optimal total-guesses tree of the {word_list.name!r} "
-                         "lists (give --words to match it, or --no-tree)")
+                         f"lists in {args.mode} mode (give --words and --mode to match it, or "
+                         "--no-tree)")
     return word_list, tree
 
 

@@ -30,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
-    parser.add_argument("--mode", choices=("normal",), default="normal", help="play mode")
+    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+                        help="normal (default) or hard: every guess keeps the greens in place "
+                             "and uses every revealed letter (the NYT rule)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise total guesses (default) or the worst case")
     parser.add_argument("--rank", type=int, default=1,
@@ -48,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "(artifacts/<list>-<mode>-<opener>.msgpack), marked as proven")
     parser.add_argument("--memory-gb", type=float, default=4.0,
                         help="memory for the workers' memo tables (default 4)")
-    parser.add_argument("--guess-limit", type=int, default=6, help="guesses allowed (default 6)")
+    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=int, default=6,
+                        metavar="K", help="every game must be won within K guesses (default 6)")
     parser.add_argument("--out", default=None,
                         help="CSV path (default: artifacts/<list>-<mode>-openers.csv)")
     parser.add_argument("--no-resume", action="store_true",
@@ -93,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                    f"{info['searched']} searched")
 
         result = prove(word_list, guess_limit=args.guess_limit, objective=args.objective,
+                       mode=args.mode,
                        rank=args.rank, openers=openers, jobs=args.jobs,
                        memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
                        backend=args.backend, scheduler=args.scheduler)

@@ -39,10 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=-1,
                         help="worker processes for the root classes (default -1: all cores)")
     parser.add_argument("--out", default=None,
-                        help="artifact path (default: artifacts/<list>-normal-<opener>.msgpack, "
+                        help="artifact path (default: artifacts/<list>-<mode>-<opener>.msgpack, "
                              "<list> = legacy, nyt-2024, or custom-<12 hex of the lists' sha256> "
                              "for any other lists)")
-    parser.add_argument("--guess-limit", type=int, default=6, help="guesses allowed (default 6)")
+    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=int, default=6,
+                        metavar="K",
+                        help="every game must be won within K guesses (default 6); with the "
+                             "total objective this is the least total subject to max ≤ K")
+    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+                        help="normal (any allowed guess) or hard: every guess keeps the greens "
+                             "in place and uses every revealed letter (the NYT rule)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")
@@ -75,12 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # checks the opener, options, output path and cache before any work
         result, path = solve_and_save(
             word_list, args.opener, args.out, jobs=args.jobs, guess_limit=args.guess_limit,
-            objective=args.objective, resume=not args.no_resume, progress=progress)
+            objective=args.objective, mode=args.mode, resume=not args.no_resume,
+            progress=progress)
     finally:
         if tasks:
             bar.stop()
     title = "optimal tree" if args.objective == "total" else "least worst-case tree"
-    table = Table(title=escape(f"{title}: {word_list.name}, opener {result.opener}"))
+    table = Table(title=escape(f"{title}: {word_list.name}, {args.mode} mode, opener {result.opener}"))
     table.add_column("quantity")
     table.add_column("value", justify="right")
     table.add_row("answers", str(word_list.n_answers))

@@ -245,7 +245,8 @@ def cmd_next(args) -> int:
         from solver.evaluation.assist import advise
         from solver.studies.play_render import advice_text
 
-        advice = advise(tree.word_list, position.steps, top=0, budget=args.budget, tree=tree)
+        advice = advise(tree.word_list, position.steps, top=0, budget=args.budget, tree=tree,
+                        mode=tree.mode)
         print(advice_text(advice))
         return EXIT_OK
     print(f"next guess: {tree.guess_at(position.node)}")

@@ -240,6 +240,8 @@ def analyse_game(word_list: WordList, history, *, budget: float = DEFAULT_BUDGET
         tree: an optimal :class:`policy_tree.PolicyTree` of these lists (or None): the moves
             on it are valued from it without search.
         table: the feedback table (loaded from the cache if omitted).
+        mode: ``"normal"`` or ``"hard"`` (every move must use the hints before it; V* and Q*
+            are then over the guesses hard mode allows, docs/algorithms.md §10).
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
@@ -254,9 +256,13 @@ def analyse_game(word_list: WordList, history, *, budget: float = DEFAULT_BUDGET
     steps = normalise_history(word_list, history, guess_limit)
     if not steps:
         raise InputError("the game has no guesses to analyse")
+    if mode == "hard":
+        from solver.game.hard_mode import check_hard_mode_history
+
+        check_hard_mode_history(steps)
     table = feedback_table(word_list) if table is None else table
     remaining_answers(word_list, steps, table)  # a history no answer fits: FeedbackError naming it
-    tree = tree_for(word_list, tree)
+    tree = tree_for(word_list, tree, mode)
     green = all_green(word_list.word_length)
     state = np.arange(word_list.n_answers, dtype=np.int32)
     node = 0 if tree is not None else None
@@ -284,7 +290,8 @@ def analyse_game(word_list: WordList, history, *, budget: float = DEFAULT_BUDGET
             lower = min(value, cheap_lower_bound(word_list, state, table))
         elif not (tree_exact and guess == tree_guess):
             ranking = rank_guesses(word_list, state, d, top=1, budget=budget, table=table,
-                                   forced=[] if guess in known else [word_list.guess_index(guess)])
+                                   forced=[] if guess in known else [word_list.guess_index(guess)],
+                                   mode=mode, history=steps[:t - 1])
             q_guess, q_exact = ranking.q_values.get(word_list.guess_index(guess), (None, False))
             if q_exact:
                 known[guess] = q_guess  # INF: some answer lost
@@ -315,7 +322,7 @@ def analyse_game(word_list: WordList, history, *, budget: float = DEFAULT_BUDGET
         final = (0, True)
     elif guess_limit - len(steps) >= 1:
         ranking = rank_guesses(word_list, state, guess_limit - len(steps), top=1, budget=budget,
-                               table=table)
+                               table=table, mode=mode, history=steps)
         if ranking.proven and ranking.value is not None:
             final = (ranking.value, True)
     for i, move in enumerate(moves):

@@ -25,7 +25,8 @@ answer whose optimum was proven is ``"exact"`` (its alternatives are marked inco
 the budget ran out before they were). A history on
 an optimal decision tree (past the opener, or at the opener when the tree records the opener
 proof, docs/algorithms.md §9) is answered from the tree, exactly, with no search.
-Only the normal mode exists so far (hard mode is a later issue).
+In hard mode (docs/algorithms.md §10) every guess of the history must be allowed by the hints
+before it, and only the guesses the history allows are ranked and searched.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ from solver.game.wordlists import WordList
 DEFAULT_BUDGET = 10.0
 #: Alternatives listed by default.
 TOP = 5
-#: Play modes this module answers (hard mode: a later issue).
-MODES = ("normal",)
+#: Play modes this module answers.
+MODES = ("normal", "hard")
 EXACT = "exact"
 NOT_PROVEN = "best found, not proven"
 SOLVED = "solved"
@@ -98,10 +99,9 @@ def format_steps(steps) -> list[str]:
 
 
 def check_options(mode: str, budget: float) -> None:
-    """Refuse (InputError) a mode other than normal and a budget that is not a positive number."""
+    """Refuse (InputError) an unknown mode and a budget that is not a positive number."""
     if mode not in MODES:
-        raise InputError(f"mode {mode!r} is not supported yet: only 'normal' (hard mode is a later "
-                         "issue)")
+        raise InputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
     if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not math.isfinite(budget) \
             or budget <= 0:
         raise InputError(f"the time budget must be a positive number of seconds, got {budget!r}")
@@ -221,14 +221,15 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     those already exact or whose proven bound already reaches it."""
     from solver.exact._search_kernel import evaluate_guess, new_search
 
-    S, d, P, goa, z1, z2 = problem
+    S, d, P, goa, z1, z2, rules, constraint, allowed = problem
     search = new_search(d, P.shape[0], P.shape[1], n_patterns, capacity)
     position = _positions(order)
     known: dict[int, tuple[int, bool]] = {}
 
     def q_value(g: int, beta: int) -> int:
         return int(evaluate_guess(S, np.int64(g), np.int64(d), np.int64(beta), P, goa, z1, z2,
-                                  search, np.int64(0), np.int64(mode_id)))
+                                  search, np.int64(0), np.int64(mode_id), rules, constraint,
+                                  allowed))
 
     for g in forced:
         g = int(g)
@@ -238,7 +239,8 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     if whole:
         from solver.exact._search_kernel import solve_state
 
-        value, g = solve_state(S, int(d), P, goa, z1, z2, capacity, n_patterns, 0, int(mode_id))
+        value, g = solve_state(S, int(d), P, goa, z1, z2, capacity, n_patterns, 0, int(mode_id),
+                               rules, constraint, allowed)
         value, g = int(value), int(g)
         if g >= 0 and value < INF:
             if g in known and known[g][0] != value:
@@ -288,12 +290,17 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     yield ("done",)
 
 
-def _candidate_order(S, P, n_patterns: int) -> tuple[np.ndarray, np.ndarray]:
+def _candidate_order(S, P, n_patterns: int, allowed=None) -> tuple[np.ndarray, np.ndarray]:
     """(order, bounds): the guesses that split S in the solver's candidate order (bound, Σ|C|²,
-    index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``."""
+    index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``; only the ``allowed``
+    guesses (int32 indices; hard mode) when given."""
     from solver.exact._search_kernel import guess_bounds
 
     bound, order_term = guess_bounds(S, P, n_patterns, 0)
+    if allowed is not None:
+        keep = np.zeros(bound.shape[0], dtype=bool)
+        keep[allowed] = True
+        bound[~keep] = INF
     splitting = np.flatnonzero(bound < INF).astype(np.int32)
     order = splitting[np.lexsort((splitting, order_term[splitting], bound[splitting]))]
     return order, bound[order].astype(np.int64)
@@ -325,16 +332,21 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
         return
+    from solver.game._hard_mode_kernel import empty_constraint
+    from solver.game.hashing import constraint_keys
+
     S = np.arange(2, dtype=np.int32)
     P = np.ascontiguousarray(np.array([[0, 1], [1, 0]], dtype=dtype))
     goa = np.arange(2, dtype=np.int32)
     z1, z2 = np.array([1, 3], dtype=np.uint64), np.array([5, 7], dtype=np.uint64)
+    rules = (np.zeros((2, 5), dtype=np.uint8),) + constraint_keys()
+    constraint, allowed = empty_constraint(), np.arange(2, dtype=np.int32)
     _candidate_order(S, P, n_patterns)
     search = new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4)
     evaluate_guess(S, np.int64(0), np.int64(2), np.int64(INF), P, goa, z1, z2, search,
-                   np.int64(0), np.int64(0))
+                   np.int64(0), np.int64(0), rules, constraint, allowed)
     if whole:
-        solve_state(S, 2, P, goa, z1, z2, 1 << 4, n_patterns, 0, 0)
+        solve_state(S, 2, P, goa, z1, z2, 1 << 4, n_patterns, 0, 0, rules, constraint, allowed)
     _WARM.add(key)
 
 
@@ -393,7 +405,7 @@ def _collect(ranking: Ranking, conn, child, deadline: float) -> None:
 
 def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1, forced=(),
                  budget: float = DEFAULT_BUDGET, table: np.ndarray | None = None,
-                 in_process: bool | None = None) -> Ranking:
+                 in_process: bool | None = None, mode: str = "normal", history=()) -> Ranking:
     """The exact ``Q*`` of the best ``top`` guesses of a state (and of the ``forced`` ones),
     searched for at most ``budget`` seconds: the optimum first, the other ``top − 1`` with
     the time left.
@@ -412,6 +424,8 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
         table: the feedback table (loaded from the cache if omitted).
         in_process: search in this process (True) or in a child (False); by default in this
             process when the state has at most :data:`IN_PROCESS_MAX` answers.
+        mode: ``"normal"`` or ``"hard"``; in hard mode only the guesses ``history`` ((guess
+            word, feedback code) pairs that led to the state) allows are ranked (§10).
 
     Returns:
         :class:`Ranking`. Raises InputError for an empty state or ``guesses_left < 1``, and
@@ -430,10 +444,17 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
     table = feedback_table(word_list) if table is None else table
     patterns = count_patterns(word_list.word_length)
     S, P, goa, z1, z2 = _local_problem(word_list, state, table)
-    problem = (S, int(guesses_left), P, goa, z1, z2)
+    from solver.exact.bellman import allowed_after, search_rules
+    from solver.game.spec import GameSpec
+
+    spec = GameSpec(word_length=word_list.word_length, mode=mode)
+    constraint, allowed = allowed_after(word_list, spec, list(history))
+    problem = (S, int(guesses_left), P, goa, z1, z2, search_rules(word_list), constraint, allowed)
     n = len(state)
     in_process = n <= IN_PROCESS_MAX if in_process is None else bool(in_process)
-    order, bounds = _candidate_order(S, P, patterns)
+    order, bounds = _candidate_order(S, P, patterns, allowed if mode == "hard" else None)
+    if mode == "hard":
+        forced = [f for f in forced if int(f) in set(allowed.tolist())]
     ranking = Ranking(n, int(guesses_left), order, bounds, in_process=in_process)
     if n == 1:  # the answer itself; any other guess costs one more
         g = int(goa[0])
@@ -445,7 +466,7 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
     whole = not in_process and n > IN_PROCESS_MAX
     capacity = 1 << 21 if n > 64 else 1 << 16
     args = (problem, order, bounds, [int(f) for f in forced], max(int(top), 1), capacity,
-            patterns, 0, whole)
+            patterns, spec.mode_id, whole)
     if in_process:
         for message in _rank_steps(*args):
             if _record(ranking, message) or time.monotonic() >= deadline:
@@ -567,24 +588,24 @@ class Advice:
 ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "artifacts"
 
 
-def default_tree(word_list: WordList, opener: str = "salet"):
-    """The optimal SALET tree of these lists (``artifacts/<lists>-normal-salet.msgpack``,
+def default_tree(word_list: WordList, opener: str = "salet", mode: str = "normal"):
+    """The optimal SALET tree of these lists (``artifacts/<lists>-<mode>-salet.msgpack``,
     :func:`solver.exact.bellman.artifact_path`) as a :class:`policy_tree.PolicyTree`, or None
     when there is no such file. A file that exists but cannot be read raises ArtifactError."""
     import policy_tree
     from solver.exact.bellman import artifact_path
 
-    path = artifact_path(word_list, opener, directory=ARTIFACTS_DIR)
+    path = artifact_path(word_list, opener, directory=ARTIFACTS_DIR, mode=mode)
     return policy_tree.load(path) if path.exists() else None
 
 
-def tree_for(word_list: WordList, tree) -> object | None:
+def tree_for(word_list: WordList, tree, mode: str = "normal") -> object | None:
     """``tree`` (a :class:`policy_tree.PolicyTree`) if it is an optimal total-guesses tree of
-    the normal game on exactly these lists, else None."""
+    the game in ``mode`` on exactly these lists, else None."""
     if tree is None:
         return None
     same = tree.word_list.identity == word_list.identity
-    return tree if same and tree.objective == "total" and tree.mode == "normal" else None
+    return tree if same and tree.objective == "total" and tree.mode == mode else None
 
 
 def tree_value(tree, node: int, answers) -> int:
@@ -625,7 +646,8 @@ def advise(word_list: WordList, history=(), *, top: int = TOP, budget: float = D
         tree: an optimal :class:`policy_tree.PolicyTree` for these lists (or None); while the
             history follows it past the opener, its guess is the answer, exactly.
         table: the feedback table (loaded from the cache when needed and omitted).
-        mode: ``"normal"`` (hard mode does not exist yet).
+        mode: ``"normal"`` or ``"hard"`` (every guess of the history must then use the hints
+            before it; only allowed guesses are advised, docs/algorithms.md §10).
         guess_limit: guesses allowed in a game.
 
     Returns:
@@ -634,6 +656,7 @@ def advise(word_list: WordList, history=(), *, top: int = TOP, budget: float = D
     Raises:
         InputError (subclasses) naming the guess at fault: malformed history, unknown word,
         a history no answer fits (FeedbackError), too many guesses; a bad mode or budget;
+        a hard-mode history that ignores a hint (HardModeError);
         UnwinnableError when the answers left cannot all be won in the guesses left.
     """
     from solver.exact.bellman import UnwinnableError
@@ -643,7 +666,11 @@ def advise(word_list: WordList, history=(), *, top: int = TOP, budget: float = D
     if top < 0:
         raise InputError(f"top must be at least 0, got {top}")
     steps = normalise_history(word_list, history, guess_limit)
-    tree = tree_for(word_list, tree)
+    if mode == "hard":
+        from solver.game.hard_mode import check_hard_mode_history
+
+        check_hard_mode_history(steps)
+    tree = tree_for(word_list, tree, mode)
     position = tree.position(steps) if tree is not None else None
     if position is not None:
         answers = position.answers
@@ -681,7 +708,8 @@ def advise(word_list: WordList, history=(), *, top: int = TOP, budget: float = D
                       alternatives_complete=False, seconds=time.perf_counter() - started)
     forced = [word_list.guess_index(tree_guess)] if tree_guess is not None else []
     ranking = rank_guesses(word_list, state, guesses_left, top=max(top, 1), forced=forced,
-                           budget=max(budget - (time.perf_counter() - started), 0.0), table=table)
+                           budget=max(budget - (time.perf_counter() - started), 0.0), table=table,
+                           mode=mode, history=steps)
     if ranking.proven and ranking.value is None:
         raise UnwinnableError(f"the {len(answers)} answers left cannot all be won within "
                               f"{guesses_left} more guesses")

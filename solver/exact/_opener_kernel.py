@@ -27,6 +27,8 @@ from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess
                                             split_value, tighten)
 from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, evaluate_guess,
                                          insert_largest_first)
+from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint,
+                                            filter_allowed, tighten_constraint)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
 from solver.game._partition_kernel import partition
 
@@ -91,7 +93,7 @@ def class_bound(cls, P, PT, guess_of_answer, objective, bits, counts):
 
 @njit(cache=True)
 def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search, bits,
-                 objective, mode, deep):
+                 objective, mode, deep, rules):
     """Bound or fail-soft value of playing guess ``g`` first on every answer, d ≥ 3 guesses.
 
     Without ``deep``: the opener's depth-one bound (:func:`class_bound` for each class),
@@ -100,10 +102,18 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     the exact Q-value if it is < ``beta``, else a proven lower bound ≥ ``beta`` (fail-soft,
     §4.1); ``INF`` if g cannot win every game in d guesses. ``search`` is
     :func:`solver.exact._search_kernel.new_search`'s (memo, workspace, stats) of depth ≥ d;
-    ``bits`` from :func:`new_bits`. Returns an int64."""
+    ``bits`` from :func:`new_bits`; ``rules`` as for
+    :func:`solver.exact._search_kernel.solve_state` (hard mode: each class is searched over
+    the guesses its feedback allows; its depth-one bound, over every guess, stays valid).
+    Returns an int64."""
     memo, ws, stats = search
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
+    hard = mode == HARD_MODE
+    letters, ckeys1, ckeys2 = rules
+    constraints = ws[10]
+    root_constraint = empty_constraint()
+    everything = np.arange(P.shape[0]).astype(np.int32)
     counts = ws[0][d]
     k, sumsq, green = _split_stats(P[g], S, counts)
     running = guess_bound(objective, n, k, green)
@@ -111,7 +121,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         return running
     if k == 1:  # g tells nothing: the whole set again with a guess fewer
         return evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search,
-                              objective, mode)
+                              objective, mode, rules, root_constraint, everything)
     members = ws[3][d]
     starts = ws[4][d]
     bounds = ws[5][d]
@@ -135,6 +145,11 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         cls = members[starts[c]:starts[c + 1]]
         base = class_base(objective, m)
         h1, h2 = state_hash(cls, zobrist1, zobrist2)
+        if hard:
+            tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
+            ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
+            h1 += ch1
+            h2 += ch2
         meta = memo_meta(m, d - 1, objective, mode)
         # Only the search reads the memo: a bound alone must not depend on what this worker
         # solved before, so that the openers table is the same however the work was split.
@@ -164,7 +179,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         n_deep += 1
     if not deep:
         return running
-    candidates = np.arange(P.shape[0]).astype(np.int32)
+    allowed = np.empty(P.shape[0], dtype=np.int32)
     for a in range(n_deep):
         c = open_classes[a]
         cls = members[starts[c]:starts[c + 1]]
@@ -182,10 +197,14 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             local_z1[i] = zobrist1[cls[i]]
             local_z2[i] = zobrist2[cls[i]]
         local_state = np.arange(m).astype(np.int32)
+        candidates = everything
+        if hard:
+            tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
+            candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything, allowed)]
         v, _ = _search(local_state, np.int64(d - 1),
                        class_cutoff(objective, beta, running, bounds[c]), candidates,
                        local_table, local_guess, local_z1, local_z2, memo, ws, stats,
-                       objective, mode, np.int64(-1))
+                       objective, mode, np.int64(-1), rules)
         running = tighten(objective, running, bounds[c], v)
         if running >= beta:
             return running

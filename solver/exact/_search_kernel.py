@@ -48,6 +48,8 @@ from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
+from solver.game._hard_mode_kernel import (HARD_MODE, WIDTH, constraint_hash, filter_allowed,
+                                            tighten_constraint)
 from solver.game._memo_kernel import new_memo
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
@@ -77,6 +79,8 @@ def new_workspace(depth, n_guesses, n_answers, n_patterns):
         np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class order / patterns present
         np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # partition signatures
         np.zeros((depth + 1, n_patterns), dtype=np.int32),  # open classes, largest first
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: a class's allowed guesses
+        np.zeros((depth + 1, WIDTH), dtype=np.int8),  # hard mode: the state's constraint
     )
 
 
@@ -239,14 +243,20 @@ def insert_largest_first(open_classes, n_open, starts, c):
 
 @njit(cache=True)
 def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
-            memo, ws, stats, objective, mode, only):
+            memo, ws, stats, objective, mode, only, rules):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
     (One self-recursive function on purpose: splitting the per-guess body into a second
     function made the pair mutually recursive, and numba's cached build of that segfaulted on
     load, numba #6061.) ``objective`` is the objective's id (:mod:`solver.exact._objective_kernel`); ``mode`` is
     the play mode's id, part of the memo key. ``only`` ≥ 0 restricts the guess played at S
     (not below it) to that one guess, which must split S, with d ≥ 3: the result is then that
-    guess's Q-value (fail-soft) and the memo holds nothing for S itself; -1 otherwise."""
+    guess's Q-value (fail-soft) and the memo holds nothing for S itself; -1 otherwise.
+
+    Hard mode (``mode == HARD_MODE``, docs/algorithms.md §10): ``candidates`` are the guesses
+    the history allows (and that may split S), the state's constraint is ``ws[10][d]``, and
+    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1 and 2) give each class its
+    constraint, its allowed guesses and its memo key (the constraint's hash is added to the
+    answer set's). In normal mode ``rules`` is not read."""
     n = S.shape[0]
     if n == 1:
         return np.int64(1), np.int64(guess_of_answer[S[0]])
@@ -256,13 +266,21 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         return pair_value(objective), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
     h1, h2 = _hash(S, zobrist1, zobrist2)
+    hard = mode == HARD_MODE
+    letters, ckeys1, ckeys2 = rules
+    constraints = ws[10]
+    if hard:
+        ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
+        h1 += ch1
+        h2 += ch2
     meta = memo_meta(n, d, objective, mode)
     slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
     if slot >= 0:
         stats[1] += 1
         if memo[4][slot] >= 0 or memo[3][slot] >= beta:
             return np.int64(memo[3][slot]), np.int64(memo[4][slot])
-    counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws = ws
+    (counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws,
+     allowed_ws, _) = ws
     counts = counts_ws[d]
     all_green = counts.shape[0] - 1
 
@@ -324,7 +342,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         elif bound < min_excluded:
             min_excluded = bound
     ordered = np.sort(keys[:nk])
-    if nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH:
+    # (not in hard mode: two guesses that split S alike allow different guesses later)
+    if nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH and not hard:
         nu = _dedupe_useful(S, P, useful, nu, sig_ws[d], counts, counts_ws[0])
     sub_candidates = useful[:nu]
 
@@ -355,6 +374,11 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 continue
             cls = members[starts[c]:starts[c + 1]]
             c1, c2 = _hash(cls, zobrist1, zobrist2)
+            if hard:
+                tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
+                ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
+                c1 += ch1
+                c2 += ch2
             class_meta = memo_meta(m, d - 1, objective, mode)
             s = _memo_find(memo, c1, c2, class_meta)
             base = class_base(objective, m)
@@ -385,10 +409,15 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             for a in range(n_open):
                 c = open_classes[a]
                 cls = members[starts[c]:starts[c + 1]]
+                class_candidates = sub_candidates
+                if hard:
+                    tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
+                    na = filter_allowed(constraints[d - 1], letters, sub_candidates, allowed_ws[d])
+                    class_candidates = allowed_ws[d][:na]
                 v, sub_guess = _search(cls, np.int64(d - 1),
                                        class_cutoff(objective, best, running, bounds[c]),
-                                       sub_candidates, P, guess_of_answer, zobrist1, zobrist2,
-                                       memo, ws, stats, objective, mode, np.int64(-1))
+                                       class_candidates, P, guess_of_answer, zobrist1, zobrist2,
+                                       memo, ws, stats, objective, mode, np.int64(-1), rules)
                 running = tighten(objective, running, bounds[c], v)
                 if running >= best:
                     break
@@ -410,28 +439,36 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
 
 @njit(cache=True)
 def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
-                objective, mode):
+                objective, mode, rules, constraint, candidates):
     """Exact (value, first optimal guess) of state S (sorted int32 answer indices) with d
-    guesses left, over all guesses; value ``INF`` (2**30) if S cannot be won in time.
+    guesses left; value ``INF`` (2**30) if S cannot be won in time.
 
     ``P`` is the feedback table (uint8 or uint16 [n_guesses, n_answers]) with ``n_patterns``
-    = 3**L codes; ``objective`` 0 total / 1 worst case; ``mode`` the play mode's id."""
+    = 3**L codes; ``objective`` 0 total / 1 worst case; ``mode`` the play mode's id.
+    ``candidates`` (int32 guess indices, ascending) are the guesses allowed at S: every guess
+    in normal mode, those the history allows in hard mode, whose ``constraint`` (int8[WIDTH],
+    :mod:`solver.game._hard_mode_kernel`) and ``rules`` (letters, constraint keys 1, 2) the
+    search needs; in normal mode they are not read."""
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
+    ws[10][d][:] = constraint
     stats = np.zeros(4, dtype=np.int64)
-    candidates = np.arange(P.shape[0]).astype(np.int32)
     return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                   zobrist2, memo, ws, stats, objective, mode, np.int64(-1))
+                   zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
 
 
 @njit(cache=True)
 def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
-           stats, node_guess, edge_start, edge_feedback, edge_child, counters, objective, mode):
+           stats, node_guess, edge_start, edge_feedback, edge_child, counters, objective, mode,
+           rules, constraint):
     """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
+    ws[10][d][:] = constraint
     value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode, np.int64(-1))
+                       zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
     if g < 0:
         return np.int64(INF)
+    hard = mode == HARD_MODE
+    letters = rules[0]
     all_green = ws[0].shape[1] - 1
     node = counters[0]
     counters[0] += 1
@@ -465,9 +502,16 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
             edge_feedback[e] = p
             edge_child[e] = counters[0]
             child = np.sort(sorted_members[i:j])
-            _build(child, np.int64(d - 1), candidates, P, guess_of_answer, zobrist1,
+            child_constraint = constraint.copy()
+            child_candidates = candidates
+            if hard:
+                tighten_constraint(constraint, letters[g], p, child_constraint)
+                allowed = np.empty(candidates.shape[0], dtype=np.int32)
+                na = filter_allowed(child_constraint, letters, candidates, allowed)
+                child_candidates = allowed[:na]
+            _build(child, np.int64(d - 1), child_candidates, P, guess_of_answer, zobrist1,
                    zobrist2, memo, ws, stats, node_guess, edge_start, edge_feedback, edge_child,
-                   counters, objective, mode)
+                   counters, objective, mode, rules, child_constraint)
             e += 1
         i = j
     return np.int64(value)
@@ -475,7 +519,7 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
 
 @njit(cache=True)
 def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
-                  objective, mode):
+                  objective, mode, rules, constraint, candidates):
     """Solve state S exactly and return its optimal subtree.
 
     Arguments as for :func:`solve_state`. Returns ``(value, node_guess, edge_start,
@@ -488,7 +532,6 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
     stats = np.zeros(4, dtype=np.int64)
-    candidates = np.arange(P.shape[0]).astype(np.int32)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
     cap = d * S.shape[0] + 2
     node_guess = np.zeros(cap, dtype=np.uint32)
@@ -498,7 +541,7 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     counters = np.zeros(2, dtype=np.int64)
     value = _build(S, np.int64(d), candidates, P, guess_of_answer, zobrist1, zobrist2, memo,
                    ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters,
-                   objective, mode)
+                   objective, mode, rules, constraint)
     if value >= INF:
         counters[:] = 0
     n_nodes = counters[0]
@@ -533,12 +576,15 @@ def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
 
 
 @njit(cache=True)
-def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search, objective, mode):
+def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search, objective, mode,
+                   rules, constraint, candidates):
     """Q-value of playing guess g first on state S with d guesses left, against the cut-off
     ``beta``: the exact value if it is < ``beta``, else a proven lower bound ≥ ``beta``
     (fail-soft, docs/algorithms.md §4.1, §9). ``INF`` if g cannot win every answer in time.
-    ``search`` comes from :func:`new_search` (its depth ≥ d)."""
+    ``search`` comes from :func:`new_search` (its depth ≥ d); ``rules``, ``constraint`` and
+    ``candidates`` (the guesses allowed at S, g among them) as for :func:`solve_state`."""
     memo, ws, stats = search
+    ws[10][d][:] = constraint
     k, sumsq, green = _split_stats(P[g], S, ws[0][d])
     n = S.shape[0]
     if n == 1:
@@ -550,14 +596,20 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
     bound = guess_bound(objective, n, k, green)
     if bound >= beta:
         return bound
-    candidates = np.arange(P.shape[0]).astype(np.int32)
     if k == 1:
-        # g tells nothing: S again, with a guess fewer
+        # g tells nothing: S again, with a guess fewer (in hard mode, and the rule of g's feedback)
+        sub_candidates = candidates
+        if mode == HARD_MODE:
+            letters = rules[0]
+            tighten_constraint(constraint, letters[g], P[g][S[0]], ws[10][d - 1])
+            allowed = np.empty(candidates.shape[0], dtype=np.int32)
+            na = filter_allowed(ws[10][d - 1], letters, candidates, allowed)
+            sub_candidates = allowed[:na]
         base = class_base(objective, n)
         v, _ = _search(S, np.int64(d - 1), class_cutoff(objective, np.int64(beta), bound, base),
-                       candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws, stats,
-                       objective, mode, np.int64(-1))
+                       sub_candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws, stats,
+                       objective, mode, np.int64(-1), rules)
         return tighten(objective, bound, base, v)
     value, _ = _search(S, np.int64(d), np.int64(beta), candidates, P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode, np.int64(g))
+                       zobrist2, memo, ws, stats, objective, mode, np.int64(g), rules)
     return value

@@ -31,7 +31,7 @@ from solver.game.checks import check_jobs
 from solver.game.errors import InputError, OutputError, WriteFailedError
 from solver.game.feedback import code_to_text, feedback_table, table_cache_path
 from solver.game.files import cache_dir, prepare_output_file, usable_cache_dir, write_atomic
-from solver.game.hashing import zobrist_keys
+from solver.game.hashing import constraint_keys, zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
 
@@ -65,6 +65,7 @@ class SolveResult:
         opener_proof: the record that the opener was proven optimal over every allowed guess
             (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`; set by
             :func:`solver.exact.prove.save_proven_tree`), else None.
+        mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
     """
 
     word_list: WordList
@@ -78,12 +79,13 @@ class SolveResult:
     objective: str = "total"
     journal: object = field(default=None, repr=False, compare=False)
     opener_proof: dict | None = None
+    mode: str = "normal"
 
     @property
     def spec(self) -> GameSpec:
         """The game that was solved."""
         return GameSpec(word_length=self.word_list.word_length, guess_limit=self.guess_limit,
-                        objective=self.objective)
+                        objective=self.objective, mode=self.mode)
 
     @property
     def value(self) -> int:
@@ -122,7 +124,8 @@ def _worker_table(table_path: str) -> np.ndarray:
     return _WORKER_TABLES[table_path]
 
 
-def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec):
+def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
+                 rules, constraint, candidates):
     """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
     from solver.exact._search_kernel import solve_subtree
 
@@ -130,7 +133,27 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
         _worker_table(table_path), answers, guess_of_answer, zobrist)
     return code, solve_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
                                _memo_capacity(len(answers)), spec.n_patterns,
-                               spec.objective_id, spec.mode_id)
+                               spec.objective_id, spec.mode_id, rules, constraint, candidates)
+
+
+def search_rules(word_list: WordList) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``rules`` argument of the search kernels: (the guesses' letters uint8[n_guesses,
+    L], the hard-mode constraint keys 1 and 2), read by the search in hard mode only."""
+    from solver.game.hard_mode import guess_letters
+
+    return (guess_letters(word_list),) + constraint_keys()
+
+
+def allowed_after(word_list: WordList, spec: GameSpec, history) -> tuple[np.ndarray, np.ndarray]:
+    """(constraint int8[WIDTH], allowed guesses int32 ascending) after ``history`` ((guess
+    word, feedback code) pairs): every guess and no constraint in normal mode; in hard mode
+    those the history's hints allow (docs/algorithms.md §10)."""
+    from solver.game._hard_mode_kernel import empty_constraint
+    from solver.game.hard_mode import allowed_guesses, history_constraint
+
+    if spec.mode != "hard":
+        return empty_constraint(), np.arange(word_list.n_guesses, dtype=np.int32)
+    return history_constraint(word_list, history), allowed_guesses(word_list, history)
 
 
 def _localise(table, answers, guess_of_answer, zobrist):
@@ -159,7 +182,7 @@ def game_spec(word_list: WordList, guess_limit: int = GUESS_LIMIT, objective: st
 
 
 def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None,
-                *, objective: str = "total"):
+                *, objective: str = "total", mode: str = "normal"):
     """Exact optimum of one state: ``(value, guess)``.
 
     Args:
@@ -169,6 +192,7 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
         table: the feedback table (loaded from the cache if omitted).
         objective: ``"total"`` (Σ over the answers of guesses still needed) or ``"worst"``
             (the most guesses any of them needs), docs/algorithms.md §2.
+        mode: ``"normal"`` or ``"hard"`` (from an empty history: every guess allowed at first).
 
     Returns:
         ``(value, guess)``: the optimal value under the objective (an int), and the word to
@@ -183,13 +207,14 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
     state = _state_array(word_list, answers)
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    spec = game_spec(word_list, max(int(guesses_left), 1), objective)
+    spec = game_spec(word_list, max(int(guesses_left), 1), objective, mode)
     table = feedback_table(word_list) if table is None else table
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
+    constraint, candidates = allowed_after(word_list, spec, [])
     value, guess = kernel(local_state, int(guesses_left), local_table, guess_of_answer, z1, z2,
                           _memo_capacity(len(state)), spec.n_patterns, spec.objective_id,
-                          spec.mode_id)
+                          spec.mode_id, search_rules(word_list), constraint, candidates)
     if value >= INF:
         raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
     return int(value), word_list.guesses[int(guess)]
@@ -228,6 +253,7 @@ class StateSolution:
     value: int
     tree: DecisionTree
     objective: str = "total"
+    mode: str = "normal"
 
     @property
     def next_guess(self) -> str | None:
@@ -262,7 +288,8 @@ def remaining_answers(word_list: WordList, history, table: np.ndarray | None = N
 
 
 def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
-               objective: str = "total", table: np.ndarray | None = None) -> StateSolution:
+               objective: str = "total", mode: str = "normal",
+               table: np.ndarray | None = None) -> StateSolution:
     """The exact optimal subtree after a history of guesses and their feedback.
 
     Args:
@@ -271,6 +298,8 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
             text; any guesses, on or off any tree.
         guess_limit: the game's guess limit.
         objective: ``"total"`` or ``"worst"`` (docs/algorithms.md §2).
+        mode: ``"normal"`` or ``"hard"``: in hard mode every guess of the history must be
+            allowed after those before it, and the subtree uses only allowed guesses (§10).
         table: the feedback table (loaded from the cache if omitted).
 
     Returns:
@@ -279,14 +308,19 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
 
     Raises:
         UnknownWordError, FeedbackError: see :func:`remaining_answers`.
+        HardModeError: in hard mode, a guess of the history ignores an earlier hint.
         UnwinnableError: the state cannot be won within the guesses left.
     """
     from solver.exact._search_kernel import solve_subtree
+    from solver.game.hard_mode import check_hard_mode_history
 
     history = list(history)
-    spec = game_spec(word_list, guess_limit, objective)
+    spec = game_spec(word_list, guess_limit, objective, mode)
     table = feedback_table(word_list) if table is None else table
     state = remaining_answers(word_list, history, table)
+    coded = coded_history(word_list, history)
+    if mode == "hard":
+        check_hard_mode_history(coded)
     empty = DecisionTree(np.zeros(0, np.uint32), np.zeros(1, np.uint32),
                          np.zeros(0, spec.code_dtype), np.zeros(0, np.uint32), spec.word_length)
     answers = tuple(word_list.answers[int(a)] for a in state)
@@ -294,19 +328,33 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
     if history:
         last_guess, _ = history[-1]
         if state.size == 1 and word_list.guesses[word_list.guess_index(last_guess)] == answers[0]:
-            return StateSolution(word_list, history, answers, guesses_left, 0, empty, objective)
+            return StateSolution(word_list, history, answers, guesses_left, 0, empty, objective,
+                                 mode)
     if guesses_left < 1:
         raise UnwinnableError(f"no guesses are left after {len(history)} guesses")
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
+    constraint, candidates = allowed_after(word_list, spec, coded)
     value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
         local_state, guesses_left, local_table, guess_of_answer, z1, z2,
-        _memo_capacity(len(state)), spec.n_patterns, spec.objective_id, spec.mode_id)
+        _memo_capacity(len(state)), spec.n_patterns, spec.objective_id, spec.mode_id,
+        search_rules(word_list), constraint, candidates)
     if value >= INF:
         raise UnwinnableError(f"the {len(state)} answers left cannot all be won within "
                               f"{guesses_left} more guesses")
     tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child, spec.word_length)
-    return StateSolution(word_list, history, answers, guesses_left, int(value), tree, objective)
+    return StateSolution(word_list, history, answers, guesses_left, int(value), tree, objective,
+                         mode)
+
+
+def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
+    """``history`` as (guess word as listed, feedback code) pairs; raises UnknownWordError and
+    FeedbackError as :func:`remaining_answers` does."""
+    from solver.game.feedback import parse_feedback
+
+    return [(word_list.guesses[word_list.guess_index(g)],
+             int(f) if isinstance(f, (int, np.integer)) else parse_feedback(f, word_list.word_length))
+            for g, f in history]
 
 
 def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
@@ -349,7 +397,7 @@ def _class_result(record: dict) -> tuple:
 
 
 def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
-          objective: str = "total", jobs: int = -1, progress=None,
+          objective: str = "total", mode: str = "normal", jobs: int = -1, progress=None,
           resume: bool = True, keep_journal: bool = False) -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
@@ -359,6 +407,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         guess_limit: games must be won within this many guesses (6 in Wordle).
         objective: ``"total"`` (minimise Σ guesses, docs/algorithms.md §2.1) or ``"worst"``
             (minimise the maximum number of guesses, §2.2).
+        mode: ``"normal"`` or ``"hard"`` (every guess uses the hints so far, §10).
         jobs: joblib worker processes for the root classes (-1: all cores; 1: in-process).
         progress: optional callable ``progress(done_answers, total_answers)`` called as
             classes finish.
@@ -384,7 +433,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     opener_index = word_list.guess_index(opener)
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    spec = game_spec(word_list, guess_limit, objective)
+    spec = game_spec(word_list, guess_limit, objective, mode)
     jobs = check_jobs(jobs)
     started = time.perf_counter()
     table = feedback_table(word_list)
@@ -407,8 +456,10 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         n_jobs = 1 if len(todo) == 1 else jobs
         table_path = str(table_cache_path(word_list))
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes=None)
+        rules = search_rules(word_list)
         tasks = (delayed(_solve_class)(code, table_path, word_list.answer_guess_index, states,
-                                        guess_limit - 1, zobrist, spec)
+                                        guess_limit - 1, zobrist, spec, rules,
+                                        *allowed_after(word_list, spec, [(opener, code)]))
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
         for code, result in runner(tasks):
@@ -432,7 +483,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if not keep_journal:
         journal.discard()  # the tree is assembled and checked: nothing left to resume
     return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats,
-                       objective, journal if keep_journal else None)
+                       objective, journal if keep_journal else None, mode=mode)
 
 
 def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int]) -> tuple[int, int]:
@@ -475,22 +526,24 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
 
 
 def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
-                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts") -> Path:
-    """Where a solve's artifact goes by default: ``<directory>/<name>-normal-<opener>.msgpack``,
-    ``<name>-normal-worst-<opener>.msgpack`` for the worst-case objective, with
+                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
+                  mode: str = "normal") -> Path:
+    """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
+    (mode ``normal`` or ``hard``),
+    ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
     ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6. ``<name>`` is the lists'
     :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
     shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
     kind = "" if objective == "total" else f"{objective}-"
     limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
     opener = opener.strip().lower()
-    return Path(directory) / f"{word_list.output_name}-normal-{kind}{opener}{limit}.msgpack"
+    return Path(directory) / f"{word_list.output_name}-{mode}-{kind}{opener}{limit}.msgpack"
 
 
 def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
     """:func:`artifact_path` of a solve's result."""
     return artifact_path(result.word_list, result.opener, objective=result.objective,
-                         guess_limit=result.guess_limit, directory=directory)
+                         guess_limit=result.guess_limit, directory=directory, mode=result.mode)
 
 
 def check_artifact_name(word_list: WordList, path: str | Path) -> None:
@@ -501,7 +554,8 @@ def check_artifact_name(word_list: WordList, path: str | Path) -> None:
 
     name = Path(path).name
     for shipped in BUILTIN_LISTS:
-        if name.startswith(f"{shipped}-normal-") and word_list.shipped_name != shipped:
+        if (name.startswith((f"{shipped}-normal-", f"{shipped}-hard-"))
+                and word_list.shipped_name != shipped):
             raise OutputError(
                 f"{path} is named for the shipped {shipped!r} list, but {word_list.name!r} holds "
                 f"other words; write it elsewhere, e.g. "
@@ -513,7 +567,7 @@ def artifact_bytes(result: SolveResult) -> bytes:
     from policy_tree.artifact import encode_artifact
 
     return encode_artifact(
-        word_list=result.word_list, tree=result.tree, mode="normal", objective=result.objective,
+        word_list=result.word_list, tree=result.tree, mode=result.mode, objective=result.objective,
         guess_limit=result.guess_limit, opener=result.opener, total=result.total,
         max_guesses=result.max_guesses, histogram=result.histogram,
         solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
@@ -548,12 +602,13 @@ def _kept_proof(path: Path, result: SolveResult) -> dict | None:
     same = (old.header["answers_sha256"] == result.word_list.answers_sha256
             and old.header["guesses_sha256"] == result.word_list.guesses_sha256
             and old.opener == result.opener and old.objective == result.objective
-            and old.guess_limit == result.guess_limit and old.mode == "normal")
+            and old.guess_limit == result.guess_limit and old.mode == result.mode)
     return old.opener_proof if same else None
 
 
 def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path | None = None, *,
-                   guess_limit: int = GUESS_LIMIT, objective: str = "total", jobs: int = -1,
+                   guess_limit: int = GUESS_LIMIT, objective: str = "total", mode: str = "normal",
+                   jobs: int = -1,
                    progress=None, resume: bool = True,
                    directory: str | Path = "artifacts",
                    opener_proof: dict | None = None) -> tuple[SolveResult, Path]:
@@ -582,17 +637,18 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
     word_list.guess_index(opener)
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    game_spec(word_list, guess_limit, objective)
+    game_spec(word_list, guess_limit, objective, mode)
     check_jobs(jobs)
     if guess_limit == 1 and any(answer != opener for answer in word_list.answers):
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     path = Path(out) if out is not None else artifact_path(
-        word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory)
+        word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory,
+        mode=mode)
     check_artifact_name(word_list, path)
     prepare_output_file(path)
     usable_cache_dir()
-    result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, jobs=jobs,
-                   progress=progress, resume=resume, keep_journal=True)
+    result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, mode=mode,
+                   jobs=jobs, progress=progress, resume=resume, keep_journal=True)
     journal = result.journal
     result.opener_proof = opener_proof if opener_proof is not None else _kept_proof(path, result)
     try:

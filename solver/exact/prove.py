@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, game_spec
+from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, game_spec, search_rules
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.files import cache_dir, write_atomic
@@ -161,7 +161,7 @@ def _worker_state(job: _Job):
         search = new_search(job.spec.guess_limit, table.shape[0], table.shape[1],
                             job.spec.n_patterns, job.memo_capacity)
         state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
-                 new_bits(table.shape[0], job.spec.n_patterns))
+                 new_bits(table.shape[0], job.spec.n_patterns), search_rules(job.word_list))
         _LOCAL.state = state
     return state[1:]
 
@@ -169,17 +169,20 @@ def _worker_state(job: _Job):
 def _opener(job: _Job, g: int, beta: int, deep: bool) -> int:
     from solver.exact._opener_kernel import opener_value
     from solver.exact._search_kernel import evaluate_guess
+    from solver.game._hard_mode_kernel import empty_constraint
 
-    table, transposed, z1, z2, search, bits = _worker_state(job)
+    table, transposed, z1, z2, search, bits, rules = _worker_state(job)
     spec, guess_of_answer = job.spec, job.word_list.answer_guess_index
     if spec.guess_limit < 3 or table.shape[1] < 2:  # no classes to search: the plain Q-value
         if not deep:
             return 0
         everything = np.arange(table.shape[1], dtype=np.int32)
         return int(evaluate_guess(everything, g, spec.guess_limit, beta, table, guess_of_answer,
-                                  z1, z2, search, spec.objective_id, spec.mode_id))
+                                  z1, z2, search, spec.objective_id, spec.mode_id, rules,
+                                  empty_constraint(),
+                                  np.arange(table.shape[0], dtype=np.int32)))
     return int(opener_value(g, spec.guess_limit, beta, table, transposed, guess_of_answer, z1,
-                            z2, search, bits, spec.objective_id, spec.mode_id, deep))
+                            z2, search, bits, spec.objective_id, spec.mode_id, deep, rules))
 
 
 def _bound_task(job: _Job, openers: list[int], beta: int) -> list[int]:
@@ -249,14 +252,16 @@ def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple 
 
 
 def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str = "total",
-          rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
+          mode: str = "normal", rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
           resume: bool = True, progress=None, backend: str = "loky",
           scheduler: str | None = None) -> ProofResult:
     """Find and prove the best opener(s) over all allowed guesses (or over ``openers``).
 
     Args:
         word_list: the lists.
-        guess_limit, objective: the game (docs/algorithms.md §2).
+        guess_limit, objective, mode: the game (docs/algorithms.md §2, §10: in hard mode every
+            opener is allowed, and each root class is searched over the guesses its feedback
+            allows).
         rank: K ≥ 1: the K best openers are evaluated exactly, and every other opener is
             shown to be no better than the K-th.
         openers: optional iterable of guesses: consider only these (each evaluated exactly
@@ -289,7 +294,7 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     from solver.exact._search_kernel import guess_bounds
     from solver.exact.journal import Journal, run_fingerprint
 
-    spec = game_spec(word_list, guess_limit, objective)
+    spec = game_spec(word_list, guess_limit, objective, mode)
     if openers is not None:
         chosen = sorted({word_list.guess_index(w) for w in openers})
         if not chosen:
@@ -520,7 +525,8 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     proof = {"openers": len(result.openers), "guesses_sha256": word_list.guesses_sha256,
              "others_at_least": int(min(others, INF))}
     _, path = solve_and_save(word_list, result.best.opener, guess_limit=result.spec.guess_limit,
-                             objective=result.spec.objective, jobs=jobs, progress=progress,
+                             objective=result.spec.objective, mode=result.spec.mode, jobs=jobs,
+                             progress=progress,
                              directory=directory, opener_proof=proof)
     return path
 

@@ -45,3 +45,8 @@ class WriteFailedError(OSError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+class HardModeError(InputError, ValueError):
+    """A guess that hard mode does not allow after the history before it (names the guess,
+    the turn and the hint it ignores)."""

@@ -26,8 +26,8 @@ GUESS_LIMIT = 6
 MAX_GUESS_LIMIT = 255
 #: Feedback rules (the standard green/yellow/gray rule of docs/algorithms.md §1.2).
 FEEDBACK_RULES = ("standard",)
-#: Play modes ("normal": any allowed guess at any time).
-MODES = ("normal",)
+#: Play modes ("normal": any allowed guess at any time; "hard": the NYT hard mode, docs/algorithms.md §10).
+MODES = ("normal", "hard")
 #: Objectives of the exact solver (docs/algorithms.md §2.1 and §2.2).
 OBJECTIVES = ("total", "worst")
 

@@ -1,0 +1,103 @@
+"""Slow, obviously correct twins for hard mode (docs/algorithms.md §10), for the tests only.
+
+The rule is checked by its words: after a guess scored a feedback, a later guess must have
+every green letter in its place and hold each letter at least as often as that letter was
+marked green or yellow in the feedback. The brute force carries the allowed guesses as part
+of the state, as the definition says, with no pruning at all.
+"""
+
+from __future__ import annotations
+
+from naive import INF
+
+
+def colours(code: int, length: int) -> list[str]:
+    return ["byg"[(code // 3**i) % 3] for i in range(length)]
+
+
+def allowed(history, guess: str) -> bool:
+    """Whether hard mode allows ``guess`` after ``history`` ((guess word, code) pairs)."""
+    for previous, code in history:
+        marks = colours(code, len(previous))
+        for i, mark in enumerate(marks):
+            if mark == "g" and guess[i] != previous[i]:
+                return False
+        for letter in set(previous):
+            shown = sum(1 for i, mark in enumerate(marks) if previous[i] == letter and mark != "b")
+            if guess.count(letter) < shown:
+                return False
+    return True
+
+
+class HardBruteForce:
+    """F(S, G, d) over (answer set S, allowed guesses G, guesses left d) by the plain Bellman
+    recursion (total or worst objective), G shrinking after every guess by the rule above;
+    the solver's tie-break among the optimal guesses (§4.4: bound, second key, index)."""
+
+    def __init__(self, guesses, answers, feedback_table, objective="total"):
+        self.guesses = list(guesses)
+        self.answers = list(answers)
+        self.table = feedback_table
+        self.guess_of_answer = [self.guesses.index(a) for a in self.answers]
+        self.objective = objective
+        self.all_green = 3 ** len(self.guesses[0]) - 1
+        self.memo: dict = {}
+
+    def after(self, allowed_set, g, code):
+        """The guesses still allowed after guess g scored ``code``."""
+        step = [(self.guesses[g], code)]
+        return frozenset(h for h in allowed_set if allowed(step, self.guesses[h]))
+
+    def classes(self, g, state):
+        groups: dict[int, list[int]] = {}
+        for a in state:
+            groups.setdefault(self.table[g][a], []).append(a)
+        return groups
+
+    def cost(self, g, state, allowed_set, d):
+        parts = [(code, tuple(m)) for code, m in self.classes(g, state).items() if code != self.all_green]
+        values = [self.best(m, self.after(allowed_set, g, code), d - 1)[0] for code, m in parts]
+        if self.objective == "worst":
+            return min(max([1] + [1 + v for v in values]), INF)
+        return min(len(state) + sum(values), INF)
+
+    def order(self, g, groups, n):
+        green = 1 if self.all_green in groups else 0
+        sumsq = sum(len(m) ** 2 for m in groups.values())
+        if self.objective == "worst":
+            return (2 if len(groups) == n else 3, 2 * sumsq + 1 - green)
+        return (3 * n - len(groups) - green, sumsq)
+
+    def best(self, state, allowed_set, d):
+        key = (state, allowed_set, d)
+        if key in self.memo:
+            return self.memo[key]
+        n = len(state)
+        if n == 1:
+            result = (1, self.guess_of_answer[state[0]])
+        elif d <= 1:
+            result = (INF, -1)
+        else:
+            result, best_key = (INF, -1), None
+            for g in sorted(allowed_set):
+                groups = self.classes(g, state)
+                if len(groups) == 1:
+                    continue
+                cost = self.cost(g, state, allowed_set, d)
+                if cost >= INF:
+                    continue
+                key_g = (cost, *self.order(g, groups, n), g)
+                if best_key is None or key_g < best_key:
+                    best_key, result = key_g, (cost, g)
+        self.memo[key] = result
+        return result
+
+    def tree(self, state, allowed_set, d, guess=None):
+        """The tie-broken optimal tree as nested dicts ``{"guess": g, "children": {code: …}}``."""
+        if guess is None:
+            _, guess = self.best(state, allowed_set, d)
+        children = {}
+        for code, members in sorted(self.classes(guess, state).items()):
+            if code != self.all_green:
+                children[code] = self.tree(tuple(members), self.after(allowed_set, guess, code), d - 1)
+        return {"guess": guess, "children": children}
