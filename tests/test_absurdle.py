@@ -218,3 +218,27 @@ def test_kernel_state_dtype_is_int32():
     word_list = from_words(ILL, ILL_GUESSES, "ill")
     state, _ = adversary_state(word_list, [], "adversarial", feedback_table(word_list, use_cache=False))
     assert state.dtype == np.int32
+
+
+@pytest.mark.slow
+def test_three_guesses_fail_under_any_tie_rule(legacy):
+    """No first guess leaves a largest class (whichever the adversary keeps) that one guess
+    splits into singletons; first guesses whose largest class exceeds the split bound cannot
+    (docs/algorithms.md §13.3). So no tie rule lets three guesses force a win."""
+    from solver.exact import _absurdle_kernel as kernel
+
+    table = feedback_table(legacy)
+    state = np.arange(legacy.n_answers, dtype=np.int32)
+    guesses = np.arange(legacy.n_guesses, dtype=np.int32)
+    sizes = np.empty(legacy.n_guesses, dtype=np.int64)
+    kernel.largest_class_sizes(table, state, guesses, 243, sizes)
+    assert sizes.min() == 168
+    counters = np.zeros(2, dtype=np.int64)
+    tested = 0
+    for g in np.flatnonzero(sizes <= split_bound(5)):
+        codes, counts = np.unique(table[g], return_counts=True)
+        for code in codes[counts == counts.max()]:
+            largest = state[table[g] == code]
+            assert kernel.first_full_split(table, largest, guesses, 243, counters) == -1
+            tested += 1
+    assert tested == 278  # 277 first guesses, one of them with two largest classes

@@ -235,7 +235,7 @@ class AbsurdleResult:
             "proof": None if proof is None else {
                 "guesses": proof.guesses, "forced_win": proof.won, "states_searched": proof.states,
                 "partitions": proof.partitions},
-            "levels": [vars(level) for level in self.levels],
+            "levels": [{**vars(level), "seconds": round(level.seconds, 3)} for level in self.levels],
             "seconds": round(self.seconds, 3),
         }
 
