@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     word_list = load_word_list(args.words)
     console = Console(stderr=True)
     bar = Progress(TextColumn("[bold]searching[/] {task.description}"), BarColumn(),
-                   TextColumn("{task.completed}/{task.total} first guesses"), TimeElapsedColumn(),
+                   TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
                    console=console, transient=True)
     tasks: dict[int, int] = {}
 
@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bar.start()
         if t not in tasks:
             tasks[t] = bar.add_task(escape(f"win within {t} guesses?"), total=total)
-        bar.update(tasks[t], completed=done)
+        bar.update(tasks[t], completed=done, total=total)
 
     try:
         result = solve_absurdle(word_list, args.history, tie=args.tie, max_guesses=args.max_guesses,

@@ -371,8 +371,9 @@ def solve_absurdle(word_list: WordList, history: Sequence = (), *, tie: str = DE
         tie: a rule of :data:`TIE_RULES`.
         max_guesses: the most guesses tried (a whole number ≥ 1).
         table: the feedback table of ``word_list`` (loaded when None).
-        progress: called as ``progress(t, done, total)`` while the ``t``-guess search (t ≥ 4)
-            goes through its first guesses.
+        progress: called as ``progress(t, done, total)``: for the ``t``-guess search (t ≥ 4)
+            the first guesses tried of ``total``; a search of up to three guesses (one kernel
+            call) reports 0 of 1, then 1 of 1.
 
     Raises:
         AbsurdleInputError: an unknown tie rule, a bad ``max_guesses``, a history the
@@ -390,7 +391,11 @@ def solve_absurdle(word_list: WordList, history: Sequence = (), *, tie: str = DE
     for t in range(1, max_guesses + 1):
         begun = time.perf_counter()
         before = search.counters.copy()
+        if progress is not None:  # levels of up to three guesses are one kernel call: 0 of 1
+            progress(t, 0, 1)
         move = search.wins(state, t, top=True)
+        if progress is not None and t <= 3:
+            progress(t, 1, 1)
         spent = search.counters - before
         levels.append(Level(t, move is not None, int(spent[0]), int(spent[1]), time.perf_counter() - begun,
                             int(state.size) > size_bound(t, word_list.word_length)))
