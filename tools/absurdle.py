@@ -139,6 +139,11 @@ def print_result(result) -> None:
             console.print(escape(f"proof: with {proof.guesses} guesses the exact search exhausted every "
                                  f"guess sequence ({proof.states} states searched, {proof.partitions} "
                                  "partitions) without a forced win"))
+    elif result.least is None and result.levels:
+        last = result.levels[-1]
+        console.print(escape(f"with {last.guesses} guesses the exact search exhausted every guess "
+                             f"sequence ({last.states} states searched, {last.partitions} partitions) "
+                             "without a forced win"))
     elif result.least == 1:
         console.print("proof: one answer is left, and no game is won without a guess")
     console.print(f"wall seconds: {result.seconds:.2f}")
