@@ -47,6 +47,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _settings_argv(argv: Sequence[str]) -> list[str]:
+    """``argv`` without --out and --debug: the command recorded in the artifact names the
+    training settings only, so the same settings give the same bytes wherever they are written."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--out":
+            skip = True
+        elif not (arg.startswith("--out=") or arg == "--debug"):
+            kept.append(arg)
+    return kept
+
+
 @entry_point(interrupted="interrupted: nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
@@ -62,8 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     beliefs = ["answers", "guesses"] if args.belief == "both" else [args.belief]
     if args.out is not None:
         prepare_output_dir(args.out)
-    command = "python -m tools.train_qlearning " + shlex.join(
-        [a for a in (argv if argv is not None else []) if a not in ("--debug",)])
+    command = "python -m tools.train_qlearning " + shlex.join(_settings_argv(argv or []))
     console = Console(highlight=False)
     for belief in beliefs:
         started = time.perf_counter()
