@@ -191,14 +191,14 @@ def test_tree_scoring_equals_game_by_game(small, name, belief):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("name", ["minimax1", "expectimax1", "random_possible"])
+@pytest.mark.parametrize("name", ["minimax1", "expectimax1", "random_possible", "random_total", "qlearning"])
 def test_answers_setting_agrees_with_score_policy(small, name):
     """From a fixed opener in the answers setting, score_policy (the gap report's scorer) and
     the belief scorer play the same games (the same per-decision seeds)."""
     from solver.evaluation.scoring import score_policy
 
     word_list, table, universes, _ = small
-    policy = make_policy(name, word_list, table)
+    policy = agent(small, name, "answers")
     opener = word_list.guesses[3]
     ours = score_in_belief(policy, universes["answers"], seed=2, opener=opener)
     theirs = score_policy(policy, opener, seed=2, jobs=1)

@@ -99,6 +99,9 @@ class RandomTotal(ClassicPolicy):
 
     deterministic = False
     name = "random_total"
+    #: Scorers let its games run this long (a random guess may fail to split a two-word state
+    #: many times running; the longest legacy game seen took 115 guesses).
+    max_game_guesses = 10_000
 
     def _choose(self, state, guesses_left, seed):
         rng = np.random.default_rng(_need_seed(self.name, seed))
