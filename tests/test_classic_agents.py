@@ -315,3 +315,55 @@ def test_legacy_games_replay_with_the_plain_rule(legacy_table, legacy_universes,
     if not policy.deterministic:
         again = score_in_belief(policy, legacy_universes[belief], seed=0)
         assert again.guesses_per_answer.tolist() == result.guesses_per_answer.tolist()
+
+
+def write_small_list(directory: Path):
+    """24 answers and about 85 guesses of the legacy lists, as a custom list directory."""
+    from solver.game.wordlists import load_word_list
+
+    legacy = load_word_list("legacy")
+    answers = list(legacy.answers[::97])
+    guesses = sorted(set(answers) | set(legacy.guesses[::211]))
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "answers.txt").write_text("\n".join(answers) + "\n")
+    (directory / "guesses.txt").write_text("\n".join(guesses) + "\n")
+    return directory
+
+
+@pytest.mark.slow
+def test_report_cli_belief_end_to_end(tmp_path):
+    """tools.report --belief both on a small custom list from a fixed opener: classic.csv holds
+    one row per (belief, agent, seed) with the totals score_in_belief gives; a rerun resumes
+    and writes the same bytes; the Q-learning agent without a table for these lists is exit 2."""
+    import csv
+
+    from solver.game.feedback import feedback_table
+    from solver.game.wordlists import load_word_list
+    from solver.policies.belief import make_universe
+
+    directory = write_small_list(tmp_path / "words")
+    word_list = load_word_list(directory)
+    opener = word_list.answers[2]
+    args = ["--words", str(directory), "--belief", "both", "--policies", "minimax1,random_possible",
+            "--seeds", "0,1", "--opener", opener, "--out", str(tmp_path / "r"), "--name", "c", "--jobs", "1"]
+    proc = run("tools.report", args, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader((tmp_path / "r" / "c" / "classic.csv").open()))
+    assert [(r["belief"], r["policy"], r["seed"]) for r in rows] == [
+        ("answers", "minimax1", ""), ("answers", "random_possible", "0"), ("answers", "random_possible", "1"),
+        ("guesses", "minimax1", ""), ("guesses", "random_possible", "0"), ("guesses", "random_possible", "1")]
+    table = feedback_table(word_list, use_cache=False)
+    for row in rows:
+        universe = make_universe(word_list, row["belief"], table) if row["belief"] == "answers" else \
+            guesses_universe(word_list, use_cache=False)
+        result = score_in_belief(make_policy(row["policy"], word_list, table), universe,
+                                 seed=int(row["seed"] or 0), opener=opener)
+        assert int(row["total"]) == result.total
+        assert int(row["losses"]) == result.losses
+    first = (tmp_path / "r" / "c" / "classic.md").read_bytes()
+    again = run("tools.report", args, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "r" / "c" / "classic.md").read_bytes() == first
+    missing = run("tools.report", [*args[:5], "qlearning", *args[6:]], tmp_path)
+    assert missing.returncode == 2
+    assert "no trained Q-table" in missing.stderr
