@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
 
 DESCRIPTION = """\
 The optimality-gap report. For every opener: the exact optimum (solved on the fly, or read
@@ -31,7 +31,19 @@ option value, output directory, cache directory), 130 interrupted (rerun to resu
 
 Policies (see solver/policies/registry.py): mig_a, mig_b (maximum information gain; _float: the
 thesis's float tie reading), rollout<n>_<a|b> (Rollout_n over MIG_A / MIG_B, e.g.
-rollout10_a, rollout100_b), exact, and families registered by plugins (e.g. uct...).
+rollout10_a, rollout100_b), exact, and families registered by plugins (e.g. uct...,
+and the classic agents random_total, random_possible, minimax1, expectimax1, qlearning).
+
+The belief setting (--belief, the classic agents' report, docs/algorithms.md §8.5): with
+--belief answers|guesses|both the agents play every answer choosing their own first guess
+(--opener own, the default then; or one fixed opener), randomised agents once per seed of
+--seeds (mean ± sd), and the report goes to <out>/<name>/classic.md and classic.csv (<name>
+by default 'classic' for the legacy lists, '<lists>-classic' for others; journal
+results/classic.journal). 'answers': the agent knows the answer list (today's setting);
+'guesses' (Orenbach et al.'s): every allowed word consistent with the feedback is possible;
+its exact optimum is not computable here, so both settings are compared with the optimum
+with the answers known (over every opener: artifacts/<lists>-normal-openers.csv). Policies
+default to the classic agents; in 'guesses' only they can play.
 """
 
 
@@ -43,11 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
-    parser.add_argument("--opener", default=",".join(DEFAULT_OPENERS),
-                        help="comma-separated first guesses (default: the 16 openers of "
-                             "'make report': %(default)s)")
-    parser.add_argument("--policies", default=",".join(DEFAULT_POLICIES),
-                        help="comma-separated policy names (default: %(default)s)")
+    parser.add_argument("--opener", default=None,
+                        help="comma-separated first guesses (default: the 16 openers of 'make report': "
+                             f"{','.join(DEFAULT_OPENERS)}); with --belief: one opener, or 'own' (the "
+                             "default: each agent chooses its first guess)")
+    parser.add_argument("--policies", default=None,
+                        help=f"comma-separated policy names (default: {','.join(DEFAULT_POLICIES)}; with "
+                             "--belief: random_total,random_possible,minimax1,expectimax1,qlearning)")
+    parser.add_argument("--belief", default=None, choices=["answers", "guesses", "both"],
+                        help="score the agents in this belief setting (or both) with their own first "
+                             "guess and write classic.md / classic.csv (see above)")
+    parser.add_argument("--seeds", type=seed_list, default=None,
+                        help="with --belief: comma-separated seeds of the randomised agents, whole "
+                             "numbers ≥ 0 (default 0,1,2,3,4)")
     parser.add_argument("--out", default="reports", help="parent directory of the report (default: reports)")
     parser.add_argument("--name", default=None,
                         help="report directory name under --out (default: legacy, nyt-2024 or "
@@ -73,12 +93,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
+    from solver.game.errors import InputError
     from solver.game.wordlists import load_word_list
-    from solver.studies.gap_report import default_report_dir, run_report, validate_request
+    from solver.studies.gap_report import (DEFAULT_OPENERS, DEFAULT_POLICIES, default_report_dir, run_report,
+                                           validate_request)
     from solver.studies.render import console_tables
 
+    if args.belief is not None:
+        return _classic(args)
+    if args.seeds is not None:
+        raise InputError("--seeds goes with --belief (the gap report takes one --seed)")
     word_list = load_word_list(args.words)
-    openers, policies = validate_request(word_list, args.opener.split(","), args.policies.split(","))
+    openers, policies = validate_request(word_list, (args.opener or ",".join(DEFAULT_OPENERS)).split(","),
+                                         (args.policies or ",".join(DEFAULT_POLICIES)).split(","))
     out_dir = Path(args.out) / args.name if args.name else default_report_dir(word_list, args.out)
     report = run_report(word_list, openers, policies, out_dir, jobs=args.jobs, seed=args.seed,
                         top=args.top, resume=not args.no_resume, console=Console(stderr=True))
@@ -86,6 +113,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     for table in console_tables(report):
         console.print(table)
     console.print(escape(f"report: {out_dir / 'gap.md'}, {out_dir / 'gap.csv'}, plots in {out_dir}"))
+    return EXIT_OK
+
+
+def _classic(args) -> int:
+    """The belief-setting report of the classic agents (solver/studies/classic_report.py)."""
+    from pathlib import Path
+
+    from solver.game.errors import InputError
+    from solver.game.wordlists import load_word_list
+    from solver.studies.classic_report import (DEFAULT_AGENTS, DEFAULT_SEEDS, check_request, console_table,
+                                               run_classic_report)
+
+    openers = [o for o in (args.opener or "own").split(",") if o.strip()]
+    if len(openers) != 1:
+        raise InputError("with --belief give one opener, or 'own'")
+    word_list = load_word_list(args.words)
+    beliefs = ["answers", "guesses"] if args.belief == "both" else [args.belief]
+    policies = (args.policies or ",".join(DEFAULT_AGENTS)).split(",")
+    seeds = args.seeds if args.seeds is not None else list(DEFAULT_SEEDS)
+    policies, beliefs, seeds, opener = check_request(word_list, policies, beliefs, seeds, openers[0])
+    default_name = "classic" if word_list.output_name == "legacy" else f"{word_list.output_name}-classic"
+    out_dir = Path(args.out) / (args.name or default_name)
+    report = run_classic_report(word_list, policies, beliefs, seeds, out_dir, opener=opener,
+                                resume=not args.no_resume, jobs=args.jobs, console=Console(stderr=True))
+    console = Console(width=None if sys.stdout.isatty() else 132)
+    console.print(console_table(report))
+    console.print(escape(f"report: {out_dir / 'classic.md'}, {out_dir / 'classic.csv'}"))
     return EXIT_OK
 
 

@@ -273,7 +273,9 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
             in-process.
         mode: ``"tree"``, ``"games"`` or ``"auto"`` (tree for deterministic policies).
         progress: optional ``progress(games_done, n_games)`` callable.
-        max_game_guesses: a game longer than this raises :class:`PolicyError`.
+        max_game_guesses: a game longer than this raises :class:`PolicyError`; a policy with a
+            larger ``max_game_guesses`` attribute (``random_total``, whose random guesses may
+            fail to split a two-word state many times running) raises the limit to its own.
 
     Returns:
         :class:`ScoreResult` (total, average, max, histogram, failures, seconds per game).
@@ -283,6 +285,7 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         PolicyError: the policy returned an invalid guess or made no progress.
     """
     opener_index = _opener_index(policy.word_list, opener)
+    max_game_guesses = max(max_game_guesses, int(getattr(policy, "max_game_guesses", 0)))
     if mode == "auto":
         mode = "tree" if policy.deterministic else "games"
     if mode not in ("tree", "games"):

@@ -15,7 +15,9 @@ registered prefix it starts with, and the factory parses the rest of the name::
 Registration happens at import. Besides the built-in families registered below, the modules
 listed in :data:`PLUGIN_MODULES` (``solver.policies.uct``) are imported on first use if they exist,
 so a module there only has to call :func:`register_policy` at import time; other modules can
-be added with :func:`add_plugin_module`.
+be added with :func:`add_plugin_module`. The classic agents (``random_total``,
+``random_possible``, ``minimax1``, ``expectimax1``: :mod:`solver.policies.classic`;
+``qlearning``: :mod:`solver.policies.qlearning`) register this way.
 
 Built-in families:
 
@@ -50,7 +52,7 @@ class Family:
 
 _FAMILIES: dict[str, Family] = {}
 #: Modules imported (if present) before a name is resolved, so that they can register.
-PLUGIN_MODULES: list[str] = ["solver.policies.uct"]
+PLUGIN_MODULES: list[str] = ["solver.policies.uct", "solver.policies.classic", "solver.policies.qlearning"]
 _plugins_loaded: set[str] = set()
 
 

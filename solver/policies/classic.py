@@ -1,0 +1,180 @@
+"""The classic agents: random baselines, depth-one minimax and expectimax (docs/algorithms.md §8.5).
+
+Source: Orenbach et al., *AI algorithms on Wordle and its variants* (a course project), who
+compare random baselines, depth-one minimax and expectimax, entropy and a Q-learning agent
+(:mod:`solver.policies.qlearning`). Their rules are described there in words; the tie-breaks
+and the reading of "expected class size" below are ours, stated so that every choice is
+defined.
+
+Every agent plays in a *belief setting* (:mod:`solver.policies.belief`): a state is a sorted
+int32 array of *member* indices of its :class:`~solver.policies.belief.Universe` — answers in
+the ``answers`` setting (the project's usual state, so these agents are ordinary
+:class:`~solver.policies.base.Policy` objects for :func:`solver.evaluation.scoring.score_policy`,
+the gap report and the UCT study), every allowed guess in the ``guesses`` setting (bind one
+with :meth:`ClassicPolicy.in_belief`). When one member remains, it is guessed (the project's
+rule, :mod:`solver.policies.base`).
+
+- ``random_total``: a uniformly random allowed guess (any of the ``n_guesses``), drawn with
+  ``numpy.random.default_rng(seed).integers(n_guesses)``;
+- ``random_possible``: a uniformly random word of the state (consistent with all feedback),
+  ``default_rng(seed).integers(|S|)``-th member in index order;
+- ``minimax1``: over every allowed guess, the least largest feedback class (the adversary picks
+  the feedback that leaves most words);
+- ``expectimax1``: over every allowed guess, the least expected size of the class left,
+  ``Σ_C |C|² / |S|`` (every word of the state equally likely; the all-green class counts).
+
+Ties (minimax1, expectimax1): a guess still possible first, then alphabetical (lowest index).
+The random agents need the per-decision seed that the scorers give (``seed=None`` raises).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from solver.game.spec import n_patterns
+from solver.policies.base import Policy
+from solver.policies.belief import Universe, answers_universe, guesses_universe
+
+#: Registry names of the agents of this module (Q-learning: solver.policies.qlearning).
+NAMES = ("random_total", "random_possible", "minimax1", "expectimax1")
+
+
+class ClassicPolicy(Policy):
+    """Base of the classic agents: a :class:`~solver.policies.base.Policy` whose state lives in
+    a :class:`~solver.policies.belief.Universe` (the answers unless bound otherwise).
+
+    Args:
+        word_list: the :class:`solver.game.wordlists.WordList`.
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers].
+    """
+
+    deterministic = True
+
+    def __init__(self, word_list, table: np.ndarray):
+        super().__init__(word_list, table)
+        self._universe: Universe | None = None
+        self.belief = "answers"
+
+    @property
+    def universe(self) -> Universe:
+        """The universe the states index (built on first use)."""
+        if self._universe is None:
+            self._universe = (answers_universe(self.word_list, self.table) if self.belief == "answers"
+                              else guesses_universe(self.word_list))
+        return self._universe
+
+    def in_belief(self, universe: Universe) -> ClassicPolicy:
+        """A copy of this agent whose states are member indices of ``universe``."""
+        bound = copy.copy(self)
+        bound.belief = universe.belief
+        bound._universe = universe
+        return bound
+
+    def __getstate__(self):
+        # the universe's table may be 168 MB (memory-mapped): rebuilt in the worker instead
+        state = dict(self.__dict__)
+        state["_universe"] = None
+        return state
+
+    def choose(self, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
+        """Guess index to play in ``state`` (sorted int32 member indices, non-empty) with
+        ``guesses_left`` ≥ 1. Raises ValueError on an empty state."""
+        if len(state) == 0:
+            raise ValueError("empty state: no word is consistent with the feedback so far")
+        if len(state) == 1:
+            return int(self.universe.guess_of_member[state[0]])
+        return int(self._choose(np.ascontiguousarray(state, dtype=np.int32), guesses_left, seed))
+
+
+def _need_seed(name: str, seed: int | None) -> int:
+    if seed is None:
+        raise ValueError(f"{name} is randomised: it needs a seed for every decision")
+    return int(seed)
+
+
+class RandomTotal(ClassicPolicy):
+    """``random_total``: a uniformly random allowed guess (module docstring)."""
+
+    deterministic = False
+    name = "random_total"
+    #: Scorers let its games run this long (a random guess may fail to split a two-word state
+    #: many times running; the longest legacy game seen took 115 guesses).
+    max_game_guesses = 10_000
+
+    def _choose(self, state, guesses_left, seed):
+        rng = np.random.default_rng(_need_seed(self.name, seed))
+        return int(rng.integers(self.word_list.n_guesses))
+
+
+class RandomPossible(ClassicPolicy):
+    """``random_possible``: a uniformly random word still possible (module docstring)."""
+
+    deterministic = False
+    name = "random_possible"
+
+    def _choose(self, state, guesses_left, seed):
+        rng = np.random.default_rng(_need_seed(self.name, seed))
+        return int(self.universe.guess_of_member[state[int(rng.integers(len(state)))]])
+
+
+class DepthOnePolicy(ClassicPolicy):
+    """``minimax1`` (``objective="minimax"``) or ``expectimax1`` (``"expectimax"``); deterministic.
+
+    The choice scans every allowed guess's classes over the state
+    (:func:`solver.policies._classic_kernel.classic_choose`): O(n_guesses · |S|) per decision.
+    """
+
+    OBJECTIVES = ("minimax", "expectimax")
+
+    def __init__(self, word_list, table: np.ndarray, objective: str = "minimax"):
+        super().__init__(word_list, table)
+        if objective not in self.OBJECTIVES:
+            raise ValueError(f"objective must be one of {self.OBJECTIVES}, got {objective!r}")
+        self.objective = objective
+        self.name = f"{objective}1"
+
+    def _choose(self, state, guesses_left, seed):
+        from solver.policies._classic_kernel import EXPECTIMAX, MINIMAX, classic_choose
+
+        universe = self.universe
+        return int(classic_choose(state, universe.table, universe.member_of_guess, universe.n_members,
+                                  MINIMAX if self.objective == "minimax" else EXPECTIMAX,
+                                  n_patterns(self.word_list.word_length)))
+
+
+def make_classic(word_list, table: np.ndarray, name: str) -> ClassicPolicy:
+    """The agent called ``name`` (one of :data:`NAMES`), in the answers setting. Raises
+    ValueError for another name."""
+    if name == "random_total":
+        return RandomTotal(word_list, table)
+    if name == "random_possible":
+        return RandomPossible(word_list, table)
+    if name in ("minimax1", "expectimax1"):
+        return DepthOnePolicy(word_list, table, name[:-1])
+    raise ValueError(f"not a classic agent: {name!r}")
+
+
+def _register() -> None:
+    from solver.policies.registry import UnknownPolicyError, register_policy
+
+    def family(full: str, help_text: str):
+        def validate(name, suffix):
+            if suffix:
+                raise UnknownPolicyError(f"unknown policy {name!r}: did you mean {full!r}?")
+
+        def factory(word_list, table, name, suffix):
+            validate(name, suffix)
+            return make_classic(word_list, table, full)
+
+        factory.validate = validate
+        register_policy(full, factory, help_text)
+
+    family("random_total", "random_total (a uniformly random allowed guess; seeded)")
+    family("random_possible", "random_possible (a random word consistent with the feedback; seeded)")
+    family("minimax1", "minimax1 (least largest feedback class)")
+    family("expectimax1", "expectimax1 (least expected class size)")
+
+
+_register()
