@@ -59,6 +59,7 @@ bench: install
 	$(PY) -m tools.bench_assist
 	$(PY) -m tools.bench_prove
 	$(PY) -m tools.bench_classic
+	$(PY) -m tools.bench_absurdle
 
 # The optimality-gap report: 16 openers, heuristics beside the exact optimum (reports/legacy/).
 REPORT_OPENERS := salet,carle,train,raise,clout,soare,salut,lants,reast,crate,trace,slate,trape,slane,prate,crane
