@@ -86,25 +86,28 @@ def measure(command: list[str], env=None) -> dict:
 
 def bench_solve(repeat: int, opener: str, console: Console) -> list[tuple[str, str]]:
     python = sys.executable
+    rows = []
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(scratch) / "numba"))
         cold = measure([python, "-c", COMPILE_SNIPPET], env=env)
         compile_seconds = float(cold["stdout"].strip().splitlines()[-1])
         out = str(Path(scratch) / "bench.msgpack")
-        command = [python, "-m", "tools.solve", "--opener", opener, "--out", out]
-        measure(command)  # warm the numba cache and the feedback table
-        runs = [measure(command) for _ in range(repeat)]
-    wall = statistics.median(r["wall"] for r in runs)
-    cpu = statistics.median(r["cpu"] for r in runs)
-    rss = max(r["rss_mb"] for r in runs)
-    total = next((line for line in runs[0]["stdout"].splitlines() if "total guesses" in line), "")
-    return [
-        (f"solve {opener} (warm), wall s, median of {repeat}", f"{wall:.2f}"),
-        (f"solve {opener} (warm), CPU s incl. workers", f"{cpu:.2f}"),
-        (f"solve {opener} (warm), peak RSS MB, process tree", f"{rss:.0f}"),
-        ("one-time cold numba compile, s", f"{compile_seconds:.1f}"),
-        ("solve result", " ".join(total.replace("│", " ").split())),
-    ]
+        for mode in ("normal", "hard"):
+            command = [python, "-m", "tools.solve", "--opener", opener, "--mode", mode, "--out", out]
+            measure(command)  # warm the numba cache and the feedback table
+            runs = [measure(command) for _ in range(repeat)]
+            wall = statistics.median(r["wall"] for r in runs)
+            cpu = statistics.median(r["cpu"] for r in runs)
+            rss = max(r["rss_mb"] for r in runs)
+            total = next((line for line in runs[0]["stdout"].splitlines() if "total guesses" in line), "")
+            name = f"solve {opener}, {mode} mode (warm)"
+            rows += [
+                (f"{name}, wall s, median of {repeat}", f"{wall:.2f}"),
+                (f"{name}, CPU s incl. workers", f"{cpu:.2f}"),
+                (f"{name}, peak RSS MB, process tree", f"{rss:.0f}"),
+                (f"{name}, result", " ".join(total.replace("│", " ").split())),
+            ]
+    return rows + [("one-time cold numba compile, s", f"{compile_seconds:.1f}")]
 
 
 # (module, name, in the default run): UCT takes minutes, so it runs only when asked for.
