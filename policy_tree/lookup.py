@@ -134,6 +134,20 @@ class PolicyTree:
         return self.header["objective"]
 
     @property
+    def priors(self) -> dict | None:
+        """The answer weights the tree was solved under (:data:`policy_tree.schema.PRIORS_FIELDS`),
+        or ``None`` (every answer equally likely)."""
+        return self.header.get("priors")
+
+    @property
+    def prior_weights(self):
+        """int64[n_answers]: the priors' integer weights, or None."""
+        import numpy as np
+
+        priors = self.priors
+        return None if priors is None else np.frombuffer(priors["weights"], dtype="<i8").astype(np.int64)
+
+    @property
     def guess_limit(self) -> int:
         return self.header["guess_limit"]
 
@@ -187,6 +201,7 @@ class PolicyTree:
             guess_limit=h["guess_limit"], opener=h["opener"], total=h["total"],
             max_guesses=h["max_guesses"], histogram=h["histogram"],
             solver_version=h["solver_version"], opener_proof=h.get("opener_proof"),
+            priors=h.get("priors"),
         )
 
     # -- lookups ---------------------------------------------------------------------------

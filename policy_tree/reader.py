@@ -36,7 +36,8 @@ from policy_tree.errors import (
 )
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
 from policy_tree.schema import (FORMAT, FORMAT_VERSION, HEADER_KEYS, HEADER_KEYS_V1,
-                                 OPENER_PROOF_FIELDS, OPENER_PROOF_KEY, READABLE_VERSIONS,
+                                 OPENER_PROOF_FIELDS, OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY,
+                                 READABLE_VERSIONS,
                                  tree_arrays)
 from policy_tree.tree import DecisionTree
 from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
@@ -99,6 +100,11 @@ def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
     header = {key: document.get(key, word_length) if key == "word_length" else document[key]
               for key in SCALAR_FIELDS}
     header[OPENER_PROOF_KEY] = document.get(OPENER_PROOF_KEY)
+    header[PRIORS_KEY] = document.get(PRIORS_KEY)
+    priors = header[PRIORS_KEY]
+    if priors is not None and len(priors["weights"]) != 8 * word_list.n_answers:
+        raise CorruptArtifactError(path, f"{PRIORS_KEY}['weights'] holds {len(priors['weights'])} "
+                                   f"bytes, not 8 per answer ({word_list.n_answers} answers)")
     return PolicyTree(tree, word_list, header, path)
 
 
@@ -174,6 +180,16 @@ def _check_header(document: dict, path: Path | None) -> None:
             if isinstance(value, bool) or not isinstance(value, expected):
                 raise CorruptArtifactError(
                     path, f"{OPENER_PROOF_KEY}[{key!r}] should be {_TYPE_NAMES[expected]}, "
+                    f"found {_short(value)}")
+    priors = document.get(PRIORS_KEY)
+    if priors is not None:
+        if not isinstance(priors, dict):
+            raise CorruptArtifactError(path, f"{PRIORS_KEY} should be map, found {_short(priors)}")
+        for key, expected in PRIORS_FIELDS.items():
+            value = priors.get(key)
+            if isinstance(value, bool) or not isinstance(value, expected):
+                raise CorruptArtifactError(
+                    path, f"{PRIORS_KEY}[{key!r}] should be {_TYPE_NAMES[expected]}, "
                     f"found {_short(value)}")
 
 

@@ -70,6 +70,13 @@ HEADER_KEYS = (
 #: "others_at_least": int (a proven lower bound on every other opener's value, > the tree's)}``.
 OPENER_PROOF_KEY = "opener_proof"
 OPENER_PROOF_FIELDS = {"openers": int, "guesses_sha256": str, "others_at_least": int}
+#: Optional header key, written only for a tree solved under answer weights (priors,
+#: docs/algorithms.md §10.3): a map ``{"source": str (a file's path or "wordfreq"),
+#: "sha256": str (of the integer weights as word,weight lines), "weights": bin (int64
+#: little-endian, one per answer, answer order), "weighted_total": int (Σ w_a · guesses(a),
+#: what the tree minimises)}``.
+PRIORS_KEY = "priors"
+PRIORS_FIELDS = {"source": str, "sha256": str, "weights": bytes, "weighted_total": int}
 #: Version 1's header keys (no ``word_length``; ``solve_seconds`` is not checked).
 HEADER_KEYS_V1 = tuple(key for key in HEADER_KEYS if key != "word_length")
 

@@ -70,6 +70,7 @@ def verify(policy: PolicyTree, max_failures: int = 20) -> VerifyReport:
     _check_guesses(policy, report)
     _replay(policy, report)
     _check_header(policy, report)
+    _check_priors(policy, report)
     return report
 
 
@@ -148,6 +149,20 @@ def _replay(policy: PolicyTree, report: VerifyReport) -> None:
     if dead:
         report.fail(f"{len(dead)} node(s) are reached by no answer, e.g. node {dead[0]} "
                     f"(guess {policy.guess_at(dead[0])!r})")
+
+
+def _check_priors(policy: PolicyTree, report: VerifyReport) -> None:
+    """The stored weighted total against a replay under the stored weights."""
+    weights = policy.prior_weights
+    if weights is None:
+        return
+    guesses = policy.word_list.guesses
+    used = policy.tree.guesses_per_answer(lambda g, a: feedback_code(guesses[g], a),
+                                          policy.word_list.answers)
+    replayed = int((weights * used).sum())
+    if replayed != policy.priors["weighted_total"]:
+        report.fail(f"stored priors weighted_total {policy.priors['weighted_total']} differs from "
+                    f"the replay's {replayed}")
 
 
 def _check_header(policy: PolicyTree, report: VerifyReport) -> None:

@@ -49,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
                         help="normal (any allowed guess) or hard: every guess keeps the greens "
                              "in place and uses every revealed letter (the NYT rule)")
+    parser.add_argument("--priors", default=None, metavar="FILE|wordfreq",
+                        help="answer weights: a file of word,weight lines (every answer, positive "
+                             "weights) or 'wordfreq' (English word frequencies); the tree then "
+                             "minimises the expected guesses under them (total objective only)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")
@@ -66,6 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     console = Console(stderr=True)
     word_list = load_word_list(args.words)
+    priors = None
+    if args.priors is not None:
+        from solver.game.priors import load_priors
+
+        priors = load_priors(word_list, args.priors)
     bar = Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
                    console=console, transient=True)
@@ -81,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # checks the opener, options, output path and cache before any work
         result, path = solve_and_save(
             word_list, args.opener, args.out, jobs=args.jobs, guess_limit=args.guess_limit,
-            objective=args.objective, mode=args.mode, resume=not args.no_resume,
+            objective=args.objective, mode=args.mode, priors=priors, resume=not args.no_resume,
             progress=progress)
     finally:
         if tasks:
@@ -93,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     table.add_row("answers", str(word_list.n_answers))
     table.add_row("total guesses", str(result.total))
     table.add_row("average guesses", f"{result.average:.5f}")
+    if priors is not None:
+        table.add_row("priors", escape(f"{priors.source} (sha256 {priors.sha256[:12]}…)"))
+        table.add_row("expected guesses under the priors", f"{result.expected_guesses:.5f}")
     table.add_row("max guesses", str(result.max_guesses))
     table.add_row(f"histogram (1..{result.guess_limit})", " ".join(str(h) for h in result.histogram))
     table.add_row("tree nodes", str(result.tree.n_nodes))

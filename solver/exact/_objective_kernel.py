@@ -32,10 +32,59 @@ the recursion itself is not copied.
 import numpy as np
 from numba import njit
 
-#: Objective ids (the index in :data:`solver.game.spec.OBJECTIVES`).
+#: Objective ids (the index in :data:`solver.game.spec.OBJECTIVES`); ``WEIGHTED`` is the total
+#: objective under answer weights (priors, docs/algorithms.md §10.3), chosen by the API when
+#: priors are given.
 TOTAL = 0
 WORST = 1
+WEIGHTED = 2
 INF = 1 << 30
+
+
+# -- priors (§10.3): the total objective with integer answer weights ----------------------------
+# Σ_a w_a · guesses(a) replaces Σ_a guesses(a): n becomes W(S) = Σ_{a∈S} w_a, a class's bound
+# 2m − 1 becomes 2W(C) − max_{a∈C} w_a (its heaviest answer found first, the others second),
+# and a pair is solved by guessing the heavier answer first. With every weight 1 these are the
+# total objective's figures. The functions the search shares with TOTAL (order_term, tighten,
+# class_cutoff) are unchanged; the rest is computed in the search from the weights.
+
+@njit(cache=True)
+def state_weight(S, weights):
+    """(W(S), max weight, min weight) of the answers in S."""
+    total = np.int64(0)
+    heaviest = np.int64(0)
+    lightest = np.int64(1) << 62
+    for i in range(S.shape[0]):
+        w = np.int64(weights[S[i]])
+        total += w
+        if w > heaviest:
+            heaviest = w
+        if w < lightest:
+            lightest = w
+    return total, heaviest, lightest
+
+
+@njit(cache=True)
+def weighted_floor(W, heaviest, lightest, splitter_weight):
+    """A lower bound on a state of n ≥ 3 answers under priors whose heaviest answer does not
+    split it into singletons (§10.3): an answer that splits it costs 2W − its weight
+    (``splitter_weight``, 0 if none), any other answer at least 2W − w_max + w_min (one of
+    its classes has two answers), any other guess at least 2W."""
+    floor = 2 * W - heaviest + lightest
+    if splitter_weight > 0 and 2 * W - splitter_weight < floor:
+        floor = 2 * W - splitter_weight
+    return floor
+
+
+@njit(cache=True)
+def weighted_pair(S, weights):
+    """(value, index into S of the answer to guess) of a two-answer state: the heavier first
+    (the first of the two on a tie)."""
+    w0 = np.int64(weights[S[0]])
+    w1 = np.int64(weights[S[1]])
+    if w1 > w0:
+        return w1 + 2 * w0, 1
+    return w0 + 2 * w1, 0
 
 
 @njit(cache=True)
@@ -97,7 +146,7 @@ def order_term(objective, sumsq, green):
 def min_classes(objective, n, beta):
     """The fewest classes a guess needs for its :func:`guess_bound` to come under ``beta``
     (0 when no scan can be cut short)."""
-    if beta >= INF:
+    if beta >= INF or objective == WEIGHTED:
         return np.int64(0)
     if objective == WORST:
         if beta <= 3:

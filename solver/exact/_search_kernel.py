@@ -42,9 +42,10 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 import numpy as np
 from numba import njit
 
-from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
-                                            min_classes, no_answer_split, order_term,
-                                            pair_value, split_value, tighten)
+from solver.exact._objective_kernel import (INF, WEIGHTED, class_base, class_cutoff,
+                                            guess_bound, min_classes, no_answer_split,
+                                            order_term, pair_value, split_value, state_weight,
+                                            tighten, weighted_floor, weighted_pair)
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
@@ -123,6 +124,59 @@ def _answer_splitter(S, P, guess_of_answer, counts):
         if k == n:
             return g
     return -1
+
+
+@njit(cache=True)
+def _heaviest_splitter(S, P, guess_of_answer, counts, weights):
+    """(guess index, weight) of the heaviest answer of S that splits S into singletons (the
+    first of the heaviest on a tie), or (-1, 0): under priors the answer splitter to play
+    (it costs 2W(S) − its weight, §10.3)."""
+    n = S.shape[0]
+    best = np.int64(-1)
+    best_w = np.int64(0)
+    for i in range(n):
+        w = np.int64(weights[S[i]])
+        if best >= 0 and w <= best_w:
+            continue
+        g = guess_of_answer[S[i]]
+        k, sumsq, green = _split_stats(P[g], S, counts)
+        if k == n:
+            best = np.int64(g)
+            best_w = w
+    return best, best_w
+
+
+@njit(cache=True)
+def _weighted_bound(row, S, counts, heaviest, weights, W):
+    """(k, Σ|C|², green, bound) of one guess under priors: bound = W + 2(W − w_green) −
+    Σ_{classes C ≠ green} max_{a∈C} w_a (§10.3); ``heaviest`` int64[n_patterns] zero scratch,
+    zeroed again, like ``counts``."""
+    all_green = counts.shape[0] - 1
+    for i in range(S.shape[0]):
+        c = row[S[i]]
+        counts[c] += 1
+        w = np.int64(weights[S[i]])
+        if w > heaviest[c]:
+            heaviest[c] = w
+    k = 0
+    sumsq = 0
+    green = 0
+    w_green = np.int64(0)
+    maxima = np.int64(0)
+    for i in range(S.shape[0]):
+        c = row[S[i]]
+        m = counts[c]
+        if m > 0:
+            k += 1
+            sumsq += m * m
+            if c == all_green:
+                green = 1
+                w_green = heaviest[c]
+            else:
+                maxima += heaviest[c]
+            counts[c] = 0
+            heaviest[c] = 0
+    return k, sumsq, green, W + 2 * (W - w_green) - maxima
 
 
 @njit(cache=True)
@@ -256,18 +310,28 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     the history allows (and that may split S), the state's constraint is ``ws[10][d]``, and
     ``rules`` = (letters uint8[n_guesses, L], constraint keys 1 and 2) give each class its
     constraint, its allowed guesses and its memo key (the constraint's hash is added to the
-    answer set's). In normal mode ``rules`` is not read."""
+    answer set's). In normal mode ``rules`` is not read. ``rules[3]`` is int64[n_answers], the
+    answers' weights, read only under priors (``objective == WEIGHTED``, §10.3)."""
     n = S.shape[0]
+    letters, ckeys1, ckeys2, weights = rules
+    weighted = objective == WEIGHTED
     if n == 1:
-        return np.int64(1), np.int64(guess_of_answer[S[0]])
+        return (np.int64(weights[S[0]]) if weighted else np.int64(1)), np.int64(guess_of_answer[S[0]])
     if d <= 1:
         return np.int64(INF), np.int64(-1)
     if n == 2 and only < 0:
+        if weighted:
+            value, i = weighted_pair(S, weights)
+            return np.int64(value), np.int64(guess_of_answer[S[i]])
         return pair_value(objective), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
     h1, h2 = _hash(S, zobrist1, zobrist2)
     hard = mode == HARD_MODE
-    letters, ckeys1, ckeys2 = rules
+    W = np.int64(n)
+    w_max = np.int64(1)
+    w_min = np.int64(1)
+    if weighted:
+        W, w_max, w_min = state_weight(S, weights)
     constraints = ws[10]
     if hard:
         ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
@@ -285,12 +349,22 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     all_green = counts.shape[0] - 1
 
     # An answer that splits S into singletons is optimal (§3.3: it meets the least any guess costs).
-    g = _answer_splitter(S, P, guess_of_answer, counts) if only < 0 else -1
+    # Under priors only the heaviest answer's split is sure to be optimal (its cost 2W − w_max
+    # is the least bound of any guess); a lighter splitter is exact at d = 2 (§10.3).
+    w_g = np.int64(0)
+    if weighted:
+        g = np.int64(-1)
+        if only < 0:
+            g, w_g = _heaviest_splitter(S, P, guess_of_answer, counts, weights)
+        if g >= 0 and w_g < w_max and d > 2:
+            g = -1
+    else:
+        g = _answer_splitter(S, P, guess_of_answer, counts) if only < 0 else -1
     if g >= 0:
-        value = split_value(objective, n, True)
+        value = 2 * W - w_g if weighted else split_value(objective, n, True)
         _memo_store(memo, h1, h2, meta, value, g)
         return value, np.int64(g)
-    floor = no_answer_split(objective, n)
+    floor = weighted_floor(W, w_max, w_min, w_g) if weighted else no_answer_split(objective, n)
     if beta <= floor and only < 0:  # no answer splits S, so it costs at least floor ≥ beta
         _memo_store(memo, h1, h2, meta, floor, -1)
         return floor, np.int64(-1)
@@ -300,7 +374,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             g = candidates[j]
             k, sumsq, green = _split_stats(P[g], S, counts)
             if k == n:
-                value = split_value(objective, n, False)
+                value = 2 * W if weighted else split_value(objective, n, False)
                 _memo_store(memo, h1, h2, meta, value, g)
                 return value, np.int64(g)
         _memo_store(memo, h1, h2, meta, INF, -1)
@@ -314,6 +388,9 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     min_excluded = np.int64(INF)
     # A guess's bound is under beta only with at least kmin classes: scans give up early.
     kmin = min_classes(objective, n, beta)
+    weighted_bounds = np.empty(candidates.shape[0] if weighted else 0, dtype=np.int64)
+    heaviest = np.zeros(counts.shape[0] if weighted else 0, dtype=np.int64)  # per-pattern scratch
+    bound = np.int64(0)
     for j in range(candidates.shape[0]):
         g = candidates[j]
         if kmin > 2:
@@ -326,6 +403,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 if beta < min_excluded and (only < 0 or g == only):
                     min_excluded = beta
                 continue
+        elif weighted:
+            k, sumsq, green, bound = _weighted_bound(P[g], S, counts, heaviest, weights, W)
         else:
             k, sumsq, green = _split_stats(P[g], S, counts)
         if k == 1:
@@ -334,14 +413,26 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         nu += 1
         if only >= 0 and g != only:
             continue
-        bound = guess_bound(objective, n, k, green)
+        if not weighted:
+            bound = guess_bound(objective, n, k, green)
         if bound < beta:
-            keys[nk] = ((bound << KEY_BOUND_SHIFT)
-                        | (order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT) | g)
+            if weighted:  # totals of weights do not fit the key's bound field: kept apart
+                weighted_bounds[nk] = bound
+                keys[nk] = (order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT) | g
+            else:
+                keys[nk] = ((bound << KEY_BOUND_SHIFT)
+                            | (order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT) | g)
             nk += 1
         elif bound < min_excluded:
             min_excluded = bound
-    ordered = np.sort(keys[:nk])
+    if weighted:  # the same order, (bound, order term, guess), by two stable sorts
+        by_key = np.argsort(keys[:nk], kind="mergesort")
+        by_bound = by_key[np.argsort(weighted_bounds[by_key], kind="mergesort")]
+        ordered = keys[by_bound]
+        ordered_bounds = weighted_bounds[by_bound]
+    else:
+        ordered = np.sort(keys[:nk])
+        ordered_bounds = ordered >> KEY_BOUND_SHIFT
     # (not in hard mode: two guesses that split S alike allow different guesses later)
     if nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH and not hard:
         nu = _dedupe_useful(S, P, useful, nu, sig_ws[d], counts, counts_ws[0])
@@ -357,7 +448,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     fail = np.int64(min_excluded)
     for j in range(nk):
         key = ordered[j]
-        bound = np.int64(key >> KEY_BOUND_SHIFT)
+        bound = np.int64(ordered_bounds[j])
         g = np.int64(key & KEY_GUESS_MASK)
         if bound >= best:
             if bound < fail:
@@ -381,7 +472,14 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 c2 += ch2
             class_meta = memo_meta(m, d - 1, objective, mode)
             s = _memo_find(memo, c1, c2, class_meta)
-            base = class_base(objective, m)
+            class_weight = np.int64(0)
+            class_heaviest = np.int64(0)
+            class_lightest = np.int64(0)
+            if weighted:
+                class_weight, class_heaviest, class_lightest = state_weight(cls, weights)
+                base = 2 * class_weight - class_heaviest
+            else:
+                base = class_base(objective, m)
             if s >= 0:
                 v = memo[3][s]
                 if memo[4][s] >= 0:
@@ -393,11 +491,21 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             else:
                 # m² work settles what a scan of every guess would (§3.5): exact if an
                 # answer splits the class, else a better lower bound
-                sg = _answer_splitter(cls, P, guess_of_answer, counts_ws[d - 1])
-                if sg >= 0:
-                    _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
-                    continue
-                floor = no_answer_split(objective, m)
+                if weighted:
+                    sg, w_sg = _heaviest_splitter(cls, P, guess_of_answer, counts_ws[d - 1], weights)
+                    if sg >= 0 and (w_sg == class_heaviest or d - 1 == 2):
+                        v = 2 * class_weight - w_sg
+                        _memo_store(memo, c1, c2, class_meta, v, sg)
+                        running = tighten(objective, running, base, v)
+                        continue
+                    floor = weighted_floor(class_weight, class_heaviest, class_lightest,
+                                           w_sg if sg >= 0 else np.int64(0))
+                else:
+                    sg = _answer_splitter(cls, P, guess_of_answer, counts_ws[d - 1])
+                    if sg >= 0:
+                        _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
+                        continue
+                    floor = no_answer_split(objective, m)
                 _memo_store(memo, c1, c2, class_meta, floor, -1)
                 running = tighten(objective, running, base, floor)
                 base = floor

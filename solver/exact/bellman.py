@@ -66,6 +66,8 @@ class SolveResult:
             (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`; set by
             :func:`solver.exact.prove.save_proven_tree`), else None.
         mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
+        priors: the :class:`solver.game.priors.Priors` the tree minimises the expected guesses
+            under (§10.3), or None (every answer equally likely).
     """
 
     word_list: WordList
@@ -80,6 +82,22 @@ class SolveResult:
     journal: object = field(default=None, repr=False, compare=False)
     opener_proof: dict | None = None
     mode: str = "normal"
+    priors: object = None
+
+    @property
+    def weighted_total(self) -> int | None:
+        """Σ_a w_a · guesses(a) under the priors' integer weights (what the search minimised
+        with priors, §10.3), or None without priors."""
+        if self.priors is None:
+            return None
+        return int((self.priors.weights * self.guesses_per_answer).sum())
+
+    @property
+    def expected_guesses(self) -> float:
+        """Expected guesses per game: under the priors when given, else the average."""
+        if self.priors is None:
+            return self.average
+        return self.weighted_total / self.priors.total_weight
 
     @property
     def spec(self) -> GameSpec:
@@ -125,7 +143,7 @@ def _worker_table(table_path: str) -> np.ndarray:
 
 
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
-                 rules, constraint, candidates):
+                 rules, constraint, candidates, objective_id):
     """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
     from solver.exact._search_kernel import solve_subtree
 
@@ -133,15 +151,43 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
         _worker_table(table_path), answers, guess_of_answer, zobrist)
     return code, solve_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
                                _memo_capacity(len(answers)), spec.n_patterns,
-                               spec.objective_id, spec.mode_id, rules, constraint, candidates)
+                               objective_id, spec.mode_id, local_rules(rules, answers),
+                               constraint, candidates)
 
 
-def search_rules(word_list: WordList) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def search_rules(word_list: WordList, priors=None) -> tuple:
     """The ``rules`` argument of the search kernels: (the guesses' letters uint8[n_guesses,
-    L], the hard-mode constraint keys 1 and 2), read by the search in hard mode only."""
+    L], the hard-mode constraint keys 1 and 2, the answers' weights int64[n_answers]), the
+    first three read in hard mode only, the weights under priors only (§10.1, §10.3); the
+    weights are the priors' or ones."""
     from solver.game.hard_mode import guess_letters
 
-    return (guess_letters(word_list),) + constraint_keys()
+    weights = (np.ascontiguousarray(priors.weights, dtype=np.int64) if priors is not None
+               else np.ones(word_list.n_answers, dtype=np.int64))
+    return (guess_letters(word_list),) + constraint_keys() + (weights,)
+
+
+def local_rules(rules: tuple, answers: np.ndarray) -> tuple:
+    """``rules`` for a state localised by :func:`_localise` (the weights of its answers)."""
+    return rules[:3] + (np.ascontiguousarray(rules[3][answers]),)
+
+
+def objective_id(spec: GameSpec, priors=None) -> int:
+    """The search's objective id: the spec's, or the weighted total under priors (§10.3)."""
+    from solver.exact._objective_kernel import WEIGHTED
+
+    if priors is None:
+        return spec.objective_id
+    if spec.objective != "total":
+        raise InputError(f"priors weight the total objective; the {spec.objective!r} objective "
+                         "takes none")
+    return WEIGHTED
+
+
+def _check_priors(word_list: WordList, priors) -> None:
+    if priors is not None and len(priors.weights) != word_list.n_answers:
+        raise InputError(f"the priors have {len(priors.weights)} weights for "
+                         f"{word_list.n_answers} answers")
 
 
 def allowed_after(word_list: WordList, spec: GameSpec, history) -> tuple[np.ndarray, np.ndarray]:
@@ -182,7 +228,7 @@ def game_spec(word_list: WordList, guess_limit: int = GUESS_LIMIT, objective: st
 
 
 def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None,
-                *, objective: str = "total", mode: str = "normal"):
+                *, objective: str = "total", mode: str = "normal", priors=None):
     """Exact optimum of one state: ``(value, guess)``.
 
     Args:
@@ -193,6 +239,8 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
         objective: ``"total"`` (Σ over the answers of guesses still needed) or ``"worst"``
             (the most guesses any of them needs), docs/algorithms.md §2.
         mode: ``"normal"`` or ``"hard"`` (from an empty history: every guess allowed at first).
+        priors: :class:`solver.game.priors.Priors` (the value is then Σ w_a · guesses(a) in
+            the priors' integer weights, §10.3), or None.
 
     Returns:
         ``(value, guess)``: the optimal value under the objective (an int), and the word to
@@ -212,9 +260,11 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = allowed_after(word_list, spec, [])
+    _check_priors(word_list, priors)
     value, guess = kernel(local_state, int(guesses_left), local_table, guess_of_answer, z1, z2,
-                          _memo_capacity(len(state)), spec.n_patterns, spec.objective_id,
-                          spec.mode_id, search_rules(word_list), constraint, candidates)
+                          _memo_capacity(len(state)), spec.n_patterns, objective_id(spec, priors),
+                          spec.mode_id, local_rules(search_rules(word_list, priors), state),
+                          constraint, candidates)
     if value >= INF:
         raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
     return int(value), word_list.guesses[int(guess)]
@@ -288,7 +338,7 @@ def remaining_answers(word_list: WordList, history, table: np.ndarray | None = N
 
 
 def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
-               objective: str = "total", mode: str = "normal",
+               objective: str = "total", mode: str = "normal", priors=None,
                table: np.ndarray | None = None) -> StateSolution:
     """The exact optimal subtree after a history of guesses and their feedback.
 
@@ -300,6 +350,7 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
         objective: ``"total"`` or ``"worst"`` (docs/algorithms.md §2).
         mode: ``"normal"`` or ``"hard"``: in hard mode every guess of the history must be
             allowed after those before it, and the subtree uses only allowed guesses (§10).
+        priors: :class:`solver.game.priors.Priors`, or None (§10.3).
         table: the feedback table (loaded from the cache if omitted).
 
     Returns:
@@ -335,10 +386,11 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = allowed_after(word_list, spec, coded)
+    _check_priors(word_list, priors)
     value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
         local_state, guesses_left, local_table, guess_of_answer, z1, z2,
-        _memo_capacity(len(state)), spec.n_patterns, spec.objective_id, spec.mode_id,
-        search_rules(word_list), constraint, candidates)
+        _memo_capacity(len(state)), spec.n_patterns, objective_id(spec, priors), spec.mode_id,
+        local_rules(search_rules(word_list, priors), state), constraint, candidates)
     if value >= INF:
         raise UnwinnableError(f"the {len(state)} answers left cannot all be won within "
                               f"{guesses_left} more guesses")
@@ -358,7 +410,7 @@ def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
 
 
 def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
-                 mode: str = "normal") -> Path:
+                 mode: str = "normal", priors=None) -> Path:
     """The journal of one solve (:mod:`solver.exact.journal`): one record per finished root
     class, kept in ``cache_dir()/journals`` until the tree is assembled (:func:`solve`) or,
     with ``keep_journal``, until the artifact is written (:func:`save_artifact`,
@@ -367,19 +419,21 @@ def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: 
     its fingerprint, so a journal of an older solver is refused rather than reused."""
     key = hashlib.sha256(
         f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{opener}:{guess_limit}:"
-        f"{objective}:{mode}".encode()).hexdigest()[:20]
+        f"{objective}:{mode}{':' + priors.sha256 if priors is not None else ''}".encode()
+    ).hexdigest()[:20]
     return cache_dir() / "journals" / f"solve-{key}.journal"
 
 
-def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool):
+def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool, priors=None):
     """The solve's :class:`~solver.exact.journal.Journal`; raises ForeignJournalError when
     ``resume`` and the file holds another run's journal."""
     from solver.exact.journal import Journal, run_fingerprint
 
     fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
                                   guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                  kind="solve", opener=opener)
-    path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode)
+                                  kind="solve", opener=opener,
+                                  priors=priors.sha256 if priors is not None else None)
+    path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors)
     return Journal.open(path, fingerprint, resume=resume)
 
 
@@ -397,8 +451,8 @@ def _class_result(record: dict) -> tuple:
 
 
 def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
-          objective: str = "total", mode: str = "normal", jobs: int = -1, progress=None,
-          resume: bool = True, keep_journal: bool = False) -> SolveResult:
+          objective: str = "total", mode: str = "normal", priors=None, jobs: int = -1,
+          progress=None, resume: bool = True, keep_journal: bool = False) -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
@@ -408,6 +462,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         objective: ``"total"`` (minimise Σ guesses, docs/algorithms.md §2.1) or ``"worst"``
             (minimise the maximum number of guesses, §2.2).
         mode: ``"normal"`` or ``"hard"`` (every guess uses the hints so far, §10).
+        priors: :class:`solver.game.priors.Priors`: minimise Σ_a w_a · guesses(a), the
+            expected guesses under the weights (§10.3); None: every answer equally likely.
         jobs: joblib worker processes for the root classes (-1: all cores; 1: in-process).
         progress: optional callable ``progress(done_answers, total_answers)`` called as
             classes finish.
@@ -434,6 +490,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
     spec = game_spec(word_list, guess_limit, objective, mode)
+    search_objective = objective_id(spec, priors)
+    _check_priors(word_list, priors)
     jobs = check_jobs(jobs)
     started = time.perf_counter()
     table = feedback_table(word_list)
@@ -443,7 +501,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         for p in np.unique(codes) if p != spec.all_green
     ]
     zobrist = zobrist_keys(word_list.n_answers)
-    journal = _open_journal(word_list, opener, spec, resume)
+    journal = _open_journal(word_list, opener, spec, resume, priors)
     results: dict[int, tuple] = {code: _class_result(journal.get(str(code)))
                                  for code, _ in root_classes if str(code) in journal}
     todo = sorted((c for c in root_classes if c[0] not in results), key=lambda c: (-len(c[1]), c[0]))
@@ -456,10 +514,11 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         n_jobs = 1 if len(todo) == 1 else jobs
         table_path = str(table_cache_path(word_list))
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes=None)
-        rules = search_rules(word_list)
+        rules = search_rules(word_list, priors)
         tasks = (delayed(_solve_class)(code, table_path, word_list.answer_guess_index, states,
                                         guess_limit - 1, zobrist, spec, rules,
-                                        *allowed_after(word_list, spec, [(opener, code)]))
+                                        *allowed_after(word_list, spec, [(opener, code)]),
+                                        search_objective)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
         for code, result in runner(tasks):
@@ -476,19 +535,25 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     tree, stats = _assemble(opener_index, root_classes, results, spec)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())
-    replayed, expected = _check_value(spec, per_answer, [int(results[c][0]) for c, _ in root_classes])
+    replayed, expected = _check_value(spec, per_answer, [int(results[c][0]) for c, _ in root_classes],
+                                      priors)
     if replayed != expected or per_answer.min() < 1:
         raise AssertionError(f"tree replays to {replayed} but the search found {expected}")
     seconds = time.perf_counter() - started
     if not keep_journal:
         journal.discard()  # the tree is assembled and checked: nothing left to resume
     return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats,
-                       objective, journal if keep_journal else None, mode=mode)
+                       objective, journal if keep_journal else None, mode=mode, priors=priors)
 
 
-def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int]) -> tuple[int, int]:
+def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int],
+                 priors=None) -> tuple[int, int]:
     """(the replayed tree's value, the value the search found) under the objective: the total
-    is n + Σ class values; the worst case is 1 + the largest class value (1 with no class)."""
+    is n + Σ class values (W + Σ under priors); the worst case is 1 + the largest class value
+    (1 with no class)."""
+    if priors is not None:
+        return (int((priors.weights * per_answer).sum()),
+                int(priors.weights.sum()) + sum(class_values))
     if spec.objective == "worst":
         return int(per_answer.max()), 1 + max(class_values, default=0)
     return int(per_answer.sum()), len(per_answer) + sum(class_values)
@@ -527,7 +592,7 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
 
 def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
                   guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
-                  mode: str = "normal") -> Path:
+                  mode: str = "normal", priors=None) -> Path:
     """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
     (mode ``normal`` or ``hard``),
     ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
@@ -535,6 +600,8 @@ def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
     :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
     shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
     kind = "" if objective == "total" else f"{objective}-"
+    if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
+        kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
     limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
     opener = opener.strip().lower()
     return Path(directory) / f"{word_list.output_name}-{mode}-{kind}{opener}{limit}.msgpack"
@@ -543,7 +610,8 @@ def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
 def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
     """:func:`artifact_path` of a solve's result."""
     return artifact_path(result.word_list, result.opener, objective=result.objective,
-                         guess_limit=result.guess_limit, directory=directory, mode=result.mode)
+                         guess_limit=result.guess_limit, directory=directory, mode=result.mode,
+                         priors=result.priors)
 
 
 def check_artifact_name(word_list: WordList, path: str | Path) -> None:
@@ -571,6 +639,10 @@ def artifact_bytes(result: SolveResult) -> bytes:
         guess_limit=result.guess_limit, opener=result.opener, total=result.total,
         max_guesses=result.max_guesses, histogram=result.histogram,
         solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
+        priors=None if result.priors is None else {
+            "source": result.priors.source, "sha256": result.priors.sha256,
+            "weights": np.ascontiguousarray(result.priors.weights, dtype="<i8").tobytes(),
+            "weighted_total": result.weighted_total},
     )
 
 
@@ -602,13 +674,14 @@ def _kept_proof(path: Path, result: SolveResult) -> dict | None:
     same = (old.header["answers_sha256"] == result.word_list.answers_sha256
             and old.header["guesses_sha256"] == result.word_list.guesses_sha256
             and old.opener == result.opener and old.objective == result.objective
-            and old.guess_limit == result.guess_limit and old.mode == result.mode)
+            and old.guess_limit == result.guess_limit and old.mode == result.mode
+            and result.priors is None and old.priors is None)
     return old.opener_proof if same else None
 
 
 def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path | None = None, *,
                    guess_limit: int = GUESS_LIMIT, objective: str = "total", mode: str = "normal",
-                   jobs: int = -1,
+                   priors=None, jobs: int = -1,
                    progress=None, resume: bool = True,
                    directory: str | Path = "artifacts",
                    opener_proof: dict | None = None) -> tuple[SolveResult, Path]:
@@ -637,18 +710,19 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
     word_list.guess_index(opener)
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    game_spec(word_list, guess_limit, objective, mode)
+    objective_id(game_spec(word_list, guess_limit, objective, mode), priors)
+    _check_priors(word_list, priors)
     check_jobs(jobs)
     if guess_limit == 1 and any(answer != opener for answer in word_list.answers):
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     path = Path(out) if out is not None else artifact_path(
         word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory,
-        mode=mode)
+        mode=mode, priors=priors)
     check_artifact_name(word_list, path)
     prepare_output_file(path)
     usable_cache_dir()
     result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, mode=mode,
-                   jobs=jobs, progress=progress, resume=resume, keep_journal=True)
+                   priors=priors, jobs=jobs, progress=progress, resume=resume, keep_journal=True)
     journal = result.journal
     result.opener_proof = opener_proof if opener_proof is not None else _kept_proof(path, result)
     try:

@@ -50,3 +50,7 @@ class WriteFailedError(OSError):
 class HardModeError(InputError, ValueError):
     """A guess that hard mode does not allow after the history before it (names the guess,
     the turn and the hint it ignores)."""
+
+
+class PriorsError(InputError, ValueError):
+    """A priors file (answer weights) is malformed: names the file and line, or the word."""
