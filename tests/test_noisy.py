@@ -224,3 +224,36 @@ def test_cli_bad_input_exit_2(args, message):
     result = run_cli(*args)
     assert result.returncode == 2
     assert message in result.stderr
+
+
+def test_cli_help_explains():
+    result = run_cli("--help")
+    assert result.returncode == 0
+    assert "recoloured uniformly" in result.stdout and "Exit status" in result.stdout
+
+
+@pytest.fixture
+def lists_dir(tmp_path, small):
+    word_list, _ = small
+    (tmp_path / "answers.txt").write_text("\n".join(word_list.answers) + "\n")
+    (tmp_path / "guesses.txt").write_text("\n".join(word_list.guesses) + "\n")
+    return tmp_path
+
+
+@pytest.mark.kernels
+def test_cli_writes_the_same_report_twice(lists_dir, tmp_path):
+    outputs = []
+    for run in ("a", "b"):
+        result = run_cli("--words", str(lists_dir), "--agents", "random_possible,entropy", "--seeds", "0,1",
+                         "--out", str(tmp_path / run), "--name", "r", "--variant", "both")
+        assert result.returncode == 0, result.stderr
+        outputs.append([(tmp_path / run / "r" / f).read_bytes() for f in ("noisy.md", "noisy.csv", "absurdle.md")])
+    assert outputs[0] == outputs[1]
+    csv_lines = outputs[0][1].decode().splitlines()
+    assert csv_lines[0].startswith("agent,seed,cap") and len(csv_lines) == 1 + 2 * 2
+
+
+def test_cli_missing_qtable_exit_2(lists_dir, tmp_path):
+    result = run_cli("--words", str(lists_dir), "--agents", "qlearning", "--out", str(tmp_path))
+    assert result.returncode == 2
+    assert "no trained Q-table" in result.stderr
