@@ -240,7 +240,7 @@ def lists_dir(tmp_path, small):
     return tmp_path
 
 
-@pytest.mark.kernels
+@pytest.mark.slow
 def test_cli_writes_the_same_report_twice(lists_dir, tmp_path):
     outputs = []
     for run in ("a", "b"):
