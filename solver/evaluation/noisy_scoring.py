@@ -1,0 +1,197 @@
+"""The Noisy Wordle simulator and the scoring of its agents (docs/algorithms.md §14).
+
+A game against answer ``a`` with seed ``s``: the agent guesses; if the guess is the answer the
+game ends (the all-green pattern is shown without noise); otherwise the true pattern is
+noised (:func:`solver.policies._noisy_kernel.add_noise`, the game's own SplitMix64 stream
+seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
+guesses is stopped. The random agents' decision ``k`` is seeded by
+``SeedSequence(entropy=s, spawn_key=(a, k))`` (as in :mod:`solver.evaluation.belief_scoring`),
+so a game's outcome depends only on ``(s, a)``, not on the order in which games are played.
+
+Figures: each (answer, seed) game is one observation. A game not won within ``guess_limit``
+(6) guesses is a loss for the win rate; the average counts every game, a stopped game as
+``cap + 1`` guesses (the fewest it could have needed). 95 % intervals: Wilson's for the win
+rate, the normal approximation ``mean ± 1.96 sd / √n`` for the average; they measure the
+simulation's randomness (noise and seeds) over the fixed answer list.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.evaluation.scoring import _decision_seed
+from solver.game.errors import InputError
+from solver.game.spec import GUESS_LIMIT
+from solver.policies.noisy import DEFAULT_CAP, NoisyAgent, NoisyBelief
+
+Z95 = 1.959963984540054
+
+
+def check_seeds(seeds) -> list[int]:
+    """The seeds as ints; InputError (exit 2) unless each is a whole number ≥ 0 (and one given)."""
+    out = []
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise InputError(f"a seed is a whole number ≥ 0, not {seed!r}")
+        out.append(int(seed))
+    if not out:
+        raise InputError("no seed given")
+    return out
+
+
+def check_cap(cap) -> int:
+    """The guess cap; InputError unless a whole number in 6..1000."""
+    if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or not GUESS_LIMIT <= cap <= 1000:
+        raise InputError(f"the guess cap is a whole number in {GUESS_LIMIT}..1000, not {cap!r}")
+    return int(cap)
+
+
+@dataclass
+class NoisyGame:
+    """One game: the guesses (indices), the patterns shown after each guess that did not win
+    (the true ones are ``table[guess, answer]``), and whether it was won."""
+
+    answer: int
+    seed: int
+    guesses: list
+    shown: list
+    won: bool
+
+
+def play_noisy_game(agent: NoisyAgent, answer: int, seed: int, cap: int = DEFAULT_CAP,
+                    memo: dict | None = None) -> NoisyGame:
+    """Play one game of ``agent`` against answer index ``answer`` (module docstring). ``memo``:
+    a dict shared by the games of a deterministic agent (decisions keyed by the history)."""
+    from solver.policies._noisy_kernel import add_noise, game_stream
+
+    word_list = agent.word_list
+    table = agent.table
+    target = int(word_list.answer_guess_index[answer])
+    belief = NoisyBelief(word_list, table)
+    rng = game_stream(np.uint64(seed), np.uint64(answer))
+    guesses, shown = [], []
+    key = ()
+    for turn in range(cap):
+        if agent.deterministic and memo is not None:
+            guess = memo.get(key)
+            if guess is None:
+                guess = memo[key] = agent.choose(belief)
+        else:
+            guess = agent.choose(belief, _decision_seed(seed, answer, turn) if not agent.deterministic else None)
+        guesses.append(guess)
+        if guess == target:
+            return NoisyGame(answer, seed, guesses, shown, True)
+        rng, observed = add_noise(int(table[guess, answer]), np.uint64(rng), word_list.word_length)
+        shown.append(int(observed))
+        belief.update(guess, int(observed))
+        key = key + (guess, int(observed))
+    return NoisyGame(answer, seed, guesses, shown, False)
+
+
+@dataclass
+class NoisyScore:
+    """The games of one agent over every answer and seed.
+
+    Attributes:
+        agent, seeds, cap, guess_limit.
+        guesses: int64[n_seeds, n_answers], guesses per game (``cap + 1`` for a stopped game).
+        won: bool[n_seeds, n_answers], won at all (within the cap).
+        seconds: wall seconds per seed (all its games); cpu_seconds: process CPU seconds per
+            seed. A deterministic agent's decisions are memoised by history across seeds, so
+            the first seed's figure is the cold one.
+    """
+
+    agent: str
+    seeds: list
+    cap: int
+    guesses: np.ndarray
+    won: np.ndarray
+    seconds: list
+    guess_limit: int = GUESS_LIMIT
+    games: list = field(default_factory=list, repr=False)
+    cpu_seconds: list = field(default_factory=list)
+
+    @property
+    def n_games(self) -> int:
+        return int(self.guesses.size)
+
+    @property
+    def average(self) -> float:
+        return float(self.guesses.mean())
+
+    @property
+    def average_ci(self) -> tuple[float, float]:
+        """95 % normal-approximation interval of the average over all games."""
+        n = self.n_games
+        sd = float(self.guesses.std(ddof=1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n)
+        return self.average - half, self.average + half
+
+    @property
+    def wins(self) -> int:
+        """Games won within ``guess_limit`` guesses."""
+        return int((self.won & (self.guesses <= self.guess_limit)).sum())
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.n_games
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """95 % Wilson interval of the win rate within ``guess_limit``."""
+        return wilson(self.wins, self.n_games)
+
+    @property
+    def stopped(self) -> int:
+        """Games stopped at the cap (not won at all)."""
+        return int((~self.won).sum())
+
+    def seed_averages(self) -> list[float]:
+        return [float(row.mean()) for row in self.guesses]
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (Wilson 1927)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def score_noisy(agent: NoisyAgent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
+                keep_games: bool = False) -> NoisyScore:
+    """Play ``agent`` against every answer (or the answer indices ``answers``) once per seed.
+
+    Raises:
+        InputError: a bad seed or cap (before any work).
+    """
+    seeds = check_seeds(seeds)
+    cap = check_cap(cap)
+    answers = range(agent.word_list.n_answers) if answers is None else [int(a) for a in answers]
+    answers = list(answers)
+    guesses = np.zeros((len(seeds), len(answers)), dtype=np.int64)
+    won = np.zeros((len(seeds), len(answers)), dtype=np.bool_)
+    seconds, cpu_seconds, games = [], [], []
+    memo: dict = {}
+    done, total = 0, len(seeds) * len(answers)
+    for i, seed in enumerate(seeds):
+        started, cpu_started = time.perf_counter(), time.process_time()
+        for j, answer in enumerate(answers):
+            game = play_noisy_game(agent, answer, seed, cap, memo)
+            guesses[i, j] = len(game.guesses) if game.won else cap + 1
+            won[i, j] = game.won
+            if keep_games:
+                games.append(game)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        seconds.append(time.perf_counter() - started)
+        cpu_seconds.append(time.process_time() - cpu_started)
+    return NoisyScore(agent.name, seeds, cap, guesses, won, seconds, GUESS_LIMIT, games, cpu_seconds)
