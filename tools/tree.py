@@ -161,6 +161,10 @@ def stats_document(tree, path: str) -> dict:
         "max_guesses": tree.max_guesses, "histogram": tree.histogram, "nodes": tree.n_nodes,
         "solver_version": tree.solver_version,
         "tree_sha256": tree.tree_sha256, "opener_proof": tree.opener_proof,
+        "priors": None if tree.priors is None else {
+            "source": tree.priors["source"], "sha256": tree.priors["sha256"],
+            "weighted_total": tree.priors["weighted_total"],
+            "expected_guesses": tree.priors["weighted_total"] / int(tree.prior_weights.sum())},
     }
 
 
@@ -190,6 +194,10 @@ def cmd_stats(args) -> int:
         " (optimal tree for this opener; the opener itself is not proven best)"))
     summary.add_row("total guesses", str(doc["total"]))
     summary.add_row("average", f"{doc['average']:.5f}")
+    if doc["priors"] is not None:
+        priors = doc["priors"]
+        summary.add_row("priors", escape(f"{priors['source']} (sha256 {priors['sha256'][:12]}…): "
+                                         f"{priors['expected_guesses']:.5f} expected guesses"))
     summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
     summary.add_row("tree nodes", str(doc["nodes"]))
     summary.add_row("solver version", escape(doc["solver_version"]))
