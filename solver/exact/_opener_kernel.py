@@ -110,7 +110,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
     hard = mode == HARD_MODE
-    letters, ckeys1, ckeys2 = rules
+    letters, ckeys1, ckeys2, _ = rules
     constraints = ws[10]
     root_constraint = empty_constraint()
     everything = np.arange(P.shape[0]).astype(np.int32)
