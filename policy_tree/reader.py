@@ -171,26 +171,21 @@ def _check_header(document: dict, path: Path | None) -> None:
     if document["objective"] not in KNOWN_OBJECTIVES:
         raise UnsupportedArtifactError(
             path, f"objective {document['objective']!r} is not one of {', '.join(KNOWN_OBJECTIVES)}")
-    proof = document.get(OPENER_PROOF_KEY)
-    if proof is not None:
-        if not isinstance(proof, dict):
-            raise CorruptArtifactError(path, f"{OPENER_PROOF_KEY} should be map, found {_short(proof)}")
-        for key, expected in OPENER_PROOF_FIELDS.items():
-            value = proof.get(key)
-            if isinstance(value, bool) or not isinstance(value, expected):
-                raise CorruptArtifactError(
-                    path, f"{OPENER_PROOF_KEY}[{key!r}] should be {_TYPE_NAMES[expected]}, "
-                    f"found {_short(value)}")
-    priors = document.get(PRIORS_KEY)
-    if priors is not None:
-        if not isinstance(priors, dict):
-            raise CorruptArtifactError(path, f"{PRIORS_KEY} should be map, found {_short(priors)}")
-        for key, expected in PRIORS_FIELDS.items():
-            value = priors.get(key)
-            if isinstance(value, bool) or not isinstance(value, expected):
-                raise CorruptArtifactError(
-                    path, f"{PRIORS_KEY}[{key!r}] should be {_TYPE_NAMES[expected]}, "
-                    f"found {_short(value)}")
+    for key, fields in ((OPENER_PROOF_KEY, OPENER_PROOF_FIELDS), (PRIORS_KEY, PRIORS_FIELDS)):
+        _check_record(document.get(key), key, fields, path)
+
+
+def _check_record(record, name: str, fields: dict, path: Path | None) -> None:
+    """An optional header map (absent: None) whose fields have the types ``fields`` names."""
+    if record is None:
+        return
+    if not isinstance(record, dict):
+        raise CorruptArtifactError(path, f"{name} should be map, found {_short(record)}")
+    for key, expected in fields.items():
+        value = record.get(key)
+        if isinstance(value, bool) or not isinstance(value, expected):
+            raise CorruptArtifactError(
+                path, f"{name}[{key!r}] should be {_TYPE_NAMES[expected]}, found {_short(value)}")
 
 
 def _decode_tree(document: dict, path: Path | None, word_length: int) -> DecisionTree:
