@@ -85,6 +85,9 @@ def test_a_foreign_journal_is_refused_unless_starting_over(tmp_path):
     assert path.read_bytes() == before  # refused, never touched
     with pytest.raises(ForeignJournalError, match="guess_limit 6 → 5"):
         Journal.open(path, dict(FINGERPRINT, guess_limit=5))
+    # a key the stored run did not have names itself, even when its value is None
+    with pytest.raises(ForeignJournalError, match=r"priors only in the wanted run's fingerprint\)"):
+        Journal.open(path, dict(FINGERPRINT, priors=None))
     fresh = Journal.open(path, other, resume=False)
     assert len(fresh) == 0 and len(Journal.open(path, other)) == 0
     assert len(Journal.open(path, other, resume=False)) == 0  # same run, started over

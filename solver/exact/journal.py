@@ -152,16 +152,21 @@ def _frames(data: bytes) -> list[tuple[bytes, int]]:
     return frames
 
 
+_ABSENT = object()
+
+
 def _differences(stored, wanted) -> str:
     """What differs between two fingerprints, briefly (``kernels: solver/x.py changed``)."""
     if not isinstance(stored, dict) or not isinstance(wanted, dict):
         return "the fingerprint is not a map"
     parts = []
     for key in sorted(set(stored) | set(wanted), key=str):
-        old, new = stored.get(key), wanted.get(key)
+        old, new = stored.get(key, _ABSENT), wanted.get(key, _ABSENT)
         if old == new:
             continue
-        if isinstance(old, dict) and isinstance(new, dict):
+        if old is _ABSENT or new is _ABSENT:  # a key only one of them has, even with value None
+            parts.append(f"{key} only in the {'wanted' if old is _ABSENT else 'stored'} run's fingerprint")
+        elif isinstance(old, dict) and isinstance(new, dict):
             changed = sorted(str(k) for k in set(old) | set(new) if old.get(k) != new.get(k))
             parts.append(f"{key}: {', '.join(changed)} changed")
         else:
