@@ -318,7 +318,7 @@ def _agent_tables(runs: list[dict], columns: dict, exact: np.ndarray, opener: st
         averages = [float(r["average"]) for r in rows]
         failures = statistics.mean(int(r["failures"]) for r in rows)
         lines.append(f"| {name} | {_fmt_mean_sd(averages)} [{len(rows)}] "
-                     f"| {statistics.mean(averages) - exact_avg:+.4f} | {failures:g} |")
+                     f"| {statistics.mean(averages) - exact_avg:+.4f} | {failures:.1f} |")
     lines.append("")
     return lines
 
