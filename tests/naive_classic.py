@@ -30,6 +30,20 @@ def depth_one_choice(guesses, possible, objective):
     return min(guesses, key=key)
 
 
+def entropy_choice(guesses, possible):
+    """Largest entropy of the feedback distribution over ``possible`` (every word equally
+    likely) over every guess; ties: a possible word first, then alphabetical. Entropies are
+    compared exactly: H = log n − (1/n) log Π_C |C|^|C|, so the largest H is the least
+    product (Python integers)."""
+    def key(g):
+        product = 1
+        for size in Counter(feedback(g, w) for w in possible).values():
+            product *= size ** size
+        return (product, g not in possible, g)
+
+    return min(guesses, key=key)
+
+
 def random_possible_choice(possible, seed):
     """The ``default_rng(seed).integers(len)``-th possible word (alphabetical order)."""
     return sorted(possible)[int(np.random.default_rng(seed).integers(len(possible)))]

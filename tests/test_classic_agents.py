@@ -1,4 +1,4 @@
-"""The classic agents (random_total, random_possible, minimax1, expectimax1, qlearning) in both
+"""The classic agents (random_total, random_possible, minimax1, expectimax1, entropy, qlearning) in both
 belief settings: choices against the plain-Python twins of tests/naive_classic.py, the belief
 filter against brute force, determinism, every game replayed with the plain feedback rule,
 the Q-table artifact, and bad input → exit 2."""
@@ -21,7 +21,7 @@ from solver.policies.belief import answers_universe, guesses_universe
 from solver.policies.registry import make_policy
 
 ROOT = Path(__file__).resolve().parents[1]
-AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "qlearning")
+AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy", "qlearning")
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +61,8 @@ def random_states(universe, rng, count=12):
 def twin_choice(name, word_list, possible, q_of_word, seed):
     if name in ("minimax1", "expectimax1"):
         return twin.depth_one_choice(word_list.guesses, possible, name[:-1])
+    if name == "entropy":
+        return twin.entropy_choice(word_list.guesses, possible)
     if name == "random_possible":
         return twin.random_possible_choice(possible, seed)
     if name == "random_total":
@@ -180,7 +182,7 @@ def test_deterministic_for_a_seed(small, name, belief):
 
 @pytest.mark.kernels
 @pytest.mark.parametrize("belief", ["answers", "guesses"])
-@pytest.mark.parametrize("name", ["minimax1", "expectimax1", "qlearning"])
+@pytest.mark.parametrize("name", ["minimax1", "expectimax1", "entropy", "qlearning"])
 def test_tree_scoring_equals_game_by_game(small, name, belief):
     word_list, _, universes, _ = small
     policy = agent(small, name, belief)
@@ -191,7 +193,8 @@ def test_tree_scoring_equals_game_by_game(small, name, belief):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("name", ["minimax1", "expectimax1", "random_possible", "random_total", "qlearning"])
+@pytest.mark.parametrize("name", ["minimax1", "expectimax1", "entropy", "random_possible", "random_total",
+                                  "qlearning"])
 def test_answers_setting_agrees_with_score_policy(small, name):
     """From a fixed opener in the answers setting, score_policy (the gap report's scorer) and
     the belief scorer play the same games (the same per-decision seeds)."""
@@ -204,6 +207,21 @@ def test_answers_setting_agrees_with_score_policy(small, name):
     theirs = score_policy(policy, opener, seed=2, jobs=1)
     assert theirs.guesses_per_answer.tolist() == ours.guesses_per_answer.tolist()
     assert theirs.total == ours.total
+
+
+@pytest.mark.kernels
+def test_entropy_in_the_answers_setting_is_mig_b(small):
+    """The entropy agent over the answers is MIG_B (the same rule and ties): the same guess
+    in every state, hence the same games from any opener."""
+    from solver.evaluation.scoring import score_policy
+
+    word_list, table, universes, _ = small
+    entropy, mig_b = agent(small, "entropy", "answers"), make_policy("mig_b", word_list, table)
+    for state in random_states(universes["answers"], np.random.default_rng(17), 30):
+        assert entropy.choose(state, 6) == mig_b.choose(state, 6)
+    for opener in word_list.guesses[::7]:
+        assert (score_policy(entropy, opener).guesses_per_answer.tolist()
+                == score_policy(mig_b, opener).guesses_per_answer.tolist())
 
 
 def test_guesses_setting_refuses_other_policies(small):

@@ -32,7 +32,8 @@ option value, output directory, cache directory), 130 interrupted (rerun to resu
 Policies (see solver/policies/registry.py): mig_a, mig_b (maximum information gain; _float: the
 thesis's float tie reading), rollout<n>_<a|b> (Rollout_n over MIG_A / MIG_B, e.g.
 rollout10_a, rollout100_b), exact, and families registered by plugins (e.g. uct...,
-and the classic agents random_total, random_possible, minimax1, expectimax1, qlearning).
+and the classic agents random_total, random_possible, minimax1, expectimax1, entropy,
+qlearning).
 
 The belief setting (--belief, the classic agents' report, docs/algorithms.md §8.5): with
 --belief answers|guesses|both the agents play every answer choosing their own first guess
@@ -61,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "default: each agent chooses its first guess)")
     parser.add_argument("--policies", default=None,
                         help=f"comma-separated policy names (default: {','.join(DEFAULT_POLICIES)}; with "
-                             "--belief: random_total,random_possible,minimax1,expectimax1,qlearning)")
+                             "--belief: random_total,random_possible,minimax1,expectimax1,entropy,qlearning)")
     parser.add_argument("--belief", default=None, choices=["answers", "guesses", "both"],
                         help="score the agents in this belief setting (or both) with their own first "
                              "guess and write classic.md / classic.csv (see above)")

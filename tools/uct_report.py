@@ -1,9 +1,11 @@
-"""``python -m tools.uct_report``: score UCT variants on every answer and write the UCT report
-(the work is in :mod:`solver.studies.uct_study`).
+"""``python -m tools.uct_report``: score UCT variants — and any other registered policy, such as
+the classic agents — on every answer and write the UCT report (the work is in
+:mod:`solver.studies.uct_study`).
 
 ``run`` plays each (policy, seed) pair that ``reports/uct/runs.csv`` does not hold yet with
-:func:`solver.evaluation.scoring.score_policy` (games mode, per-game seeds from the master seed, joblib
-workers), records it in the journal ``runs.journal`` and then adds its row to ``runs.csv`` and
+:func:`solver.evaluation.scoring.score_policy` from the fixed opener (randomised policies: games
+mode, per-game seeds from the master seed, joblib workers; deterministic ones: once, tree mode,
+whatever the seeds), records it in the journal ``runs.journal`` and then adds its row to ``runs.csv`` and
 its per-answer guess counts to ``per_answer.csv`` (one column per run). ``render`` rewrites the
 generated part of ``reports/uct/uct.md`` (between the ``<!-- generated -->`` markers; the text
 around them is kept) from the CSVs, the exact tree (per-answer guesses) and the thesis's
@@ -15,7 +17,11 @@ of other lists or another opener). The report directory is ``reports/uct`` for t
 lists and ``reports/uct-<name>`` for any other (``<name>``: nyt-2024, or custom-<12 hex of the
 lists' sha256>), unless ``--out`` says otherwise.
 
-Policy names as in :func:`solver.policies.uct.parse_policy_name` (``uct50k_a``, ``uct5k_b_o``, ...).
+Policy names as in :mod:`solver.policies.registry`: UCT names (``uct50k_a``, ``uct5k_b_o``, ...,
+:func:`solver.policies.uct.parse_policy_name`), the classic agents (``random_total``,
+``random_possible`` — seeded —, ``minimax1``, ``expectimax1``, ``entropy``, ``qlearning``), ``mig_a``,
+``rollout10_b``, .... An unknown name, a negative seed or a missing Q-table is refused before any
+work (exit 2).
 
 Exit status: 0 done, 1 a write or internal error, 2 bad input, 130 interrupted (``run``
 resumes when rerun).
@@ -43,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["run", "render"])
     parser.add_argument("--policies", default="uct50k_a,uct50k_b,uct50k_a_o,uct50k_b_o",
-                        help="comma-separated UCT policy names (run)")
+                        help="comma-separated policy names (run): UCT names such as uct50k_a, or any "
+                             "registered policy, e.g. minimax1,random_possible,qlearning")
     parser.add_argument("--seeds", type=seed_list, default=[0],
                         help="comma-separated master seeds, whole numbers ≥ 0 (run; default 0)")
     parser.add_argument("--opener", default="salet")

@@ -98,7 +98,7 @@ def bind_policy(policy: Policy, universe: Universe) -> Policy:
     if universe.belief != "answers":
         raise InputError(f"policy {policy.name!r} plays only in the answers belief setting (it needs the "
                          "answer list); the guesses setting takes random_total, random_possible, minimax1, "
-                         "expectimax1, qlearning")
+                         "expectimax1, entropy, qlearning")
     return policy
 
 

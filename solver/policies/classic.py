@@ -1,4 +1,4 @@
-"""The classic agents: random baselines, depth-one minimax and expectimax (docs/algorithms.md §8.5).
+"""The classic agents: random baselines, depth-one minimax and expectimax, entropy (docs/algorithms.md §8.5).
 
 Source: Orenbach et al., *AI algorithms on Wordle and its variants* (a course project), who
 compare random baselines, depth-one minimax and expectimax, entropy and a Q-learning agent
@@ -21,9 +21,17 @@ rule, :mod:`solver.policies.base`).
 - ``minimax1``: over every allowed guess, the least largest feedback class (the adversary picks
   the feedback that leaves most words);
 - ``expectimax1``: over every allowed guess, the least expected size of the class left,
-  ``Σ_C |C|² / |S|`` (every word of the state equally likely; the all-green class counts).
+  ``Σ_C |C|² / |S|`` (every word of the state equally likely; the all-green class counts);
+- ``entropy``: over every allowed guess, the largest Shannon entropy of the feedback
+  distribution over the state, ``H(g) = −Σ_C p_C log p_C`` with ``p_C = |C| / |S|`` (the
+  all-green class counts) — the expected information the feedback gives about the word.
+  Entropies are compared exactly (the integer exponent key of :mod:`solver.policies.mig`), so
+  mathematically equal entropies tie. In the ``answers`` setting it is MIG_B (``mig_b``),
+  the same kernel over the same words; in the ``guesses`` setting the distribution is over the
+  allowed words still possible.
 
-Ties (minimax1, expectimax1): a guess still possible first, then alphabetical (lowest index).
+Ties (minimax1, expectimax1, entropy): a guess still possible first, then alphabetical
+(lowest index).
 The random agents need the per-decision seed that the scorers give (``seed=None`` raises).
 """
 
@@ -38,7 +46,7 @@ from solver.policies.base import Policy
 from solver.policies.belief import Universe, answers_universe, guesses_universe
 
 #: Registry names of the agents of this module (Q-learning: solver.policies.qlearning).
-NAMES = ("random_total", "random_possible", "minimax1", "expectimax1")
+NAMES = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy")
 
 
 class ClassicPolicy(Policy):
@@ -144,6 +152,27 @@ class DepthOnePolicy(ClassicPolicy):
                                   n_patterns(self.word_list.word_length)))
 
 
+class EntropyPolicy(ClassicPolicy):
+    """``entropy``: the guess of largest feedback entropy over the belief (module docstring);
+    deterministic.
+
+    The choice is :func:`solver.policies._policy_kernel.mig_choose` run over the universe
+    (its table, member ↔ guess maps and prime tables for up to ``n_members`` words) with the
+    possible-first tie rule: O(n_guesses · |S|) per decision.
+    """
+
+    name = "entropy"
+
+    def _choose(self, state, guesses_left, seed):
+        from solver.policies._policy_kernel import mig_choose
+        from solver.policies.mig import factor_tables
+
+        universe = self.universe
+        return int(mig_choose(state, universe.table, universe.guess_of_member, universe.member_of_guess,
+                              True, factor_tables(universe.n_members),
+                              n_patterns(self.word_list.word_length)))
+
+
 def make_classic(word_list, table: np.ndarray, name: str) -> ClassicPolicy:
     """The agent called ``name`` (one of :data:`NAMES`), in the answers setting. Raises
     ValueError for another name."""
@@ -153,6 +182,8 @@ def make_classic(word_list, table: np.ndarray, name: str) -> ClassicPolicy:
         return RandomPossible(word_list, table)
     if name in ("minimax1", "expectimax1"):
         return DepthOnePolicy(word_list, table, name[:-1])
+    if name == "entropy":
+        return EntropyPolicy(word_list, table)
     raise ValueError(f"not a classic agent: {name!r}")
 
 
@@ -175,6 +206,7 @@ def _register() -> None:
     family("random_possible", "random_possible (a random word consistent with the feedback; seeded)")
     family("minimax1", "minimax1 (least largest feedback class)")
     family("expectimax1", "expectimax1 (least expected class size)")
+    family("entropy", "entropy (largest feedback entropy over the possible words; plays in either belief setting)")
 
 
 _register()

@@ -16,7 +16,7 @@ Registration happens at import. Besides the built-in families registered below, 
 listed in :data:`PLUGIN_MODULES` (``solver.policies.uct``) are imported on first use if they exist,
 so a module there only has to call :func:`register_policy` at import time; other modules can
 be added with :func:`add_plugin_module`. The classic agents (``random_total``,
-``random_possible``, ``minimax1``, ``expectimax1``: :mod:`solver.policies.classic`;
+``random_possible``, ``minimax1``, ``expectimax1``, ``entropy``: :mod:`solver.policies.classic`;
 ``qlearning``: :mod:`solver.policies.qlearning`) register this way.
 
 Built-in families:

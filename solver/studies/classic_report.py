@@ -36,14 +36,15 @@ from solver.game.spec import GUESS_LIMIT
 
 REPORT_VERSION = 1
 #: The agents of the classic report, in report order.
-DEFAULT_AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "qlearning")
+DEFAULT_AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy", "qlearning")
 #: Agents that can play in the guesses setting (they do not need the answer list).
 BELIEF_AGENTS = frozenset(DEFAULT_AGENTS)
 DEFAULT_SEEDS = (0, 1, 2, 3, 4)
 #: Orenbach et al.'s figures on the legacy lists, average guesses (their setting: "guesses").
 PUBLISHED = {"random_possible": "4.73 (about 90 % wins)", "minimax1": "3.97", "expectimax1": "3.92",
-             "qlearning": "3.79", "random_total": "—"}
-PUBLISHED_OTHERS = [("entropy", "3.86"), ("entropy with word frequencies", "3.73")]
+             "entropy": "3.86", "qlearning": "3.79", "random_total": "—"}
+#: Their agents not built here.
+PUBLISHED_OTHERS = [("entropy with word frequencies", "3.73")]
 CSV_COLUMNS = ("belief", "policy", "seed", "opener", "total", "average", "losses", "win_rate", "max_guesses",
                "histogram", "optimum_total", "optimum_average", "gap_guesses", "same_setting_optimum",
                "seconds", "seconds_per_game", "qtable_sha256")
@@ -319,9 +320,13 @@ def markdown(report: ClassicReport) -> str:
               "optimum: it mixes the cost of not knowing the list with the agent's own loss.",
               "- Orenbach et al. report averages over their own simulated games (sample size and seeds not "
               "given in the issue's summary), with their own rules for ties and the opener; our agents follow "
-              "the definitions in docs/algorithms.md §8.5 (minimax1/expectimax1 over all allowed guesses, ties "
-              "to a possible word then alphabetical; Q-learning's reward and schedule are ours), so equal "
+              "the definitions in docs/algorithms.md §8.5 (minimax1/expectimax1/entropy over all allowed guesses, "
+              "ties to a possible word then alphabetical; Q-learning's reward and schedule are ours), so equal "
               "figures are not expected — only the order and the rough size.",
+              "- `entropy` plays the guess whose feedback distribution over the words still possible has the "
+              "largest Shannon entropy (entropies compared exactly). Over the answers it is the gap report's "
+              "MIG_B (`mig_b`, the same rule and ties); in the `guesses` setting the distribution is over the "
+              "allowed words still possible.",
               "- `random_total` guesses any allowed word until one word is left (then it guesses it, as every "
               "policy here does); it has no published figure beside it.",
               "- seconds per game: wall time of the scoring on the shared 2-core machine, one process "
