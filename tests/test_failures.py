@@ -426,3 +426,51 @@ def test_a_rewritten_artifact_keeps_its_mode(home, words, capsys):
         os.umask(old)
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
     assert msgpack.unpackb(out.read_bytes(), raw=False)["opener"] == "salet"
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return set()
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
+def test_a_stopped_solve_leaves_no_worker_running(tmp_path, signal_name):
+    # a real process on the legacy lists, two forked workers: Ctrl-C (exit 130, the journal
+    # kept) or SIGKILL must not leave a worker computing a class nobody will read
+    import signal
+    import time
+
+    out = tmp_path / "fuzzy.msgpack"
+    command = [sys.executable, "-m", "tools.solve", "--opener", "fuzzy", "--jobs", "2",
+               "--out", str(out), "--no-resume"]
+    child = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    workers: set[int] = set()
+    deadline = time.monotonic() + 120
+    while len(workers) < 2 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.2)
+        workers = _children(child.pid)
+    assert len(workers) == 2, "the solve never started its two workers"
+    time.sleep(1.0)
+    child.send_signal(getattr(signal, signal_name))
+    _, err = child.communicate(timeout=30)
+    if signal_name == "SIGINT":
+        assert child.returncode == 130 and "rerun the same command to resume" in err
+    else:
+        assert child.returncode == -signal.SIGKILL
+    time.sleep(1.0)
+    assert not [w for w in workers if _running(w)], "a worker outlived the run"
+    assert not out.exists()

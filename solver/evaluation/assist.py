@@ -332,7 +332,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
         return
-    from solver.game._hard_mode_kernel import empty_constraint
+    from solver.game._hard_mode_kernel import no_constraint
     from solver.game.hashing import constraint_keys
 
     S = np.arange(2, dtype=np.int32)
@@ -340,7 +340,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     goa = np.arange(2, dtype=np.int32)
     z1, z2 = np.array([1, 3], dtype=np.uint64), np.array([5, 7], dtype=np.uint64)
     rules = (np.zeros((2, 5), dtype=np.uint8),) + constraint_keys() + (np.ones(2, dtype=np.int64),)
-    constraint, allowed = empty_constraint(), np.arange(2, dtype=np.int32)
+    constraint, allowed = no_constraint(), np.arange(2, dtype=np.int32)
     _candidate_order(S, P, n_patterns)
     search = new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4)
     evaluate_guess(S, np.int64(0), np.int64(2), np.int64(INF), P, goa, z1, z2, search,

@@ -51,7 +51,7 @@ from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
 from solver.game._hard_mode_kernel import (HARD_MODE, WIDTH, constraint_hash, filter_allowed,
                                             tighten_constraint)
-from solver.game._memo_kernel import new_memo
+from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
 
@@ -67,9 +67,9 @@ MAX_ANSWERS = 11585
 DEDUPE_MIN_DEPTH = 5
 
 
-@njit(cache=True)
-def new_workspace(depth, n_guesses, n_answers, n_patterns):
-    """Per-depth scratch arrays, so the recursion allocates nothing; ``n_patterns`` = 3**L."""
+def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
+    """Per-depth scratch arrays, so the recursion allocates nothing; ``n_patterns`` = 3**L.
+    Plain numpy for Python callers; :func:`new_workspace` is its twin for kernels."""
     return (
         np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class counts
         np.zeros((depth + 1, n_guesses), dtype=np.int64),  # candidate sort keys
@@ -83,6 +83,10 @@ def new_workspace(depth, n_guesses, n_answers, n_patterns):
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: a class's allowed guesses
         np.zeros((depth + 1, WIDTH), dtype=np.int8),  # hard mode: the state's constraint
     )
+
+
+#: :func:`workspace_arrays` compiled, for kernels.
+new_workspace = njit(cache=True)(workspace_arrays)
 
 
 @njit(cache=True)
@@ -675,11 +679,11 @@ def guess_bounds(S, P, n_patterns, objective):
     return bound, order
 
 
-@njit(cache=True)
 def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
     """(memo, workspace, stats) for :func:`evaluate_guess`, kept across calls so that states
-    solved for one opener serve the next (a memo's values do not depend on the opener)."""
-    return (new_memo(memo_capacity), new_workspace(depth, n_guesses, n_answers, n_patterns),
+    solved for one opener serve the next (a memo's values do not depend on the opener).
+    Plain numpy (Python callers only): no compiled code to load at start-up."""
+    return (memo_arrays(memo_capacity), workspace_arrays(depth, n_guesses, n_answers, n_patterns),
             np.zeros(4, dtype=np.int64))
 
 

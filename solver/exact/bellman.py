@@ -5,8 +5,8 @@ Solves the time-indexed Bellman recursion of Bertsimas & Paskov (Operations Rese
 is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per objective
 (:mod:`solver.exact._objective_kernel`, docs/algorithms.md §2.4). The game (word length,
 guess limit, mode, objective) is a :class:`solver.game.spec.GameSpec`. With a fixed opener, the root's
-feedback classes are independent sub-problems: they are solved in parallel with joblib,
-largest first, and each finished class is recorded in a journal (:mod:`solver.exact.journal`)
+feedback classes are independent sub-problems: they are solved in parallel by forked worker
+processes, largest first, and each finished class is recorded in a journal (:mod:`solver.exact.journal`)
 so an interrupted solve resumes. :func:`solve_and_save` (what ``python -m tools.solve`` runs)
 checks the output path and the cache before any work, and discards the journal only once
 the artifact is written, so a failed final write loses nothing.
@@ -20,6 +20,8 @@ among the guesses that split the state.
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,16 +137,18 @@ _WORKER_TABLES: dict[str, np.ndarray] = {}
 
 def _worker_table(table_path: str) -> np.ndarray:
     """The feedback table, loaded once per worker process from the on-disk cache (a writable
-    in-memory copy: a read-only memmap would make numba compile a second specialisation)."""
+    array: a read-only memmap would make numba compile a second specialisation)."""
     if table_path not in _WORKER_TABLES:
         _WORKER_TABLES.clear()
-        _WORKER_TABLES[table_path] = np.load(table_path, allow_pickle=False)
+        # copy-on-write mapping: shared pages, and writable, so numba types it as ever
+        _WORKER_TABLES[table_path] = np.load(table_path, allow_pickle=False,
+                                             mmap_mode="c").view(np.ndarray)
     return _WORKER_TABLES[table_path]
 
 
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
                  rules, constraint, candidates, objective_id):
-    """joblib task: solve one root class; returns (code, (value, tree arrays..., stats))."""
+    """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
     from solver.exact._search_kernel import solve_subtree
 
     state, table, local_guess_of_answer, z1, z2 = _localise(
@@ -153,6 +157,63 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
                                _memo_capacity(len(answers)), spec.n_patterns,
                                objective_id, spec.mode_id, local_rules(rules, answers),
                                constraint, candidates)
+
+
+def _solved_classes(tasks, n_tasks: int, n_jobs: int):
+    """Run ``_solve_class(*task)`` for each of the ``n_tasks`` tasks (an iterable), ``n_jobs``
+    at a time (in this process for 1), yielding the results as they finish.
+
+    The workers are forked where the platform forks: they start with this process's imports
+    and loaded kernels (fresh interpreters took about a second each of a two-second SALET
+    solve, docs/benchmarks.md). joblib is not used here: its forking backend cannot hand
+    results back as they finish, and the journal records each class as it finishes. On an
+    exception or Ctrl-C the workers are terminated (the pool's context manager), so nothing
+    outlives the run.
+    """
+    import multiprocessing
+
+    from joblib import effective_n_jobs
+
+    n_jobs = min(effective_n_jobs(n_jobs), n_tasks)
+    if n_jobs <= 1:
+        for task in tasks:
+            yield _solve_class(*task)
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with multiprocessing.get_context(method).Pool(n_jobs, _worker_start, (os.getpid(),)) as pool:
+        # one class at a time, in the order given (largest first): the pool's task thread
+        # builds the tasks as workers ask, so the first start at once
+        results = pool.imap_unordered(_solve_task, tasks, chunksize=1)
+        while True:
+            try:
+                # a bounded wait: Ctrl-C may reach one of the pool's threads, and only the
+                # main thread running again raises KeyboardInterrupt
+                yield results.next(timeout=0.2)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                return
+
+
+def _solve_task(task: tuple):
+    return _solve_class(*task)
+
+
+def _worker_start(parent: int) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (it terminates the pool), and on
+    Linux a worker dies with its parent, so that a killed run leaves nothing computing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the call above
+            os._exit(1)
 
 
 def search_rules(word_list: WordList, priors=None) -> tuple:
@@ -194,11 +255,11 @@ def allowed_after(word_list: WordList, spec: GameSpec, history) -> tuple[np.ndar
     """(constraint int8[WIDTH], allowed guesses int32 ascending) after ``history`` ((guess
     word, feedback code) pairs): every guess and no constraint in normal mode; in hard mode
     those the history's hints allow (docs/algorithms.md §10)."""
-    from solver.game._hard_mode_kernel import empty_constraint
+    from solver.game._hard_mode_kernel import no_constraint
     from solver.game.hard_mode import allowed_guesses, history_constraint
 
     if spec.mode != "hard":
-        return empty_constraint(), np.arange(word_list.n_guesses, dtype=np.int32)
+        return no_constraint(), np.arange(word_list.n_guesses, dtype=np.int32)
     return history_constraint(word_list, history), allowed_guesses(word_list, history)
 
 
@@ -464,7 +525,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         mode: ``"normal"`` or ``"hard"`` (every guess uses the hints so far, §10).
         priors: :class:`solver.game.priors.Priors`: minimise Σ_a w_a · guesses(a), the
             expected guesses under the weights (§10.3); None: every answer equally likely.
-        jobs: joblib worker processes for the root classes (-1: all cores; 1: in-process).
+        jobs: worker processes for the root classes (-1: all cores, as joblib counts them;
+            1: in-process).
         progress: optional callable ``progress(done_answers, total_answers)`` called as
             classes finish.
         resume: reuse the root classes journaled by an interrupted run of the same solve
@@ -483,8 +545,6 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         ForeignJournalError: ``resume`` and the solve's journal was written by another
             solver version or other kernels (rerun with ``resume=False``).
     """
-    from joblib import Parallel, delayed
-
     opener = opener.strip().lower()
     opener_index = word_list.guess_index(opener)
     if guess_limit < 1:
@@ -513,15 +573,13 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if todo:
         n_jobs = 1 if len(todo) == 1 else jobs
         table_path = str(table_cache_path(word_list))
-        runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered", max_nbytes=None)
         rules = search_rules(word_list, priors)
-        tasks = (delayed(_solve_class)(code, table_path, word_list.answer_guess_index, states,
-                                        guess_limit - 1, zobrist, spec, rules,
-                                        *allowed_after(word_list, spec, [(opener, code)]),
-                                        search_objective)
+        tasks = ((code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
+                  zobrist, spec, rules, *allowed_after(word_list, spec, [(opener, code)]),
+                  search_objective)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
-        for code, result in runner(tasks):
+        for code, result in _solved_classes(tasks, len(todo), n_jobs):
             if result[0] >= INF:
                 raise UnwinnableError(
                     f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "

@@ -169,7 +169,7 @@ def _worker_state(job: _Job):
 def _opener(job: _Job, g: int, beta: int, deep: bool) -> int:
     from solver.exact._opener_kernel import opener_value
     from solver.exact._search_kernel import evaluate_guess
-    from solver.game._hard_mode_kernel import empty_constraint
+    from solver.game._hard_mode_kernel import no_constraint
 
     table, transposed, z1, z2, search, bits, rules = _worker_state(job)
     spec, guess_of_answer = job.spec, job.word_list.answer_guess_index
@@ -179,7 +179,7 @@ def _opener(job: _Job, g: int, beta: int, deep: bool) -> int:
         everything = np.arange(table.shape[1], dtype=np.int32)
         return int(evaluate_guess(everything, g, spec.guess_limit, beta, table, guess_of_answer,
                                   z1, z2, search, spec.objective_id, spec.mode_id, rules,
-                                  empty_constraint(),
+                                  no_constraint(),
                                   np.arange(table.shape[0], dtype=np.int32)))
     return int(opener_value(g, spec.guess_limit, beta, table, transposed, guess_of_answer, z1,
                             z2, search, bits, spec.objective_id, spec.mode_id, deep, rules))

@@ -28,12 +28,19 @@ KEY_COLUMNS = 27
 HARD_MODE = 1
 
 
-@njit(cache=True)
-def empty_constraint():
-    """The constraint of an empty history: int8[WIDTH], no green, no letter required."""
+def no_constraint():
+    """The constraint of an empty history: int8[WIDTH], no green, no letter required.
+
+    Plain numpy, for Python callers: loading the compiled twin :func:`empty_constraint` (for
+    kernels) would cost a start-up tens of milliseconds for three lines (the assistant's cold
+    start, issue 11)."""
     constraint = np.zeros(WIDTH, dtype=np.int8)
     constraint[:MAX_LENGTH] = -1
     return constraint
+
+
+#: :func:`no_constraint` compiled, for kernels.
+empty_constraint = njit(cache=True)(no_constraint)
 
 
 @njit(cache=True)

@@ -19,12 +19,16 @@ from numba import njit
 PROBE = 16
 
 
-@njit(cache=True)
-def new_memo(capacity):
-    """Empty table of ``capacity`` slots (a power of two); ``extra`` starts at -1."""
+def memo_arrays(capacity):
+    """Empty table of ``capacity`` slots (a power of two); ``extra`` starts at -1. Plain numpy
+    for Python callers (no compiled code to load); :func:`new_memo` is its twin for kernels."""
     return (np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
             np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
             np.full(capacity, -1, dtype=np.int64))
+
+
+#: :func:`memo_arrays` compiled, for kernels.
+new_memo = njit(cache=True)(memo_arrays)
 
 
 @njit(cache=True)

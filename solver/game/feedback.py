@@ -113,7 +113,9 @@ def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
     path = table_cache_path(word_list)
     if use_cache and path.exists():
         try:
-            table = np.load(path, allow_pickle=False)
+            # mapped copy-on-write, not read: a small state touches a few of its 30 MB, and the
+            # pages read are shared with other processes (an ordinary writable ndarray)
+            table = np.load(path, allow_pickle=False, mmap_mode="c").view(np.ndarray)
             if (table.shape == (word_list.n_guesses, word_list.n_answers)
                     and table.dtype == code_dtype(word_list.word_length)):
                 return table
