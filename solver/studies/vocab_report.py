@@ -119,8 +119,10 @@ def list_fields(kind: str, fraction: float, seed: int, word_list) -> dict:
 
 def exact_optimum(word_list, jobs: int = 1) -> dict:
     """The exact optimum over all openers of ``word_list`` (normal mode, total guesses,
-    6 guesses): ``{"first_guess", "optimum_total", "optimum_source", "seconds"}``;
-    ``optimum_total`` is None when no policy wins every game within 6 guesses."""
+    6 guesses): ``{"first_guess", "optimum_total", "optimum_source", "seconds", "proof_reused"}``;
+    ``optimum_total`` is None when no policy wins every game within 6 guesses; ``proof_reused``
+    counts the openers whose work came from the proof's own journal (an interrupted or earlier
+    proof of the same list in the user cache: the seconds are then not the whole proof's)."""
     from solver.exact.bellman import UnwinnableError
     from solver.exact.prove import prove
 
@@ -128,10 +130,11 @@ def exact_optimum(word_list, jobs: int = 1) -> dict:
     try:
         result = prove(word_list, jobs=jobs, memory_gb=PROOF_MEMORY_GB, resume=True)
     except UnwinnableError:
-        return {"first_guess": "", "optimum_total": None, "seconds": time.perf_counter() - started,
+        return {"first_guess": "", "optimum_total": None, "seconds": time.perf_counter() - started, "proof_reused": 0,
                 "optimum_source": f"none: no policy wins every game within {GUESS_LIMIT} guesses"}
     return {"first_guess": result.best.opener, "optimum_total": int(result.best.value),
-            "optimum_source": "proven over all openers", "seconds": time.perf_counter() - started}
+            "optimum_source": "proven over all openers", "seconds": time.perf_counter() - started,
+            "proof_reused": int(result.reused)}
 
 
 def make_agent(name: str, word_list, table, seed: int, episodes_per_answer: int):
@@ -232,6 +235,7 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
                 progress.advance(task)
                 total = optimum["optimum_total"]
                 rows.append(_with_optimum(dict(fields, agent=OPTIMUM, first_guess=optimum["first_guess"],
+                                               proof_reused=optimum.get("proof_reused", 0),
                                                total=total, average=None if total is None else total / fields[
                                                    "n_answers"],
                                                win_rate=None if total is None else 1.0, losses=None,
@@ -338,6 +342,7 @@ def markdown(report: VocabReport) -> str:
              f"a game of more than {GUESS_LIMIT} guesses is a loss. Figures: mean ± sample sd over the list "
              "seeds (one list per seed; a randomised agent plays with the list's seed).", ""]
     summary = summary_rows(report)
+    reused = sum(1 for r in report.rows if r["agent"] == OPTIMUM and r.get("proof_reused"))
     for kind in report.kinds:
         lines += [f"## {KIND_TITLES[kind].format(base=report.base)}", "",
                   "| fraction | answers | guesses | agent | first guess | average guesses | win rate ≤ 6 (%) "
@@ -375,7 +380,13 @@ def markdown(report: VocabReport) -> str:
               f"with the shipped settings (α 0.05, ε 0.1, Q = 1 at the start) and "
               f"{report.episodes_per_answer} episodes per answer, seed = the list seed.",
               "- **s per game**: wall time of the scoring in one process on a shared 2-core machine; for the "
-              "optimum, the proof's wall time divided by the answers. It varies from run to run.",
+              "optimum, the proof's wall time divided by the answers"
+              + (f" ({reused} of the proofs reused work journaled by an earlier run, so their time is not "
+                 "the whole proof's)" if reused else "") + ". It varies from run to run.",
+              *([f"- **sizes**: the grid stops at {report.fractions[-1]:g} of the lists: there each proof over "
+                 "all openers took 5 s (real) to 40 s (fake) with 2 workers; a proof of the real sub-list at "
+                 "0.35 (seed 0) did not finish in 12 minutes on the shared machine (not investigated further)."]
+                if tuple(report.fractions) == DEFAULT_FRACTIONS else []),
               "- **published context**: Orenbach et al. (*AI algorithms on Wordle and its variants*) also "
               "ran their agents on vocabulary variants, but we have no figures of theirs for these lists to "
               "compare with; their legacy-list figures are in `classic.md`. On the full legacy lists "
