@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     fractions, seeds = parse_fractions(args.fractions), parse_seeds(args.seeds)
     base = load_word_list(args.words)
     out = prepare_output_dir(Path(args.out))
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     for kind in kinds:
         for fraction in fractions:
             for seed in seeds:
