@@ -61,10 +61,12 @@ bench: install
 	$(PY) -m tools.bench_classic
 	$(PY) -m tools.bench_absurdle
 
-# The optimality-gap report: 16 openers, heuristics beside the exact optimum (reports/legacy/).
+# The optimality-gap report: 16 openers, heuristics beside the exact optimum (reports/legacy/);
+# then the vocabulary-variant report (reports/classic/vocab.*, about 2 minutes on 2 cores).
 REPORT_OPENERS := salet,carle,train,raise,clout,soare,salut,lants,reast,crate,trace,slate,trape,slane,prate,crane
 report: install
 	$(PY) -m tools.report --words legacy --opener $(REPORT_OPENERS) --policies mig_a,mig_b,rollout10_a,rollout10_b,rollout100_a --name legacy
+	$(PY) -m tools.vocab_report --jobs -1
 
 # Re-check every committed decision tree: replay all answers with the plain feedback rule.
 verify: install

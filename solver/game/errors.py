@@ -54,3 +54,8 @@ class HardModeError(InputError, ValueError):
 
 class PriorsError(InputError, ValueError):
     """A priors file (answer weights) is malformed: names the file and line, or the word."""
+
+
+class VariantError(InputError, ValueError):
+    """A vocabulary variant that cannot be generated (a fraction outside (0, 1], a negative
+    seed, sizes that do not fit): the message names the setting and its allowed range."""
