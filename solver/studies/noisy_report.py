@@ -10,11 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 
 from solver.game.errors import InputError
+from solver.game.spec import GUESS_LIMIT
 
 #: Agents against Absurdle, in report order (MIG_A / MIG_B are the entropy agent, §8.1).
 ABSURDLE_AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "qlearning", "mig_a", "mig_b")
@@ -99,16 +101,20 @@ def noisy_markdown(scores, lists: str, n_answers: int) -> str:
              "over games (every (answer, seed) game one observation, n = answers × seeds): normal "
              "approximation for the average, Wilson for the win rate; they measure the randomness of the "
              "noise and of the random agents over the fixed answer list, not a sample of answers.", "",
+             "No exact optimum is computed for this variant (its states are weight vectors over the "
+             "answers, not sets), so there is no gap column. Seconds per game: wall time of all the "
+             "agent's games over the seeds, divided by the games (a deterministic agent's decisions are "
+             "memoised by history across seeds, so later seeds are cheaper).", "",
              "| agent | games | average guesses | 95 % CI | win rate ≤ 6 (%) | 95 % CI (%) | seed averages "
-             f"| stopped at {first.cap} |",
-             "|---|---:|---:|---|---:|---|---|---:|"]
+             f"| stopped at {first.cap} | s per game |",
+             "|---|---:|---:|---|---:|---|---|---:|---:|"]
     for score in scores:
         low, high = score.average_ci
         wlow, whigh = score.win_rate_ci
         per_seed = " / ".join(f"{v:.3f}" for v in score.seed_averages())
         lines.append(f"| {score.agent} | {score.n_games} | {score.average:.4f} | [{low:.4f}, {high:.4f}] | "
                      f"{100 * score.win_rate:.2f} | [{100 * wlow:.2f}, {100 * whigh:.2f}] | {per_seed} | "
-                     f"{score.stopped} |")
+                     f"{score.stopped} | {sum(score.seconds) / score.n_games:.5f} |")
     lines += ["", "## The agents", "",
               "Every agent guesses the answer when it is the only one of positive weight. "
               "random_total: a uniformly random allowed guess; random_possible: a uniformly random answer "
@@ -144,9 +150,11 @@ def run_absurdle_agents(word_list, table, agents, seeds, tie, cap, console=None)
         for name in agents:
             policy = make_policy(name, word_list, table)
             runs = [None] if policy.deterministic else list(seeds)
+            started = time.perf_counter()
             games = [play_absurdle(policy, tie, seed=0 if s is None else s, cap=cap, table=table) for s in runs]
             rows.append({"agent": name, "deterministic": policy.deterministic, "seeds": runs, "games": games,
-                         "lengths": [game_length(g, cap) for g in games]})
+                         "lengths": [game_length(g, cap) for g in games],
+                         "seconds_per_game": (time.perf_counter() - started) / len(games)})
             progress.advance(task)
     return rows
 
@@ -160,8 +168,12 @@ def absurdle_markdown(rows, tie: str, cap: int, least: int | None, lists: str) -
              "among several largest classes, the one after which this agent needs most guesses. "
              "Deterministic agents play one game; random agents one per seed (mean ± sample sd); a game "
              f"not won after {cap} guesses counts as {cap + 1}. docs/algorithms.md §14.6.", "",
-             "| agent | runs | guesses to win | min–max | Orenbach et al. | a game |",
-             "|---|---:|---:|---|---:|---|"]
+             "Won ≤ 6: the share of the agent's games won within 6 guesses. Gap: the guesses to win less "
+             "the exact least forced win (the optimum of this variant, below). Seconds per game: wall "
+             "time of the agent's games (the first includes loading its kernels).", "",
+             "| agent | runs | guesses to win | min–max | won ≤ 6 (%) | gap to the least forced win | "
+             "s per game | Orenbach et al. | a game |",
+             "|---|---:|---:|---|---:|---:|---:|---:|---|"]
     for row in rows:
         lengths = row["lengths"]
         mean = sum(lengths) / len(lengths)
@@ -171,7 +183,10 @@ def absurdle_markdown(rows, tie: str, cap: int, least: int | None, lists: str) -
         line = " ".join(f"{w}:{code_to_text(c, len(w))}" for w, c in game.steps[:8])
         if len(game.steps) > 8:
             line += f" … ({len(game.steps)} guesses)"
+        won = 100 * sum(1 for x in lengths if x <= GUESS_LIMIT) / len(lengths)
+        gap = "" if least is None else f"+{mean - least:.2f}"
         lines.append(f"| {row['agent']} | {len(lengths)} | {figure} | {min(lengths)}–{max(lengths)} | "
+                     f"{won:.0f} | {gap} | {row.get('seconds_per_game', float('nan')):.3f} | "
                      f"{ABSURDLE_PUBLISHED.get(row['agent'], '')} | {line} |")
     lines += ["", f"Least forced win (exact, `solver/exact/absurdle.py`, docs/algorithms.md §13): "
               f"{least if least is not None else 'not computed'} guesses.",
