@@ -2,7 +2,7 @@
 
 Solver: SALET on the legacy lists with a warm numba cache and a cached feedback table, as
 ``python -m tools.solve`` subprocesses (median of ``--repeat`` runs): wall seconds, CPU seconds
-(the process and its joblib workers), and peak RSS summed over the process tree (sampled from
+(the process and its forked workers), and peak RSS summed over the process tree (sampled from
 /proc every 20 ms). The one-time cold compile is measured apart, with an empty numba cache.
 Other benchmarks (lookup, policies, UCT) run when their modules are present.
 """
