@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
-import math
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -236,12 +236,10 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
 # outputs
 
 
-def _mean_sd(values) -> tuple[float, float]:
+def mean_sd(values) -> tuple[float, float]:
+    """(mean, sample standard deviation) of the values; sd 0.0 for a single value."""
     values = [float(v) for v in values]
-    mean = sum(values) / len(values)
-    if len(values) < 2:
-        return mean, 0.0
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    return statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0
 
 
 def summary_rows(report: ClassicReport) -> list[dict]:
@@ -252,8 +250,8 @@ def summary_rows(report: ClassicReport) -> list[dict]:
             runs = [r for r in report.runs if r["belief"] == belief and r["policy"] == name]
             if not runs:
                 continue
-            average, average_sd = _mean_sd(r["average"] for r in runs)
-            win, win_sd = _mean_sd(r["win_rate"] for r in runs)
+            average, average_sd = mean_sd(r["average"] for r in runs)
+            win, win_sd = mean_sd(r["win_rate"] for r in runs)
             optimum = report.optimum_total / report.n_answers
             rows.append({"belief": belief, "policy": name, "runs": len(runs), "average": average,
                          "average_sd": average_sd, "win_rate": win, "win_rate_sd": win_sd,

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from solver.game.errors import InputError
+from solver.studies.classic_report import mean_sd
 from solver.game.spec import GUESS_LIMIT
 
 REPORT_VERSION = 1
@@ -264,13 +264,6 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
 # outputs
 
 
-def _mean_sd(values) -> tuple[float, float]:
-    values = [float(v) for v in values]
-    mean = sum(values) / len(values)
-    if len(values) < 2:
-        return mean, 0.0
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-
 
 def summary_rows(report: VocabReport) -> list[dict]:
     """One row per (kind, fraction, agent) — the optimum first — with means and sample sds
@@ -287,12 +280,12 @@ def summary_rows(report: VocabReport) -> list[dict]:
                     continue
                 valued = [r for r in runs if r["average"] is not None]
                 gaps = [r["gap_guesses"] for r in runs if r["gap_guesses"] is not None]
-                average, average_sd = _mean_sd(r["average"] for r in valued) if valued else (None, None)
-                win, win_sd = _mean_sd(r["win_rate"] for r in valued) if valued else (None, None)
-                gap, gap_sd = _mean_sd(gaps) if gaps else (None, None)
+                average, average_sd = mean_sd(r["average"] for r in valued) if valued else (None, None)
+                win, win_sd = mean_sd(r["win_rate"] for r in valued) if valued else (None, None)
+                gap, gap_sd = mean_sd(gaps) if gaps else (None, None)
                 out.append({"kind": kind, "fraction": fraction, "agent": agent, "runs": len(runs),
-                            "n_answers": _mean_sd(r["n_answers"] for r in runs)[0],
-                            "n_guesses": _mean_sd(r["n_guesses"] for r in runs)[0],
+                            "n_answers": mean_sd(r["n_answers"] for r in runs)[0],
+                            "n_guesses": mean_sd(r["n_guesses"] for r in runs)[0],
                             "average": average, "average_sd": average_sd, "win_rate": win, "win_rate_sd": win_sd,
                             "gap": gap, "gap_sd": gap_sd, "gap_runs": len(gaps),
                             "no_optimum": sum(1 for r in runs if r["optimum_total"] is None),
