@@ -28,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.prove", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
                         help="normal (default) or hard: every guess keeps the greens in place "
