@@ -101,3 +101,48 @@ def test_a_list_of_mixed_lengths_exits_2(tmp_path, answers, guesses, message):
     assert message in proc.stderr and "line 2" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not out.exists()
+
+
+#: The shipped trees: (artifact, opener, total, max guesses, proof over all openers), as in
+#: README "Other word lengths".
+TREES = {
+    4: ("wordfreq-4-normal-sent.msgpack", "sent", 3752, 6, False),
+    6: ("wordfreq-6-normal-tories.msgpack", "tories", 5909, 4, True),
+    7: ("wordfreq-7-normal-parties.msgpack", "parties", 5469, 4, True),
+}
+
+
+@pytest.mark.parametrize("length", sorted(TREES))
+def test_shipped_trees_verify_with_the_documented_figures(length):
+    import policy_tree
+
+    name, opener, total, worst, proven = TREES[length]
+    tree = policy_tree.load(ROOT / "artifacts" / name)
+    report = policy_tree.verify(tree)
+    assert report.ok, report.failures
+    assert tree.word_list.name == f"wordfreq-{length}" and tree.word_list.word_length == length
+    assert tree.opener == opener
+    assert (report.total, report.max_guesses) == (total, worst)
+    assert (tree.opener_proof is not None) == proven
+    if proven:
+        assert tree.opener_proof["openers"] == load_word_list(f"wordfreq-{length}").n_guesses
+
+
+#: The openers CSV of each length: a proof over every guess, or the labelled top-N search.
+OPENER_CSVS = {4: ("wordfreq-4-normal-top250-openers.csv", 250),
+               6: ("wordfreq-6-normal-openers.csv", None), 7: ("wordfreq-7-normal-openers.csv", None)}
+
+
+@pytest.mark.parametrize("length", sorted(OPENER_CSVS))
+def test_openers_csv_agrees_with_the_tree(length):
+    import csv
+
+    name, top = OPENER_CSVS[length]
+    with open(ROOT / "artifacts" / name, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    n_guesses = load_word_list(f"wordfreq-{length}").n_guesses
+    assert len(rows) == (n_guesses if top is None else top)
+    _, opener, total, _, proven = TREES[length]
+    assert (rows[0]["opener"], rows[0]["status"], int(rows[0]["value"])) == (opener, "exact", total)
+    assert all(int(r["value"]) > total for r in rows[1:])
+    assert proven == (top is None)

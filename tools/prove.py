@@ -136,7 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.top is not None:
         Console().print(f"best of the top {len(result.openers)} openers by depth-one bound, not "
                         "proven over all openers", soft_wrap=True)
-    Console().print(f"{len(result.openers)} openers: {result.searched} searched "
+    considered = (f"{len(result.openers)} openers" if args.top is None else
+                  f"the top {len(result.openers)} of {word_list.n_guesses} openers by bound")
+    Console().print(f"{considered}: {result.searched} searched "
                     f"({result.reused} from the journal), the rest ruled out by their bound; "
                     f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
                     + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
