@@ -35,6 +35,12 @@ def test_shipped_files_have_the_documented_sha256(relative, digest):
 
 @pytest.mark.parametrize("length", sorted(RECIPES))
 def test_the_builder_rebuilds_the_shipped_files(length):
+    from importlib.metadata import version
+
+    from solver.game.wordfreq_lists import WORDFREQ_VERSION
+
+    assert version("wordfreq") == WORDFREQ_VERSION, \
+        "another wordfreq release: rebuild with python -m tools.make_wordlists and update the hashes"
     recipe = RECIPES[length]
     answers, guesses = build_recipe(recipe)
     assert (answers, guesses) == build_recipe(recipe)  # deterministic

@@ -60,6 +60,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.game.wordlists import DATA_DIR
 
     lengths = _lengths(args.lengths)
+    from importlib.metadata import version
+
+    from solver.game.wordfreq_lists import WORDFREQ_VERSION
+
+    installed = version("wordfreq")
+    if installed != WORDFREQ_VERSION:
+        print(f"note: wordfreq {installed} is installed; the shipped lists were built with "
+              f"{WORDFREQ_VERSION}, so they may differ")
     out = Path(args.out) if args.out else DATA_DIR
     status = EXIT_OK
     for length in lengths:
