@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint test test-fast test-jit-off solve tree bench verify report clean
+.PHONY: install lint test test-fast test-jit-off solve tree bench verify wordlists report clean
 
 install: $(STAMP)
 
@@ -71,6 +71,10 @@ report: install
 # Re-check every committed decision tree: replay all answers with the plain feedback rule.
 verify: install
 	$(PY) -m tools.tree verify artifacts/*.msgpack
+
+# Rebuild the 4-, 6- and 7-letter lists from wordfreq in memory and compare with solver/data/.
+wordlists: install
+	$(PY) -m tools.make_wordlists --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -42,6 +42,34 @@ def test_proof_equals_brute_force(tmp_path, monkeypatch, seed, objective, rank):
     assert openers_csv(result, seconds=True).splitlines()[0] == "opener,status,value,seconds"
 
 
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed,top,rank", [(6, 5, 1), (7, 12, 3), (8, 1, 1)])
+def test_top_n_is_the_best_of_the_n_best_bounds(tmp_path, monkeypatch, seed, top, rank):
+    from solver.exact.bellman import game_spec
+    from solver.exact.prove import _Job, _opener, default_csv_path
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = small_list(seed)
+    truth = brute_values(wl, "total")
+    job = _Job(wl, game_spec(wl, 6, "total", "normal"), 1 << 16)
+    bounds = {wl.guesses[g]: _opener(job, g, INF, False) for g in range(wl.n_guesses)}
+    assert all(bounds[w] <= truth[w] for w in truth)  # a depth-one bound is a lower bound
+    result = prove(wl, rank=rank, top=top, jobs=1, resume=False)
+    chosen = {o.opener for o in result.openers}
+    assert result.top == top and len(chosen) == top
+    # the N considered have the N best bounds (ties are broken by the cheaper keys)
+    assert max(bounds[w] for w in chosen) <= min(bounds[w] for w in truth if w not in chosen)
+    # exact over those N, brute force's ranking of them
+    ranked = sorted(truth[w] for w in chosen if truth[w] < INF)
+    assert [o.value for o in result.ranked][:rank] == ranked[:rank]
+    for row in result.openers:
+        assert row.value == truth[row.opener] if row.status == "exact" else row.value <= truth[row.opener]
+    assert result.best.value >= min(truth.values())
+    assert default_csv_path(wl, top=top).name.endswith(f"-normal-top{top}-openers.csv")
+    full = prove(wl, top=wl.n_guesses, jobs=1, resume=False)
+    assert full.best.value == min(truth.values())
+
+
 def test_bad_requests_are_input_errors():
     wl = small_list(5)
     with pytest.raises(InputError, match="rank"):
@@ -50,6 +78,10 @@ def test_bad_requests_are_input_errors():
         prove(wl, rank=wl.n_guesses + 1, jobs=1)
     with pytest.raises(InputError):
         prove(wl, openers=["zzzzz"], jobs=1)
+    with pytest.raises(InputError, match="--top"):
+        prove(wl, top=0, jobs=1)
+    with pytest.raises(InputError, match="rank"):
+        prove(wl, top=2, rank=3, jobs=1)
 
 
 def _write_list(directory, wl):
@@ -221,6 +253,8 @@ def test_the_proven_tree_records_its_proof(tmp_path, monkeypatch):
     (["--backend", "dask"], "--scheduler"),
     (["--rank", "0"], "--rank"),
     (["--openers", "zzzzz"], "zzzzz"),
+    (["--top", "0"], "--top"),
+    (["--top", "3", "--tree"], "--tree"),
 ])
 def test_the_cli_refuses_bad_requests_with_status_2(tmp_path, arguments, message):
     import os

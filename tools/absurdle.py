@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("history", nargs="*", metavar="WORD:FEEDBACK",
                         help="the game so far, e.g. aesir:bbbbb (none: from the start)")
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt and "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt and "
                              "guesses.txt (default: legacy)")
     parser.add_argument("--tie", default=DEFAULT_TIE,
                         help=f"tie rule: adversarial, fewest-clues or lowest-code (default {DEFAULT_TIE})")

@@ -51,7 +51,8 @@ MIN_SEARCH_SECONDS = 0.05
 def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
     """--words, --mode, --budget, --tree/--no-tree, --json: shared with ``tools.analyse``."""
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt and "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt and "
                              "guesses.txt (default: legacy)")
     parser.add_argument("--mode", default="normal", choices=("normal", "hard"),
                         help="play mode: normal (default) or hard (the NYT rule: every guess "

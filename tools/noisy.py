@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seeds", type=seed_list, default=[0, 1, 2],
                         help="comma-separated seeds, whole numbers >= 0 (default 0,1,2)")
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt and "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt and "
                              "guesses.txt (default: legacy)")
     parser.add_argument("--cap", type=int, default=None,
                         help="guesses after which a game is stopped (noisy default 20, absurdle default 100)")

@@ -13,6 +13,9 @@ opener gets a depth-one lower bound, then the openers are searched in bound orde
 against the best total so far as a cut-off (a cut-off opener gets a proven lower bound),
 until every remaining opener's bound is at least the best. With --rank K the K best
 openers are solved exactly and every other one is shown to be no better than the K-th.
+With --top N only the N openers with the best depth-one bounds are considered: the result is
+the best of those N, NOT a proof over all openers (the CSV is named ...-top<N>-openers.csv);
+for lists where a full proof is out of reach.
 
 Writes artifacts/<list>-<mode>-openers.csv (opener, status exact or lower_bound, value;
 best first; the same for every run) and <same>.seconds.csv with each opener's search time,
@@ -28,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.prove", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
                         help="normal (default) or hard: every guess keeps the greens in place "
@@ -39,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="solve the K best openers exactly (default 1: the best)")
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers: consider only these")
+    parser.add_argument("--top", type=int, default=None, metavar="N",
+                        help="consider only the N openers with the best depth-one bounds (a "
+                             "search, not a proof over all openers; default: all)")
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
                         help="loky: joblib processes on this machine (default); dask: the "
@@ -74,10 +81,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from solver.game.files import prepare_output_file
 
+    from solver.game.errors import InputError
+
     word_list = load_word_list(args.words)
+    if args.top is not None and args.tree:
+        raise InputError("--tree marks the tree as proven, which --top is not: solve the tree "
+                         "with python -m tools.solve --opener W")
     openers = [w for w in args.openers.split(",") if w.strip()] if args.openers else None
     # the output path is checked before any work (a bad one would lose the run's result)
-    path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode))
+    path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode,
+                                                                top=args.top))
     console = Console(stderr=True)
     phases = {"seed": "seeding", "bound": "bounding", "search": "searching"}
     with Progress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
@@ -99,12 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                        mode=args.mode,
                        rank=args.rank, openers=openers, jobs=args.jobs,
                        memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
-                       backend=args.backend, scheduler=args.scheduler)
+                       backend=args.backend, scheduler=args.scheduler, top=args.top)
     path, timings = save_openers_csv(result, path)
     tree_path = None
     if args.tree:
         tree_path = save_proven_tree(result, jobs=args.jobs)
-    discard_journal(word_list, result.spec, args.rank, openers)
+    discard_journal(word_list, result.spec, args.rank, openers, args.top)
     table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
     for column in ("rank", "opener", "value", "average"):
         table.add_column(column, justify="right" if column != "opener" else "left")
@@ -113,10 +126,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.add_row(str(i), row.opener, str(row.value), average)
     Console().print(table)
     bounded = [row.value for row in result.openers if row.status != "exact"]
-    if bounded:
+    if bounded and args.top is not None:
+        Console().print(f"best of the top {len(result.openers)} openers by depth-one bound, not "
+                        f"proven over all openers: each other of these {len(result.openers)} is at "
+                        f"least {min(bounded)}", soft_wrap=True)
+    elif bounded:
         Console().print(f"proven: every other opener's value is at least {min(bounded)}",
                         soft_wrap=True)
-    Console().print(f"{len(result.openers)} openers: {result.searched} searched "
+    elif args.top is not None:
+        Console().print(f"best of the top {len(result.openers)} openers by depth-one bound, not "
+                        "proven over all openers", soft_wrap=True)
+    considered = (f"{len(result.openers)} openers" if args.top is None else
+                  f"the top {len(result.openers)} of {word_list.n_guesses} openers by bound")
+    Console().print(f"{considered}: {result.searched} searched "
                     f"({result.reused} from the journal), the rest ruled out by their bound; "
                     f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
                     + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)

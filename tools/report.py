@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.report", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--opener", default=None,
                         help="comma-separated first guesses (default: the 16 openers of 'make report': "

@@ -33,14 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.solve", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', or a directory with answers.txt "
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--opener", default="salet", help="first guess (default: salet)")
     parser.add_argument("--jobs", type=int, default=-1,
                         help="worker processes for the root classes (default -1: all cores)")
     parser.add_argument("--out", default=None,
                         help="artifact path (default: artifacts/<list>-<mode>-<opener>.msgpack, "
-                             "<list> = legacy, nyt-2024, or custom-<12 hex of the lists' sha256> "
+                             "<list> = a shipped list's name (legacy, wordfreq-6, …) or "
+                             "custom-<12 hex of the lists' sha256> "
                              "for any other lists)")
     parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=int, default=6,
                         metavar="K",

@@ -13,6 +13,11 @@ C. **Search.** All openers in the order (bound, cheap bound, Σ|C|², index) are
    opener's bound reaches it. Every opener then has a status: ``exact`` (its optimal total)
    or ``lower_bound`` (a proven bound that rules it out).
 
+With ``top`` N (a search, not a proof over all openers) every opener first gets its full
+depth-one bound, and only the N first in the order (bound, cheap bound, Σ|C|², index) go
+through the phases above: the best of them is exact, but an opener outside the N was never
+searched, so its bound may be below the value found (:attr:`ProofResult.top`).
+
 Determinism: the openers table is the same for every run of the same proof, however many
 workers and whether resumed from a journal: a batch's cut-off is fixed when it starts and
 depends only on earlier batches; bounds do not read the memo; an opener cut off by the search
@@ -100,6 +105,9 @@ class ProofResult:
             an interrupted run.
         seconds: wall seconds of the run.
         phase_seconds: wall seconds of each phase (``seed``, ``bound``, ``search``).
+        top: None for a proof over every opener considered; N when only the N openers with
+            the best depth-one bounds were considered (``openers`` lists only those): the
+            best of them, not proven over all openers.
     """
 
     word_list: WordList
@@ -110,6 +118,7 @@ class ProofResult:
     reused: int
     seconds: float
     phase_seconds: dict = field(default_factory=dict)
+    top: int | None = None
 
     @property
     def best(self) -> OpenerValue:
@@ -243,18 +252,20 @@ class _Runner:
         self._stack.close()
 
 
-def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None) -> Path:
+def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None,
+                 top: int | None = None) -> Path:
     """The journal of one proof run (``cache_dir()/journals/prove-<hash>.journal``)."""
     chosen = ",".join(openers) if openers else "*"
+    limit = "" if top is None else f":top{top}"
     key = hashlib.sha256(f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{spec}:"
-                         f"{rank}:{chosen}".encode()).hexdigest()[:20]
+                         f"{rank}:{chosen}{limit}".encode()).hexdigest()[:20]
     return cache_dir() / "journals" / f"prove-{key}.journal"
 
 
 def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str = "total",
           mode: str = "normal", rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
           resume: bool = True, progress=None, backend: str = "loky",
-          scheduler: str | None = None) -> ProofResult:
+          scheduler: str | None = None, top: int | None = None) -> ProofResult:
     """Find and prove the best opener(s) over all allowed guesses (or over ``openers``).
 
     Args:
@@ -278,12 +289,16 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
             ``cutoff`` and ``elapsed`` (seconds).
         backend: ``"loky"`` (joblib processes on this machine) or ``"dask"``.
         scheduler: the dask scheduler's address (``backend="dask"``).
+        top: optional N ≥ ``rank``: consider only the N openers (of ``openers``, or of all
+            guesses) with the best full depth-one bounds, ties by the cheap bound, Σ|C|² and
+            index; the result is then the best of those N, not a proof over all openers.
 
     Returns:
         :class:`ProofResult`.
 
     Raises:
-        InputError: ``rank`` < 1 or larger than the number of openers, an unknown opener,
+        InputError: ``rank`` < 1 or larger than the number of openers (or than ``top``),
+            ``top`` < 1, an unknown opener,
             an empty opener list, a bad guess limit, objective, memory budget or backend,
             an unreachable dask scheduler.
         UnwinnableError: no opener wins every game within the guess limit.
@@ -301,8 +316,11 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
             raise InputError("the opener list is empty")
     else:
         chosen = list(range(word_list.n_guesses))
-    if not isinstance(rank, int) or not 1 <= rank <= len(chosen):
-        raise InputError(f"--rank must be 1..{len(chosen)} (the number of openers), got {rank}")
+    if top is not None and (not isinstance(top, int) or top < 1):
+        raise InputError(f"--top must be a whole number ≥ 1, got {top!r}")
+    limit = len(chosen) if top is None else min(top, len(chosen))
+    if not isinstance(rank, int) or not 1 <= rank <= limit:
+        raise InputError(f"--rank must be 1..{limit} (the number of openers), got {rank}")
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     workers = cpu_count() if jobs == -1 else int(jobs)
@@ -319,26 +337,27 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
         names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
         fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
                                       guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                      kind="prove", rank=rank, openers=list(names or ()))
-        with Journal.open(journal_path(word_list, spec, rank, names), fingerprint,
+                                      kind="prove", rank=rank, openers=list(names or ()),
+                                      **({} if top is None else {"top": top}))
+        with Journal.open(journal_path(word_list, spec, rank, names, top), fingerprint,
                           resume=resume) as journal:
             proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal,
-                           progress, started)
+                           progress, started, top)
             rows = proof.run()
     finally:
         runner.close()
     if not rows or rows[0].status != "exact" or rows[0].value >= INF:
         raise UnwinnableError(f"no opener wins every game within {guess_limit} guesses")
     return ProofResult(word_list, spec, rank, rows, len(proof.results), proof.reused,
-                       time.perf_counter() - started, proof.phase_seconds)
+                       time.perf_counter() - started, proof.phase_seconds, top)
 
 
 class _Proof:
     """The three phases of :func:`prove` over one journal (see the module docstring)."""
 
     def __init__(self, word_list, rank, chosen, cheap, order, job, runner, journal, progress,
-                 started):
-        self.word_list, self.rank, self.chosen = word_list, rank, chosen
+                 started, top=None):
+        self.word_list, self.rank, self.chosen, self.top = word_list, rank, chosen, top
         self.cheap, self.order, self.job, self.runner = cheap, order, job, runner
         self.journal, self.progress, self.started = journal, progress, started
         self.bounds: dict[int, int] = {}
@@ -437,6 +456,9 @@ class _Proof:
 
     def run(self) -> list[OpenerValue]:
         clock = time.perf_counter()
+        if self.top is not None:  # full bounds of every opener, then only the N best go on
+            self.bound(self.chosen, INF, "bound")
+            self.chosen = sorted(self.chosen, key=self.key)[:self.top]
         # the cheap order alone (not the journal's bounds), so a resumed run picks the same seeds
         cheap_queue = sorted(self.chosen, key=lambda g: (int(self.cheap[g]), int(self.order[g]), g))
         seeds = cheap_queue[:SEEDS]
@@ -497,12 +519,14 @@ def save_openers_csv(result: ProofResult, path: str | Path) -> tuple[Path, Path]
 
 
 def default_csv_path(word_list: WordList, objective: str = "total", mode: str = "normal",
-                     directory: str | Path = "artifacts") -> Path:
-    """``<directory>/<lists>-<mode>[-worst]-openers.csv``, named by the lists' identity
+                     directory: str | Path = "artifacts", top: int | None = None) -> Path:
+    """``<directory>/<lists>-<mode>[-worst][-top<N>]-openers.csv``, named by the lists' identity
     (:attr:`solver.game.wordlists.WordList.output_name`: ``legacy``, ``nyt-2024`` or
-    ``custom-<hash>``), so a custom list never writes over a shipped list's file."""
+    ``custom-<hash>``), so a custom list never writes over a shipped list's file; ``-top<N>``
+    marks a search of the N openers with the best bounds (not a proof over all openers)."""
     suffix = "" if objective == "total" else f"-{objective}"
-    return Path(directory) / f"{word_list.output_name}-{mode}{suffix}-openers.csv"
+    limit = "" if top is None else f"-top{top}"
+    return Path(directory) / f"{word_list.output_name}-{mode}{suffix}{limit}-openers.csv"
 
 
 def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
@@ -513,12 +537,13 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     value (exact or a proven bound) of any other opener. Returns the artifact's path.
 
     Raises:
-        InputError: the proof covered only some of the allowed guesses (``openers=``).
+        InputError: the proof covered only some of the allowed guesses (``openers=`` or
+            ``top=``).
         As :func:`solver.exact.bellman.solve_and_save` otherwise."""
     from solver.exact.bellman import solve_and_save
 
     word_list = result.word_list
-    if len(result.openers) != word_list.n_guesses:
+    if len(result.openers) != word_list.n_guesses or result.top is not None:
         raise InputError(f"the proof covered {len(result.openers)} of {word_list.n_guesses} "
                          f"guesses: only a proof over every allowed guess marks a tree as proven")
     others = min((o.value for o in result.openers[1:]), default=INF)
@@ -531,10 +556,11 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     return path
 
 
-def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None) -> None:
+def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
+                    top: int | None = None) -> None:
     """Remove a finished proof's journal (after its outputs are written)."""
     names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
         if openers is not None else None
-    path = journal_path(word_list, spec, rank, names)
+    path = journal_path(word_list, spec, rank, names, top)
     if path.exists():
         os.unlink(path)

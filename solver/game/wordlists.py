@@ -2,8 +2,9 @@
 
 A word list is a pair of files, ``answers.txt`` (the words that can be the hidden answer) and
 ``guesses.txt`` (every word that may be played; it must contain every answer). The project
-ships ``legacy`` and ``nyt-2024`` in ``solver/data/`` (provenance in ``solver/data/PROVENANCE.md``);
-any directory holding the two files can be loaded too.
+ships ``legacy`` and ``nyt-2024`` (5 letters) and ``wordfreq-4``, ``wordfreq-6``, ``wordfreq-7``
+(4, 6 and 7 letters, built by ``tools/make_wordlists.py``) in ``solver/data/`` (provenance in
+``solver/data/README.md``); any directory holding the two files can be loaded too.
 
 Words are lowercased and sorted on load, so a guess's index is its alphabetical rank — the
 tie-break rules of the solver and of the heuristics rely on that. The sha256 of each list is
@@ -32,7 +33,7 @@ from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 #: The word lists shipped with the project, by name.
-BUILTIN_LISTS = ("legacy", "nyt-2024")
+BUILTIN_LISTS = ("legacy", "nyt-2024", "wordfreq-4", "wordfreq-6", "wordfreq-7")
 #: Wordle's word length, the default; a list's own length is :attr:`WordList.word_length`.
 WORD_LENGTH = 5
 
@@ -49,8 +50,8 @@ def lists_identity(answers_sha256: str, guesses_sha256: str) -> str:
 
 @cache
 def shipped_identity(name: str) -> str | None:
-    """:func:`lists_identity` of the shipped list ``name`` (``legacy``, ``nyt-2024``), from the
-    files in ``solver/data/``; None for another name or an unreadable file."""
+    """:func:`lists_identity` of the shipped list ``name`` (one of :data:`BUILTIN_LISTS`), from
+    the files in ``solver/data/``; None for another name or an unreadable file."""
     if name not in BUILTIN_LISTS:
         return None
     try:
@@ -67,7 +68,7 @@ class WordList:
     """An answer list and a guess list, both sorted, with every answer among the guesses.
 
     Attributes:
-        name: ``"legacy"``, ``"nyt-2024"`` or the directory name of a user's list (never a
+        name: a shipped list's name (:data:`BUILTIN_LISTS`) or the directory name of a user's list (never a
             shipped list's name for other words: see the module docstring).
         answers: sorted lowercase answers, a tuple of ``n_answers`` str.
         guesses: sorted lowercase allowed guesses, a tuple of ``n_guesses`` str (⊇ answers).
@@ -111,7 +112,7 @@ class WordList:
 
     @cached_property
     def shipped_name(self) -> str | None:
-        """The shipped list (``legacy``, ``nyt-2024``) these lists are word for word, or None."""
+        """The shipped list (one of :data:`BUILTIN_LISTS`) these lists are word for word, or None."""
         return next((name for name in BUILTIN_LISTS if shipped_identity(name) == self.identity), None)
 
     @property
@@ -218,7 +219,7 @@ def from_words(answers, guesses, name: str = "custom") -> WordList:
 
 
 def load_word_list(name_or_path: str | Path) -> WordList:
-    """Load a shipped list by name (``legacy``, ``nyt-2024``) or a directory's lists.
+    """Load a shipped list by name (one of :data:`BUILTIN_LISTS`) or a directory's lists.
 
     The directory must hold ``answers.txt`` and ``guesses.txt``, one word per line, every word
     of both files of one length L (2..10; Wordle's is 5).
