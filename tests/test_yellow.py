@@ -213,3 +213,24 @@ def test_unknown_feedback_exits_2_with_one_line(tool, args):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "unknown feedback rule 'purple'" in lines[0], proc.stderr
+
+
+@pytest.mark.kernels
+def test_tree_floor_fills_the_levels():
+    from solver.exact._search_kernel import tree_floor
+
+    assert tree_floor(5, 1, 5) == 1 + 2 + 3 + 4 + 5  # one class a guess: the anagram chain
+    assert tree_floor(5, 1, 4) >= INF
+    assert tree_floor(33, 32, 2) == 1 + 2 * 32
+    assert tree_floor(40, 32, 3) == 1 + 2 * 32 + 3 * 7
+    assert tree_floor(40, 32, 2) >= INF
+
+
+@pytest.mark.kernels
+def test_branching_counts_the_non_green_codes(legacy):
+    from solver.exact._search_kernel import branching
+
+    wl = random_sub_list(legacy, 4, 60, 200)
+    assert branching(feedback_table(wl, use_cache=False, feedback="yellow"), 242) <= 32
+    standard = feedback_table(wl, use_cache=False)
+    assert branching(standard, 242) == len(set(standard.ravel().tolist()) - {242})
