@@ -63,8 +63,9 @@ KEY_GUESS_MASK = (1 << 17) - 1
 MAX_GUESSES = 1 << 17
 MAX_ANSWERS = 11585
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
-# deeply (their subsets with two guesses left need no more than one scan).
-DEDUPE_MIN_DEPTH = 5
+# deeply (their subsets with two guesses left need no more than one scan). From 4, not 5:
+# Yellow Wordle's guesses split alike far more often (docs/algorithms.md §6, §10.4).
+DEDUPE_MIN_DEPTH = 4
 
 
 def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
