@@ -17,6 +17,9 @@ Pruning and ordering (docs/algorithms.md §3–§6; the figures below are the to
 the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 
 - a guess with k classes (all-green included) costs at least ``3n − k − [g ∈ S]``;
+- a state or class of m answers, when no guess makes more than b non-green classes, costs at
+  least the level bound ``tree_floor(m, b, d)`` (§3.7; ∞ if d levels cannot hold m answers):
+  it matters only for m > b + 1, i.e. under Yellow Wordle's 32 classes (§10.4);
 - candidates are tried in the order (that bound, Σ|C|², guess index) and the loop stops at
   the first whose bound reaches the best total so far; this order is also the tie-break rule:
   **the chosen guess is the first optimal guess in that order**, whatever the memo holds;
