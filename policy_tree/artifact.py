@@ -7,8 +7,8 @@ import hashlib
 import msgpack
 import numpy as np
 
-from policy_tree.schema import (FORMAT, FORMAT_VERSION, OPENER_PROOF_FIELDS, OPENER_PROOF_KEY,
-                                PRIORS_FIELDS, PRIORS_KEY, tree_arrays)
+from policy_tree.schema import (FEEDBACK_KEY, FORMAT, FORMAT_VERSION, OPENER_PROOF_FIELDS,
+                                OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY, tree_arrays)
 from policy_tree.tree import DecisionTree
 
 
@@ -28,14 +28,17 @@ def tree_sha256(bins: dict[str, bytes]) -> str:
 
 def encode_artifact(*, word_list, tree: DecisionTree, mode: str, objective: str, guess_limit: int,
                     opener: str, total: int, max_guesses: int, histogram, solver_version: str,
-                    opener_proof: dict | None = None, priors: dict | None = None) -> bytes:
+                    opener_proof: dict | None = None, priors: dict | None = None,
+                    feedback: str = "standard") -> bytes:
     """msgpack bytes of an artifact; the same arguments give the same bytes.
 
     The artifact holds no timing or other run-dependent field, so two solves of the same
     input write the same file byte for byte (write it with
     :func:`solver.game.files.write_atomic`). ``opener_proof``: the optional proof record
     (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`), stored only when given; ``priors``
-    likewise (:data:`policy_tree.schema.PRIORS_FIELDS`)."""
+    likewise (:data:`policy_tree.schema.PRIORS_FIELDS`); ``feedback``: the feedback rule,
+    stored only when it is not ``"standard"`` (:data:`policy_tree.schema.FEEDBACK_KEY`), so a
+    standard tree's bytes are those of earlier versions."""
     bins = tree_to_bins(tree)
     document = {
         "format": FORMAT,
@@ -60,6 +63,8 @@ def encode_artifact(*, word_list, tree: DecisionTree, mode: str, objective: str,
     }
     if opener_proof is not None:
         document[OPENER_PROOF_KEY] = {key: opener_proof[key] for key in OPENER_PROOF_FIELDS}
+    if feedback != "standard":
+        document[FEEDBACK_KEY] = feedback
     if priors is not None:
         document[PRIORS_KEY] = {key: priors[key] for key in PRIORS_FIELDS}
     return msgpack.packb(document, use_bin_type=True)

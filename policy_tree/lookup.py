@@ -24,7 +24,7 @@ from policy_tree.errors import (
 )
 from policy_tree.tree import DecisionTree
 from solver.game.errors import FeedbackError
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback
+from solver.game.feedback import code_to_text, feedback_code, parse_feedback, shows_green
 from solver.game.wordlists import WordList
 
 Feedback = int | str
@@ -130,6 +130,12 @@ class PolicyTree:
         return self.header.get("opener_proof")
 
     @property
+    def feedback(self) -> str:
+        """The feedback rule the tree plays under: ``"standard"``, or ``"yellow"`` (Yellow
+        Wordle, docs/algorithms.md §10.4: no green is shown unless the guess is right)."""
+        return self.header.get("feedback", "standard")
+
+    @property
     def objective(self) -> str:
         return self.header["objective"]
 
@@ -201,14 +207,17 @@ class PolicyTree:
             guess_limit=h["guess_limit"], opener=h["opener"], total=h["total"],
             max_guesses=h["max_guesses"], histogram=h["histogram"],
             solver_version=h["solver_version"], opener_proof=h.get("opener_proof"),
-            priors=h.get("priors"),
+            priors=h.get("priors"), feedback=h.get("feedback", "standard"),
         )
 
     # -- lookups ---------------------------------------------------------------------------
     def normalise_history(self, history: Iterable[HistoryItem]) -> tuple[tuple[str, int], ...]:
         """The history as ``(guess word, feedback code)`` pairs, each guess checked against
         the artifact's guess list. Raises :class:`~solver.game.errors.UnknownWordError`,
-        :class:`~solver.game.errors.FeedbackError` or :class:`HistoryTokenError`."""
+        :class:`~solver.game.errors.FeedbackError` or :class:`HistoryTokenError`. On a Yellow
+        Wordle tree a feedback that shows a green other than all-green is refused
+        (FeedbackError): that game never shows one, and mapping it silently to yellow would
+        hide a mix-up of the two games."""
         steps = []
         for item in history:
             if isinstance(item, str):
@@ -218,6 +227,11 @@ class PolicyTree:
                 word = str(word).strip().lower()
                 code = _feedback_code(feedback, len(word))
             self.word_list.guess_index(word)  # raises UnknownWordError naming the list
+            if self.feedback == "yellow" and shows_green(code, len(word)):
+                raise FeedbackError(
+                    f"{word}:{code_to_text(code, len(word))} shows a green, but this is a Yellow "
+                    "Wordle tree: greens show as yellow (y) unless the whole guess is right "
+                    f"({'g' * len(word)})")
             steps.append((word, code))
         return tuple(steps)
 
@@ -245,7 +259,7 @@ class PolicyTree:
                     f"the game was won at guess {k} ({format_history(steps[:k])}); "
                     f"no guess may follow it, but the history goes on with {format_history(steps[k:])}"
                 )
-            narrowed = tuple(a for a in answers if feedback_code(word, a) == code)
+            narrowed = tuple(a for a in answers if feedback_code(word, a, self.feedback) == code)
             if not narrowed:
                 before = (f"after {format_history(steps[:k])} {len(answers)} answers remained, "
                           if k else f"of all {len(answers)} answers, ")
@@ -332,7 +346,7 @@ class PolicyTree:
         node = 0
         while len(steps) < 64:
             guess = self.guess_at(node)
-            code = feedback_code(guess, answer)
+            code = feedback_code(guess, answer, self.feedback)
             steps.append((guess, code))
             if code == self.tree.all_green:
                 return tuple(steps)

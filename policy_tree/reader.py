@@ -8,7 +8,8 @@
 3. ``format`` is the decision-tree format and ``format_version`` is 2, or 1 (the same format
    with a ``solve_seconds`` key, which is ignored) (:class:`UnsupportedArtifactError`);
 4. every header key is present with its type (:class:`CorruptArtifactError`), ``mode`` and
-   ``objective`` are known values (:class:`UnsupportedArtifactError`);
+   ``objective`` are known values, and so is the optional ``feedback`` rule (absent:
+   ``"standard"``) (:class:`UnsupportedArtifactError`);
 5. ``tree_sha256`` matches the four tree arrays, whose sizes agree and whose indices are in
    range (node guesses < number of guesses, children in 1..n_nodes-1, feedback codes < 242,
    ``edge_start`` non-decreasing from 0 to the number of edges, every child numbered after its
@@ -16,7 +17,9 @@
 6. the embedded answers and guesses are sorted five-letter lowercase words, answers among the
    guesses, matching ``answers_sha256`` / ``guesses_sha256`` (:class:`CorruptArtifactError`);
 7. when ``word_list`` names a shipped list (``legacy``, ``nyt-2024``) its sha256s equal those of
-   the lists shipped with the project (:class:`WordListMismatchError`).
+   the lists shipped with the project (:class:`WordListMismatchError`);
+8. a Yellow Wordle tree (``feedback`` ``"yellow"``) has no edge whose feedback shows a green
+   (:class:`CorruptArtifactError`).
 
 Whether the tree actually wins every answer, and whether the stored total, histogram and
 maximum are right, is :func:`policy_tree.verify.verify`'s job: a loadable artifact can still
@@ -35,9 +38,9 @@ from policy_tree.errors import (
     CorruptArtifactError, MissingArtifactError, UnsupportedArtifactError, WordListMismatchError,
 )
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
-from policy_tree.schema import (FORMAT, FORMAT_VERSION, HEADER_KEYS, HEADER_KEYS_V1,
-                                 OPENER_PROOF_FIELDS, OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY,
-                                 READABLE_VERSIONS,
+from policy_tree.schema import (FEEDBACK_KEY, FORMAT, FORMAT_VERSION, HEADER_KEYS,
+                                 HEADER_KEYS_V1, KNOWN_FEEDBACK, OPENER_PROOF_FIELDS,
+                                 OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS,
                                  tree_arrays)
 from policy_tree.tree import DecisionTree
 from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
@@ -101,6 +104,14 @@ def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
               for key in SCALAR_FIELDS}
     header[OPENER_PROOF_KEY] = document.get(OPENER_PROOF_KEY)
     header[PRIORS_KEY] = document.get(PRIORS_KEY)
+    header[FEEDBACK_KEY] = document.get(FEEDBACK_KEY, "standard")
+    if header[FEEDBACK_KEY] == "yellow" and len(tree.edge_feedback):
+        from solver.game.feedback import shows_green
+
+        green = [int(c) for c in np.unique(tree.edge_feedback) if shows_green(int(c), word_length)]
+        if green:
+            raise CorruptArtifactError(path, f"a Yellow Wordle tree has an edge with feedback code "
+                                       f"{green[0]}, which shows a green")
     priors = header[PRIORS_KEY]
     if priors is not None and len(priors["weights"]) != 8 * word_list.n_answers:
         raise CorruptArtifactError(path, f"{PRIORS_KEY}['weights'] holds {len(priors['weights'])} "
@@ -168,6 +179,10 @@ def _check_header(document: dict, path: Path | None) -> None:
     if document["mode"] not in KNOWN_MODES:
         raise UnsupportedArtifactError(
             path, f"mode {document['mode']!r} is not one of {', '.join(KNOWN_MODES)}")
+    feedback = document.get(FEEDBACK_KEY, "standard")
+    if not isinstance(feedback, str) or feedback not in KNOWN_FEEDBACK:
+        raise UnsupportedArtifactError(
+            path, f"feedback rule {_short(feedback)} is not one of {', '.join(KNOWN_FEEDBACK)}")
     if document["objective"] not in KNOWN_OBJECTIVES:
         raise UnsupportedArtifactError(
             path, f"objective {document['objective']!r} is not one of {', '.join(KNOWN_OBJECTIVES)}")

@@ -77,6 +77,12 @@ OPENER_PROOF_FIELDS = {"openers": int, "guesses_sha256": str, "others_at_least":
 #: what the tree minimises)}``.
 PRIORS_KEY = "priors"
 PRIORS_FIELDS = {"source": str, "sha256": str, "weights": bytes, "weighted_total": int}
+#: Optional header key: the feedback rule the tree plays under, a str of
+#: :data:`KNOWN_FEEDBACK` — ``"yellow"`` for Yellow Wordle (docs/algorithms.md §10.4: every
+#: green shown as yellow unless the guess is right, so edge feedbacks hold no green digit).
+#: Absent means ``"standard"`` (and is what a standard tree writes).
+FEEDBACK_KEY = "feedback"
+KNOWN_FEEDBACK = ("standard", "yellow")
 #: Version 1's header keys (no ``word_length``; ``solve_seconds`` is not checked).
 HEADER_KEYS_V1 = tuple(key for key in HEADER_KEYS if key != "word_length")
 

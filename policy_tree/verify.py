@@ -1,7 +1,9 @@
 """Independent check of a loaded decision tree: replay every answer and compare with the header.
 
 The replay uses the plain-Python rule :func:`solver.game.feedback.feedback_code`, not the numba
-table the solver used, so a bug in the kernel and a damaged artifact both show up here.
+table the solver used, so a bug in the kernel and a damaged artifact both show up here. The
+rule is the artifact's ``feedback`` (standard, or Yellow Wordle's, docs/algorithms.md §10.4):
+a tree replayed under another rule than its own fails (its branches do not match).
 
 Checks (each failing one adds a line to :attr:`VerifyReport.failures`):
 
@@ -61,16 +63,21 @@ class VerifyReport:
             self.failures.append(message)
 
 
-def verify(policy: PolicyTree, max_failures: int = 20) -> VerifyReport:
-    """Check ``policy`` as described in the module docstring; never raises for a bad tree."""
+def verify(policy: PolicyTree, max_failures: int = 20, feedback: str | None = None) -> VerifyReport:
+    """Check ``policy`` as described in the module docstring; never raises for a bad tree.
+    ``feedback``: replay under this rule instead of the artifact's own (``policy.feedback``);
+    FeedbackError for an unknown rule."""
+    from solver.game.feedback import check_feedback_rule
+
+    rule = policy.feedback if feedback is None else check_feedback_rule(feedback)
     tree, words = policy.tree, policy.word_list
     report = VerifyReport(words.n_answers, tree.n_nodes, histogram=[0] * policy.guess_limit,
                           max_failures=max_failures)
     _check_structure(policy, report)
     _check_guesses(policy, report)
-    _replay(policy, report)
+    _replay(policy, report, rule)
     _check_header(policy, report)
-    _check_priors(policy, report)
+    _check_priors(policy, report, rule)
     return report
 
 
@@ -114,7 +121,7 @@ def _check_guesses(policy: PolicyTree, report: VerifyReport) -> None:
                     f"{policy.guess_at(0)!r}")
 
 
-def _replay(policy: PolicyTree, report: VerifyReport) -> None:
+def _replay(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
     tree, limit = policy.tree, policy.guess_limit
     hard = policy.mode == "hard"
     visits = [0] * tree.n_nodes
@@ -128,7 +135,7 @@ def _replay(policy: PolicyTree, report: VerifyReport) -> None:
                 if why:
                     report.fail(f"{answer!r}: node {node} plays {guess!r} after "
                                 f"{format_history(steps)}, illegal in hard mode: {why}")
-            code = feedback_code(guess, answer)
+            code = feedback_code(guess, answer, rule)
             steps.append((guess, code))
             if code == policy.tree.all_green:
                 used = len(steps)  # <= limit: the check below stops every longer game
@@ -151,13 +158,13 @@ def _replay(policy: PolicyTree, report: VerifyReport) -> None:
                     f"(guess {policy.guess_at(dead[0])!r})")
 
 
-def _check_priors(policy: PolicyTree, report: VerifyReport) -> None:
+def _check_priors(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
     """The stored weighted total against a replay under the stored weights."""
     weights = policy.prior_weights
     if weights is None:
         return
     guesses = policy.word_list.guesses
-    used = policy.tree.guesses_per_answer(lambda g, a: feedback_code(guesses[g], a),
+    used = policy.tree.guesses_per_answer(lambda g, a: feedback_code(guesses[g], a, rule),
                                           policy.word_list.answers)
     replayed = int((weights * used).sum())
     if replayed != policy.priors["weighted_total"]:

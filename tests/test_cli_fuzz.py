@@ -223,6 +223,7 @@ def test_fuzz_solve(world, data):
         _option("--opener", OPENERS), _option("--jobs", JOBS), _option("--out", OUT_FILES),
         _option("--guess-limit", ["6", "2", "1", "0", "-3", "300", "a"]),
         _option("--objective", ["total", "worst", "best"]), _flag("--no-resume"),
+        _option("--feedback", ["standard", "yellow", "purple", ""]),
         _flag("--debug")]), label="argv")
     cache = data.draw(CACHES, label="cache")
     status, _, err = run_fuzzed(world, tools.solve.main, argv, default_outputs=["artifacts"],

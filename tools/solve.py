@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="answer weights: a file of word,weight lines (every answer, positive "
                              "weights) or 'wordfreq' (English word frequencies); the tree then "
                              "minimises the expected guesses under them (total objective only)")
+    parser.add_argument("--feedback", default="standard", metavar="RULE",
+                        help="feedback rule: standard (default) or yellow (Yellow Wordle: every "
+                             "green shown as yellow unless the guess is right; its trees need "
+                             "a --guess-limit above 6, e.g. 8 on the legacy lists)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")
@@ -70,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.exact.bellman import solve_and_save
     from solver.game.wordlists import load_word_list
 
+    from solver.game.feedback import check_feedback_rule
+
+    check_feedback_rule(args.feedback)  # one line and exit 2 before the lists are read
     console = Console(stderr=True)
     word_list = load_word_list(args.words)
     priors = None
@@ -93,12 +100,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         result, path = solve_and_save(
             word_list, args.opener, args.out, jobs=args.jobs, guess_limit=args.guess_limit,
             objective=args.objective, mode=args.mode, priors=priors, resume=not args.no_resume,
-            progress=progress)
+            progress=progress, feedback=args.feedback)
     finally:
         if tasks:
             bar.stop()
     title = "optimal tree" if args.objective == "total" else "least worst-case tree"
-    table = Table(title=escape(f"{title}: {word_list.name}, {args.mode} mode, opener {result.opener}"))
+    rule = "" if args.feedback == "standard" else f", {args.feedback} feedback"
+    table = Table(title=escape(f"{title}: {word_list.name}, {args.mode} mode{rule}, "
+                               f"opener {result.opener}"))
     table.add_column("quantity")
     table.add_column("value", justify="right")
     table.add_row("answers", str(word_list.n_answers))
@@ -109,6 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.add_row("expected guesses under the priors", f"{result.expected_guesses:.5f}")
     table.add_row("max guesses", str(result.max_guesses))
     table.add_row(f"histogram (1..{result.guess_limit})", " ".join(str(h) for h in result.histogram))
+    if result.guess_limit > 6:
+        won = sum(result.histogram[:6])
+        table.add_row("won within 6", f"{won} ({100 * won / word_list.n_answers:.2f}%)")
     table.add_row("tree nodes", str(result.tree.n_nodes))
     table.add_row("states searched", str(result.stats.get("states_searched", 0)))
     table.add_row("wall seconds", f"{result.seconds:.2f}")

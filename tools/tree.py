@@ -31,7 +31,8 @@ Use a decision-tree artifact written by `python -m tools.solve`.
   play ARTIFACT           play interactively, or a whole game with --answer WORD
 
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
-squares Wordle shares (⬛ or ⬜ gray, 🟨 yellow, 🟩 green).
+squares Wordle shares (⬛ or ⬜ gray, 🟨 yellow, 🟩 green). A Yellow Wordle tree (solved with
+--feedback yellow) takes b/y only, ggggg for the win: a feedback with a green is refused.
 
 Exit status: 0 success, 1 verification failed (or an internal error; --debug shows its
 traceback), 2 bad input (unknown word, malformed feedback or history, a history no answer
@@ -60,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="artifact file(s)")
     verify.add_argument("--max-failures", type=int, default=10,
                         help="failures listed per artifact (default 10)")
+    verify.add_argument("--feedback", default=None, metavar="RULE",
+                        help="replay under this feedback rule (standard or yellow) instead of "
+                             "the one the artifact records (a tree fails under another rule)")
 
     stats = commands.add_parser("stats", help="figures stored in an artifact",
                                 description="Show what the artifact stores: total, average, max "
@@ -126,6 +130,10 @@ def cmd_verify(args) -> int:
     from solver.game.errors import InputError
     from tools._cli import print_error
 
+    if args.feedback is not None:
+        from solver.game.feedback import check_feedback_rule
+
+        check_feedback_rule(args.feedback)
     status = EXIT_OK
     for path in args.artifacts:
         try:
@@ -134,7 +142,7 @@ def cmd_verify(args) -> int:
             print_error(str(exc))
             status = EXIT_INPUT
             continue
-        report = policy_tree.verify(tree, max_failures=args.max_failures)
+        report = policy_tree.verify(tree, max_failures=args.max_failures, feedback=args.feedback)
         if report.ok:
             print(f"OK {path}: {report.n_answers} answers, all won within {tree.guess_limit} "
                   f"guesses; total {report.total}, average {report.average:.5f}, max "
@@ -156,7 +164,8 @@ def stats_document(tree, path: str) -> dict:
     return {
         "artifact": path, "word_list": tree.word_list.name,
         "answers": tree.word_list.n_answers, "guesses": tree.word_list.n_guesses,
-        "mode": tree.mode, "objective": tree.objective, "guess_limit": tree.guess_limit,
+        "mode": tree.mode, "feedback": tree.feedback, "objective": tree.objective,
+        "guess_limit": tree.guess_limit,
         "opener": tree.opener, "total": tree.total, "average": tree.average,
         "max_guesses": tree.max_guesses, "histogram": tree.histogram, "nodes": tree.n_nodes,
         "solver_version": tree.solver_version,
@@ -186,6 +195,9 @@ def cmd_stats(args) -> int:
     summary.add_row("word list", escape(f"{doc['word_list']} ({doc['answers']} answers, "
                                         f"{doc['guesses']} guesses)"))
     summary.add_row("mode / objective", f"{doc['mode']} / {doc['objective']}")
+    if doc["feedback"] != "standard":
+        summary.add_row("feedback", f"{doc['feedback']} (greens shown as yellow unless the guess "
+                        "is right)" if doc["feedback"] == "yellow" else doc["feedback"])
     proof = doc["opener_proof"]
     summary.add_row("opener", doc["opener"] + (
         f" (proven optimal over all {proof['openers']} allowed guesses: every other opener's "
@@ -248,6 +260,16 @@ def cmd_next(args) -> int:
     position = tree.position(args.history)
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
+        return EXIT_OK
+    if position.node is None and tree.feedback != "standard":
+        # the assistant reads the standard feedback: the exact solver answers under the tree's
+        from solver.exact.bellman import solve_from
+
+        solution = solve_from(tree.word_list, position.steps, guess_limit=tree.guess_limit,
+                              feedback=tree.feedback)
+        print(f"next guess: {solution.next_guess} (off the tree: the exact solver's, "
+              f"{tree.feedback} feedback)")
+        print(describe_remaining(position.answers))
         return EXIT_OK
     if position.node is None:  # the history left the tree: the exact solver answers
         from solver.evaluation.assist import advise

@@ -17,6 +17,9 @@ Pruning and ordering (docs/algorithms.md §3–§6; the figures below are the to
 the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 
 - a guess with k classes (all-green included) costs at least ``3n − k − [g ∈ S]``;
+- a state or class of m answers, when no guess makes more than b non-green classes, costs at
+  least the level bound ``tree_floor(m, b, d)`` (§3.7; ∞ if d levels cannot hold m answers):
+  it matters only for m > b + 1, i.e. under Yellow Wordle's 32 classes (§10.4);
 - candidates are tried in the order (that bound, Σ|C|², guess index) and the loop stops at
   the first whose bound reaches the best total so far; this order is also the tie-break rule:
   **the chosen guess is the first optimal guess in that order**, whatever the memo holds;
@@ -42,7 +45,7 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 import numpy as np
 from numba import njit
 
-from solver.exact._objective_kernel import (INF, WEIGHTED, class_base, class_cutoff,
+from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, class_cutoff,
                                             guess_bound, min_classes, no_answer_split,
                                             order_term, pair_value, split_value, state_weight,
                                             tighten, weighted_floor, weighted_pair)
@@ -63,8 +66,9 @@ KEY_GUESS_MASK = (1 << 17) - 1
 MAX_GUESSES = 1 << 17
 MAX_ANSWERS = 11585
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
-# deeply (their subsets with two guesses left need no more than one scan).
-DEDUPE_MIN_DEPTH = 5
+# deeply (their subsets with two guesses left need no more than one scan). From 4, not 5:
+# Yellow Wordle's guesses split alike far more often (docs/algorithms.md §6, §10.4).
+DEDUPE_MIN_DEPTH = 4
 
 
 def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
@@ -82,11 +86,49 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((depth + 1, n_patterns), dtype=np.int32),  # open classes, largest first
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: a class's allowed guesses
         np.zeros((depth + 1, WIDTH), dtype=np.int8),  # hard mode: the state's constraint
+        np.full(1, n_patterns - 1, dtype=np.int64),  # most non-green classes of a guess (§3.7)
     )
 
 
 #: :func:`workspace_arrays` compiled, for kernels.
 new_workspace = njit(cache=True)(workspace_arrays)
+
+
+@njit(cache=True)
+def branching(P, all_green):
+    """The most non-green classes any guess can make on any subset of P's answers: the number
+    of distinct codes other than ``all_green`` in the table (32 at most under Yellow Wordle's
+    rule, docs/algorithms.md §10.4)."""
+    seen = np.zeros(all_green + 1, dtype=np.bool_)
+    for g in range(P.shape[0]):
+        for a in range(P.shape[1]):
+            seen[P[g, a]] = True
+    k = np.int64(0)
+    for c in range(all_green):
+        if seen[c]:
+            k += 1
+    return max(k, np.int64(1))
+
+
+@njit(cache=True)
+def tree_floor(m, b, d):
+    """A lower bound on the total of m ≥ 1 answers with d guesses left when a guess makes at
+    most b non-green classes (§3.7): the i-th guess of a game is played at ≤ b**(i−1) nodes, each
+    winning at most one answer, so the best case fills those levels in order; INF when d levels
+    hold fewer than m answers."""
+    total = np.int64(0)
+    left = np.int64(m)
+    width = np.int64(1)
+    level = np.int64(1)
+    while left > 0:
+        if level > d:
+            return np.int64(INF)
+        take = min(left, width)
+        total += take * level
+        left -= take
+        level += 1
+        width = min(width * b, np.int64(m))
+    return total
 
 
 @njit(cache=True)
@@ -348,7 +390,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         if memo[4][slot] >= 0 or memo[3][slot] >= beta:
             return np.int64(memo[3][slot]), np.int64(memo[4][slot])
     (counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws,
-     allowed_ws, _) = ws
+     allowed_ws, _, b_ws) = ws
+    b = b_ws[0]
     counts = counts_ws[d]
     all_green = counts.shape[0] - 1
 
@@ -369,6 +412,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         _memo_store(memo, h1, h2, meta, value, g)
         return value, np.int64(g)
     floor = weighted_floor(W, w_max, w_min, w_g) if weighted else no_answer_split(objective, n)
+    if objective == TOTAL and n > b + 1:
+        floor = max(floor, tree_floor(n, b, d))
     if beta <= floor and only < 0:  # no answer splits S, so it costs at least floor ≥ beta
         _memo_store(memo, h1, h2, meta, floor, -1)
         return floor, np.int64(-1)
@@ -510,6 +555,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                         _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
                         continue
                     floor = no_answer_split(objective, m)
+                    if objective == TOTAL and m > b + 1:
+                        floor = max(floor, tree_floor(m, b, d - 1))
                 _memo_store(memo, c1, c2, class_meta, floor, -1)
                 running = tighten(objective, running, base, floor)
                 base = floor
@@ -564,6 +611,7 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
     ws[10][d][:] = constraint
+    ws[11][0] = branching(P, n_patterns - 1)
     stats = np.zeros(4, dtype=np.int64)
     return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
                    zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
@@ -643,6 +691,7 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     """
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
+    ws[11][0] = branching(P, n_patterns - 1)
     stats = np.zeros(4, dtype=np.int64)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
     cap = d * S.shape[0] + 2

@@ -70,6 +70,7 @@ class SolveResult:
         mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
         priors: the :class:`solver.game.priors.Priors` the tree minimises the expected guesses
             under (§10.3), or None (every answer equally likely).
+        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (Yellow Wordle, §10.4).
     """
 
     word_list: WordList
@@ -85,6 +86,7 @@ class SolveResult:
     opener_proof: dict | None = None
     mode: str = "normal"
     priors: object = None
+    feedback: str = "standard"
 
     @property
     def weighted_total(self) -> int | None:
@@ -105,7 +107,7 @@ class SolveResult:
     def spec(self) -> GameSpec:
         """The game that was solved."""
         return GameSpec(word_length=self.word_list.word_length, guess_limit=self.guess_limit,
-                        objective=self.objective, mode=self.mode)
+                        objective=self.objective, mode=self.mode, feedback=self.feedback)
 
     @property
     def value(self) -> int:
@@ -277,19 +279,24 @@ def _localise(table, answers, guess_of_answer, zobrist):
 
 
 def game_spec(word_list: WordList, guess_limit: int = GUESS_LIMIT, objective: str = "total",
-              mode: str = "normal") -> GameSpec:
-    """The :class:`GameSpec` of a solve on ``word_list``; raises InputError for bad values or
-    lists larger than the search supports (≤ 11585 answers, < 131072 guesses)."""
+              mode: str = "normal", feedback: str = "standard") -> GameSpec:
+    """The :class:`GameSpec` of a solve on ``word_list``; raises InputError for bad values,
+    hard mode with a feedback rule other than the standard one, or lists larger than the
+    search supports (≤ 11585 answers, < 131072 guesses)."""
     if word_list.n_answers > MAX_ANSWERS or word_list.n_guesses >= MAX_GUESSES:
         raise InputError(f"the exact solver supports at most {MAX_ANSWERS} answers and "
                          f"{MAX_GUESSES - 1} guesses; {word_list.name!r} has {word_list.n_answers} "
                          f"and {word_list.n_guesses}")
+    if feedback != "standard" and mode == "hard":
+        raise InputError(f"hard mode reads the greens of the standard feedback; it cannot be "
+                         f"combined with --feedback {feedback}")
     return GameSpec(word_length=word_list.word_length, guess_limit=guess_limit,
-                    objective=objective, mode=mode)
+                    objective=objective, mode=mode, feedback=feedback)
 
 
 def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None,
-                *, objective: str = "total", mode: str = "normal", priors=None):
+                *, objective: str = "total", mode: str = "normal", priors=None,
+                feedback: str = "standard"):
     """Exact optimum of one state: ``(value, guess)``.
 
     Args:
@@ -302,6 +309,8 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
         mode: ``"normal"`` or ``"hard"`` (from an empty history: every guess allowed at first).
         priors: :class:`solver.game.priors.Priors` (the value is then Σ w_a · guesses(a) in
             the priors' integer weights, §10.3), or None.
+        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (§10.4); the table, when
+            given, must be that rule's.
 
     Returns:
         ``(value, guess)``: the optimal value under the objective (an int), and the word to
@@ -316,8 +325,8 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
     state = _state_array(word_list, answers)
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    spec = game_spec(word_list, max(int(guesses_left), 1), objective, mode)
-    table = feedback_table(word_list) if table is None else table
+    spec = game_spec(word_list, max(int(guesses_left), 1), objective, mode, feedback)
+    table = feedback_table(word_list, feedback=feedback) if table is None else table
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = allowed_after(word_list, spec, [])
@@ -400,7 +409,7 @@ def remaining_answers(word_list: WordList, history, table: np.ndarray | None = N
 
 def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
                objective: str = "total", mode: str = "normal", priors=None,
-               table: np.ndarray | None = None) -> StateSolution:
+               table: np.ndarray | None = None, feedback: str = "standard") -> StateSolution:
     """The exact optimal subtree after a history of guesses and their feedback.
 
     Args:
@@ -413,6 +422,8 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
             allowed after those before it, and the subtree uses only allowed guesses (§10).
         priors: :class:`solver.game.priors.Priors`, or None (§10.3).
         table: the feedback table (loaded from the cache if omitted).
+        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (§10.4): the history's
+            feedback is read under it.
 
     Returns:
         :class:`StateSolution` with the state, its value and the optimal subtree (tie-break of
@@ -427,8 +438,8 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
     from solver.game.hard_mode import check_hard_mode_history
 
     history = list(history)
-    spec = game_spec(word_list, guess_limit, objective, mode)
-    table = feedback_table(word_list) if table is None else table
+    spec = game_spec(word_list, guess_limit, objective, mode, feedback)
+    table = feedback_table(word_list, feedback=feedback) if table is None else table
     state = remaining_answers(word_list, history, table)
     coded = coded_history(word_list, history)
     if mode == "hard":
@@ -471,16 +482,17 @@ def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
 
 
 def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
-                 mode: str = "normal", priors=None) -> Path:
+                 mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
     """The journal of one solve (:mod:`solver.exact.journal`): one record per finished root
     class, kept in ``cache_dir()/journals`` until the tree is assembled (:func:`solve`) or,
     with ``keep_journal``, until the artifact is written (:func:`save_artifact`,
     :func:`solve_and_save`). One file per (lists,
-    opener, guess limit, objective, mode); the solver version and the kernels' sources are in
+    opener, guess limit, objective, mode, priors, feedback rule); the solver version and the kernels' sources are in
     its fingerprint, so a journal of an older solver is refused rather than reused."""
     key = hashlib.sha256(
         f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{opener}:{guess_limit}:"
-        f"{objective}:{mode}{':' + priors.sha256 if priors is not None else ''}".encode()
+        f"{objective}:{mode}{':' + priors.sha256 if priors is not None else ''}"
+        f"{'' if feedback == 'standard' else ':feedback=' + feedback}".encode()
     ).hexdigest()[:20]
     return cache_dir() / "journals" / f"solve-{key}.journal"
 
@@ -493,8 +505,10 @@ def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool
     fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
                                   guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
                                   kind="solve", opener=opener,
-                                  priors=priors.sha256 if priors is not None else None)
-    path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors)
+                                  priors=priors.sha256 if priors is not None else None,
+                                  feedback=spec.feedback)
+    path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors,
+                        spec.feedback)
     return Journal.open(path, fingerprint, resume=resume)
 
 
@@ -513,7 +527,8 @@ def _class_result(record: dict) -> tuple:
 
 def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
           objective: str = "total", mode: str = "normal", priors=None, jobs: int = -1,
-          progress=None, resume: bool = True, keep_journal: bool = False) -> SolveResult:
+          progress=None, resume: bool = True, keep_journal: bool = False,
+          feedback: str = "standard") -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
@@ -534,6 +549,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         keep_journal: keep the journal after the solve (in ``result.journal``), so that
             :func:`save_artifact` discards it only once the artifact is written; by default
             it is discarded as soon as the tree is assembled.
+        feedback: ``"standard"`` or ``"yellow"``: Yellow Wordle, every green shown as yellow
+            unless the guess is right (§10.4; its trees need a guess limit above 6).
 
     Returns:
         :class:`SolveResult` with the exact optimal total for this opener and its tree.
@@ -549,12 +566,12 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     opener_index = word_list.guess_index(opener)
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    spec = game_spec(word_list, guess_limit, objective, mode)
+    spec = game_spec(word_list, guess_limit, objective, mode, feedback)
     search_objective = objective_id(spec, priors)
     _check_priors(word_list, priors)
     jobs = check_jobs(jobs)
     started = time.perf_counter()
-    table = feedback_table(word_list)
+    table = feedback_table(word_list, feedback=feedback)
     codes = table[opener_index]
     root_classes = [
         (int(p), np.flatnonzero(codes == p).astype(np.int32))
@@ -572,7 +589,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     if todo:
         n_jobs = 1 if len(todo) == 1 else jobs
-        table_path = str(table_cache_path(word_list))
+        table_path = str(table_cache_path(word_list, feedback))
         rules = search_rules(word_list, priors)
         tasks = ((code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
                   zobrist, spec, rules, *allowed_after(word_list, spec, [(opener, code)]),
@@ -601,7 +618,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if not keep_journal:
         journal.discard()  # the tree is assembled and checked: nothing left to resume
     return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats,
-                       objective, journal if keep_journal else None, mode=mode, priors=priors)
+                       objective, journal if keep_journal else None, mode=mode, priors=priors,
+                       feedback=feedback)
 
 
 def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int],
@@ -650,14 +668,16 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
 
 def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
                   guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
-                  mode: str = "normal", priors=None) -> Path:
+                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
     """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
     (mode ``normal`` or ``hard``),
     ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
-    ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6. ``<name>`` is the lists'
+    ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
+    objective for Yellow Wordle (``legacy-normal-yellow-salet-limit8.msgpack``). ``<name>`` is the lists'
     :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
     shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
-    kind = "" if objective == "total" else f"{objective}-"
+    kind = "" if feedback == "standard" else f"{feedback}-"
+    kind += "" if objective == "total" else f"{objective}-"
     if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
         kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
     limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
@@ -669,7 +689,7 @@ def default_artifact_path(result: SolveResult, directory: str | Path = "artifact
     """:func:`artifact_path` of a solve's result."""
     return artifact_path(result.word_list, result.opener, objective=result.objective,
                          guess_limit=result.guess_limit, directory=directory, mode=result.mode,
-                         priors=result.priors)
+                         priors=result.priors, feedback=result.feedback)
 
 
 def check_artifact_name(word_list: WordList, path: str | Path) -> None:
@@ -697,6 +717,7 @@ def artifact_bytes(result: SolveResult) -> bytes:
         guess_limit=result.guess_limit, opener=result.opener, total=result.total,
         max_guesses=result.max_guesses, histogram=result.histogram,
         solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
+        feedback=result.feedback,
         priors=None if result.priors is None else {
             "source": result.priors.source, "sha256": result.priors.sha256,
             "weights": np.ascontiguousarray(result.priors.weights, dtype="<i8").tobytes(),
@@ -733,7 +754,8 @@ def _kept_proof(path: Path, result: SolveResult) -> dict | None:
             and old.header["guesses_sha256"] == result.word_list.guesses_sha256
             and old.opener == result.opener and old.objective == result.objective
             and old.guess_limit == result.guess_limit and old.mode == result.mode
-            and result.priors is None and old.priors is None)
+            and result.priors is None and old.priors is None
+            and old.feedback == result.feedback)
     return old.opener_proof if same else None
 
 
@@ -742,7 +764,8 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
                    priors=None, jobs: int = -1,
                    progress=None, resume: bool = True,
                    directory: str | Path = "artifacts",
-                   opener_proof: dict | None = None) -> tuple[SolveResult, Path]:
+                   opener_proof: dict | None = None,
+                   feedback: str = "standard") -> tuple[SolveResult, Path]:
     """:func:`solve`, then :func:`save_artifact`, with every check made before any work.
 
     Before the solve: the opener, guess limit, objective and ``jobs``; the output path
@@ -768,19 +791,20 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
     word_list.guess_index(opener)
     if guess_limit < 1:
         raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    objective_id(game_spec(word_list, guess_limit, objective, mode), priors)
+    objective_id(game_spec(word_list, guess_limit, objective, mode, feedback), priors)
     _check_priors(word_list, priors)
     check_jobs(jobs)
     if guess_limit == 1 and any(answer != opener for answer in word_list.answers):
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     path = Path(out) if out is not None else artifact_path(
         word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory,
-        mode=mode, priors=priors)
+        mode=mode, priors=priors, feedback=feedback)
     check_artifact_name(word_list, path)
     prepare_output_file(path)
     usable_cache_dir()
     result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, mode=mode,
-                   priors=priors, jobs=jobs, progress=progress, resume=resume, keep_journal=True)
+                   priors=priors, jobs=jobs, progress=progress, resume=resume, keep_journal=True,
+                   feedback=feedback)
     journal = result.journal
     result.opener_proof = opener_proof if opener_proof is not None else _kept_proof(path, result)
     try:

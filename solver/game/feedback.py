@@ -9,6 +9,11 @@ green is ``3**L − 1`` (``ALL_GREEN = 242`` for Wordle's five letters). Text fo
 of ``b`` (gray), ``y`` (yellow), ``g`` (green), e.g. ``"bbygb"``. The word length is a
 parameter everywhere (default 5); see :mod:`solver.game.spec`.
 
+Yellow Wordle (``feedback="yellow"``, docs/algorithms.md §10.4) shows every green as yellow
+except on a correct guess, which still shows all green and ends the game: its codes are the
+standard codes passed through :func:`yellow_code` (same 0..3**L − 1 space, only b/y digits but
+for all-green), so every kernel reads a yellow table unchanged.
+
 This module is plain Python (no numba): the lookup tools import it. The numba kernel that
 fills the whole table lives in :mod:`solver.game._feedback_kernel`; :func:`feedback_table` calls
 it and caches the result on disk.
@@ -24,7 +29,7 @@ import numpy as np
 
 from solver.game.errors import FeedbackError
 from solver.game.files import cache_dir, usable_cache_dir, write_atomic  # cache_dir: re-exported
-from solver.game.spec import all_green, code_dtype, n_patterns
+from solver.game.spec import FEEDBACK_RULES, all_green, code_dtype, n_patterns
 
 #: Wordle's (five letters) all-green code and pattern count; other lengths: solver.game.spec.
 ALL_GREEN = all_green(5)
@@ -38,8 +43,50 @@ _SYMBOL_VALUE = {
 }
 
 
-def feedback_code(guess: str, answer: str) -> int:
-    """The feedback code (0..3**L − 1) of ``guess`` against ``answer``, two words of one length L."""
+def check_feedback_rule(feedback: str) -> str:
+    """``feedback`` if it names a rule of ``FEEDBACK_RULES``; else raises FeedbackError (one
+    line listing the rules)."""
+    if feedback not in FEEDBACK_RULES:
+        raise FeedbackError(f"unknown feedback rule {feedback!r}; choose one of {', '.join(FEEDBACK_RULES)}")
+    return feedback
+
+
+def yellow_code(code: int, word_length: int = 5) -> int:
+    """The Yellow Wordle code of a standard code: every green digit (2) becomes yellow (1),
+    except in the all-green code ``3**L − 1``, which is kept (a correct guess wins)."""
+    code = int(code)
+    if code == all_green(word_length):
+        return code
+    out = 0
+    for i in range(word_length):
+        digit = (code // 3**i) % 3
+        out += (1 if digit == 2 else digit) * 3**i
+    return out
+
+
+def yellow_lookup(word_length: int = 5) -> np.ndarray:
+    """:func:`yellow_code` of every code 0..3**L − 1, as an array of shape (3**L,) and dtype
+    :func:`~solver.game.spec.code_dtype` (index a standard table with it: ``lookup[table]``)."""
+    codes = np.arange(n_patterns(word_length), dtype=np.int64)
+    digits = (codes[:, None] // 3 ** np.arange(word_length, dtype=np.int64)) % 3
+    mapped = (np.minimum(digits, 1) * 3 ** np.arange(word_length, dtype=np.int64)).sum(axis=1)
+    mapped[-1] = all_green(word_length)
+    return mapped.astype(code_dtype(word_length))
+
+
+def shows_green(code: int, word_length: int = 5) -> bool:
+    """Whether ``code`` has a green digit without being all green: impossible in Yellow Wordle."""
+    code = int(code)
+    return code != all_green(word_length) and any(
+        (code // 3**i) % 3 == 2 for i in range(word_length))
+
+
+def feedback_code(guess: str, answer: str, feedback: str = "standard") -> int:
+    """The feedback code (0..3**L − 1) of ``guess`` against ``answer``, two words of one length L,
+    under the rule ``feedback`` (``"standard"`` or ``"yellow"``; FeedbackError for another)."""
+    if feedback != "standard":
+        check_feedback_rule(feedback)  # "yellow", the one other rule
+        return yellow_code(feedback_code(guess, answer), len(guess))
     length = len(guess)
     colours = [0] * length
     unmatched: dict[str, int] = {}
@@ -89,28 +136,35 @@ def words_to_letters(words) -> np.ndarray:
     return (raw.reshape(len(words), length) - ord("a")).astype(np.uint8)
 
 
-def table_cache_path(word_list) -> Path:
-    """Where :func:`feedback_table` caches the table of ``word_list``: a ``.npy`` file in
-    :func:`solver.game.files.cache_dir` keyed by the sha256 of both lists."""
+def table_cache_path(word_list, feedback: str = "standard") -> Path:
+    """Where :func:`feedback_table` caches the table of ``word_list`` under the rule
+    ``feedback``: a ``.npy`` file in :func:`solver.game.files.cache_dir` keyed by the sha256 of
+    both lists and by the rule (the standard table's key is unchanged by the rule's name, so a
+    yellow table never shares a file with a standard one)."""
+    check_feedback_rule(feedback)
+    rule = "" if feedback == "standard" else f"{feedback}:"
     key = hashlib.sha256(
-        f"feedback-v1:{word_list.guesses_sha256}:{word_list.answers_sha256}".encode()
+        f"feedback-v1:{rule}{word_list.guesses_sha256}:{word_list.answers_sha256}".encode()
     ).hexdigest()[:24]
-    return cache_dir() / f"feedback-{key}.npy"
+    return cache_dir() / f"feedback-{rule.rstrip(':') + '-' if rule else ''}{key}.npy"
 
 
-def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
+def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard") -> np.ndarray:
     """The pattern table of a word list: array of shape (n_guesses, n_answers), dtype uint8
     for words of up to 5 letters, uint16 for longer ones (:func:`solver.game.spec.code_dtype`).
 
     ``table[g, a]`` is the feedback code of guess ``g`` against answer ``a`` (indices into the
     sorted lists). Cached on disk keyed by the sha256 of both lists, so a second call loads it
     (about 30 MB for the legacy lists) instead of recomputing; the write is atomic.
+    ``feedback="yellow"``: the Yellow Wordle table, the standard one mapped by
+    :func:`yellow_lookup`, cached in its own file (:func:`table_cache_path`).
 
     Raises:
+        FeedbackError: an unknown rule.
         CacheError: ``use_cache`` and the table is not cached yet, but the cache directory
             cannot be created or written (checked before the table is computed).
     """
-    path = table_cache_path(word_list)
+    path = table_cache_path(word_list, feedback)
     if use_cache and path.exists():
         try:
             # mapped copy-on-write, not read: a small state touches a few of its 30 MB, and the
@@ -123,10 +177,15 @@ def feedback_table(word_list, use_cache: bool = True) -> np.ndarray:
             pass  # a damaged cache file is recomputed and replaced
     if use_cache:
         usable_cache_dir()
-    from solver.game._feedback_kernel import feedback_table_kernel
+    if feedback == "yellow":
+        table = yellow_lookup(word_list.word_length)[feedback_table(word_list, use_cache)]
+    else:
+        from solver.game._feedback_kernel import feedback_table_kernel
 
-    table = np.empty((word_list.n_guesses, word_list.n_answers), dtype=code_dtype(word_list.word_length))
-    feedback_table_kernel(words_to_letters(word_list.guesses), words_to_letters(word_list.answers), table)
+        table = np.empty((word_list.n_guesses, word_list.n_answers),
+                         dtype=code_dtype(word_list.word_length))
+        feedback_table_kernel(words_to_letters(word_list.guesses),
+                              words_to_letters(word_list.answers), table)
     if use_cache:
         buffer = io.BytesIO()
         np.save(buffer, table, allow_pickle=False)

@@ -24,8 +24,9 @@ MAX_WORD_LENGTH = 10
 GUESS_LIMIT = 6
 #: The largest guess limit any search supports (the memo key keeps 8 bits for it).
 MAX_GUESS_LIMIT = 255
-#: Feedback rules (the standard green/yellow/gray rule of docs/algorithms.md §1.2).
-FEEDBACK_RULES = ("standard",)
+#: Feedback rules: the standard green/yellow/gray rule of docs/algorithms.md §1.2, and Yellow
+#: Wordle's (every green shown as yellow unless the guess is right, §10.4).
+FEEDBACK_RULES = ("standard", "yellow")
 #: Play modes ("normal": any allowed guess at any time; "hard": the NYT hard mode, docs/algorithms.md §10).
 MODES = ("normal", "hard")
 #: Objectives of the exact solver (docs/algorithms.md §2.1 and §2.2).
