@@ -58,6 +58,7 @@ bench: install
 	$(PY) -m tools.bench
 	$(PY) -m tools.bench_assist
 	$(PY) -m tools.bench_prove
+	$(PY) -m tools.bench_prove --objective worst --rank 1
 	$(PY) -m tools.bench_classic
 	$(PY) -m tools.bench_absurdle
 

@@ -240,10 +240,9 @@ def lists_dir(tmp_path, small):
     return tmp_path
 
 
-@pytest.mark.slow
 def _without_seconds(text: bytes) -> str:
     """The report with its "s per game" column removed from every table (each cell checked to
-    be a positive number first)."""
+    be a number ≥ 0 first: a fast agent's seconds per game can print as 0.000)."""
     out, column = [], None
     for line in text.decode().splitlines():
         if not line.startswith("|"):
@@ -255,7 +254,7 @@ def _without_seconds(text: bytes) -> str:
             names = [c.strip() for c in cells]
             column = names.index("s per game") if "s per game" in names else -1
         elif column >= 0 and not set(cells[column].strip()) <= set("-:"):
-            assert float(cells[column]) > 0
+            assert float(cells[column]) >= 0
         if column >= 0:
             del cells[column]
         out.append("|" + "|".join(cells) + "|")

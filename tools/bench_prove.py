@@ -1,9 +1,9 @@
 """``python -m tools.bench_prove`` (part of ``make bench``): the opener proof's speed and memory.
 
-Runs ``python -m tools.prove --words LIST --no-resume`` as a subprocess, once per ``--rank``
-(default: 1 and 10), with a warm numba cache and feedback table, and prints its wall seconds,
-CPU seconds (the process and its joblib workers) and peak RSS summed over the process tree
-(sampled from /proc every 20 ms), beside the proof's own phase times and its best openers.
+Runs ``python -m tools.prove --words LIST [--objective worst] [--mode hard] --no-resume`` as a
+subprocess, once per ``--rank`` (default: 1 and 10), with a warm numba cache and feedback
+table, and prints its wall seconds, CPU seconds (the process and its joblib workers) and peak
+RSS summed over the process tree (sampled from /proc every 20 ms), beside its best openers.
 The outputs go to a scratch directory, so nothing under artifacts/ changes.
 """
 
@@ -31,16 +31,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
     parser.add_argument("--rank", type=int, action="append", default=None,
                         help="a --rank to run (repeatable; default: 1 and 10)")
+    parser.add_argument("--objective", choices=("total", "worst"), default="total",
+                        help="the proof to run: least total (default) or least guaranteed "
+                             "maximum (docs/algorithms.md §9.5)")
+    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+                        help="normal (default) or hard mode")
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
     add_debug_option(parser)
     return parser
 
 
-def bench_prove(words: str, rank: int, jobs: int) -> list[tuple[str, str]]:
+def bench_prove(words: str, rank: int, jobs: int, objective: str = "total",
+                mode: str = "normal") -> list[tuple[str, str]]:
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "openers.csv"
         command = [sys.executable, "-m", "tools.prove", "--words", words, "--rank", str(rank),
-                   "--jobs", str(jobs), "--no-resume", "--out", str(out)]
+                   "--jobs", str(jobs), "--objective", objective, "--mode", mode,
+                   "--no-resume", "--out", str(out)]
         run = measure(command)
         with open(out, newline="") as handle:
             rows = list(csv.DictReader(handle))
@@ -60,6 +67,8 @@ def _searched(stdout: str) -> str:
     for line in stdout.splitlines():
         if " searched" in line:
             return line.split(" searched")[0].split()[-1]
+        if " openers decided" in line:  # the worst case decides every opener
+            return line.split(" openers decided")[0].split()[-1]
     return "?"
 
 
@@ -76,11 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console()
     console.print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
                   f"Python {platform.python_version()}")
-    table = Table(title=f"opener proof, {args.words} lists")
+    table = Table(title=f"opener proof, {args.words} lists, {args.mode}, {args.objective}")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for rank in ranks:
-        for name, value in bench_prove(args.words, rank, args.jobs):
+        for name, value in bench_prove(args.words, rank, args.jobs, args.objective, args.mode):
             table.add_row(name, value)
     console.print(table)
     return EXIT_OK

@@ -24,6 +24,12 @@ is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
 (--no-resume starts over). On a dask.distributed cluster: start `dask scheduler` and
 `dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS.
 Legacy lists on 2 cores: about 10 minutes (docs/benchmarks.md).
+
+With --objective worst it proves the least guaranteed maximum instead: for K = 1, 2, ... it
+decides every opener (can some policy that plays it first win every game within K
+guesses?) until an opener guarantees K; every opener then failed K - 1, so K is the least
+worst case over all openers (docs/algorithms.md §9.5). Legacy lists on 2 cores: about 5
+minutes in normal mode.
 """
 
 
@@ -92,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode,
                                                                 top=args.top))
     console = Console(stderr=True)
-    phases = {"seed": "seeding", "bound": "bounding", "search": "searching"}
+    phases = {"seed": "seeding", "bound": "bounding", "search": "searching", "level": "deciding"}
     with Progress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.description}"), TimeElapsedColumn(), TimeRemainingColumn(),
                   console=console, transient=True) as bar:
@@ -103,10 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if info["phase"] != current["phase"]:  # a new phase: the ETA starts afresh
                 current["phase"] = info["phase"]
                 bar.reset(task)
+            if info["phase"] == "level":
+                description = (f"within {info['level']} guesses: {info['won']} openers win "
+                               f"every game, {info['searched']} decided")
+            else:
+                description = (f"best {info['best']}, cut-off {info['cutoff']}, "
+                               f"{info['searched']} searched")
             bar.update(task, completed=info["done"], total=info["total"],
-                       phase=phases[info["phase"]],
-                       description=f"best {info['best']}, cut-off {info['cutoff']}, "
-                                   f"{info['searched']} searched")
+                       phase=phases[info["phase"]], description=description)
 
         result = prove(word_list, guess_limit=args.guess_limit, objective=args.objective,
                        mode=args.mode,
@@ -126,6 +136,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.add_row(str(i), row.opener, str(row.value), average)
     Console().print(table)
     bounded = [row.value for row in result.openers if row.status != "exact"]
+    if args.objective == "worst":
+        least = result.best.value
+        Console().print(f"proven: no opener wins every game within {least - 1} guesses; "
+                        f"{result.best.opener} wins every game within {least}", soft_wrap=True)
+        levels = ", ".join(f"{k} {v:.1f} s" for k, v in result.phase_seconds.items())
+        Console().print(f"{len(result.openers)} openers decided within 1..{least - 1} "
+                        f"guesses, then in order until {len(result.ranked)} won within {least} "
+                        f"({result.reused} decisions from the journal); {levels}; "
+                        f"{result.seconds:.1f} s in all; "
+                        f"CSV {path} (timings: {timings})"
+                        + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
+        return EXIT_OK
     if bounded and args.top is not None:
         Console().print(f"best of the top {len(result.openers)} openers by depth-one bound, not "
                         f"proven over all openers: each other of these {len(result.openers)} is at "

@@ -98,7 +98,8 @@ class ProofResult:
         rank: K; the K best openers' values are exact and every other opener's bound is
             ≥ the K-th value.
         openers: one :class:`OpenerValue` per opener considered, best first (value, then
-            exact before bounds, then alphabetical).
+            exact before bounds, then alphabetical; for the worst case, in the proof's order,
+            :mod:`solver.exact.prove_worst`).
         searched: how many openers were searched (the rest were ruled out by their bound),
             including those whose search came from the journal.
         reused: how many openers' work (a search, a bound, or both) came from the journal of
@@ -156,6 +157,16 @@ class _Job:
 _LOCAL = threading.local()
 
 
+def resident(memo: tuple) -> tuple:
+    """The memo's arrays with every page written once, so that the worker's size is fixed
+    from its first task on: loky ends a worker that grows by more than 300 MB after its
+    first task (its leak check), and a memo filling up lazily-mapped zero pages would grow
+    that much and be dropped with the worker, part-way through a proof."""
+    for array in memo:  # each is uniform when new (zeros, or -1): rewrite that value
+        array.fill(array.flat[0])
+    return memo
+
+
 def _worker_state(job: _Job):
     """(table, transposed table, Zobrist keys, search, bits) of this worker, built once."""
     from solver.exact._opener_kernel import new_bits
@@ -169,6 +180,7 @@ def _worker_state(job: _Job):
         z1, z2 = zobrist_keys(table.shape[1])
         search = new_search(job.spec.guess_limit, table.shape[0], table.shape[1],
                             job.spec.n_patterns, job.memo_capacity)
+        resident(search[0])
         state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
                  new_bits(table.shape[0], job.spec.n_patterns), search_rules(job.word_list))
         _LOCAL.state = state
@@ -253,13 +265,19 @@ class _Runner:
 
 
 def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None,
-                 top: int | None = None) -> Path:
-    """The journal of one proof run (``cache_dir()/journals/prove-<hash>.journal``)."""
+                 top: int | None = None, kind: str = "prove") -> Path:
+    """The journal of one proof run (``cache_dir()/journals/<kind>-<hash>.journal``; ``kind``
+    ``prove``, or ``prove-worst`` for :mod:`solver.exact.prove_worst`)."""
     chosen = ",".join(openers) if openers else "*"
     limit = "" if top is None else f":top{top}"
     key = hashlib.sha256(f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{spec}:"
                          f"{rank}:{chosen}{limit}".encode()).hexdigest()[:20]
-    return cache_dir() / "journals" / f"prove-{key}.journal"
+    return cache_dir() / "journals" / f"{kind}-{key}.journal"
+
+
+def _journal_kind(spec: GameSpec) -> str:
+    """The worst-case objective's proof has journals of its own (:mod:`solver.exact.prove_worst`)."""
+    return "prove-worst" if spec.objective == "worst" else "prove"
 
 
 def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str = "total",
@@ -326,6 +344,16 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     workers = cpu_count() if jobs == -1 else int(jobs)
     if workers < 1:
         raise InputError(f"--jobs must be ≥ 1 or -1 (all cores), got {jobs}")
+    if spec.objective == "worst":
+        if top is not None:
+            raise InputError("--top is for the total objective: the worst-case proof decides "
+                             "every opener level by level (docs/algorithms.md §9.5)")
+        from solver.exact.prove_worst import prove_least_maximum
+
+        names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
+        return prove_least_maximum(word_list, spec, rank=rank, chosen=chosen, names=names,
+                                   jobs=workers, memory_gb=memory_gb, resume=resume,
+                                   progress=progress, backend=backend, scheduler=scheduler)
     started = time.perf_counter()
     runner = _Runner(workers, backend, scheduler)
     try:
@@ -561,6 +589,6 @@ def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None
     """Remove a finished proof's journal (after its outputs are written)."""
     names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
         if openers is not None else None
-    path = journal_path(word_list, spec, rank, names, top)
+    path = journal_path(word_list, spec, rank, names, top, _journal_kind(spec))
     if path.exists():
         os.unlink(path)

@@ -1,0 +1,265 @@
+"""numba kernels: can a state be won within d guesses, whatever the answer? (a yes/no search)
+
+The least guaranteed maximum over all openers (docs/algorithms.md §9.5) asks, for every
+opener and a limit K, whether *some* policy wins every game within K guesses: the worst-case
+objective's value (§2.2) compared with K, but without computing the value. The decision is an
+AND-OR search:
+
+    wins(S, 1) = |S| = 1
+    wins(S, 2) = |S| = 1, or some allowed guess gives every answer of S its own feedback (§3.4)
+    wins(S, d) = |S| ≤ 2, or some allowed guess g has wins(C, d − 1) for every class C ≠ green
+
+A yes needs one guess; a no needs every guess refuted, and a guess is refuted by its first
+class that cannot be won, so the classes are tried largest first and the guesses in the order
+of most classes first (the likeliest yes first). Pruning, each exact:
+
+- a guess that gives S one class tells nothing, on S or on any subset of it: dropped below S;
+- a full split of a class C needs a guess with |C| classes on C, hence on S ⊇ C: the guesses
+  below S are kept in the order of their class counts on S, and the scan for a full split of
+  C stops at the first guess with fewer than |C| classes on S (with 3 guesses left, a guess
+  with a class larger than the most classes of any guess on S is refuted at once);
+- answers are memoised by (answer set, guesses left, hard-mode constraint) in a fixed-size
+  table (:mod:`solver.game._memo_kernel`), shared by every opener a worker takes.
+
+Hard mode (§10.1): each class is searched over the guesses its constraint allows; the
+constraint's hash joins the memo key. The answers of S always meet S's constraint (they are
+consistent with every feedback), so a pair is always won with two guesses left.
+"""
+
+import numpy as np
+from numba import njit
+
+from solver.exact._search_kernel import insert_largest_first
+from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, WIDTH, constraint_hash,
+                                            empty_constraint, filter_allowed, tighten_constraint)
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+from solver.game._partition_kernel import partition
+
+#: The memo's objective field for yes/no entries (value 1 = wins, 0 = does not): apart from
+#: the search's objective ids (0..2), though the two never share a table.
+GUARANTEE = 3
+
+
+def guarantee_workspace(depth, n_guesses, n_answers, n_patterns):
+    """Per-depth scratch of :func:`wins`, so the recursion allocates nothing (plain numpy);
+    every depth's constraint starts empty (no green, no letter required)."""
+    constraints = np.zeros((depth + 1, WIDTH), dtype=np.int8)
+    constraints[:, :MAX_LENGTH] = -1
+    return (
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class counts
+        np.zeros((depth + 1, n_answers), dtype=np.int32),  # class members
+        np.zeros((depth + 1, n_patterns + 1), dtype=np.int32),  # class starts
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # patterns present
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # classes, largest first
+        np.zeros((depth + 1, n_guesses), dtype=np.int64),  # sort keys
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # guesses below, by class count
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # their class counts on the state
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: a class's allowed guesses
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: their class counts
+        constraints,  # hard mode: the state's constraint
+        np.zeros(n_patterns, dtype=np.int64),  # feedback last seen at stamp (full-split scan)
+        np.zeros(4, dtype=np.int64),  # [stamp, states searched, memo hits, guesses tried]
+    )
+
+
+@njit(cache=True)
+def _splits_fully(row, S, seen, stamp):
+    """True if every answer of S gets its own feedback in ``row``; ``seen`` int64[n_patterns]
+    holds the stamp of the last scan that met each feedback, so no scan clears it."""
+    for i in range(S.shape[0]):
+        p = row[S[i]]
+        if seen[p] == stamp:
+            return False
+        seen[p] = stamp
+    return True
+
+
+@njit(cache=True)
+def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mode, rules):
+    """True if some policy wins every answer of S (sorted int32 answer indices) within d
+    guesses, playing only ``candidates`` (int32 guess indices) at S.
+
+    ``counts_on_parent`` int32[len(candidates)]: each candidate's class count on a superset
+    of S, non-increasing along ``candidates`` (or all equal to a large number when unknown):
+    a guess with fewer classes than |S| there cannot split S fully. ``P`` uint8/uint16
+    [n_guesses, n_answers] feedback table; ``zobrist1/2`` the answers' keys; ``memo`` from
+    :func:`solver.game._memo_kernel.memo_arrays`; ``ws`` from :func:`guarantee_workspace`
+    with depth ≥ d; ``mode`` 0 normal, 1 hard (then ``ws[10][d]`` holds S's constraint and
+    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1, 2, …))."""
+    n = S.shape[0]
+    if n == 1:
+        return d >= 1
+    if d <= 1:
+        return False
+    if n == 2:  # play either answer (an answer always meets the constraint)
+        return True
+    (counts_ws, members_ws, starts_ws, present_ws, order_ws, keys_ws, below_ws, kbelow_ws,
+     allowed_ws, kallowed_ws, constraints, seen, stats) = ws
+    letters, ckeys1, ckeys2 = rules[0], rules[1], rules[2]
+    hard = mode == HARD_MODE
+    stats[1] += 1
+    h1, h2 = state_hash(S, zobrist1, zobrist2)
+    if hard:
+        c1, c2 = constraint_hash(constraints[d], ckeys1, ckeys2)
+        h1 += c1
+        h2 += c2
+    meta = memo_meta(n, d, GUARANTEE, mode)
+    slot = memo_find(memo, h1, h2, meta)
+    if slot >= 0:
+        stats[2] += 1
+        return memo[3][slot] == 1
+    if d == 2:
+        for j in range(candidates.shape[0]):
+            if counts_on_parent[j] < n:
+                break
+            stats[0] += 1
+            if _splits_fully(P[candidates[j]], S, seen, stats[0]):
+                memo_store(memo, h1, h2, meta, 1, candidates[j])
+                return True
+        memo_store(memo, h1, h2, meta, 0, -1)
+        return False
+
+    # Class counts of every candidate on S: the order of the guesses here and below.
+    counts = counts_ws[d]
+    keys = keys_ws[d]
+    nk = 0
+    most = 0
+    for j in range(candidates.shape[0]):
+        g = candidates[j]
+        row = P[g]
+        k = 0
+        for i in range(n):
+            p = row[S[i]]
+            if counts[p] == 0:
+                k += 1
+            counts[p] += 1
+        for i in range(n):
+            counts[row[S[i]]] = 0
+        if k < 2:
+            continue
+        if k > most:
+            most = k
+        keys[nk] = (np.int64(4096 - k) << 32) | np.int64(g)  # most classes first, then index
+        nk += 1
+    ordered = np.sort(keys[:nk])
+    below = below_ws[d]
+    kbelow = kbelow_ws[d]
+    for j in range(nk):
+        below[j] = np.int32(ordered[j] & 0xFFFFFFFF)
+        kbelow[j] = np.int32(4096 - (ordered[j] >> 32))
+    members = members_ws[d]
+    starts = starts_ws[d]
+    present = present_ws[d]
+    order = order_ws[d]
+    all_green = counts.shape[0] - 1
+    for j in range(nk):
+        g = below[j]
+        stats[3] += 1
+        k = partition(P[g], S, counts, members, starts, present)
+        for c in range(k):  # largest first, ties by number
+            insert_largest_first(order, c, starts, c)
+        if d == 3 and starts[order[0] + 1] - starts[order[0]] > most:
+            continue  # its largest class cannot be split fully by any guess
+        ok = True
+        for a in range(k):
+            c = order[a]
+            m = starts[c + 1] - starts[c]
+            if m <= 2:
+                break  # classes of ≤ 2 answers are won with ≥ 2 guesses left
+            if present[c] == all_green:
+                continue
+            cls = members[starts[c]:starts[c + 1]]
+            if hard:
+                tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
+                na = filter_allowed_counted(constraints[d - 1], letters, below[:nk], kbelow,
+                                            allowed_ws[d], kallowed_ws[d])
+                won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
+                           zobrist2, memo, ws, mode, rules)
+            else:
+                won = wins(cls, d - 1, below[:nk], kbelow[:nk], P, zobrist1, zobrist2, memo,
+                           ws, mode, rules)
+            if not won:
+                ok = False
+                break
+        if ok:
+            memo_store(memo, h1, h2, meta, 1, g)
+            return True
+    memo_store(memo, h1, h2, meta, 0, -1)
+    return False
+
+
+@njit(cache=True)
+def filter_allowed_counted(constraint, letters, candidates, counts, out, out_counts):
+    """:func:`solver.game._hard_mode_kernel.filter_allowed` that also carries each kept
+    guess's class count; returns how many were kept (order kept)."""
+    n_out = filter_allowed(constraint, letters, candidates, out)
+    # filter_allowed keeps the order, so a merge walk recovers each kept guess's position
+    j = 0
+    for i in range(n_out):
+        while candidates[j] != out[i]:
+            j += 1
+        out_counts[i] = counts[j]
+        j += 1
+    return n_out
+
+
+@njit(cache=True)
+def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, unknown):
+    """Whether opener ``g`` wins every answer within d ≥ 1 guesses (the opener counts as one):
+    returns the pattern of the first root class that cannot be won in d − 1, or -1 if every
+    class can. Classes are decided largest first (ties by pattern); in hard mode with d ≥ 4
+    those whose constraint allows the fewest guesses come first. ``everything`` int32[n_guesses] all
+    guesses, ``unknown`` int32[n_guesses] filled with a large count (no class counts known
+    yet); the other arguments as for :func:`wins`, ``ws`` of depth ≥ d. In hard mode each
+    class is first decided in normal mode: a no there is a no in hard mode (it allows fewer
+    policies), and much cheaper to find."""
+    n = P.shape[1]
+    S = np.arange(n).astype(np.int32)
+    counts_ws, members_ws, starts_ws, present_ws, order_ws = ws[0], ws[1], ws[2], ws[3], ws[4]
+    constraints = ws[10]
+    letters = rules[0]
+    counts = counts_ws[d]
+    members = members_ws[d]
+    starts = starts_ws[d]
+    present = present_ws[d]
+    order = order_ws[d]
+    all_green = counts.shape[0] - 1
+    k = partition(P[g], S, counts, members, starts, present)
+    for c in range(k):
+        insert_largest_first(order, c, starts, c)
+    root = empty_constraint()
+    allowed = np.empty(P.shape[0], dtype=np.int32)
+    hard = mode == HARD_MODE
+    # the order the classes are decided in: largest first; in hard mode with ≥ 3 guesses
+    # left after g, the classes whose constraint allows the fewest guesses first (a family
+    # like ?A?TE with S, T, E shown leaves few guesses and is where a hard-mode no is found),
+    # then largest first; with fewer, the normal-mode no on the largest class comes at once
+    # and counting the allowed guesses of every class would cost more than the decision
+    keys = np.empty(k, dtype=np.int64)
+    n_keys = 0
+    for a in range(k):
+        c = order[a]
+        if present[c] == all_green:
+            continue
+        rank = np.int64(0)
+        if hard and d - 1 >= 3:
+            tighten_constraint(root, letters[g], present[c], constraints[d - 1])
+            rank = np.int64(filter_allowed(constraints[d - 1], letters, everything, allowed))
+        keys[n_keys] = (rank << 20) | np.int64(a)
+        n_keys += 1
+    ranked = np.sort(keys[:n_keys])
+    for j in range(n_keys):
+        c = order[ranked[j] & 0xFFFFF]
+        cls = members[starts[c]:starts[c + 1]]
+        # hard mode allows fewer policies: a class normal mode cannot win is lost in hard mode
+        # too, and the normal search (all guesses, no constraint) is the cheaper one
+        if not wins(cls, d - 1, everything, unknown, P, zobrist1, zobrist2, memo, ws, 0, rules):
+            return np.int64(present[c])
+        if hard:
+            tighten_constraint(root, letters[g], present[c], constraints[d - 1])
+            candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything,
+                                                 allowed)]
+            if not wins(cls, d - 1, candidates, unknown[:candidates.shape[0]], P, zobrist1,
+                        zobrist2, memo, ws, mode, rules):
+                return np.int64(present[c])
+    return np.int64(-1)

@@ -1,0 +1,253 @@
+"""The least guaranteed maximum (docs/algorithms.md §9.5): the yes/no kernel and the level-by-
+level opener proof against the brute forces, in normal and hard mode."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import random_sub_list
+from naive import INF, BruteForce, table as naive_table
+from naive_hard import HardBruteForce
+from solver.exact.bellman import search_rules
+from solver.exact.prove import openers_csv, prove
+from solver.game.errors import InputError
+from solver.game.feedback import feedback_table
+from solver.game.hashing import zobrist_keys
+from solver.game.wordlists import from_words, load_word_list
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return load_word_list("legacy")
+
+
+def family_list(legacy, seed, n_answers, n_guesses):
+    """Answers that share four letters in place (hatch, catch, …): sets no single guess splits,
+    so that some states need three or four guesses in the worst case."""
+    import random
+
+    rng = random.Random(seed)
+    groups: dict[str, list[str]] = {}
+    for word in legacy.answers:
+        for i in range(5):
+            groups.setdefault(word[:i] + "_" + word[i + 1:], []).append(word)
+    large = sorted((g for g in groups.values() if len(g) >= 5), key=lambda g: (-len(g), g))
+    answers: list[str] = []
+    for group in rng.sample(large[:12], 3):
+        answers += [w for w in group if w not in answers]
+    answers = sorted(answers[:n_answers])
+    chosen = set(answers)
+    others = rng.sample([w for w in legacy.guesses if w not in chosen], n_guesses - len(answers))
+    return from_words(answers, answers + others, name=f"family{seed}")
+
+
+def kernel_state(wl, limit):
+    from solver.exact._guarantee_kernel import guarantee_workspace
+    from solver.game._memo_kernel import memo_arrays
+
+    table = feedback_table(wl)
+    z1, z2 = zobrist_keys(wl.n_answers)
+    return (table, z1, z2, memo_arrays(1 << 14),
+            guarantee_workspace(limit, wl.n_guesses, wl.n_answers, 243),
+            search_rules(wl)[:3])
+
+
+# least worst cases of their openers (brute force): 3 | 4-5 | 5-6 | 4-5 | 4-5 | 6 or none
+LISTS = [("random", 1, 20, 60), ("family", 2, 18, 50), ("family", 3, 22, 40),
+         ("family", 5, 16, 30), ("family", 9, 24, 60), ("family", 11, 25, 35)]
+
+
+def make_list(legacy, kind, seed, n_answers, n_guesses):
+    if kind == "random":
+        return random_sub_list(legacy, seed, n_answers, n_guesses)
+    return family_list(legacy, seed, n_answers, n_guesses)
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("kind,seed,n_answers,n_guesses", LISTS)
+def test_wins_equals_the_brute_force_on_every_class(legacy, kind, seed, n_answers, n_guesses):
+    """Normal mode: for every opener and every class it leaves, wins(C, d) is exactly
+    "the brute force's least worst case of C is at most d", for d = 1..6."""
+    from solver.exact._guarantee_kernel import wins
+
+    wl = make_list(legacy, kind, seed, n_answers, n_guesses)
+    brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index), "worst")
+    table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)
+    everything = np.arange(wl.n_guesses, dtype=np.int32)
+    unknown = np.full(wl.n_guesses, 1 << 20, dtype=np.int32)
+    outcomes = set()
+    for g in range(wl.n_guesses):
+        for code in sorted(set(table[g].tolist()) - {242}):
+            cls = np.flatnonzero(table[g] == code).astype(np.int32)
+            for d in range(1, 7):
+                expected = brute.value(tuple(cls.tolist()), d) <= d
+                got = wins(cls, d, everything, unknown, table, z1, z2, memo, workspace, 0, rules)
+                assert got == expected, (wl.guesses[g], code, d)
+                outcomes.add((len(cls) > 2, d, expected))
+    # with families, classes of ≥ 3 answers that are won and others that are not, with the
+    # same number of guesses left (≥ 2)
+    if kind == "family":
+        assert any((True, d, True) in outcomes and (True, d, False) in outcomes
+                   for d in range(2, 7))
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("kind,seed,n_answers,n_guesses", LISTS[1:5])
+def test_opener_wins_in_hard_mode_equals_the_brute_force(legacy, kind, seed, n_answers,
+                                                         n_guesses):
+    """Hard mode: each opener's yes/no against the brute force that carries the
+    allowed guesses in its state, limits 2..6; a no names a class the brute force cannot win in time."""
+    from solver.exact._guarantee_kernel import opener_wins
+
+    wl = make_list(legacy, kind, seed, n_answers, n_guesses)
+    brute = HardBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers), "worst")
+    table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)
+    everything = np.arange(wl.n_guesses, dtype=np.int32)
+    unknown = np.full(wl.n_guesses, 1 << 20, dtype=np.int32)
+    all_guesses = frozenset(range(wl.n_guesses))
+    state = tuple(range(wl.n_answers))
+    seen = set()
+    for g in range(wl.n_guesses):
+        for limit in range(2, 7):
+            truth = brute.cost(g, state, all_guesses, limit) <= limit
+            pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, 1, rules, everything,
+                                  unknown)
+            assert (pattern < 0) == truth, (wl.guesses[g], limit)
+            seen.add(truth)
+            if pattern >= 0:
+                cls = tuple(int(a) for a in np.flatnonzero(table[g] == pattern))
+                allowed = brute.after(all_guesses, g, int(pattern))
+                assert brute.best(cls, allowed, limit - 1)[0] > limit - 1
+    assert seen == {True, False}
+
+
+def brute_worst(wl, mode, limit=6):
+    table = naive_table(wl.guesses, wl.answers)
+    everything = tuple(range(wl.n_answers))
+    if mode == "hard":
+        brute = HardBruteForce(wl.guesses, wl.answers, table, "worst")
+        all_guesses = frozenset(range(wl.n_guesses))
+        return {wl.guesses[g]: brute.cost(g, everything, all_guesses, limit)
+                for g in range(wl.n_guesses)}
+    brute = BruteForce(table, list(wl.answer_guess_index), "worst")
+    return {wl.guesses[g]: brute.guess_cost(g, everything, limit) for g in range(wl.n_guesses)}
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("kind,seed,n_answers,n_guesses,mode,rank", [
+    ("family", 2, 18, 50, "normal", 1), ("family", 3, 22, 40, "hard", 1),
+    ("random", 4, 30, 45, "normal", 4), ("family", 5, 16, 30, "hard", 3),
+    ("family", 11, 25, 35, "normal", 2)])
+def test_the_least_maximum_proof_equals_the_brute_force(tmp_path, monkeypatch, legacy, kind, seed,
+                                                        n_answers, n_guesses, mode, rank):
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = make_list(legacy, kind, seed, n_answers, n_guesses)
+    truth = brute_worst(wl, mode)
+    result = prove(wl, objective="worst", mode=mode, rank=rank, jobs=1, resume=False)
+    least = min(truth.values())
+    assert result.best.value == least < INF
+    assert len(result.openers) == wl.n_guesses
+    assert len(result.ranked) >= rank
+    assert sorted(o.value for o in result.ranked)[:rank] == sorted(truth.values())[:rank]
+    for row in result.openers:
+        if row.status == "exact":
+            assert row.value == truth[row.opener]
+        else:  # a proven bound; every opener at least the level below the last
+            assert result.ranked[-1].value <= row.value <= truth[row.opener]
+    # every phase but the last decided every opener
+    assert list(result.phase_seconds) == [f"within {k}" for k in range(1, result.ranked[-1].value + 1)]
+
+
+@pytest.mark.kernels
+def test_the_worst_case_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypatch,
+                                                                        legacy):
+    from solver.exact import prove as prove_module
+    from solver.exact.journal import _frames
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = random_sub_list(legacy, 7, 60, 200)
+    one = prove(wl, objective="worst", rank=2, jobs=1, resume=False)
+    two = prove(wl, objective="worst", rank=2, jobs=2, resume=False)
+    assert openers_csv(two) == openers_csv(one)
+    path = prove_module.journal_path(wl, one.spec, 2, None, kind="prove-worst")
+    data = path.read_bytes()
+    frames = _frames(data)
+    assert len(frames) > 4
+    path.write_bytes(data[:frames[len(frames) // 2][1] + 7])  # half the records, one torn
+    resumed = prove(wl, objective="worst", rank=2, jobs=1)
+    assert openers_csv(resumed) == openers_csv(one)
+    complete = prove(wl, objective="worst", rank=2, jobs=1)  # every decision journaled now
+    assert 0 < resumed.reused < complete.reused
+    assert openers_csv(complete) == openers_csv(one)
+
+
+def test_no_opener_in_time_is_unwinnable(tmp_path, monkeypatch, legacy):
+    from solver.exact.bellman import UnwinnableError
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = make_list(legacy, *LISTS[5])  # every opener needs 6 guesses or more
+    with pytest.raises(UnwinnableError, match="within 5 guesses"):
+        prove(wl, objective="worst", guess_limit=5, jobs=1, resume=False)
+
+
+def test_top_is_refused_for_the_worst_case(legacy):
+    wl = random_sub_list(legacy, 8, 20, 40)
+    with pytest.raises(InputError, match="--top"):
+        prove(wl, objective="worst", top=5, jobs=1)
+
+
+# -- the legacy lists --------------------------------------------------------------------------
+ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def legacy_decisions(legacy, mode, limit, openers):
+    """{opener: pattern of a class it cannot win in time, or -1} from the kernel."""
+    from solver.exact._guarantee_kernel import guarantee_workspace, opener_wins
+    from solver.game._memo_kernel import memo_arrays
+
+    table = feedback_table(legacy)
+    z1, z2 = zobrist_keys(legacy.n_answers)
+    memo = memo_arrays(1 << 22)
+    workspace = guarantee_workspace(6, legacy.n_guesses, legacy.n_answers, 243)
+    rules = search_rules(legacy)[:3]
+    everything = np.arange(legacy.n_guesses, dtype=np.int32)
+    unknown = np.full(legacy.n_guesses, 1 << 20, dtype=np.int32)
+    mode_id = 1 if mode == "hard" else 0
+    return {w: int(opener_wins(legacy.guess_index(w), limit, table, z1, z2, memo, workspace,
+                               mode_id, rules, everything, unknown)) for w in openers}
+
+
+@pytest.mark.slow
+def test_legacy_no_sampled_opener_wins_within_4_and_the_known_ones_win_within_5(legacy):
+    """The proof's key facts, recomputed on a seeded sample: no opener guarantees 4 (normal
+    mode); SALET guarantees 5 in normal mode but not in hard mode, where DEALT does."""
+    import random
+
+    sample = random.Random(0).sample(legacy.guesses, 150) + ["salet", "trace", "crane"]
+    assert all(p >= 0 for p in legacy_decisions(legacy, "normal", 4, sample).values())
+    assert legacy_decisions(legacy, "normal", 5, ["salet", "trace"]) == {"salet": -1, "trace": -1}
+    hard = legacy_decisions(legacy, "hard", 5, ["salet", "dealt"])
+    assert hard["dealt"] == -1 and hard["salet"] >= 0
+
+
+@pytest.mark.parametrize("mode,opener", [("normal", "trace"), ("hard", "dealt")])
+def test_the_shipped_worst_case_proofs_and_trees_agree(legacy, mode, opener):
+    """The committed openers tables of `tools.prove --objective worst` prove the least
+    guaranteed maximum 5 over all 12,972 openers, and the tree beside them records it."""
+    import csv
+
+    import policy_tree
+
+    with open(ARTIFACTS / f"legacy-{mode}-worst-openers.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == legacy.n_guesses == len({r["opener"] for r in rows})
+    assert rows[0] == {"opener": opener, "status": "exact", "value": "5"}
+    assert all(int(r["value"]) >= 5 for r in rows)
+    assert all(r["value"] == "5" for r in rows if r["status"] == "exact")
+    assert {r["value"] for r in rows if r["status"] == "lower_bound"} <= {"5", "6"}
+    tree = policy_tree.load(ARTIFACTS / f"legacy-{mode}-worst-{opener}.msgpack")
+    assert (tree.opener, tree.header["objective"], tree.header["mode"]) == (opener, "worst", mode)
+    assert tree.header["max_guesses"] == 5
+    assert tree.opener_proof == {"openers": legacy.n_guesses,
+                                 "guesses_sha256": legacy.guesses_sha256, "others_at_least": 5}
