@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
 
 DESCRIPTION = """\
 Generate vocabulary variants of a word list (solver/game/variants.py, docs/algorithms.md §15)
@@ -75,23 +75,14 @@ def parse_fractions(text: str) -> list[float]:
 
 
 def parse_seeds(text: str) -> list[int]:
-    """Seeds from ``"0,1"``. Raises VariantError for one that is not a whole number ≥ 0, or none."""
+    """Seeds from ``"0,1"`` (:func:`tools._cli.seed_list`). Raises VariantError for one that
+    is not a whole number ≥ 0, or none."""
     from solver.game.errors import VariantError
-    from solver.game.variants import check_seed
 
-    parts = split_list(text)
-    if not parts:
-        raise VariantError(f"--seeds {text!r}: give comma-separated whole numbers ≥ 0, e.g. 0,1")
-    seeds = []
-    for part in parts:
-        try:
-            seed = int(part)
-        except ValueError:
-            seed = None
-        if seed is None or seed < 0:
-            raise VariantError(f"--seeds: {part!r} is not a whole number ≥ 0")
-        seeds.append(check_seed(seed))
-    return seeds
+    try:
+        return seed_list(text)
+    except argparse.ArgumentTypeError as error:
+        raise VariantError(f"--seeds: {error}") from None
 
 
 def write_word_list(word_list, directory) -> None:
