@@ -221,6 +221,12 @@ def test_shipped_hard_tree_verifies_and_a_normal_tree_labelled_hard_does_not():
     hard = policy_tree.load(HARD_TREE)
     assert hard.mode == "hard" and hard.total == 8122
     assert policy_tree.verify(hard).ok
+    # written by `tools.prove --mode hard --tree`: the proof's record, as its openers table says
+    assert hard.opener_proof["openers"] == 12972
+    with open(ROOT / "artifacts" / "legacy-hard-openers.csv") as handle:
+        rows = [line.strip().split(",") for line in handle][1:]
+    assert rows[0] == ["salet", "exact", "8122"] and len(rows) == 12972
+    assert hard.opener_proof["others_at_least"] == min(int(r[2]) for r in rows[1:]) == 8123
     normal_bytes = (ROOT / "artifacts" / "legacy-normal-salet.msgpack").read_bytes()
     relabelled = policy_tree.decode(normal_bytes.replace(b"\xa6normal", b"\xa4hard", 1))
     assert relabelled.mode == "hard"

@@ -141,10 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         Console().print(f"proven: no opener wins every game within {least - 1} guesses; "
                         f"{result.best.opener} wins every game within {least}", soft_wrap=True)
         levels = ", ".join(f"{k} {v:.1f} s" for k, v in result.phase_seconds.items())
+        # the last level decides openers in order, a chunk at a time, until --rank of them win
+        last = sum(1 for row in result.openers if row.status == "exact" or row.value > least)
         Console().print(f"{len(result.openers)} openers decided within 1..{least - 1} "
-                        f"guesses, then in order until {len(result.ranked)} won within {least} "
-                        f"({result.reused} decisions from the journal); {levels}; "
-                        f"{result.seconds:.1f} s in all; "
+                        f"guesses; within {least}, the first {last} in order, of which "
+                        f"{len(result.ranked)} win ({result.reused} decisions from the journal); "
+                        f"{levels}; {result.seconds:.1f} s in all; "
                         f"CSV {path} (timings: {timings})"
                         + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
         return EXIT_OK

@@ -72,7 +72,7 @@ def _worker_state(job: _Job):
 def decide_openers(job: _Job, openers: list[int], limit: int) -> list[tuple[int, float]]:
     """joblib task: for each opener (guess index), whether it guarantees ``limit`` guesses:
     ``(pattern, seconds)``, ``pattern`` -1 if it does, else the feedback code of a root class
-    that cannot be won in ``limit − 1`` (the largest such class, ties by code)."""
+    that cannot be won in ``limit − 1`` (the first in the kernel's class order)."""
     from solver.exact._guarantee_kernel import opener_wins
 
     table, z1, z2, memo, workspace, rules, everything, unknown = _worker_state(job)
