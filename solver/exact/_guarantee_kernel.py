@@ -119,7 +119,9 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
         memo_store(memo, h1, h2, meta, 0, -1)
         return False
 
-    # Class counts of every candidate on S: the order of the guesses here and below.
+    # Class counts of every candidate on S: the order of the guesses here and below. (Counts
+    # only: _search_kernel._split_stats also sums |C|², which made this loop, the innermost
+    # of the proof, 23 % slower on a sample of hard-mode openers at K = 4.)
     counts = counts_ws[d]
     keys = keys_ws[d]
     nk = 0
