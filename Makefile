@@ -71,7 +71,7 @@ report: install
 
 # Re-check every committed decision tree: replay all answers with the plain feedback rule.
 verify: install
-	$(PY) -m tools.tree verify artifacts/*.msgpack
+	$(PY) -m tools.tree verify artifacts/*.msgpack artifacts/book/*.msgpack
 
 # Rebuild the 4-, 6- and 7-letter lists from wordfreq in memory and compare with solver/data/.
 wordlists: install

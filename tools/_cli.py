@@ -173,3 +173,46 @@ def seed_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a comma-separated list of whole numbers ≥ 0 (e.g. 0,1,2)")
     return seeds
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds > 0 (argparse reports anything else, exit 2)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive finite number of seconds, got {text!r}")
+    return value
+
+
+class SolveProgress:
+    """A ``progress(done, total)`` callback that shows a rich progress bar on stderr from its
+    first call on (an opener's tree being solved, :mod:`solver.exact.book`); nothing is shown
+    when no tree is solved. Use as a context manager, so the bar is closed."""
+
+    def __init__(self, label: str = "solving the opener's tree (once; kept for next time)"):
+        self.label = label
+        self._bar = None
+        self._task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("answers"), TimeElapsedColumn(),
+                                 console=Console(stderr=True), transient=False)
+            self._bar.start()
+            self._task = self._bar.add_task("", total=total)
+        self._bar.update(self._task, completed=done, total=total)
+
+    def __enter__(self) -> SolveProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._bar is not None:
+            self._bar.stop()

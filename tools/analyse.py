@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from tools._cli import EXIT_OK, entry_point, exit_with
-from tools.assist import add_game_options, load_game
+from tools.assist import add_game_options, load_service
 
 DESCRIPTION = """\
 Analyse a finished game exactly. Give it as the guesses plus the answer
@@ -22,11 +22,17 @@ regret Q* − V* (skill: 0 for an optimal move); the luck, how many fewer guesse
 feedback left needs than the move's expectation (positive: lucky); the optimal move. The
 summary adds them up: guesses used = V*(start) + total regret − total luck.
 
-A value the solver cannot prove within --budget seconds (per move) is marked * (best found,
-not proven; regret is then measured against it), and ? where none was found. At the very
-start the SALET tree's value is V* exactly when the tree records the opener proof (make
-solve), else it is marked *. With --mode hard every move must use the hints before it, and
-V*, Q* are over the guesses hard mode allows.
+Every value is exact: the opener's whole optimal tree is shipped, cached, or solved once (a
+progress bar shows it) and kept, and the states off it are solved exactly. At the start V*
+is the proven best opener's value. With --budget the analysis stops at that many seconds and
+the moves not valued by then show ?.
+
+A lost game (six guesses without the answer, or a move after which some answer can no
+longer be won in time) is analysed as if the game went on: such a move's V*, Q* and luck
+count the guesses past the sixth (marked +N). A grid whose header ends in * (Wordle 1,234
+3/6*) is analysed in hard mode unless --mode says otherwise; with --mode hard every move must
+use the hints before it, and V*, Q* are over the guesses hard mode allows. When the answer is
+in no answer list, the allowed guesses that fit the game are added to the answers.
 
 Exit status: 0 analysed, 1 an internal error, 2 bad input (naming the guess at fault), 130
 interrupted.
@@ -41,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--answer", default=None, help="the answer (gives every guess's feedback)")
     parser.add_argument("--grid", default=None, metavar="FILE|-|TEXT",
                         help="the shared emoji grid: a file, '-' for standard input, or the text")
-    add_game_options(parser, "seconds the exact search may take per move (default 10)")
+    add_game_options(parser, "seconds the whole analysis may take (default: every value exact, "
+                             "however long)")
     return parser
 
 
@@ -69,13 +76,19 @@ def read_grid(value: str | None) -> str | None:
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from solver.evaluation.analysis import analyse_game, parse_game
-    from solver.evaluation.assist import check_options
+    from solver.evaluation.analysis import analyse_game, grid_mode, parse_game
+    from tools._cli import SolveProgress
 
-    check_options(args.mode, args.budget)
-    word_list, tree = load_game(args)
-    steps = parse_game(word_list, args.guesses, answer=args.answer, grid=read_grid(args.grid))
-    analysis = analyse_game(word_list, steps, budget=args.budget, tree=tree, mode=args.mode)
+    from solver.exact.service import check_budget
+
+    check_budget(args.budget)
+    grid = read_grid(args.grid)
+    service = load_service(args, mode=args.mode or grid_mode(grid))
+    steps = parse_game(service.word_list, args.guesses, answer=args.answer, grid=grid,
+                       guess_limit=service.spec.guess_limit)
+    with SolveProgress() as progress:
+        analysis = analyse_game(service.word_list, steps, budget=args.budget, service=service,
+                                progress=progress)
     if args.json:
         print(json.dumps(analysis.to_json(), indent=2))
         return EXIT_OK

@@ -18,27 +18,32 @@ STARTED = time.monotonic()
 _as_command = False
 
 DESCRIPTION = """\
-The optimal next guess after any history (on or off the optimal SALET tree, any opener), its
-exact expected number of further guesses (the next one included, every remaining answer
-equally likely), and the best alternatives with their exact Q-values (expected guesses when
-that guess is played now and the optimum afterwards) and whether each could be the answer.
+The optimal next guess after any history (any opener, on or off any tree, won, lost or still
+going), its exact expected number of further guesses (the next one included, every remaining
+answer equally likely), and the best alternatives with their exact Q-values (expected guesses
+when that guess is played now and the optimum afterwards) and whether each could be the answer.
 
-Past the opener, a history that follows the optimal tree is answered from the tree; any other
-is solved exactly (a large state in a worker process). The answer comes within --budget
-seconds of the start, start-up included: the optimum is searched first, the alternatives with
-the time left. When the optimum cannot be proven in time (a poor opener leaves thousands of
-answers), the best guess found so far is printed, labelled "best found, not proven", with a
-proven lower bound on the optimum; exact answers are labelled exact, and alternatives not
-ranked in time are said to be so. With --mode hard every guess of the history must use the
-hints before it (greens kept in place, revealed letters reused), and only such guesses are
-advised; the hard-mode tree (artifacts/<list>-hard-salet.msgpack) answers on its path.
+Every answer comes from the opener's whole optimal tree: shipped for the openers players use
+most, else solved once (seconds for common openers, with a progress bar) and kept in the user
+cache, so the next question on that opener is a lookup. Where the history leaves the tree the
+state is solved exactly. With no history the answer is the proven best opener. With --budget
+the answer comes within that many seconds of the start: what is not proven by then is labelled
+"best found, not proven" with a proven lower bound, and a tree being solved keeps its finished
+part for the next question. Alternatives are ranked until --alternatives-budget.
+
+A history that can no longer be won within six guesses (a lost game) is answered as if the
+game went on: the values then count the guesses past the sixth (extra_guesses). When no answer
+of the list fits the feedback (an answer outside the list), the allowed guesses that fit are
+taken as the possible answers. With --mode hard every guess of the history must use the hints
+before it (greens kept in place, revealed letters reused), and only such guesses are advised.
 
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜, 🟨, 🟩).
 
 Exit status: 0 answered, 1 an internal error (--debug shows the traceback), 2 bad input (a
-word not in the guess list, malformed feedback, a history no answer fits, naming the guess at
-fault; a bad option value or word list), 130 interrupted.
+word not in the guess list, malformed feedback, a history nothing fits, naming the guess at
+fault; a bad option value or word list), 130 interrupted (a tree being solved keeps its
+finished part).
 """
 
 
@@ -51,17 +56,19 @@ MIN_SEARCH_SECONDS = 0.05
 def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
     """--words, --mode, --budget, --tree/--no-tree, --json: shared with ``tools.analyse``."""
     parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
-                             "or a directory with answers.txt and "
-                             "guesses.txt (default: legacy)")
-    parser.add_argument("--mode", default="normal", choices=("normal", "hard"),
+                        help="word list: 'legacy' (the original 2022 lists), 'nyt-2024' (the NYT's "
+                             "lists of 2024), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', or a "
+                             "directory with answers.txt and guesses.txt (default: legacy)")
+    parser.add_argument("--mode", default=None, choices=("normal", "hard"),
                         help="play mode: normal (default) or hard (the NYT rule: every guess "
                              "keeps the greens in place and uses every revealed letter)")
-    parser.add_argument("--budget", type=float, default=10.0, metavar="SECONDS", help=budget_help)
+    parser.add_argument("--budget", type=float, default=None, metavar="SECONDS", help=budget_help)
     parser.add_argument("--tree", default=None, metavar="ARTIFACT",
-                        help="an optimal decision tree of the same lists and mode to answer "
-                             "from (default: artifacts/<list>-<mode>-salet.msgpack when it exists)")
-    parser.add_argument("--no-tree", action="store_true", help="solve every state, use no tree")
+                        help="a decision tree to answer from: its game (lists, mode, objective, "
+                             "priors, feedback rule) is the one answered, off the tree too "
+                             "(default: the shipped and cached trees of the lists and mode)")
+    parser.add_argument("--no-tree", action="store_true",
+                        help="use no tree: search every state on its own")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     add_debug_option(parser)
 
@@ -73,43 +80,67 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the game so far, e.g. salet:bbbby crane:bbbbb (none: the opener)")
     parser.add_argument("--top", type=int, default=5,
                         help="alternatives listed with exact Q-values (default 5, 0 for none)")
-    add_game_options(parser, "seconds from the start (start-up included) until the answer: the "
-                             "search stops then, and an optimum not proven by then is given as "
-                             "the best guess found so far, labelled not proven (default 10)")
+    parser.add_argument("--alternatives-budget", type=float, default=1.0,
+                        metavar="SECONDS",
+                        help="rank the alternatives until this many seconds after the start "
+                             "(default 1; those not finished are said to be so)")
+    add_game_options(parser, "answer within this many seconds of the start (start-up included): "
+                             "what is not proven by then is labelled best found, not proven "
+                             "(default: wait for the exact answer)")
     return parser
 
 
-def load_game(args):
-    """(word list, tree or None) from the shared options."""
-    from solver.evaluation.assist import default_tree, tree_for
+def load_service(args, mode: str | None = None):
+    """The :class:`solver.exact.service.SearchService` the shared options describe."""
+    from solver.evaluation.assist import service_for
     from solver.game.errors import InputError
     from solver.game.wordlists import load_word_list
 
-    word_list = load_word_list(args.words)
-    if args.no_tree or args.tree is None:
-        return word_list, None if args.no_tree else default_tree(word_list, mode=args.mode)
+    mode = mode or args.mode or "normal"
+    if args.tree is None:
+        return service_for(load_word_list(args.words), mode=mode, book=not args.no_tree)
     import policy_tree
 
     tree = policy_tree.load(args.tree)
-    if tree_for(word_list, tree, args.mode) is None:
-        raise InputError(f"{args.tree}: not an optimal total-guesses tree of the {word_list.name!r} "
-                         f"lists in {args.mode} mode (give --words and --mode to match it, or "
-                         "--no-tree)")
-    return word_list, tree
+    word_list = load_word_list(args.words)
+    if tree.word_list.identity != word_list.identity or tree.mode != mode:
+        raise InputError(f"{args.tree}: a {tree.mode}-mode tree of the {tree.word_list.name!r} lists, "
+                         f"not of the {word_list.name!r} lists in {mode} mode (give --words and "
+                         "--mode to match it, or leave out --tree)")
+    return service_for(word_list, tree=tree, mode=mode, book=not args.no_tree)
+
+
+def seconds_left(limit: float | None, started: float, keep: float = 0.0) -> float | None:
+    """What is left of ``limit`` seconds counted from ``started`` (monotonic), less ``keep``,
+    at least :data:`MIN_SEARCH_SECONDS`; None for no limit."""
+    if limit is None:
+        return None
+    return max(limit - (time.monotonic() - started) - keep, MIN_SEARCH_SECONDS)
 
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
     started = STARTED if _as_command else time.monotonic()
     args = build_parser().parse_args(argv)
-    from solver.evaluation.assist import advise, check_options
+    from solver.game.errors import InputError
+    from tools._cli import SolveProgress
 
-    check_options(args.mode, args.budget)
-    word_list, tree = load_game(args)
-    # what is left of the budget once started, less the time to print the answer
-    budget = max(args.budget - (time.monotonic() - started) - OUTPUT_SECONDS, MIN_SEARCH_SECONDS)
-    advice = advise(word_list, args.history, top=args.top, budget=budget, tree=tree,
-                    mode=args.mode)
+    from solver.exact.service import check_budget
+
+    if args.top < 0:
+        raise InputError(f"--top must be at least 0, got {args.top}")
+    check_budget(args.budget)
+    try:
+        check_budget(args.alternatives_budget)
+    except InputError:
+        raise InputError(f"--alternatives-budget must be a positive number of seconds, got "
+                         f"{args.alternatives_budget!r}") from None
+    service = load_service(args)
+    with SolveProgress() as progress:
+        advice = service.advise(args.history, top=args.top,
+                                budget=seconds_left(args.budget, started, OUTPUT_SECONDS),
+                                alternatives_budget=seconds_left(args.alternatives_budget, started),
+                                progress=progress)
     if args.json:
         print(json.dumps(advice.to_json(), indent=2))
         return EXIT_OK

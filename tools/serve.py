@@ -12,8 +12,10 @@ Serve the page at http://HOST:PORT/ : type your guesses, click the tiles to set 
 (gray → yellow → green), and see the exact next guess, the answers that remain, the best
 alternatives and, once the game is won, the analysis of every move (as python -m tools.assist
 and python -m tools.analyse, whose functions the JSON endpoints call). Binds 127.0.0.1 unless
-told otherwise; every request's time budget is capped by --budget-cap. Only the normal mode
-exists so far. Ctrl-C stops the server.
+told otherwise; every request's time budget is capped by --budget-cap. Normal and hard mode
+(a switch on the page); lost games are analysed too. An opener with no tree yet has it solved
+once in the background (the page shows the progress) and kept in the user cache. Ctrl-C stops
+the server.
 
 Exit status: 0 stopped, 1 an internal error, 2 bad input (an option value, a word list),
 130 interrupted.

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from tools._cli import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, SolveProgress, add_debug_option, entry_point,
+                        exit_with, positive_seconds)
 
 DESCRIPTION = """\
 Use a decision-tree artifact written by `python -m tools.solve`.
@@ -88,13 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Print the tree's next guess after the history and "
                                           "how many answers remain (listing them when at most "
                                           f"{LIST_AT_MOST}). When the history leaves the tree, "
-                                          "say so and answer with the exact solver "
-                                          "(python -m tools.assist) instead.")
+                                          "say so and answer with the exact search service "
+                                          "under the tree's game (python -m tools.assist).")
     nxt.add_argument("artifact", metavar="ARTIFACT")
     nxt.add_argument("history", nargs="*", metavar="WORD:FEEDBACK", help=HISTORY_HELP)
-    nxt.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
-                     help="off the tree: seconds the exact solver may take before it gives the "
-                          "best guess found, labelled not proven (default 10)")
+    nxt.add_argument("--budget", type=positive_seconds, default=None, metavar="SECONDS",
+                     help="off the tree: seconds the exact search may take before it gives the "
+                          "best guess found, labelled not proven (default: the exact answer)")
 
     play = commands.add_parser(
         "play", help="play a game with the tree's guesses",
@@ -261,22 +262,13 @@ def cmd_next(args) -> int:
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
         return EXIT_OK
-    if position.node is None and tree.feedback != "standard":
-        # the assistant reads the standard feedback: the exact solver answers under the tree's
-        from solver.exact.bellman import solve_from
-
-        solution = solve_from(tree.word_list, position.steps, guess_limit=tree.guess_limit,
-                              feedback=tree.feedback)
-        print(f"next guess: {solution.next_guess} (off the tree: the exact solver's, "
-              f"{tree.feedback} feedback)")
-        print(describe_remaining(position.answers))
-        return EXIT_OK
-    if position.node is None:  # the history left the tree: the exact solver answers
-        from solver.evaluation.assist import advise
+    if position.node is None:  # the history left the tree: the search service answers
+        from solver.exact.service import SearchService
         from solver.studies.play_render import advice_text
 
-        advice = advise(tree.word_list, position.steps, top=0, budget=args.budget, tree=tree,
-                        mode=tree.mode)
+        with SolveProgress() as progress:
+            advice = SearchService.for_tree(tree).advise(position.steps, top=0, budget=args.budget,
+                                                         progress=progress)
         print(advice_text(advice))
         return EXIT_OK
     print(f"next guess: {tree.guess_at(position.node)}")
@@ -295,7 +287,7 @@ def board_row(number: int, guess: str, code: int, colour: bool):
     from rich.text import Text
     from solver.game.feedback import code_to_text
 
-    colours = [(code // 3**i) % 3 for i in range(5)]
+    colours = [(code // 3**i) % 3 for i in range(len(guess))]
     if not colour:
         return Text(f"{number}  {guess}  {code_to_text(code, len(guess))}")
     row = Text(f"{number}  ")
@@ -344,17 +336,20 @@ def play_interactive(tree, console, colour: bool) -> int:
         raise InputError(_NO_STDIN)
     steps: list[tuple[str, int]] = []
     position = tree.position(steps)
+    service = None  # the search service, made when the game first leaves the tree
     console.print(f"{escape(tree.word_list.name)} list, {len(position.answers)} answers; type the feedback "
                   "Wordle shows (b/y/g, 0/1/2 or squares), WORD:FEEDBACK if you played another "
                   "word, q to quit")
     while True:
         if position.node is not None:
             suggestion = tree.guess_at(position.node)
-            console.print(f"guess {len(steps) + 1}: [bold]{suggestion}[/]")
-            prompt = f"feedback for {suggestion}> "
-        else:
-            suggestion = None
-            prompt = "word:feedback> "
+        else:  # off the tree: the exact next guess from the search service
+            from solver.exact.service import SearchService
+
+            service = service or SearchService.for_tree(tree)
+            suggestion = service.advise(steps, top=0).next_guess
+        console.print(f"guess {len(steps) + 1}: [bold]{suggestion}[/]")
+        prompt = f"feedback for {suggestion}> "
         try:
             line = console.input(prompt).strip()
         except EOFError:
@@ -368,7 +363,7 @@ def play_interactive(tree, console, colour: bool) -> int:
         if not line:
             continue
         try:
-            if ":" in line or suggestion is None:
+            if ":" in line:
                 step = parse_history_token(line)
             else:
                 step = (suggestion, parse_feedback(line, len(suggestion)))

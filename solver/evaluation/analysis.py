@@ -15,12 +15,18 @@ one game, every answer of ``S_t`` equally likely (docs/algorithms.md §2.3):
 They add up: a won game of ``T`` guesses has ``T = v_1 + Σ regret − Σ luck`` exactly
 (``v_{t+1} = v_t + regret_t − 1 − luck_t``, telescoped to ``v_{T+1} = 0``); the summary checks it.
 
-Values come from an optimal decision tree where the game follows it (past the opener a tree
-node is an exactly solved state) and otherwise from :func:`solver.evaluation.assist.rank_guesses`
-within a time budget per move; a value the budget did not prove is marked not exact, and
-regret is then measured against the best value found. ``V*`` at the start is exact when the
-tree records the opener proof (docs/algorithms.md §9; the shipped SALET tree does), else the
-tree's total is the best found.
+Values come from the exact layer's search service (:class:`solver.exact.service.SearchService`):
+the opener's whole optimal tree (shipped, cached or solved once), exactly solved subtrees off
+it, and at the start the tree whose opener is proven best over every allowed guess
+(docs/algorithms.md §9; without one, the best known opener's value, marked not exact). With a
+time budget for the whole analysis, the moves not valued in time are left unknown.
+
+A lost game (docs/algorithms.md §11): a move from a state whose answers cannot all be won
+within the guesses left, or after which they cannot, is valued with the least number of extra
+guesses ``e`` past the limit that makes the move's Q* finite (``extra_guesses``); its V*, Q*
+and the following state's value are all taken with those ``e`` extra guesses, so its regret
+and luck keep their meaning (as if the game went on until the answer is found). The identity
+above holds when no move needed extra guesses.
 """
 
 from __future__ import annotations
@@ -31,11 +37,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.evaluation.assist import (DEFAULT_BUDGET, INF, check_options, format_steps, opener_proven,
-                                      normalise_history, rank_guesses, tree_for, tree_value)
+from solver.evaluation.assist import check_options, format_steps, normalise_history, service_for
+from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text, feedback_code, parse_feedback
-from solver.game.spec import GUESS_LIMIT, all_green
+from solver.game.spec import GUESS_LIMIT
 from solver.game.wordlists import WordList
 
 _SQUARES = {"\u2b1b", "\u2b1c", "\U0001f7e8", "\U0001f7e9"}
@@ -80,7 +86,7 @@ def parse_game(word_list: WordList, tokens, *, answer: str | None = None, grid: 
     length = word_list.word_length
     if answer is not None:
         answer = str(answer).strip().lower()
-        word_list.answer_index(answer)
+        word_list.guess_index(answer)  # an answer outside the answer list is a guess of the list
     rows = grid_rows(grid, length) if grid is not None else None
     if rows is not None and len(rows) != len(tokens):
         raise InputError(f"the grid has {len(rows)} rows but {len(tokens)} guesses were given")
@@ -143,16 +149,18 @@ class MoveAnalysis:
     optimal_guess: str | None
     regret: Fraction | None = None
     luck: Fraction | None = None
+    extra_guesses: int = 0
+    per_game: int | None = None
 
     @property
     def expected(self) -> float | None:
         """``value / n``: expected guesses from this state with optimal play (V*)."""
-        return None if self.value is None else self.value / self.answers_before
+        return None if self.value is None else self.value / (self.per_game or self.answers_before)
 
     @property
     def q_expected(self) -> float | None:
         """``q_value / n``: expected guesses after the player's move (Q*)."""
-        return None if self.q_value is None else self.q_value / self.answers_before
+        return None if self.q_value is None else self.q_value / (self.per_game or self.answers_before)
 
     def to_json(self) -> dict:
         return {
@@ -165,6 +173,7 @@ class MoveAnalysis:
             "q_loses": self.q_loses, "optimal_guess": self.optimal_guess,
             "regret": _float(self.regret), "regret_fraction": _text(self.regret),
             "luck": _float(self.luck), "luck_fraction": _text(self.luck),
+            "extra_guesses": self.extra_guesses,
         }
 
 
@@ -222,119 +231,162 @@ class GameAnalysis:
         }
 
 
-def _state_after(word_list: WordList, table: np.ndarray, state: np.ndarray, guess: str, code: int):
-    return state[table[word_list.guess_index(guess), state] == code]
+def grid_mode(text: str | None) -> str | None:
+    """``"hard"`` when a shared grid's header marks hard mode (``Wordle 1,234 3/6*``, ``X/6*``),
+    ``"normal"`` for a header without the star, None when the text has no such header."""
+    import re
+
+    if text is None:
+        return None
+    match = re.search(r"\b([1-9X])/(\d+)(\*?)", str(text))
+    if match is None:
+        return None
+    return "hard" if match.group(3) else "normal"
 
 
-def analyse_game(word_list: WordList, history, *, budget: float = DEFAULT_BUDGET, tree=None,
+def analyse_game(word_list: WordList, history, *, budget: float | None = None, tree=None,
                  table: np.ndarray | None = None, mode: str = "normal",
-                 guess_limit: int = GUESS_LIMIT) -> GameAnalysis:
+                 guess_limit: int = GUESS_LIMIT, service=None, progress=None) -> GameAnalysis:
     """Regret and luck of every move of a game (module docstring).
 
     Args:
         word_list: the lists.
         history: the game, as for :func:`solver.evaluation.assist.normalise_history` (see
-            :func:`parse_game` for the other ways a player gives it); usually won, but any
-            game of at least one guess is analysed.
-        budget: seconds the exact search may take per move (> 0).
-        tree: an optimal :class:`policy_tree.PolicyTree` of these lists (or None): the moves
-            on it are valued from it without search.
+            :func:`parse_game` for the other ways a player gives it); won, lost or unfinished.
+        budget: seconds the whole analysis may take (> 0), or None (default): every value
+            exact, however long (a new opener's tree is solved once and kept).
+        tree: a decision tree of these lists (its game is the one analysed), or None.
         table: the feedback table (loaded from the cache if omitted).
         mode: ``"normal"`` or ``"hard"`` (every move must use the hints before it; V* and Q*
             are then over the guesses hard mode allows, docs/algorithms.md §10).
+        service: a :class:`solver.exact.service.SearchService` to ask (the other game options
+            are then ignored).
+        progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
         :func:`~solver.evaluation.assist.normalise_history` (naming the guess at fault), for a
-        history no answer fits, no guess, a bad mode or budget.
+        history nothing fits, no guess, a bad mode or budget.
     """
-    from solver.exact.bellman import remaining_answers
-    from solver.game.feedback import feedback_table
+    from solver.exact.bellman import DeadlineReached
 
     started = time.perf_counter()
     check_options(mode, budget)
-    steps = normalise_history(word_list, history, guess_limit)
+    deadline = None if budget is None else time.monotonic() + budget
+    if service is None:
+        service = service_for(word_list, tree=tree, mode=mode, guess_limit=guess_limit, table=table)
+    steps = service.normalise(history)
     if not steps:
         raise InputError("the game has no guesses to analyse")
-    if mode == "hard":
-        from solver.game.hard_mode import check_hard_mode_history
-
-        check_hard_mode_history(steps)
-    table = feedback_table(word_list) if table is None else table
-    remaining_answers(word_list, steps, table)  # a history no answer fits: FeedbackError naming it
-    tree = tree_for(word_list, tree, mode)
-    green = all_green(word_list.word_length)
-    state = np.arange(word_list.n_answers, dtype=np.int32)
-    node = 0 if tree is not None else None
+    if service.state_after(steps).size == 0:
+        return _analyse_outside_list(service, steps, budget, progress, started)
+    green = service.spec.all_green
+    limit = service.spec.guess_limit
     moves: list[MoveAnalysis] = []
+    state = np.arange(service.word_list.n_answers, dtype=np.int32)
+    timed_out = False
     for t, (guess, code) in enumerate(steps, start=1):
-        d = guess_limit - t + 1
-        after = _state_after(word_list, table, state, guess, code)
-        answers = [word_list.answers[int(a)] for a in state]
-        known: dict[str, int] = {}
-        tree_guess = tree.guess_at(node) if node is not None else None
-        # the opener is exact too when the tree records the opener proof (§9)
-        proven_opener = node is not None and t == 1 and opener_proven(tree, word_list)
-        tree_exact = node is not None and (t > 1 or proven_opener)
-        if node is not None:
-            known[tree_guess] = tree.total if t == 1 else tree_value(tree, node, answers)
-        value, exact, lower, optimal = None, False, None, tree_guess
-        if tree_exact:
-            value, exact, lower = known[tree_guess], True, known[tree_guess]
-        if node is not None and t == 1 and guess == tree_guess and not proven_opener:
-            # the tree's opener: its total is its exact Q*; V* at the start is the opener
-            # proof's question (§9), out of reach of a per-move budget: best found + cheap bound
-            from solver.evaluation.assist import cheap_lower_bound
-
-            value, optimal = known[guess], guess
-            lower = min(value, cheap_lower_bound(word_list, state, table))
-        elif not (tree_exact and guess == tree_guess):
-            ranking = rank_guesses(word_list, state, d, top=1, budget=budget, table=table,
-                                   forced=[] if guess in known else [word_list.guess_index(guess)],
-                                   mode=mode, history=steps[:t - 1])
-            q_guess, q_exact = ranking.q_values.get(word_list.guess_index(guess), (None, False))
-            if q_exact:
-                known[guess] = q_guess  # INF: some answer lost
-            for g, q in ranking.top:
-                known.setdefault(word_list.guesses[g], q)
-            if not tree_exact:
-                if ranking.proven:
-                    exact = True
-                    lower = ranking.lower_bound
-                    value = ranking.value
-                    optimal = word_list.guesses[ranking.top[0][0]] if ranking.top else None
-                else:
-                    finite = [(q, w) for w, q in known.items() if q < INF]
-                    if finite:
-                        value, optimal = min(finite)
-                    lower = min(ranking.lower_bound, value) if value is not None else ranking.lower_bound
-        q = known.get(guess)
-        moves.append(MoveAnalysis(
-            t, guess, code, len(state), len(after), d, value, exact, lower,
-            q if q is not None and q < INF else None, q is not None and q >= INF, optimal))
-        if node is not None:
-            node = tree.tree.child(node, code) if guess == tree_guess and code != green else None
+        d = limit - t + 1
+        after = state[service.table[service.word_list.guess_index(guess), state] == code]
+        move = MoveAnalysis(t, guess, code, len(state), len(after), d, None, False, None, None,
+                            False, None, per_game=service.per_game(state))
+        moves.append(move)
+        if not timed_out:
+            try:
+                _value_move(service, steps, t, state, after, move, progress, deadline)
+            except DeadlineReached:
+                timed_out = True
+            if deadline is not None and time.monotonic() >= deadline:
+                timed_out = True
         state = after
     won = steps[-1][1] == green
-    # The value after the last move: 0 once won; else V* of the state left, when guesses remain.
-    final = None
-    if won:
-        final = (0, True)
-    elif guess_limit - len(steps) >= 1:
-        ranking = rank_guesses(word_list, state, guess_limit - len(steps), top=1, budget=budget,
-                               table=table, mode=mode, history=steps)
-        if ranking.proven and ranking.value is not None:
-            final = (ranking.value, True)
-    for i, move in enumerate(moves):
-        if move.q_value is not None and move.value is not None:
-            move.regret = Fraction(move.q_value - move.value, move.answers_before)
-        if i + 1 < len(moves):
-            following = moves[i + 1]
-            after = (following.value, following.value_exact) if following.value is not None else None
+    return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started)
+
+
+def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progress, deadline) -> None:
+    """Fill in ``move`` (the ``t``-th of ``steps``): V*, the optimal guess, Q* of the move,
+    regret and luck, each exact."""
+    guess, code = steps[t - 1]
+    green = service.spec.all_green
+    before = steps[:t - 1]
+    d = move.guesses_left
+    luck_after = None
+    if t == 1:
+        if service.book.solve or service.book.loaded():  # V* at the start: the proven tree (§9)
+            root = service.advise([], top=0)
+            move.value, move.value_exact = root.value, root.status == "exact"
+            move.optimal_guess, move.value_lower_bound = root.next_guess, root.lower_bound
+        from solver.exact.bellman import UnwinnableError
+
+        try:
+            opener = service.opener_tree(guess, progress=progress, deadline=deadline)
+        except UnwinnableError:  # the opener gives up winning every game within the limit
+            opener, move.q_loses = None, True
+            return
+        if opener is not None:
+            q = service.tree_value(opener.tree, 0, state)
+            child = opener.tree.child(0, code) if code != green else -1
+            if child >= 0:
+                luck_after = service.tree_value(opener.tree, child, after)
         else:
-            after = final
-        if move.q_value is not None and after is not None and after[1]:
-            n_after = max(move.answers_after, 1)
-            move.luck = (Fraction(move.q_value - move.answers_before, move.answers_before)
-                         - Fraction(after[0], n_after))
-    return GameAnalysis(word_list.name, steps, moves, won, time.perf_counter() - started)
+            q = service.q_value(state, d, before, guess)
+        extra = 0
+    else:
+        where = service.position(before, progress=progress, deadline=deadline)
+        extra = where.extra
+        optimal = service.word_list.guesses[int(where.tree.node_guess[where.node])]
+        value = where.tree_value
+        if guess == optimal:
+            q = value
+            child = where.tree.child(where.node, code) if code != green else -1
+            if child >= 0:
+                luck_after = service.tree_value(where.tree, child, after)
+        else:
+            q = service.q_value(state, d, before, guess, extra)
+            while q >= INF and extra < 12:  # the move gives up some answer: more guesses (§11)
+                extra += 1
+                q = service.q_value(state, d, before, guess, extra)
+            if extra != where.extra:
+                _, value, _ = service.solve_state(state, d + extra, before, lift=False)
+        move.value, move.value_exact, move.value_lower_bound = value, True, value
+        move.optimal_guess = optimal
+    move.extra_guesses = extra
+    move.q_value = q if q < INF else None
+    move.q_loses = q >= INF
+    per_game = move.per_game
+    if move.q_value is not None and move.value is not None:
+        move.regret = Fraction(move.q_value - move.value, per_game)
+    if move.q_value is None:
+        return
+    if code == green:
+        value_after = 0
+    elif luck_after is not None:
+        value_after = luck_after
+    else:
+        left = d + extra - 1
+        if left < 1:
+            return
+        _, value_after, _ = service.solve_state(after, left, steps[:t], lift=False)
+        if value_after >= INF:
+            return
+    per_game_after = service.per_game(after) if len(after) else 1
+    move.luck = Fraction(move.q_value - per_game, per_game) - Fraction(value_after, per_game_after)
+
+
+def _analyse_outside_list(service, steps, budget, progress, started) -> GameAnalysis:
+    """A game whose answer is in no answer list: analysed over the allowed guesses that fit."""
+    from solver.exact.service import SearchService
+    from solver.game.wordlists import from_words
+
+    fitting = service.fitting_guesses(steps)
+    if not fitting:
+        raise FeedbackError("no answer and no allowed guess fits the game's feedback")
+    # the game's answer is one of the guesses that fit it: the answer list with those added
+    answers = sorted(set(service.word_list.answers) | set(fitting))
+    derived = from_words(answers, service.word_list.guesses, name=f"{service.word_list.name}+guesses")
+    other = SearchService(derived, mode=service.spec.mode, objective=service.spec.objective,
+                          guess_limit=service.spec.guess_limit, feedback=service.spec.feedback,
+                          book=False, cache=False)
+    analysis = analyse_game(derived, steps, budget=budget, service=other, progress=progress)
+    analysis.word_list = service.word_list.name
+    return analysis

@@ -48,6 +48,11 @@ class UnwinnableError(InputError):
     """No policy wins every game within the guess limit from this opener or state."""
 
 
+class DeadlineReached(Exception):
+    """A solve given a ``deadline`` stopped there; the root classes it finished are kept in
+    its journal, so the next call with the same inputs resumes from them."""
+
+
 @dataclass
 class SolveResult:
     """The outcome of :func:`solve`.
@@ -161,9 +166,11 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
                                constraint, candidates)
 
 
-def _solved_classes(tasks, n_tasks: int, n_jobs: int):
+def _solved_classes(tasks, n_tasks: int, n_jobs: int, deadline: float | None = None):
     """Run ``_solve_class(*task)`` for each of the ``n_tasks`` tasks (an iterable), ``n_jobs``
-    at a time (in this process for 1), yielding the results as they finish.
+    at a time (in this process for 1 without a deadline), yielding the results as they finish;
+    past ``deadline`` (:func:`time.monotonic`), :class:`DeadlineReached` is raised and the
+    workers are stopped.
 
     The workers are forked where the platform forks: they start with this process's imports
     and loaded kernels (fresh interpreters took about a second each of a two-second SALET
@@ -177,7 +184,7 @@ def _solved_classes(tasks, n_tasks: int, n_jobs: int):
     from joblib import effective_n_jobs
 
     n_jobs = min(effective_n_jobs(n_jobs), n_tasks)
-    if n_jobs <= 1:
+    if n_jobs <= 1 and deadline is None:
         for task in tasks:
             yield _solve_class(*task)
         return
@@ -192,6 +199,8 @@ def _solved_classes(tasks, n_tasks: int, n_jobs: int):
                 # main thread running again raises KeyboardInterrupt
                 yield results.next(timeout=0.2)
             except multiprocessing.TimeoutError:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise DeadlineReached("the solve reached its deadline") from None
                 continue
             except StopIteration:
                 return
@@ -528,7 +537,7 @@ def _class_result(record: dict) -> tuple:
 def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
           objective: str = "total", mode: str = "normal", priors=None, jobs: int = -1,
           progress=None, resume: bool = True, keep_journal: bool = False,
-          feedback: str = "standard") -> SolveResult:
+          feedback: str = "standard", deadline: float | None = None) -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
@@ -551,6 +560,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
             it is discarded as soon as the tree is assembled.
         feedback: ``"standard"`` or ``"yellow"``: Yellow Wordle, every green shown as yellow
             unless the guess is right (§10.4; its trees need a guess limit above 6).
+        deadline: a :func:`time.monotonic` time past which the solve stops with
+            :class:`DeadlineReached` (the finished root classes stay in the journal); None:
+            no limit.
 
     Returns:
         :class:`SolveResult` with the exact optimal total for this opener and its tree.
@@ -596,7 +608,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
                   search_objective)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
-        for code, result in _solved_classes(tasks, len(todo), n_jobs):
+        for code, result in _solved_classes(tasks, len(todo), n_jobs, deadline):
             if result[0] >= INF:
                 raise UnwinnableError(
                     f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "

@@ -24,25 +24,41 @@ def remaining_line(answers) -> str:
     return f"{head}: {', '.join(answers)}" if n <= LIST_AT_MOST else head
 
 
+def _worth(advice: Advice, value: int) -> str:
+    """``value`` of a state in words: expected guesses (total), the worst case, or expected
+    guesses under the priors."""
+    n = advice.n_answers
+    if advice.objective == "worst":
+        return f"at most {value} more guesses (worst case)"
+    if advice.objective == "weighted":
+        return f"{value / advice.per_game:.5f} expected guesses under the priors"
+    return f"{value / n:.5f} expected guesses ({value} over {n} answers)"
+
+
 def advice_text(advice: Advice) -> str:
     """The next-guess line(s) of an advice, plain text."""
     if advice.status == SOLVED:
         return f"solved: {advice.history[-1][0]} in {len(advice.history)} guesses"
-    n = advice.n_answers
     lines = []
+    if advice.outside_list:
+        lines.append("no answer of the list fits this feedback: the allowed guesses that fit are "
+                     "taken as the possible answers")
     if advice.left_tree:
         lines.append(f"{advice.left_tree}; the exact solver answers from this state")
+    if advice.extra_guesses:
+        lines.append(f"not every answer left can be won within the {advice.guesses_left} guesses "
+                     f"left: the values count {advice.extra_guesses} guess"
+                     f"{'es' if advice.extra_guesses > 1 else ''} past the limit, as if the game "
+                     "went on")
     if advice.status == EXACT:
         lines.append(f"next guess: {advice.next_guess} (exact, from the {advice.source}): "
-                     f"{advice.expected:.5f} expected guesses ({advice.value} over {n} answers)")
+                     f"{_worth(advice, advice.value)}")
     else:
-        if advice.value is not None:
-            worth = f"{advice.expected:.5f} expected guesses ({advice.value} over {n} answers)"
-        else:
-            worth = "no exact value found in time (the first guess in the solver's order)"
-        lines.append(f"next guess: {advice.next_guess} (best found, not proven): {worth}; "
-                     f"the optimum is at least {advice.lower_bound / n:.5f} "
-                     f"({advice.lower_bound} over {n} answers, a proven lower bound)")
+        worth = (_worth(advice, advice.value) if advice.value is not None else
+                 "no exact value found in time (the first guess in the solver's order)")
+        bound = "" if advice.lower_bound is None else (
+            f"; the optimum is at least {_worth(advice, advice.lower_bound)}, a proven lower bound")
+        lines.append(f"next guess: {advice.next_guess} (best found, not proven): {worth}{bound}")
     lines.append(f"{remaining_line(advice.answers)}; {advice.guesses_left} guesses left")
     return "\n".join(lines)
 
@@ -53,7 +69,7 @@ def alternatives_table(advice: Advice) -> Table | None:
         return None
     title = (f"best {len(advice.alternatives)} guesses, exact Q-values"
              if advice.alternatives_complete else
-             "guesses valued exactly within the budget (not proven to be the best)")
+             "guesses valued exactly within the time given (not proven to be the best)")
     table = Table(title=title)
     table.add_column("rank", justify="right")
     table.add_column("guess")
@@ -93,6 +109,8 @@ def analysis_table(analysis: GameAnalysis) -> Table:
         v = "?" if m.expected is None else f"{m.expected:.3f}" + ("" if m.value_exact else "*")
         q = ("loses" if m.q_loses else "?") if m.q_expected is None else f"{m.q_expected:.3f}"
         regret = _signed(m.regret) + ("" if m.value_exact or m.regret is None else "*")
+        if m.extra_guesses:  # valued as if the game went on past the limit (§11)
+            v, q = f"{v} +{m.extra_guesses}", f"{q} +{m.extra_guesses}"
         table.add_row(str(m.number), m.guess, code_to_text(m.feedback, len(m.guess)),
                       str(m.answers_before), v, q, regret, _signed(m.luck), m.optimal_guess or "?")
     return table
@@ -109,7 +127,10 @@ def analysis_summary(analysis: GameAnalysis) -> str:
     first = analysis.moves[0]
     if first.expected is not None:
         line += f"; optimal play expects {first.expected:.3f} from the start"
+    if any(m.extra_guesses for m in analysis.moves):
+        line += ("\n+N: not every answer could be won within the guesses left there; valued as "
+                 "if the game went on, N guesses past the limit")
     if not analysis.all_exact:
-        line += ("\n* best found within the time budget, not proven optimal (regret measured "
-                 "against it); ? not found within the budget")
+        line += ("\n* best found, not proven optimal (regret measured against it); ? not valued "
+                 "within the time given")
     return line

@@ -1,14 +1,21 @@
 """The web page: play from any position and analyse the game, in a browser (Starlette).
 
 One static page (``static/index.html``, ``app.js``, ``style.css``) and three JSON endpoints,
-which call the same functions as the command-line tools:
+which ask the same search service as the command-line tools
+(:class:`solver.exact.service.SearchService`, one per list and mode, kept while the server runs):
 
-- ``GET /api/config`` → ``{"lists": [...], "budget_cap": s, "default_budget": s}``;
-- ``POST /api/next`` ``{"words": "legacy", "history": [{"guess": "salet", "feedback":
-  "bbbby"}, ...], "top": 5, "budget": 2}`` → :meth:`solver.evaluation.assist.Advice.to_json`
-  (``tools.assist --json``); ``top`` 0 answers a state on the tree from the tree alone;
-- ``POST /api/analyse`` ``{"words", "history", "budget"}`` →
+- ``GET /api/config`` → ``{"lists": [...], "modes": [...], "budget_cap": s, "default_budget": s}``;
+- ``POST /api/next`` ``{"words": "legacy", "mode": "normal", "history": [{"guess": "salet",
+  "feedback": "bbbby"}, ...], "top": 5, "budget": 2}`` →
+  :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``); ``top`` 0 answers
+  without ranking alternatives; histories of six guesses (lost games) are answered too;
+- ``POST /api/analyse`` ``{"words", "mode", "history", "budget"}`` →
   :meth:`solver.evaluation.analysis.GameAnalysis.to_json` (``tools.analyse --json``).
+
+When a history starts with an opener whose optimal tree is neither shipped nor cached, both
+answer ``202`` with ``{"building": {"opener", "done", "total"}}`` and solve the tree in the
+background (once, kept in the user cache); the page repeats the request, showing the progress,
+until the answer comes.
 
 Every input is checked (list name, history length, each guess's letters and list, each
 feedback's pattern, ``top``, the budget, capped at ``budget_cap`` seconds): a bad one gets a
@@ -45,17 +52,58 @@ class RequestError(InputError):
     """A request's body or field that cannot be used (HTTP 400)."""
 
 
+MODES = ("normal", "hard")
+
+
 class Game:
-    """One word list ready for requests: the lists, their feedback table and optimal tree."""
+    """One word list ready for requests: a search service per mode, and the openers' trees
+    being built in the background (:meth:`building`)."""
 
     def __init__(self, name: str):
-        from solver.evaluation.assist import default_tree
+        from solver.exact.service import SearchService
         from solver.game.feedback import feedback_table
         from solver.game.wordlists import load_word_list
 
         self.word_list = load_word_list(name)
         self.table = feedback_table(self.word_list)
-        self.tree = default_tree(self.word_list)
+        self.services = {mode: SearchService(self.word_list, mode=mode, table=self.table)
+                         for mode in MODES}
+        self._builds: dict[tuple[str, str], dict] = {}
+        self._lock = threading.Lock()
+
+    def building(self, mode: str, history) -> dict | None:
+        """None when the history's opener has its tree (or the history is empty or not valid:
+        the request then says why); else the build's progress ``{"opener", "done", "total"}``,
+        the build started in a background thread if it is not running yet."""
+        service = self.services[mode]
+        if not history:
+            return None
+        opener = history[0][0]
+        if opener not in set(self.word_list.guesses) or service.book.find(opener) is not None:
+            return None
+        key = (mode, opener)
+        with self._lock:
+            build = self._builds.get(key)
+            if build is not None and build.get("error") is not None:
+                del self._builds[key]  # the request itself reports the error
+                return None
+            if build is None:
+                build = {"opener": opener, "done": 0, "total": self.word_list.n_answers, "error": None}
+                self._builds[key] = build
+                threading.Thread(target=self._build, args=(service, opener, build), daemon=True).start()
+        return {k: build[k] for k in ("opener", "done", "total")}
+
+    def _build(self, service, opener: str, build: dict) -> None:
+        def progress(done: int, total: int) -> None:
+            build["done"], build["total"] = done, total
+
+        try:
+            service.book.tree(opener, progress=progress, jobs=service.jobs)
+        except Exception as exc:  # noqa: BLE001 - reported by the next request on this opener
+            build["error"] = str(exc)
+            return
+        with self._lock:
+            self._builds.pop((service.spec.mode, opener), None)
 
 
 def _history(value, word_length: int) -> list[tuple[str, str]]:
@@ -88,6 +136,14 @@ def _budget(value, cap: float) -> float:
     return float(value)
 
 
+def _mode(value) -> str:
+    if value is None:
+        return "normal"
+    if value not in MODES:
+        raise RequestError(f"mode must be one of {', '.join(MODES)}, got {str(value)[:20]!r}")
+    return value
+
+
 def _top(value) -> int:
     if value is None:
         return 5
@@ -111,11 +167,9 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
         raise InputError(f"the budget cap must be a positive number of seconds, got {budget_cap!r}")
     games = {name: Game(name) for name in lists}
     lock = threading.Lock()
-    if warm:
-        from solver.evaluation.assist import rank_guesses
-
+    if warm:  # the search kernels loaded now, not by the first request
         game = next(iter(games.values()))
-        rank_guesses(game.word_list, [0, 1], 2, budget=budget_cap, table=game.table)
+        game.services["normal"].advise(["salet:bbbby", "crane:bbbbb"], top=2)
 
     async def body_of(request: Request) -> dict:
         raw = await request.body()
@@ -141,28 +195,36 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
         return FileResponse(STATIC / "index.html")
 
     async def config(request: Request):
-        return JSONResponse({"lists": list(games), "budget_cap": budget_cap,
+        return JSONResponse({"lists": list(games), "modes": list(MODES), "budget_cap": budget_cap,
                              "default_budget": min(DEFAULT_BUDGET, budget_cap)})
 
-    def _next(data: dict) -> dict:
-        from solver.evaluation.assist import advise
-
+    def _next(data: dict):
         game = game_of(data)
+        mode = _mode(data.get("mode"))
         history = _history(data.get("history", []), game.word_list.word_length)
         top, budget = _top(data.get("top")), _budget(data.get("budget"), budget_cap)
+        building = game.building(mode, history)
+        if building is not None:
+            return 202, {"building": building}
         with lock:
-            return advise(game.word_list, history, top=top, budget=budget, tree=game.tree,
-                          table=game.table).to_json()
+            advice = game.services[mode].advise(history, top=top, budget=budget,
+                                                alternatives_budget=budget)
+        return 200, advice.to_json()
 
-    def _analyse(data: dict) -> dict:
+    def _analyse(data: dict):
         from solver.evaluation.analysis import analyse_game
 
         game = game_of(data)
+        mode = _mode(data.get("mode"))
         history = _history(data.get("history", []), game.word_list.word_length)
         budget = _budget(data.get("budget"), budget_cap)
+        building = game.building(mode, history)
+        if building is not None:
+            return 202, {"building": building}
         with lock:
-            return analyse_game(game.word_list, history, budget=budget, tree=game.tree,
-                                table=game.table).to_json()
+            analysis = analyse_game(game.word_list, history, budget=budget,
+                                    service=game.services[mode])
+        return 200, analysis.to_json()
 
     def endpoint(work):
         async def handle(request: Request):
@@ -170,7 +232,8 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
 
             try:
                 data = await body_of(request)
-                return JSONResponse(await run_in_threadpool(work, data))
+                status, answer = await run_in_threadpool(work, data)
+                return JSONResponse(answer, status_code=status)
             except InputError as exc:
                 text = str(exc).strip().splitlines()
                 return JSONResponse({"error": text[0] if text else type(exc).__name__}, status_code=400)

@@ -1,16 +1,26 @@
 // exact-wordle page: the board, the tile colours, and the calls to /api/next and /api/analyse.
 "use strict";
 const LETTERS = "byg";
-const state = { rows: [], words: "legacy", budget: 2, ticket: 0 };
+const state = { rows: [], words: "legacy", mode: "normal", budget: 2, ticket: 0 };
 const $ = (id) => document.getElementById(id);
 
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
-  return data;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// POST, repeated while the server builds the opener's tree (202), showing its progress.
+async function post(path, body, ticket) {
+  for (;;) {
+    const response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+    if (response.status !== 202) { $("progress").textContent = ""; return data; }
+    if (ticket !== undefined && ticket !== state.ticket) return data;
+    const b = data.building;
+    $("progress").textContent = `solving the ${b.opener.toUpperCase()} tree (first use of this opener; `
+      + `kept for next time): ${b.done} of ${b.total} answers`;
+    await sleep(500);
+  }
 }
 
 function history() {
@@ -57,7 +67,8 @@ function showAdvice(a) {
     $("status").textContent = "(solved)";
     $("value").textContent = "";
   } else if (a.status === "exact") {
-    $("status").textContent = `(exact, from the ${a.source})`;
+    $("status").textContent = `(exact, from the ${a.source})`
+      + (a.extra_guesses ? ` — not every answer can be won within the guesses left; valued as if the game went on (+${a.extra_guesses})` : "");
     $("value").textContent = `${fmt(a.expected_guesses, 5)} expected guesses from here (${a.value_total} over ${a.answers_remaining} answers)`;
   } else {
     $("status").textContent = "(best found, not proven)";
@@ -93,8 +104,9 @@ function showAnalysis(g) {
   for (const m of g.moves) {
     const tr = document.createElement("tr");
     const star = m.value_exact ? "" : "*";
-    const cells = [m.number, m.guess, m.answers_before, fmt(m.v_star) + star,
-      m.q_loses ? "loses" : fmt(m.q_star), m.regret === null ? "?" : fmt(m.regret) + star,
+    const extra = m.extra_guesses ? ` +${m.extra_guesses}` : "";
+    const cells = [m.number, m.guess, m.answers_before, fmt(m.v_star) + star + extra,
+      m.q_loses ? "loses" : fmt(m.q_star) + extra, m.regret === null ? "?" : fmt(m.regret) + star,
       m.luck === null ? "?" : (m.luck >= 0 ? "+" : "") + fmt(m.luck), m.optimal_guess || "?"];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -106,30 +118,31 @@ function showAnalysis(g) {
   const regret = g.total_regret === null ? "?" : fmt(g.total_regret);
   const luck = g.total_luck === null ? "?" : (g.total_luck >= 0 ? "+" : "") + fmt(g.total_luck);
   $("summary").textContent = `${g.won ? "won" : "not won"} in ${g.guesses} guesses; total regret ${regret}, luck ${luck}`
+    + (g.moves.some((m) => m.extra_guesses) ? " (+N: valued as if the game went on N guesses past the sixth)" : "")
     + (g.all_values_exact ? "" : " (* best found within the time budget, not proven)");
 }
 
 async function refresh() {
   const ticket = ++state.ticket;
-  const body = { words: state.words, history: history() };
+  const body = { words: state.words, mode: state.mode, history: history() };
   $("analysis-section").hidden = true;
   showAlternatives({ alternatives: [] });
   $("alternatives-note").textContent = "";
   try {
-    const advice = await post("/api/next", { ...body, top: 0 });
+    const advice = await post("/api/next", { ...body, top: 0 }, ticket);
     if (ticket !== state.ticket) return;
     showError("");
     showAdvice(advice);
-    if (advice.status === "solved") {
+    if (advice.status === "solved" || body.history.length >= 6) {
       $("alternatives-note").textContent = "analysing the game…";
-      const analysis = await post("/api/analyse", { ...body, budget: state.budget });
+      const analysis = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
       if (ticket !== state.ticket) return;
       $("alternatives-note").textContent = "";
       showAnalysis(analysis);
       return;
     }
     $("alternatives-note").textContent = "valuing the alternatives…";
-    const full = await post("/api/next", { ...body, top: 5, budget: state.budget });
+    const full = await post("/api/next", { ...body, top: 5, budget: state.budget }, ticket);
     if (ticket !== state.ticket) return;
     showAlternatives(full);
   } catch (err) {
@@ -171,6 +184,8 @@ async function init() {
   }
   state.words = config.lists[0];
   select.addEventListener("change", () => { state.words = select.value; state.rows = []; drawBoard(); refresh(); });
+  const mode = $("mode");
+  mode.addEventListener("change", () => { state.mode = mode.value; state.rows = []; drawBoard(); refresh(); });
   $("guess-form").addEventListener("submit", (e) => { e.preventDefault(); addGuess($("guess-input").value); });
   $("use-suggestion").addEventListener("click", () => addGuess($("suggestion").textContent));
   $("submit-row").addEventListener("click", submitRow);

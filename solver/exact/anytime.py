@@ -1,0 +1,447 @@
+"""The anytime exact search of one state: the optimum first, then the best alternatives,
+stopped at a deadline with every finished value kept.
+
+The state ``S`` (answers still possible) with ``d`` guesses left is searched by the solver's own
+kernels (:mod:`solver.exact._search_kernel`: the same bounds, memo, cut-offs and candidate
+order as :func:`solver.exact.bellman.solve`, docs/algorithms.md §3–§6) under the game's
+objective, mode, feedback rule and priors. What it finds:
+
+- ``V*(S, d)``, the optimal value, and the first optimal guess in the candidate order (§4.2);
+- ``Q*(S, d, g)`` of the ``top`` best guesses and of any ``forced`` guess (the move a player made).
+
+A large state is searched in a child process that streams the exact ``Q*`` of each guess it
+finishes and is stopped at the deadline; a small one (at most :data:`IN_PROCESS_MAX` answers:
+milliseconds) in this process, one guess at a time, the deadline checked between guesses.
+When the deadline comes first every finished value is kept, with a proven lower bound on
+``V*`` (the least of the finished guesses' values and the unfinished guesses' bounds, §3.2).
+Values already known exactly (a decision tree's, :mod:`solver.exact.service`) are passed in
+and never searched again.
+
+This module is used through :class:`solver.exact.service.SearchService`; nothing above the
+exact layer calls the search kernels.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.game.errors import InputError
+from solver.game.spec import GameSpec
+from solver.game.wordlists import WordList
+
+INF = 1 << 30
+
+@dataclass
+class Ranking:
+    """What :func:`rank_guesses` learnt about a state before it finished or ran out of time.
+
+    Attributes:
+        n_answers: ``|S|``.
+        guesses_left: ``d``.
+        order: int32 guess indices that split S, in the solver's candidate order (bound, Σ|C|²,
+            index; docs/algorithms.md §4.2); only these can be optimal.
+        bounds: int64 lower bound on ``Q*`` of each guess of ``order`` (§3.2).
+        q_values: guess index → ``(q, exact)``: the exact ``Q*`` total when ``exact``, else a
+            proven lower bound on it (fail-soft, §4.1); ``INF`` (2**30) with ``exact`` for a
+            guess after which some answer cannot be won in time.
+        proven: the search for the optimum ran to its end: ``top[0]`` is an optimal guess and
+            its value ``V*`` (``top`` is empty if nothing wins every answer in time).
+        finished: the whole search ran to its end (``proven`` too): ``top`` below is the exact
+            best ``top`` guesses, ranked by (``Q*``, candidate order).
+        top: the best guesses found, as ``(guess index, exact Q* total)``, best first (all of
+            them exact values; the exact ``top`` best only when ``finished``).
+        seconds: wall seconds spent.
+        in_process: the search ran in this process (a small state), not in a child.
+    """
+
+    n_answers: int
+    guesses_left: int
+    order: np.ndarray
+    bounds: np.ndarray
+    q_values: dict = field(default_factory=dict)
+    proven: bool = False
+    finished: bool = False
+    top: list = field(default_factory=list)
+    seconds: float = 0.0
+    in_process: bool = False
+
+    @property
+    def value(self) -> int | None:
+        """``V*`` total when ``proven`` (None if nothing wins every answer in time), else the
+        best exact ``Q*`` found (an upper bound on ``V*``) or None."""
+        return self.top[0][1] if self.top else None
+
+    @property
+    def lower_bound(self) -> int:
+        """A proven lower bound on ``V*`` total: the exact value when proven, else the least of
+        the finished guesses' values and the unfinished guesses' bounds (``INF`` if none wins)."""
+        if self.proven:
+            return self.value if self.value is not None else INF
+        low = self.bounds.copy()
+        position = _positions(self.order)
+        for g, (q, _) in self.q_values.items():
+            i = position.get(g)
+            if i is not None:
+                low[i] = max(int(low[i]), int(q))
+        return int(low.min()) if low.size else INF
+
+    def exact_q(self, guess: int) -> int | None:
+        """The exact ``Q*`` total of a guess if the search finished it, else None."""
+        q, exact = self.q_values.get(int(guess), (None, False))
+        return int(q) if exact else None
+
+
+class _positions:
+    """Guess index → its position in ``order`` (``get``, ``in``), without building a dict of
+    every guess (13 000 of them: milliseconds, paid on every call)."""
+
+    def __init__(self, order: np.ndarray):
+        order = np.asarray(order, dtype=np.int64)
+        self._at = np.full(int(order.max()) + 1 if order.size else 0, -1, dtype=np.int64)
+        self._at[order] = np.arange(order.size)
+
+    def get(self, g: int) -> int | None:
+        g = int(g)
+        i = int(self._at[g]) if 0 <= g < self._at.size else -1
+        return i if i >= 0 else None
+
+    def __contains__(self, g: int) -> bool:
+        return self.get(g) is not None
+
+    def __getitem__(self, g: int) -> int:
+        i = self.get(g)
+        if i is None:
+            raise KeyError(g)
+        return i
+
+
+def local_problem(word_list: WordList, state: np.ndarray, table: np.ndarray):
+    """The state's columns of the table, answers renumbered 0..n−1 (the solver's own
+    localisation, so the tie-break is unchanged): (S, P, guess_of_answer, zobrist1, zobrist2)."""
+    from solver.exact.bellman import _localise
+    from solver.game.hashing import zobrist_keys
+
+    return _localise(table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
+
+
+#: States of at most this many answers are searched in this process, one guess at a time with
+#: the deadline checked between guesses (no child process to fork): one guess's exact Q* takes
+#: milliseconds there. Larger states run in a child process that is stopped at the deadline.
+IN_PROCESS_MAX = 100
+
+
+def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_id, whole=False,
+                objective=0, known_values=None):
+    """The search, as a generator of messages ``("q", guess, value, exact)`` (one per guess
+    evaluated), ``("optimum",)`` once the optimum is proven, then ``("done",)``.
+
+    First the ``forced`` guesses, exactly. Then the optimum: the first optimal guess in the
+    candidate order (the solver's own rule, §4.2) and ``V*`` (skipped when ``known_values``,
+    guess → exact ``Q*``, holds ``V*`` as an ``"optimum"`` entry), found either (``whole``) by one
+    call of the solver's search over the state (:func:`solver.exact._search_kernel.solve_state`,
+    which cannot be stopped midway, so only in a child process) or guess by guess, each
+    candidate in order against the best value so far (its deadline checked between guesses;
+    each guess's search scans every guess at the root, so this is for small states). Only
+    then, when ``top`` > 1, the candidates in order against the ``top``-th best value, skipping
+    those already exact or whose proven bound already reaches it."""
+    from solver.exact._search_kernel import evaluate_guess, new_search
+
+    S, d, P, goa, z1, z2, rules, constraint, allowed = problem
+    search = new_search(d, P.shape[0], P.shape[1], n_patterns, capacity)
+    position = _positions(order)
+    known_values = dict(known_values or {})
+    optimum = known_values.pop("optimum", None)
+    known: dict[int, tuple[int, bool]] = {int(g): (int(q), True) for g, q in known_values.items()}
+
+    def q_value(g: int, beta: int) -> int:
+        return int(evaluate_guess(S, np.int64(g), np.int64(d), np.int64(beta), P, goa, z1, z2,
+                                  search, np.int64(objective), np.int64(mode_id), rules, constraint,
+                                  allowed))
+
+    for g in forced:
+        g = int(g)
+        if g in known:
+            continue
+        q = q_value(g, INF)
+        known[g] = (q, True)
+        yield ("q", g, q, True)
+    if optimum is not None:  # V* is known already (a decision tree's)
+        pass
+    elif whole:
+        from solver.exact._search_kernel import solve_state
+
+        value, g = solve_state(S, int(d), P, goa, z1, z2, capacity, n_patterns, int(objective),
+                               int(mode_id), rules, constraint, allowed)
+        value, g = int(value), int(g)
+        if g >= 0 and value < INF:
+            if g in known and known[g][0] != value:
+                raise AssertionError(f"guess {g}: the search finds {value} over the state, "
+                                     f"{known[g][0]} for the guess alone")
+            known[g] = (value, True)
+            yield ("q", g, value, True)
+    else:
+        best = INF
+        for i, g in enumerate(order):
+            if bounds[i] >= best:
+                break
+            g = int(g)
+            if g in known:  # a forced guess: exact already
+                q, exact = known[g]
+            else:
+                q = q_value(g, best)
+                exact = q < best or (q >= INF and best >= INF)
+                known[g] = (q, exact)
+                yield ("q", g, q, exact)
+            if exact and q < best:
+                best = q
+    yield ("optimum",)
+    if top > 1:
+        # the best ``top`` by (Q*, position): a guess enters when its (Q*, position) comes
+        # before the last one's, i.e. when Q* < beta below (a tie counts for an earlier guess)
+        ranked = sorted((q, position[g]) for g, (q, exact) in known.items()
+                        if exact and q < INF and g in position)[:top]
+        for i, g in enumerate(order):
+            beta = INF
+            if len(ranked) >= top:
+                last_q, last_position = ranked[top - 1]
+                beta = last_q + 1 if i < last_position else last_q
+            if bounds[i] >= beta:  # bounds rise along the order and beta only falls
+                break
+            g = int(g)
+            if g in known and (known[g][1] or known[g][0] >= beta):
+                continue
+            q = q_value(g, beta)
+            exact = q < beta or (q >= INF and beta >= INF)
+            known[g] = (q, exact)
+            yield ("q", g, q, exact)
+            if exact and q < INF:
+                ranked.append((q, i))
+                ranked.sort()
+                del ranked[top:]
+    yield ("done",)
+
+
+def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(order, bounds): the guesses that split S in the solver's candidate order (bound, Σ|C|²,
+    index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``; only the ``allowed``
+    guesses (int32 indices; hard mode) when given."""
+    from solver.exact._search_kernel import guess_bounds
+
+    bound, order_term = guess_bounds(S, P, n_patterns, objective)
+    if allowed is not None:
+        keep = np.zeros(bound.shape[0], dtype=bool)
+        keep[allowed] = True
+        bound[~keep] = INF
+    splitting = np.flatnonzero(bound < INF).astype(np.int32)
+    order = splitting[np.lexsort((splitting, order_term[splitting], bound[splitting]))]
+    return order, bound[order].astype(np.int64)
+
+
+def _child_main(conn, *args) -> None:
+    """Child process: send every message of :func:`_rank_steps` (or ``("error", text)``)."""
+    try:
+        for message in _rank_steps(*args):
+            conn.send(message)
+    except BaseException as exc:  # noqa: B036 - the parent must hear of any failure
+        try:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        except Exception:
+            pass
+    finally:
+        conn.close()
+
+
+_WARM: set = set()
+
+
+def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -> None:
+    """Load the search's kernels in this process once for tables of ``dtype`` (numba's cache:
+    a call on a two-answer problem with the argument types of the real calls), so that a
+    forked child starts warm; ``whole`` adds the whole-state search (large states)."""
+    from solver.exact._search_kernel import evaluate_guess, new_search, solve_state
+
+    key = (np.dtype(dtype).str, n_patterns, whole)
+    if key in _WARM:
+        return
+    from solver.game._hard_mode_kernel import no_constraint
+    from solver.game.hashing import constraint_keys
+
+    S = np.arange(2, dtype=np.int32)
+    P = np.ascontiguousarray(np.array([[0, 1], [1, 0]], dtype=dtype))
+    goa = np.arange(2, dtype=np.int32)
+    z1, z2 = np.array([1, 3], dtype=np.uint64), np.array([5, 7], dtype=np.uint64)
+    rules = (np.zeros((2, 5), dtype=np.uint8),) + constraint_keys() + (np.ones(2, dtype=np.int64),)
+    constraint, allowed = no_constraint(), np.arange(2, dtype=np.int32)
+    _candidate_order(S, P, n_patterns)
+    search = new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4)
+    evaluate_guess(S, np.int64(0), np.int64(2), np.int64(INF), P, goa, z1, z2, search,
+                   np.int64(0), np.int64(0), rules, constraint, allowed)
+    if whole:
+        solve_state(S, 2, P, goa, z1, z2, 1 << 4, n_patterns, 0, 0, rules, constraint, allowed)
+    _WARM.add(key)
+
+
+def _context():
+    import multiprocessing
+
+    try:
+        return multiprocessing.get_context("fork")  # the child inherits the loaded kernels
+    except ValueError:  # no fork on this platform: a fresh interpreter (slower to start)
+        return multiprocessing.get_context("spawn")
+
+
+def _record(ranking: Ranking, message) -> bool:
+    """Take one message of the search into ``ranking``; True when the search is over."""
+    kind = message[0]
+    if kind == "done":
+        ranking.proven = ranking.finished = True
+        return True
+    if kind == "optimum":
+        ranking.proven = True
+        return False
+    if kind == "error":
+        raise RuntimeError(f"the exact search failed: {message[1]}")
+    _, g, q, exact = message
+    old = ranking.q_values.get(int(g))
+    if exact or old is None or not old[1]:  # an exact value, or a better bound
+        q = int(q) if exact or old is None else max(int(q), old[0])
+        ranking.q_values[int(g)] = (q, bool(exact))
+    return False
+
+
+def _collect(ranking: Ranking, conn, child, deadline: float) -> None:
+    """Take the child's messages into ``ranking`` until it is done or the deadline passes;
+    then kill it (what it sent is kept)."""
+    failure = None
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not conn.poll(left):
+                break
+            try:
+                message = conn.recv()
+            except EOFError:  # the child died without a word
+                failure = f"the search process stopped unexpectedly (exit code {child.exitcode})"
+                break
+            if _record(ranking, message):
+                break
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        conn.close()
+    if failure is not None:
+        raise RuntimeError(f"the exact search failed: {failure}")
+
+
+def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1, forced=(),
+                 known=None, budget: float | None = None, table: np.ndarray | None = None,
+                 in_process: bool | None = None, spec: GameSpec | None = None, priors=None,
+                 history=()) -> Ranking:
+    """The exact ``Q*`` of the best ``top`` guesses of a state (and of the ``forced`` ones),
+    searched for at most ``budget`` seconds: the optimum first, the other ``top − 1`` with
+    the time left.
+
+    Args:
+        word_list: the lists.
+        state: the answers still possible, answer indices (any order, at least one).
+        guesses_left: ``d`` ≥ 1.
+        top: how many of the best guesses to find exactly (≥ 1).
+        forced: guess indices whose exact ``Q*`` is wanted whatever their rank (evaluated
+            first), e.g. the move a player made.
+        known: exact values already known, never searched again: ``{guess index: Q*}``, and
+            ``"optimum": V*`` when the optimum is known (its guess among the entries).
+        budget: wall seconds from this call until the search is stopped (loading the kernels
+            included), or None for no limit; what it finished is kept. In this process the
+            deadline is checked between guesses, so one guess's search (milliseconds on a
+            small state) may run past it.
+        table: the feedback table of ``spec``'s rule (loaded from the cache if omitted).
+        in_process: search in this process (True) or in a child (False); by default in this
+            process when the state has at most :data:`IN_PROCESS_MAX` answers.
+        spec: the game (:class:`~solver.game.spec.GameSpec`: objective, mode, feedback rule;
+            default: Wordle, total guesses). In hard mode only the guesses ``history`` ((guess
+            word, feedback code) pairs that led to the state) allows are ranked (§10).
+        priors: :class:`solver.game.priors.Priors` (the weighted total, §10.3) or None.
+
+    Returns:
+        :class:`Ranking` (values in the objective's units: total guesses, the worst case, or
+        the weighted total). Raises InputError for an empty state or ``guesses_left < 1``, and
+        RuntimeError if the search failed (not a timeout).
+    """
+    from solver.exact.bellman import allowed_after, local_rules, objective_id, search_rules
+    from solver.game.feedback import feedback_table
+
+    started = time.perf_counter()
+    deadline = time.monotonic() + (budget if budget is not None else float("inf"))
+    spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
+    state = np.unique(np.asarray(state, dtype=np.int32))
+    if state.size == 0:
+        raise InputError("the state is empty: no answer is possible")
+    if guesses_left < 1:
+        raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
+    table = feedback_table(word_list, feedback=spec.feedback) if table is None else table
+    patterns = spec.n_patterns
+    objective = objective_id(spec, priors)
+    S, P, goa, z1, z2 = local_problem(word_list, state, table)
+    constraint, allowed = allowed_after(word_list, spec, list(history))
+    rules = local_rules(search_rules(word_list, priors), state)
+    problem = (S, int(guesses_left), P, goa, z1, z2, rules, constraint, allowed)
+    n = len(state)
+    in_process = n <= IN_PROCESS_MAX if in_process is None else bool(in_process)
+    hard = spec.mode == "hard"
+    order, bounds = _candidate_order(S, P, patterns, allowed if hard else None, objective)
+    if hard:
+        allowed_set = set(allowed.tolist())
+        forced = [f for f in forced if int(f) in allowed_set]
+    known = dict(known or {})
+    ranking = Ranking(n, int(guesses_left), order, bounds, in_process=in_process)
+    ranking.q_values = {int(g): (int(q), True) for g, q in known.items() if g != "optimum"}
+    if n == 1:  # the answer itself; any other guess costs one more
+        g = int(goa[0])
+        one = int(rules[3][0]) if priors is not None else 1
+        ranking.q_values = {g: (one, True), **{int(f): (one if int(f) == g else 2 * one, True)
+                                                for f in forced}}
+        ranking.top, ranking.proven, ranking.finished = [(g, one)], True, True
+        ranking.seconds = time.perf_counter() - started
+        return ranking
+    # a large state: the optimum by one search over the state, in a child stopped at the deadline
+    whole = not in_process and n > IN_PROCESS_MAX
+    capacity = 1 << 21 if n > 64 else 1 << 16
+    args = (problem, order, bounds, [int(f) for f in forced], max(int(top), 1), capacity,
+            patterns, spec.mode_id, whole, objective, known)
+    if in_process:
+        for message in _rank_steps(*args):
+            if _record(ranking, message) or time.monotonic() >= deadline:
+                break
+    else:
+        _load_kernels(P.dtype, patterns, whole)
+        context = _context()
+        receiver, sender = context.Pipe(duplex=False)
+        child = context.Process(target=_child_main, daemon=True, args=(sender, *args))
+        child.start()
+        sender.close()
+        _collect(ranking, receiver, child, deadline)
+    position = _positions(order)
+    found = sorted((q, position[g], g) for g, (q, exact) in ranking.q_values.items()
+                   if exact and q < INF and g in position)
+    ranking.top = [(g, q) for q, _, g in found[:max(int(top), 1)]]
+    ranking.seconds = time.perf_counter() - started
+    return ranking
+
+
+
+
+def cheap_lower_bound(word_list: WordList, state: np.ndarray, table: np.ndarray,
+                      spec: GameSpec | None = None) -> int:
+    """The least per-guess bound (``3n − k − [g ∈ S]`` for the total, docs/algorithms.md
+    §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search."""
+    from solver.exact._search_kernel import guess_bounds
+
+    spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
+    S, P, _, _, _ = local_problem(word_list, np.asarray(state, dtype=np.int32), table)
+    bound, _ = guess_bounds(S, P, spec.n_patterns, spec.objective_id)
+    return int(bound.min())

@@ -1,0 +1,730 @@
+"""The search service: the exact next guess, values and alternatives from any position.
+
+Every question a player or a tool asks — the next guess (``assist``, ``tree next``, ``tree
+play``, the web page), a game's analysis (``analyse``) — goes through one
+:class:`SearchService` of the game (lists, mode, objective, feedback rule, guess limit,
+priors). It answers with the solver's own search (:mod:`solver.exact.bellman`,
+:mod:`solver.exact.anytime`: the same bounds, memo, cut-offs and candidate order as ``solve``
+and ``prove``), organised so that almost every answer is a lookup:
+
+- **The opening book** (:mod:`solver.exact.book`). After the opener every state of the game is
+  a node of that opener's optimal tree until the player leaves it, so the first question on
+  an opener builds (or finds) the opener's whole tree once; later questions read it. At the
+  empty history the answer is the tree whose opener is proven optimal over every allowed guess
+  (docs/algorithms.md §9); without one it is the best shipped opener, labelled not proven.
+- **Off the tree.** A state the player reached by leaving the tree is solved exactly
+  (:func:`solver.exact._search_kernel.solve_subtree`) and its optimal subtree kept (in
+  memory, least recently used dropped), so the following moves are lookups again.
+- **Anytime.** With a deadline, what is not finished by then is answered with the best guess
+  found, labelled ``"best found, not proven"`` with a proven lower bound on the optimum; an
+  opener's tree interrupted by the deadline keeps its finished root classes in the solve's
+  journal, and the next question resumes it.
+- **Lost games** (docs/algorithms.md §11). A state whose answers cannot all be won within the
+  guesses left (or with none left) is valued as if the game went on: with the least number of
+  extra guesses ``e`` that makes every answer winnable; the answer says so (``extra_guesses``).
+- **Answers outside the list.** When no answer of the list fits the history (the NYT has used
+  answers that are in no fixed list), the allowed guesses that fit are taken as the answers
+  still possible, and the state is solved exactly over them (``outside_list``).
+
+Values are in the objective's units (docs/algorithms.md §2): the total of the guesses still
+needed over the state's answers, the most any answer needs (worst case), or the weighted
+total under priors (§10.3).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.exact.anytime import INF
+from solver.game.errors import FeedbackError, InputError
+from solver.game.feedback import code_to_text, parse_feedback
+from solver.game.spec import GUESS_LIMIT, GameSpec, all_green
+from solver.game.wordlists import WordList
+
+EXACT = "exact"
+NOT_PROVEN = "best found, not proven"
+SOLVED = "solved"
+#: Alternatives listed by default.
+TOP = 5
+#: Seconds a question with no tree for its state gets at the empty history when no time was
+#: given (proving the best opener is ``prove``'s work, minutes long).
+ROOT_SECONDS = 10.0
+#: Extra guesses tried at most when a state cannot be won within the guesses left.
+MAX_EXTRA_GUESSES = 12
+#: Solved off-tree states kept per service.
+SUBTREE_CACHE = 256
+
+
+# -- histories ---------------------------------------------------------------------------------
+def normalise_history(word_list: WordList, history, guess_limit: int | None = None
+                      ) -> list[tuple[str, int]]:
+    """``history`` as ``(guess word, feedback code)`` pairs, each checked.
+
+    Items are ``"word:feedback"`` tokens or ``(word, feedback)`` pairs (feedback a code
+    0..3**L − 1 or text: b/y/g, 0/1/2 or the shared squares). Raises
+    :class:`~solver.game.errors.InputError` subclasses naming the guess at fault: a malformed
+    token or feedback, a word not in the guess list, a guess after an all-green feedback, more
+    guesses than ``guess_limit`` (when given; a lost game has as many as the limit).
+    """
+    from policy_tree.lookup import parse_history_token
+
+    length = word_list.word_length
+    steps: list[tuple[str, int]] = []
+    for turn, item in enumerate(history, start=1):
+        try:
+            if isinstance(item, str):
+                word, code = parse_history_token(item)
+            else:
+                word, feedback = item
+                word = str(word).strip().lower()
+                if isinstance(feedback, (int, np.integer)) and not isinstance(feedback, bool):
+                    code = int(feedback)
+                    code_to_text(code, length)  # raises FeedbackError when out of range
+                else:
+                    code = parse_feedback(str(feedback), length)
+            word = word_list.guesses[word_list.guess_index(word)]
+        except InputError as exc:
+            raise type(exc)(f"guess {turn}: {exc}") from None
+        if steps and steps[-1][1] == all_green(length):
+            raise FeedbackError(f"guess {turn} ({word}) follows an all-green feedback: the game "
+                                f"was already won at guess {turn - 1}")
+        steps.append((word, code))
+    if guess_limit is not None and len(steps) > guess_limit:
+        raise InputError(f"the history has {len(steps)} guesses, more than the limit of {guess_limit}")
+    return steps
+
+
+def format_steps(steps) -> list[str]:
+    """``[("salet", 3), ...]`` → ``["salet:bbybb", ...]``."""
+    return [f"{word}:{code_to_text(code, len(word))}" for word, code in steps]
+
+
+def check_budget(budget) -> None:
+    """Refuse (InputError) a budget that is not None or a positive finite number of seconds."""
+    if budget is None:
+        return
+    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not math.isfinite(budget) \
+            or budget <= 0:
+        raise InputError(f"the time budget must be a positive number of seconds, got {budget!r}")
+
+
+# -- answers -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Alternative:
+    """One guess at the state with its value.
+
+    Attributes:
+        guess: the word.
+        q_value: ``Q*(S, d, guess)`` in the objective's units (an int): exact when ``exact``,
+            else a proven lower bound.
+        exact: whether ``q_value`` is exact.
+        could_be_answer: the guess is one of the answers still possible.
+        per_game: what ``q_value`` is divided by for the expected guesses of one game: ``|S|``,
+            the state's weight under priors, or 1 for the worst case.
+    """
+
+    guess: str
+    q_value: int
+    exact: bool
+    could_be_answer: bool
+    per_game: int
+
+    @property
+    def expected(self) -> float:
+        """Expected guesses for one game from here when this guess is played (``q / |S|``;
+        the worst case itself for the worst-case objective)."""
+        return self.q_value / self.per_game
+
+    def to_json(self) -> dict:
+        return {"guess": self.guess, "q_total": self.q_value, "expected": self.expected,
+                "exact": self.exact, "could_be_answer": self.could_be_answer}
+
+
+@dataclass
+class Advice:
+    """The service's answer about one history (:meth:`SearchService.advise`).
+
+    Attributes:
+        word_list: the lists' name.
+        history: the history as ``(guess, feedback code)`` pairs.
+        answers: the answers still possible, in list order (the allowed guesses that fit, when
+            ``outside_list``).
+        guesses_left: guesses left within the game's limit (0 once a lost game used them all).
+        status: ``"exact"`` (``next_guess`` is optimal, ``value`` is ``V*``), ``"best found,
+            not proven"`` (the deadline came first: ``next_guess`` is the best guess found,
+            ``value`` its exact ``Q*`` or None, ``lower_bound`` a proven bound on ``V*``) or
+            ``"solved"`` (the history ends in all green; no next guess).
+        source: ``"tree"`` (a shipped, cached or just solved decision tree), ``"solver"`` (a
+            state off every tree, solved now), ``"heuristic"`` (the first guess in the
+            candidate order, when nothing was valued in time) or None when solved.
+        next_guess: the word to play, or None when solved.
+        value: ``V*`` in the objective's units as described under ``status``, or None.
+        lower_bound: a proven lower bound on ``V*`` (equal to ``value`` when exact).
+        alternatives: up to ``top`` guesses with their values, best first.
+        alternatives_complete: whether ``alternatives`` are proven to be the best ``top``.
+        left_tree: when the history left the opener's tree, a sentence saying where; else None.
+        seconds: wall seconds.
+        objective: the game's objective (``"total"``, ``"worst"``); ``weighted`` under priors.
+        mode: ``"normal"`` or ``"hard"``.
+        per_game: ``|S|`` (total), the state's weight (priors) or 1 (worst case): value / per_game
+            is the expected number of guesses of one game (the worst case itself).
+        extra_guesses: 0, or how many guesses past the limit the values count when the answers
+            left cannot all be won within the guesses left (a lost game, §11).
+        outside_list: no answer of the list fits the history: ``answers`` are the allowed
+            guesses that fit.
+        opener_tree: the opener whose tree answered, or None.
+    """
+
+    word_list: str
+    history: list
+    answers: tuple
+    guesses_left: int
+    status: str
+    source: str | None
+    next_guess: str | None
+    value: int | None
+    lower_bound: int | None
+    alternatives: list = field(default_factory=list)
+    alternatives_complete: bool = True
+    left_tree: str | None = None
+    seconds: float = 0.0
+    objective: str = "total"
+    mode: str = "normal"
+    per_game: int | None = None
+    extra_guesses: int = 0
+    outside_list: bool = False
+    opener_tree: str | None = None
+
+    @property
+    def n_answers(self) -> int:
+        return len(self.answers)
+
+    @property
+    def expected(self) -> float | None:
+        """``value / per_game``: expected further guesses for one game (the next one included)."""
+        if self.value is None:
+            return None
+        return self.value / (self.per_game or self.n_answers)
+
+    @property
+    def lost(self) -> bool:
+        """The answers left cannot all be won within the game's guess limit."""
+        return self.extra_guesses > 0
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict (what ``tools.assist --json`` prints and the web page receives)."""
+        per_game = self.per_game or self.n_answers
+        return {
+            "word_list": self.word_list, "history": format_steps(self.history),
+            "mode": self.mode, "objective": self.objective,
+            "answers_remaining": self.n_answers, "answers": list(self.answers),
+            "guesses_left": self.guesses_left, "status": self.status, "source": self.source,
+            "next_guess": self.next_guess, "value_total": self.value,
+            "expected_guesses": self.expected,
+            "lower_bound_total": self.lower_bound,
+            "lower_bound_expected": None if self.lower_bound is None else self.lower_bound / per_game,
+            "alternatives": [a.to_json() for a in self.alternatives],
+            "alternatives_complete": self.alternatives_complete,
+            "left_tree": self.left_tree, "extra_guesses": self.extra_guesses,
+            "outside_list": self.outside_list, "opener_tree": self.opener_tree,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass
+class Position:
+    """Where a history leads, for :meth:`SearchService.position`.
+
+    Attributes:
+        steps: the history.
+        state: int32 answer indices still possible (sorted).
+        guesses_left: within the game's limit (may be 0).
+        tree: the DecisionTree whose node ``node`` is this state (the opener's tree or a
+            solved subtree, over the service's guess list), or None.
+        node: that node, or None.
+        tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
+        extra: extra guesses past the limit the tree was solved with (§11).
+        left_tree: the sentence for :attr:`Advice.left_tree`, or None.
+        opener: the opener whose tree the history followed, or None.
+    """
+
+    steps: list
+    state: np.ndarray
+    guesses_left: int
+    tree: object = None
+    node: int | None = None
+    tree_value: int | None = None
+    extra: int = 0
+    left_tree: str | None = None
+    opener: str | None = None
+
+
+class SearchService:
+    """The exact answers of one game (module docstring).
+
+    Args:
+        word_list: the lists.
+        mode: ``"normal"`` or ``"hard"`` (§10).
+        objective: ``"total"`` or ``"worst"`` (§2).
+        guess_limit: guesses in a game (6).
+        feedback: ``"standard"`` or ``"yellow"`` (§10.4).
+        priors: :class:`solver.game.priors.Priors` (the weighted total, §10.3) or None.
+        table: the feedback table of the rule (loaded from the cache when first needed).
+        book: use the opening book (shipped, cached and solved opener trees); False: only the
+            trees given (:meth:`for_tree`), every other state searched on its own (and the
+            empty history within ``ROOT_SECONDS``).
+        cache: keep solved opener trees in the user cache.
+        jobs: worker processes for an opener's tree (-1: all cores).
+
+    Raises:
+        InputError: an unknown mode, objective or feedback rule, priors of another list or
+            with an objective other than the total, lists too large for the solver.
+    """
+
+    def __init__(self, word_list: WordList, *, mode: str = "normal", objective: str = "total",
+                 guess_limit: int = GUESS_LIMIT, feedback: str = "standard", priors=None,
+                 table: np.ndarray | None = None, book: bool = True, cache: bool = True,
+                 jobs: int = -1):
+        from solver.exact.bellman import _check_priors, game_spec, objective_id
+        from solver.exact.book import OpeningBook
+
+        self.word_list = word_list
+        self.spec: GameSpec = game_spec(word_list, guess_limit, objective, mode, feedback)
+        self.objective_id = objective_id(self.spec, priors)
+        _check_priors(word_list, priors)
+        self.priors = priors
+        self._table = table
+        self.book = (OpeningBook(word_list, self.spec, priors, cache=cache) if book else
+                     OpeningBook(word_list, self.spec, priors, shipped=(), cache=False, solve=False))
+        self.jobs = jobs
+        self._subtrees: OrderedDict = OrderedDict()
+
+    @classmethod
+    def for_tree(cls, tree, **options) -> SearchService:
+        """The service of a decision tree's game (a :class:`policy_tree.PolicyTree`: its lists,
+        mode, objective, feedback rule, guess limit and priors), with the tree in its book."""
+        priors = None
+        if tree.priors is not None:
+            from solver.game.priors import Priors
+
+            priors = Priors(tree.priors["source"], tree.prior_weights, tree.priors["sha256"])
+        service = cls(tree.word_list, mode=tree.mode, objective=tree.objective,
+                      guess_limit=tree.guess_limit, feedback=tree.feedback, priors=priors, **options)
+        service.book.add(tree)
+        return service
+
+    # -- basics -----------------------------------------------------------------------------
+    @property
+    def table(self) -> np.ndarray:
+        """The feedback table of the game's rule (loaded on first use)."""
+        if self._table is None:
+            from solver.game.feedback import feedback_table
+
+            self._table = feedback_table(self.word_list, feedback=self.spec.feedback)
+        return self._table
+
+    @property
+    def objective_name(self) -> str:
+        return "weighted" if self.priors is not None else self.spec.objective
+
+    def per_game(self, state: np.ndarray) -> int:
+        """What a state's value is divided by for one game's expectation (see :class:`Advice`)."""
+        if self.priors is not None:
+            return int(self.priors.weights[state].sum())
+        return 1 if self.spec.objective == "worst" else int(len(state))
+
+    def normalise(self, history) -> list[tuple[str, int]]:
+        """The history checked (:func:`normalise_history`; in hard mode every guess must use the
+        hints before it: HardModeError naming the guess; under the Yellow rule no feedback but
+        all-green shows a green)."""
+        steps = normalise_history(self.word_list, history, self.spec.guess_limit)
+        if self.spec.mode == "hard":
+            from solver.game.hard_mode import check_hard_mode_history
+
+            check_hard_mode_history(steps)
+        if self.spec.feedback == "yellow":
+            from solver.game.feedback import shows_green
+
+            for turn, (word, code) in enumerate(steps, start=1):
+                if code != self.spec.all_green and shows_green(code, self.spec.word_length):
+                    raise FeedbackError(
+                        f"guess {turn}: {word}:{code_to_text(code, self.spec.word_length)} shows a "
+                        "green, but in Yellow Wordle greens show as yellow unless the whole guess "
+                        "is right")
+        return steps
+
+    def state_after(self, steps) -> np.ndarray:
+        """int32 answer indices consistent with every step (possibly empty)."""
+        table = self.table
+        state = np.arange(self.word_list.n_answers, dtype=np.int32)
+        for word, code in steps:
+            state = state[table[self.word_list.guess_index(word), state] == code]
+        return state
+
+    def fitting_guesses(self, steps) -> list[str]:
+        """The allowed guesses consistent with every step, in list order."""
+        from solver.game.feedback import feedback_code
+
+        words = list(self.word_list.guesses)
+        for word, code in steps:
+            words = [w for w in words if feedback_code(word, w, self.spec.feedback) == code]
+        return words
+
+    # -- values on trees --------------------------------------------------------------------
+    def _combine(self, used: np.ndarray, state: np.ndarray) -> int:
+        """A tree's value over ``state`` from the guesses used per answer."""
+        if self.priors is not None:
+            return int((self.priors.weights[state] * used).sum())
+        if self.spec.objective == "worst":
+            return int(used.max())
+        return int(used.sum())
+
+    def tree_value(self, tree, node: int, state: np.ndarray) -> int:
+        """Value of the (sub)tree from ``node`` over the answers ``state``: a replay with the
+        feedback table. Raises InputError if the tree does not solve one of them (a tree of
+        another feedback rule, or a damaged one: run ``tree verify``)."""
+        table = self.table
+        used = np.zeros(len(state), dtype=np.int64)
+        green = self.spec.all_green
+        node_guess = tree.node_guess
+        for i, a in enumerate(state):
+            current, k = node, 0
+            while current >= 0 and k < 64:
+                k += 1
+                code = int(table[int(node_guess[current]), a])
+                if code == green:
+                    used[i] = k
+                    break
+                current = tree.child(current, code)
+        if (used == 0).any():
+            answer = self.word_list.answers[int(state[int(np.argmax(used == 0))])]
+            raise InputError(f"the decision tree does not solve {answer!r} under the "
+                             f"{self.spec.feedback} feedback rule (run `python -m tools.tree verify`)")
+        return self._combine(used, state)
+
+    # -- exact search of one state ----------------------------------------------------------
+    def solve_state(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
+        """The optimal subtree of a state: ``(DecisionTree, V*, extra)``, memoised.
+
+        ``steps`` (the history that led there) sets the hard-mode constraint. With ``lift``, a
+        state that cannot be won within ``guesses_left`` is solved with the least ``extra``
+        guesses more that make it winnable (§11); without it, V* may be ``INF`` (tree None).
+        """
+        from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
+        from solver.exact._search_kernel import solve_subtree
+        from solver.game.hashing import zobrist_keys
+        from policy_tree.tree import DecisionTree
+
+        constraint, candidates = allowed_after(self.word_list, self.spec, list(steps))
+        key = (state.tobytes(), int(guesses_left), constraint.tobytes() if self.spec.mode == "hard" else b"",
+               lift)
+        if key in self._subtrees:
+            self._subtrees.move_to_end(key)
+            return self._subtrees[key]
+        local = _localise(self.table, state, self.word_list.answer_guess_index,
+                          zobrist_keys(self.word_list.n_answers))
+        rules = local_rules(search_rules(self.word_list, self.priors), state)
+        result = (None, INF, 0)
+        for extra in range(0, MAX_EXTRA_GUESSES + 1 if lift else 1):
+            d = int(guesses_left) + extra
+            if d < 1:
+                continue
+            value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
+                local[0], d, local[1], local[2], local[3], local[4], _memo_capacity(len(state)),
+                self.spec.n_patterns, self.objective_id, self.spec.mode_id, rules, constraint,
+                candidates)
+            if value < INF:
+                tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child,
+                                    self.spec.word_length)
+                result = (tree, int(value), extra)
+                break
+        self._subtrees[key] = result
+        if len(self._subtrees) > SUBTREE_CACHE:
+            self._subtrees.popitem(last=False)
+        return result
+
+    def q_value(self, state: np.ndarray, guesses_left: int, steps, guess: str, extra: int = 0
+                ) -> int:
+        """Exact ``Q*(S, d + extra, guess)``: the value when ``guess`` is played now and the
+        optimum afterwards (each class solved, :meth:`solve_state`, and kept); ``INF`` when
+        some answer can then not be won within ``d + extra`` guesses."""
+        g = self.word_list.guess_index(guess)
+        codes = self.table[g, state]
+        d = int(guesses_left) + extra
+        green = self.spec.all_green
+        if d < 1:
+            return INF
+        values = []
+        for code in np.unique(codes):
+            if code == green:
+                continue
+            if d == 1:
+                return INF
+            tree, value, _ = self.solve_state(state[codes == code], d - 1,
+                                              list(steps) + [(guess, int(code))], lift=False)
+            if value >= INF:
+                return INF
+            values.append(value)
+        if self.priors is not None:
+            return int(self.priors.weights[state].sum()) + sum(values)
+        if self.spec.objective == "worst":
+            return 1 + max(values, default=0)
+        return len(state) + sum(values)
+
+    # -- positions ------------------------------------------------------------------------------
+    def opener_tree(self, opener: str, *, progress=None, deadline: float | None = None):
+        """The opener's optimal tree (:meth:`solver.exact.book.OpeningBook.tree`), or None
+        when the book has none and does not solve. Raises DeadlineReached, UnwinnableError as
+        that method."""
+        return self.book.tree(opener, progress=progress, deadline=deadline, jobs=self.jobs)
+
+    def position(self, steps, *, progress=None, deadline: float | None = None,
+                 solve: bool = True) -> Position:
+        """Follow ``steps`` (normalised) through the opener's tree and solved subtrees.
+
+        The opener's tree is found or solved (``progress``, ``deadline``: as
+        :meth:`opener_tree`; DeadlineReached propagates). Where the history leaves a tree,
+        the state it reaches is solved exactly (:meth:`solve_state`) when ``solve``, so the
+        position is always a tree node then."""
+        steps = list(steps)
+        state = np.arange(self.word_list.n_answers, dtype=np.int32)
+        limit = self.spec.guess_limit
+        where = Position(steps, state, limit)
+        if not steps:
+            return where
+        from solver.exact.bellman import UnwinnableError
+
+        try:
+            tree = self.opener_tree(steps[0][0], progress=progress, deadline=deadline)
+        except UnwinnableError:  # no tree of this opener wins every game: states solved alone
+            tree = None
+        node: int | None = 0 if tree is not None else None
+        dtree = tree.tree if tree is not None else None
+        left_tree = None
+        green = self.spec.all_green
+        extra = 0
+        for k, (word, code) in enumerate(steps):
+            state = state[self.table[self.word_list.guess_index(word), state] == code]
+            if node is not None and word == self.word_list.guesses[int(dtree.node_guess[node])]:
+                node = dtree.child(node, code) if code != green else None
+            else:
+                if node is not None and k > 0:
+                    left_tree = (f"the history leaves the {steps[0][0].upper()} tree at guess {k + 1}: "
+                                 f"the tree plays {self.word_list.guesses[int(dtree.node_guess[node])]!r}, "
+                                 f"not {word!r}")
+                node, dtree = None, None
+        guesses_left = limit - len(steps)
+        where = Position(steps, state, guesses_left, left_tree=left_tree,
+                         opener=steps[0][0] if tree is not None else None)
+        if state.size == 0 or steps[-1][1] == green:
+            return where
+        if node is not None and node >= 0:
+            where.tree, where.node = dtree, node
+            where.tree_value = self.tree_value(dtree, node, state)
+            where.extra = extra
+        elif solve:
+            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            if sub is not None:
+                where.tree, where.node, where.tree_value, where.extra = sub, 0, value, extra
+        return where
+
+    # -- advice --------------------------------------------------------------------------------
+    def advise(self, history=(), *, top: int = TOP, budget: float | None = None,
+               alternatives_budget: float | None = None, progress=None) -> Advice:
+        """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
+
+        Args:
+            history: see :func:`normalise_history`; any guesses, on or off any tree, won,
+                lost or still going.
+            top: alternatives to list with exact ``Q*`` (0: none).
+            budget: wall seconds this call may take (> 0), or None: wait for the exact answer
+                (an opener's tree not built yet is solved first, ``progress`` told of it).
+            alternatives_budget: seconds (from this call) the alternatives may take, within
+                ``budget``; None: as long as ``budget`` allows.
+            progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
+
+        Returns:
+            :class:`Advice`.
+
+        Raises:
+            InputError (subclasses) naming the guess at fault: a malformed history, an unknown
+            word, a feedback neither an answer nor an allowed guess can give (FeedbackError),
+            a hard-mode guess that ignores a hint (HardModeError); a bad budget or ``top``.
+        """
+        from solver.exact.bellman import DeadlineReached
+
+        started = time.perf_counter()
+        check_budget(budget)
+        check_budget(alternatives_budget)
+        if not isinstance(top, int) or isinstance(top, bool) or top < 0:
+            raise InputError(f"top must be a whole number ≥ 0, got {top!r}")
+        deadline = None if budget is None else time.monotonic() + budget
+        alt_deadline = deadline
+        if alternatives_budget is not None:
+            mine = time.monotonic() + alternatives_budget
+            alt_deadline = mine if deadline is None else min(deadline, mine)
+        steps = self.normalise(history)
+        state = self.state_after(steps)
+        if state.size == 0:
+            return self._outside_list(steps, top, budget, alternatives_budget, progress, started)
+        name = self.word_list.name
+        answers = tuple(self.word_list.answers[int(a)] for a in state)
+        limit = self.spec.guess_limit
+        guesses_left = max(limit - len(steps), 0)
+        common = dict(objective=self.objective_name, mode=self.spec.mode, per_game=self.per_game(state))
+        if steps and steps[-1][1] == self.spec.all_green:
+            return Advice(name, steps, answers, guesses_left, SOLVED, None, None, 0, 0,
+                          seconds=time.perf_counter() - started, **common)
+        if not steps:
+            return self._root(steps, state, answers, top, deadline, started, common)
+        try:
+            where = self.position(steps, progress=progress, deadline=deadline,
+                                  solve=deadline is None)
+        except DeadlineReached:
+            where = Position(steps, state, limit - len(steps))
+        opener_tree = where.opener
+        if where.tree is not None:
+            guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
+            value = where.tree_value
+            source = "tree" if where.left_tree is None else "solver"
+            alternatives, complete = self._alternatives(where, guess, value, top, alt_deadline)
+            return Advice(name, steps, answers, guesses_left, EXACT, source, guess, value, value,
+                          alternatives, complete, where.left_tree, time.perf_counter() - started,
+                          extra_guesses=where.extra, opener_tree=opener_tree, **common)
+        # a deadline: the state's anytime search with what is left of the budget
+        return self._anytime(steps, state, answers, guesses_left, top, deadline, started, common,
+                             where.left_tree, opener_tree)
+
+    def _alternatives(self, where: Position, guess: str, value: int, top: int, deadline):
+        """The best ``top`` guesses of a state whose optimum is known (from a tree)."""
+        if top <= 0:
+            return [], True
+        state, d = where.state, where.guesses_left + where.extra
+        g = self.word_list.guess_index(guess)
+        answer_set = {self.word_list.answers[int(a)] for a in state}
+        if len(state) == 1 or top == 1:
+            alternatives = [Alternative(guess, value, True, guess in answer_set, self.per_game(state))]
+            return alternatives, True
+        from solver.exact.anytime import rank_guesses
+
+        budget = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        ranking = rank_guesses(self.word_list, state, d, top=top, known={g: value, "optimum": value},
+                               budget=budget, table=self.table, spec=self.spec, priors=self.priors,
+                               history=where.steps)
+        top_list = ranking.top if ranking.top else [(g, value)]
+        alternatives = [Alternative(self.word_list.guesses[h], q, True,
+                                    self.word_list.guesses[h] in answer_set, self.per_game(state))
+                        for h, q in top_list[:top]]
+        return alternatives, ranking.finished
+
+    def _root(self, steps, state, answers, top, deadline, started, common) -> Advice:
+        """The empty history: the proven opener's tree, else the best shipped one."""
+        name = self.word_list.name
+        limit = self.spec.guess_limit
+        proven = self.book.proven()
+        candidates = []
+        for opener in sorted(set(self.book.shipped_openers()) | set(self.book.loaded())):
+            tree = self.book.find(opener)
+            if tree is not None:
+                candidates.append((self.tree_value(tree.tree, 0, state), tree.opener))
+        candidates.sort()
+        answer_set = set(answers)
+        alternatives = [Alternative(w, q, True, w in answer_set, self.per_game(state))
+                        for q, w in candidates[:top]]
+        if proven is not None:
+            value = self.tree_value(proven.tree, 0, state)
+            best = [(value, proven.opener)] + [c for c in candidates if c[1] != proven.opener]
+            alternatives = [Alternative(w, q, True, w in answer_set, self.per_game(state))
+                            for q, w in best[:top]]
+            return Advice(name, steps, answers, limit, EXACT, "tree", proven.opener, value, value,
+                          alternatives, False, None, time.perf_counter() - started,
+                          opener_tree=proven.opener, **common)
+        if candidates:
+            from solver.exact.anytime import cheap_lower_bound
+
+            value, opener = candidates[0]
+            lower = self.book.root_lower_bound()
+            if lower is None:
+                lower = cheap_lower_bound(self.word_list, state, self.table, self.spec)
+            lower = min(lower, value)
+            status = EXACT if lower == value else NOT_PROVEN
+            return Advice(name, steps, answers, limit, status, "tree", opener, value, lower,
+                          alternatives, False, None, time.perf_counter() - started,
+                          opener_tree=opener, **common)
+        if deadline is None:
+            deadline = time.monotonic() + ROOT_SECONDS
+        return self._anytime(steps, state, answers, limit, top, deadline, started, common, None, None)
+
+    def _anytime(self, steps, state, answers, guesses_left, top, deadline, started, common,
+                 left_tree, opener_tree) -> Advice:
+        """The state's anytime search (:func:`solver.exact.anytime.rank_guesses`) until the
+        deadline: exact when it finishes in time, else the best found with a lower bound."""
+        from solver.exact.anytime import rank_guesses
+
+        name = self.word_list.name
+        d = max(guesses_left, 1)
+        budget = max(deadline - time.monotonic(), 0.001) if deadline is not None else None
+        ranking = rank_guesses(self.word_list, state, d, top=max(top, 1), budget=budget,
+                               table=self.table, spec=self.spec, priors=self.priors, history=steps)
+        if (ranking.proven and ranking.value is None) or guesses_left < 1:
+            # no guess wins every answer in time (a lost game, §11): solved with extra guesses
+            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            where = Position(steps, state, guesses_left, sub, 0, value, extra, left_tree)
+            guess = self.word_list.guesses[int(sub.node_guess[0])]
+            alternatives, complete = self._alternatives(where, guess, value, top, deadline)
+            return Advice(self.word_list.name, steps, answers, guesses_left, EXACT, "solver", guess,
+                          value, value, alternatives, complete, left_tree,
+                          time.perf_counter() - started, extra_guesses=extra,
+                          opener_tree=opener_tree, **common)
+        answer_set = set(answers)
+        per_game = self.per_game(state)
+        alternatives = [Alternative(self.word_list.guesses[g], q, True,
+                                    self.word_list.guesses[g] in answer_set, per_game)
+                        for g, q in ranking.top[:top]]
+        lower = ranking.lower_bound
+        if ranking.proven and ranking.value is not None:
+            guess = self.word_list.guesses[ranking.top[0][0]]
+            return Advice(name, steps, answers, guesses_left, EXACT, "solver", guess, ranking.value,
+                          ranking.value, alternatives, ranking.finished, left_tree,
+                          time.perf_counter() - started, opener_tree=opener_tree, **common)
+        if ranking.top:
+            g, value = ranking.top[0]
+            guess, source = self.word_list.guesses[g], "solver"
+        else:
+            guess, value, source = self.word_list.guesses[int(ranking.order[0])], None, "heuristic"
+        lower = min(lower, value) if value is not None else lower
+        status = EXACT if value is not None and lower == value else NOT_PROVEN
+        return Advice(name, steps, answers, guesses_left, status, source, guess, value,
+                      None if lower >= INF else lower, alternatives, False, left_tree,
+                      time.perf_counter() - started, opener_tree=opener_tree, **common)
+
+    def _outside_list(self, steps, top, budget, alternatives_budget, progress, started) -> Advice:
+        """No answer fits: the allowed guesses that fit are the answers (module docstring)."""
+        from solver.game.wordlists import from_words
+
+        fitting = self.fitting_guesses(steps)
+        if not fitting:
+            for k in range(1, len(steps) + 1):
+                if not self.fitting_guesses(steps[:k]):
+                    break
+            word, code = steps[k - 1]
+            raise FeedbackError(
+                f"no answer and no allowed guess fits the history: after guess {k} "
+                f"({word}:{code_to_text(code, self.spec.word_length)}) no word of the "
+                f"{self.word_list.name!r} lists is left")
+        derived = from_words(fitting, self.word_list.guesses, name=f"{self.word_list.name}+guesses")
+        service = SearchService(derived, mode=self.spec.mode, objective=self.spec.objective,
+                                guess_limit=self.spec.guess_limit, feedback=self.spec.feedback,
+                                book=False, cache=False, jobs=self.jobs)
+        advice = service.advise(steps, top=top, budget=budget,
+                                alternatives_budget=alternatives_budget, progress=progress)
+        advice.word_list = self.word_list.name
+        advice.outside_list = True
+        advice.left_tree = None
+        advice.seconds = time.perf_counter() - started
+        return advice
