@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint test test-fast test-jit-off solve tree bench verify wordlists report clean
+.PHONY: install lint test test-fast test-jit-off solve tree book bench verify wordlists report clean
 
 install: $(STAMP)
 
@@ -25,6 +25,12 @@ solve: install
 OPENER ?= salet
 tree: install
 	$(PY) -m tools.solve --words legacy --opener $(OPENER)
+
+# The opening book: the optimal trees of the popular openers (solver/exact/book.py) for both
+# shipped lists and both modes, into artifacts/book/ (trees already there are kept).
+book: install
+	for words in legacy nyt-2024; do for mode in normal hard; do \
+		$(PY) -m tools.book --words $$words --mode $$mode || exit 1; done; done
 
 # Static checks: ruff (pyproject [tool.ruff]) and the import-layer contracts ([tool.importlinter]).
 lint: install
@@ -57,6 +63,7 @@ test-jit-off: install
 bench: install
 	$(PY) -m tools.bench
 	$(PY) -m tools.bench_assist
+	$(PY) -m tools.bench_play
 	$(PY) -m tools.bench_prove
 	$(PY) -m tools.bench_prove --objective worst --rank 1
 	$(PY) -m tools.bench_classic

@@ -92,7 +92,7 @@ def test_next_off_the_tree_falls_back_to_the_exact_solver():
     proc = tree_cli("next", A, "salet:bbbby", "crane:bbbbb")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
-        "the history leaves the decision tree at guess 2: the tree plays 'north', not 'crane'; "
+        "the history leaves the SALET tree at guess 2: the tree plays 'north', not 'crane'; "
         "the exact solver answers from this state",
         "next guess: bitty (exact, from the solver): 2.25000 expected guesses (63 over 28 answers)",
         "28 answers remain; 4 guesses left"]

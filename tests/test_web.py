@@ -145,3 +145,75 @@ def test_a_whole_game_in_headless_chromium(server, warm_assist_kernels):
         expect(page.locator("#suggestion")).to_have_text(game[-1][0], timeout=10_000)
         assert time.perf_counter() - started < 5
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def fresh_server(tmp_path_factory):
+    """A server with an empty user cache: an opener with no shipped tree is solved anew."""
+    from solver.game.feedback import feedback_table, table_cache_path
+    from solver.game.wordlists import load_word_list
+
+    port = free_port()
+    cache = tmp_path_factory.mktemp("cache")
+    word_list = load_word_list("legacy")
+    feedback_table(word_list)  # the feedback table is shared (built once), not the trees
+    shared = table_cache_path(word_list)
+    (cache / shared.name).symlink_to(shared)  # the table's name, in the cache directory
+    env = dict(os.environ, EXACT_WORDLE_CACHE=str(cache))
+    proc = subprocess.Popen([sys.executable, "-m", "tools.serve", "--port", str(port)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()
+    assert line.startswith("serving http://127.0.0.1"), (line, proc.stderr.read() if proc.poll() else "")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (.ci/run installs it)")
+def test_a_lost_game_at_phone_size_in_headless_chromium(fresh_server):
+    """At 390×844, a game opened with CATCH (no shipped tree: the page shows the progress of
+    its solve) and lost after six guesses (the answer was HATCH) is entered row by row, the
+    last guesses answered although the game can no longer be won, and analysed: six rows,
+    every value shown (the last moves marked +1, valued past the sixth guess), not won."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from solver.game.feedback import code_to_text, feedback_code
+    from solver.game.wordlists import load_word_list
+
+    guesses = ["catch", "batch", "latch", "match", "patch", "watch"]
+    answers = load_word_list("legacy").answers
+    left = [sum(all(feedback_code(g, a) == feedback_code(g, "hatch") for g in guesses[:k])
+                for a in answers) for k in range(1, 7)]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(fresh_server)
+        expect(page.locator("#suggestion")).to_have_text("salet", timeout=20_000)
+        saw_progress = False
+        for number, guess in enumerate(guesses, start=1):
+            page.fill("#guess-input", guess)
+            page.click("#add-guess")
+            row = page.locator("#board .row").nth(number - 1)
+            for i, colour in enumerate(code_to_text(feedback_code(guess, "hatch"))):
+                for _ in range("byg".index(colour)):
+                    row.locator(".tile").nth(i).click()
+            page.click("#submit-row")
+            if number == 1:  # CATCH's tree is being solved: the progress line says so
+                try:
+                    expect(page.locator("#progress")).to_contain_text("solving the CATCH tree", timeout=5_000)
+                    saw_progress = True
+                except AssertionError:
+                    pass
+            n = left[number - 1]
+            expect(page.locator("#remaining-count")).to_have_text(
+                f"{n} answer{'s remain' if n != 1 else ' remains'}", timeout=120_000)
+            expect(page.locator("#error")).to_have_text("")
+        assert saw_progress
+        expect(page.locator("#analysis tbody tr")).to_have_count(6, timeout=120_000)
+        cells = page.locator("#analysis tbody tr td").all_inner_texts()
+        assert "?" not in cells
+        v_column = page.locator("#analysis tbody tr td:nth-child(4)").all_inner_texts()
+        assert v_column[-1].endswith("+1") and not v_column[0].endswith("+1")
+        expect(page.locator("#summary")).to_contain_text("not won in 6 guesses")
+        browser.close()

@@ -21,7 +21,7 @@ it, and at the start the tree whose opener is proven best over every allowed gue
 (docs/algorithms.md §9; without one, the best known opener's value, marked not exact). With a
 time budget for the whole analysis, the moves not valued in time are left unknown.
 
-A lost game (docs/algorithms.md §11): a move from a state whose answers cannot all be won
+A lost game (docs/algorithms.md §15.2): a move from a state whose answers cannot all be won
 within the guesses left, or after which they cannot, is valued with the least number of extra
 guesses ``e`` past the limit that makes the move's Q* finite (``extra_guesses``); its V*, Q*
 and the following state's value are all taken with those ``e`` extra guesses, so its regret
@@ -202,6 +202,7 @@ class GameAnalysis:
     moves: list = field(default_factory=list)
     won: bool = False
     seconds: float = 0.0
+    mode: str = "normal"
 
     @property
     def total_regret(self) -> Fraction | None:
@@ -222,7 +223,8 @@ class GameAnalysis:
     def to_json(self) -> dict:
         first = self.moves[0] if self.moves else None
         return {
-            "word_list": self.word_list, "history": format_steps(self.history), "won": self.won,
+            "word_list": self.word_list, "mode": self.mode, "history": format_steps(self.history),
+            "won": self.won,
             "guesses": len(self.history), "moves": [m.to_json() for m in self.moves],
             "start_expected": None if first is None else first.expected,
             "total_regret": _float(self.total_regret), "total_regret_fraction": _text(self.total_regret),
@@ -300,7 +302,8 @@ def analyse_game(word_list: WordList, history, *, budget: float | None = None, t
                 timed_out = True
         state = after
     won = steps[-1][1] == green
-    return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started)
+    return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
+                        service.spec.mode)
 
 
 def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progress, deadline) -> None:
@@ -320,8 +323,22 @@ def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progre
 
         try:
             opener = service.opener_tree(guess, progress=progress, deadline=deadline)
-        except UnwinnableError:  # the opener gives up winning every game within the limit
-            opener, move.q_loses = None, True
+        except UnwinnableError:  # the opener gives up winning every game within the limit:
+            # regret ∞; the luck is that of the game going on past the limit (§15.2)
+            move.q_loses = True
+            extra, q = 0, INF
+            while q >= INF and extra < 12:
+                extra += 1
+                q = service.q_value(state, d, before, guess, extra)
+            move.extra_guesses = extra
+            if code == green:
+                value_after = 0
+            else:
+                _, value_after, _ = service.solve_state(after, d + extra - 1, steps[:1], lift=False)
+            if q < INF and value_after < INF:
+                per_game = move.per_game
+                move.luck = (Fraction(q - per_game, per_game)
+                             - Fraction(value_after, service.per_game(after) if len(after) else 1))
             return
         if opener is not None:
             q = service.tree_value(opener.tree, 0, state)
@@ -343,7 +360,7 @@ def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progre
                 luck_after = service.tree_value(where.tree, child, after)
         else:
             q = service.q_value(state, d, before, guess, extra)
-            while q >= INF and extra < 12:  # the move gives up some answer: more guesses (§11)
+            while q >= INF and extra < 12:  # the move gives up some answer: more guesses (§15.2)
                 extra += 1
                 q = service.q_value(state, d, before, guess, extra)
             if extra != where.extra:

@@ -19,7 +19,7 @@ and ``prove``), organised so that almost every answer is a lookup:
   found, labelled ``"best found, not proven"`` with a proven lower bound on the optimum; an
   opener's tree interrupted by the deadline keeps its finished root classes in the solve's
   journal, and the next question resumes it.
-- **Lost games** (docs/algorithms.md §11). A state whose answers cannot all be won within the
+- **Lost games** (docs/algorithms.md §15.2). A state whose answers cannot all be won within the
   guesses left (or with none left) is valued as if the game went on: with the least number of
   extra guesses ``e`` that makes every answer winnable; the answer says so (``extra_guesses``).
 - **Answers outside the list.** When no answer of the list fits the history (the NYT has used
@@ -56,6 +56,8 @@ TOP = 5
 ROOT_SECONDS = 10.0
 #: Extra guesses tried at most when a state cannot be won within the guesses left.
 MAX_EXTRA_GUESSES = 12
+#: Seconds a fresh process takes to load the search kernels (numba's cache), about.
+KERNEL_LOAD_SECONDS = 0.8
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
 
@@ -174,7 +176,7 @@ class Advice:
         per_game: ``|S|`` (total), the state's weight (priors) or 1 (worst case): value / per_game
             is the expected number of guesses of one game (the worst case itself).
         extra_guesses: 0, or how many guesses past the limit the values count when the answers
-            left cannot all be won within the guesses left (a lost game, §11).
+            left cannot all be won within the guesses left (a lost game, §15.2).
         outside_list: no answer of the list fits the history: ``answers`` are the allowed
             guesses that fit.
         opener_tree: the opener whose tree answered, or None.
@@ -248,7 +250,7 @@ class Position:
             solved subtree, over the service's guess list), or None.
         node: that node, or None.
         tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
-        extra: extra guesses past the limit the tree was solved with (§11).
+        extra: extra guesses past the limit the tree was solved with (§15.2).
         left_tree: the sentence for :attr:`Advice.left_tree`, or None.
         opener: the opener whose tree the history followed, or None.
     """
@@ -413,7 +415,7 @@ class SearchService:
 
         ``steps`` (the history that led there) sets the hard-mode constraint. With ``lift``, a
         state that cannot be won within ``guesses_left`` is solved with the least ``extra``
-        guesses more that make it winnable (§11); without it, V* may be ``INF`` (tree None).
+        guesses more that make it winnable (§15.2); without it, V* may be ``INF`` (tree None).
         """
         from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
         from solver.exact._search_kernel import solve_subtree
@@ -591,7 +593,8 @@ class SearchService:
         if where.tree is not None:
             guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
             value = where.tree_value
-            source = "tree" if where.left_tree is None else "solver"
+            # "tree": the history followed an opener's tree; "solver": a state solved now
+            source = "tree" if where.opener is not None and where.left_tree is None else "solver"
             alternatives, complete = self._alternatives(where, guess, value, top, alt_deadline)
             return Advice(name, steps, answers, guesses_left, EXACT, source, guess, value, value,
                           alternatives, complete, where.left_tree, time.perf_counter() - started,
@@ -610,9 +613,16 @@ class SearchService:
         if len(state) == 1 or top == 1:
             alternatives = [Alternative(guess, value, True, guess in answer_set, self.per_game(state))]
             return alternatives, True
+        import sys
+
         from solver.exact.anytime import rank_guesses
 
         budget = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        # loading the search kernels takes most of a second in a fresh process: not worth
+        # starting when the time left would be gone before the first guess is valued
+        loading = 0.0 if "solver.exact._search_kernel" in sys.modules else KERNEL_LOAD_SECONDS
+        if budget is not None and budget < loading + 0.05:
+            return [Alternative(guess, value, True, guess in answer_set, self.per_game(state))], False
         ranking = rank_guesses(self.word_list, state, d, top=top, known={g: value, "optimum": value},
                                budget=budget, table=self.table, spec=self.spec, priors=self.priors,
                                history=where.steps)
@@ -627,6 +637,11 @@ class SearchService:
         name = self.word_list.name
         limit = self.spec.guess_limit
         proven = self.book.proven()
+        if proven is not None and top == 0:
+            value = self.tree_value(proven.tree, 0, state)
+            return Advice(name, steps, answers, limit, EXACT, "tree", proven.opener, value, value,
+                          [], False, None, time.perf_counter() - started,
+                          opener_tree=proven.opener, **common)
         candidates = []
         for opener in sorted(set(self.book.shipped_openers()) | set(self.book.loaded())):
             tree = self.book.find(opener)
@@ -672,7 +687,7 @@ class SearchService:
         ranking = rank_guesses(self.word_list, state, d, top=max(top, 1), budget=budget,
                                table=self.table, spec=self.spec, priors=self.priors, history=steps)
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
-            # no guess wins every answer in time (a lost game, §11): solved with extra guesses
+            # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
             sub, value, extra = self.solve_state(state, guesses_left, steps)
             where = Position(steps, state, guesses_left, sub, 0, value, extra, left_tree)
             guess = self.word_list.guesses[int(sub.node_guess[0])]

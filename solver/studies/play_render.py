@@ -108,11 +108,15 @@ def analysis_table(analysis: GameAnalysis) -> Table:
     for m in analysis.moves:
         v = "?" if m.expected is None else f"{m.expected:.3f}" + ("" if m.value_exact else "*")
         q = ("loses" if m.q_loses else "?") if m.q_expected is None else f"{m.q_expected:.3f}"
-        regret = _signed(m.regret) + ("" if m.value_exact or m.regret is None else "*")
-        if m.extra_guesses:  # valued as if the game went on past the limit (§11)
+        regret = "∞" if m.q_loses and m.regret is None else (
+            _signed(m.regret) + ("" if m.value_exact or m.regret is None else "*"))
+        luck = _signed(m.luck)
+        if m.extra_guesses and m.q_loses:  # V* within the limit; the luck past it (§15.2)
+            luck = f"{luck} +{m.extra_guesses}"
+        elif m.extra_guesses:  # valued as if the game went on past the limit (§15.2)
             v, q = f"{v} +{m.extra_guesses}", f"{q} +{m.extra_guesses}"
         table.add_row(str(m.number), m.guess, code_to_text(m.feedback, len(m.guess)),
-                      str(m.answers_before), v, q, regret, _signed(m.luck), m.optimal_guess or "?")
+                      str(m.answers_before), v, q, regret, luck, m.optimal_guess or "?")
     return table
 
 
@@ -121,8 +125,10 @@ def analysis_summary(analysis: GameAnalysis) -> str:
     outcome = (f"won in {len(analysis.history)}" if analysis.won
                else f"not won after {len(analysis.history)}")
     regret, luck = analysis.total_regret, analysis.total_luck
-    line = (f"{outcome} guesses; total regret {'?' if regret is None else f'{float(regret):.3f}'} "
-            f"guesses (skill: 0 is perfect play), luck {_signed(luck)} guesses (positive: luckier "
+    loses = any(m.q_loses and m.regret is None for m in analysis.moves)
+    regret_text = "∞ guesses (a move gave up winning every game within the limit)" if loses else (
+        ("?" if regret is None else f"{float(regret):.3f}") + " guesses (skill: 0 is perfect play)")
+    line = (f"{outcome} guesses; total regret {regret_text}, luck {_signed(luck)} guesses (positive: luckier "
             "than expected)")
     first = analysis.moves[0]
     if first.expected is not None:

@@ -106,7 +106,7 @@ function showAnalysis(g) {
     const star = m.value_exact ? "" : "*";
     const extra = m.extra_guesses ? ` +${m.extra_guesses}` : "";
     const cells = [m.number, m.guess, m.answers_before, fmt(m.v_star) + star + extra,
-      m.q_loses ? "loses" : fmt(m.q_star) + extra, m.regret === null ? "?" : fmt(m.regret) + star,
+      m.q_loses ? "loses" : fmt(m.q_star) + extra, m.regret === null ? (m.q_loses ? "∞" : "?") : fmt(m.regret) + star,
       m.luck === null ? "?" : (m.luck >= 0 ? "+" : "") + fmt(m.luck), m.optimal_guess || "?"];
     for (const text of cells) {
       const td = document.createElement("td");

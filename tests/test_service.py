@@ -1,0 +1,402 @@
+"""The search service (solver.exact.service.SearchService) against independent exact values:
+random histories after popular openers (on the shipped opening book and off it, normal and
+hard mode, legacy and NYT-2024 lists), lost games, answers outside the list, the worst-case
+and priors objectives off their trees, a new opener's tree built once and cached, and the
+command lines (tools.assist, tools.analyse) that ask it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.exact.anytime import cheap_lower_bound
+from solver.exact.bellman import UnwinnableError, remaining_answers, solve_from, solve_state
+from solver.exact.book import POPULAR_OPENERS
+from solver.exact.service import EXACT, SOLVED, SearchService
+from solver.game.errors import FeedbackError
+from solver.game.feedback import code_to_text, feedback_code, feedback_table
+from solver.game.hard_mode import allowed_guesses, hard_mode_violation
+from solver.game.wordlists import from_words, load_word_list
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+GREEN = 3**5 - 1
+#: One-guess states larger than this are not re-solved by solve_from (time): their value is
+#: checked against the cheap lower bound instead.
+COMPARE_ONE_GUESS_UP_TO = 250
+SQUARES = {"b": "⬛", "y": "🟨", "g": "🟩"}
+
+
+def run_tool(tool, *args, timeout=600, env=None):
+    return subprocess.run([sys.executable, "-m", f"tools.{tool}", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def grid_text(header, words, answer):
+    rows = ["".join(SQUARES[c] for c in code_to_text(feedback_code(w, answer), 5)) for w in words]
+    return "\n".join([header, ""] + rows)
+
+
+@pytest.fixture(scope="module")
+def nyt_table():
+    word_list = load_word_list("nyt-2024")
+    return word_list, feedback_table(word_list)
+
+
+@pytest.fixture(scope="module")
+def legacy_service(legacy_table):
+    """The legacy normal-mode service with the book and the user's cache (as the tools use it)."""
+    word_list, table = legacy_table
+    return SearchService(word_list, table=table)
+
+
+# -- 1. random histories after popular openers ----------------------------------------------
+def random_histories(rng, word_list, table, mode, openers, count):
+    """``count`` histories: the opener (cycling over ``openers``) and the feedback of a random
+    answer; every other one adds a second guess (a random answer still possible or a random
+    allowed guess, hard-mode legal in hard mode) with the feedback of the same answer."""
+    histories = []
+    for i in range(count):
+        opener = openers[i % len(openers)]
+        answer = int(rng.integers(word_list.n_answers))
+        history = [(opener, int(table[word_list.guess_index(opener), answer]))]
+        if i % 2 == 1 and history[0][1] != GREEN:
+            if rng.random() < 0.5:
+                state = remaining_answers(word_list, history, table)
+                second = word_list.answers[int(rng.choice(state))]
+            else:
+                pool = allowed_guesses(word_list, history) if mode == "hard" \
+                    else np.arange(word_list.n_guesses)
+                second = word_list.guesses[int(rng.choice(pool))]
+            history.append((second, int(table[word_list.guess_index(second), answer])))
+        histories.append(history)
+    return histories
+
+
+COMBINATIONS = [("legacy", "normal"), ("legacy", "hard"), ("nyt-2024", "normal"),
+                ("nyt-2024", "hard")]
+
+
+def popular_openers(word_list):
+    guesses = set(word_list.guesses)
+    return [w for w in POPULAR_OPENERS if w not in ("salet", "tarse") and w in guesses]
+
+
+@pytest.fixture(scope="module")
+def all_histories(legacy_table, nyt_table):
+    """The 200 histories, 50 per (lists, mode), drawn in that order from one generator."""
+    rng = np.random.default_rng(2026)
+    histories = {}
+    for lists, mode in COMBINATIONS:
+        word_list, table = legacy_table if lists == "legacy" else nyt_table
+        histories[lists, mode] = random_histories(rng, word_list, table, mode,
+                                                  popular_openers(word_list), 50)
+    return histories
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+@pytest.mark.parametrize("lists", ["legacy", "nyt-2024"])
+def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mode, legacy_table,
+                                                                      nyt_table, all_histories):
+    """50 random one- and two-guess histories per (lists, mode), 200 in all, over the popular
+    openers: the service's exact value and next guess equal an independent solve of the state
+    (solve_from: a direct kernel call with the history's hard-mode constraint)."""
+    word_list, table = legacy_table if lists == "legacy" else nyt_table
+    openers = popular_openers(word_list)
+    assert len(openers) >= 12
+    # the shipped book answers openers it has a tree for (no user cache: only shipped trees),
+    # and those it knows no tree of wins every game (hard mode: states solved alone); the
+    # others are answered off every tree (no opener tree is solved here: see the hotel test)
+    booked = SearchService(word_list, mode=mode, table=table, cache=False)
+    plain = SearchService(word_list, mode=mode, table=table, book=False)
+    on_book = {o for o in openers if booked.book.find(o) is not None}
+    unwinnable = {o for o in openers if o not in on_book and booked.book.unwinnable(o)}
+    if mode == "normal":
+        assert {"adieu", "audio", "raise", "slate", "stare"} <= on_book
+    problems, compared, bounded, seconds, lost = [], 0, 0, {}, []
+    started = time.perf_counter()
+    for history in all_histories[lists, mode]:
+        service = booked if history[0][0] in on_book | unwinnable else plain
+        tokens = [f"{w}:{code_to_text(c, 5)}" for w, c in history]
+        t0 = time.perf_counter()
+        advice = service.advise(tokens, top=0)
+        seconds[tuple(tokens)] = time.perf_counter() - t0
+        state = remaining_answers(word_list, history, table)
+        assert advice.n_answers == len(state), tokens
+        assert advice.guesses_left == 6 - len(history), tokens
+        if history[-1][1] == GREEN:
+            assert (advice.status, advice.next_guess, advice.value) == (SOLVED, None, 0), tokens
+            continue
+        assert advice.status == EXACT, (tokens, advice.status)
+        assert not advice.outside_list, tokens
+        if len(history) == 1:
+            if history[0][0] in on_book:
+                assert (advice.source, advice.opener_tree) == ("tree", history[0][0]), tokens
+            else:
+                assert advice.opener_tree is None, tokens
+            if len(state) > COMPARE_ONE_GUESS_UP_TO:
+                bound = cheap_lower_bound(word_list, state, table, service.spec)
+                most = (5 + advice.extra_guesses) * len(state)
+                assert bound <= advice.value <= most, (tokens, advice.value, bound)
+                bounded += 1
+                continue
+        extra = advice.extra_guesses
+        if extra:  # a lost state (hard mode): unwinnable with one extra guess fewer
+            with pytest.raises(UnwinnableError):
+                solve_from(word_list, history, mode=mode, table=table, guess_limit=5 + extra)
+            lost.append(tokens)
+        independent = solve_from(word_list, history, mode=mode, table=table, guess_limit=6 + extra)
+        compared += 1
+        if (advice.value, advice.next_guess) != (independent.value, independent.next_guess):
+            problems.append((tokens, service is booked, (advice.value, advice.next_guess),
+                             (independent.value, independent.next_guess)))
+    elapsed = time.perf_counter() - started
+    slowest = sorted(seconds.items(), key=lambda kv: -kv[1])[:3]
+    print(f"\n{lists} {mode}: {compared} compared, {bounded} bounded, {len(on_book)} openers on "
+          f"the book, {len(unwinnable)} known unwinnable, {len(lost)} lost, {elapsed:.1f} s; "
+          f"slowest advise: {slowest}")
+    assert compared >= 30
+    assert not problems, "(history, from the book, service (value, guess), solve_from):\n" + \
+        "\n".join(map(str, problems))
+
+
+def test_state_solved_off_every_tree_is_labelled_solver(legacy_table):
+    word_list, table = legacy_table
+    advice = SearchService(word_list, table=table, book=False).advise(["crate:bbbbb"], top=0)
+    assert advice.status == EXACT and advice.opener_tree is None
+    assert advice.source == "solver"
+    on_tree = SearchService(word_list, table=table).advise(["crate:bbbbb"], top=0)
+    assert on_tree.source == "tree" and on_tree.opener_tree == "crate"
+    assert (on_tree.value, on_tree.next_guess) == (advice.value, advice.next_guess)
+
+
+# -- 2. a lost game --------------------------------------------------------------------------
+LOST = ["catch", "batch", "latch", "match", "patch", "watch"]
+
+
+def test_lost_game_is_answered_with_extra_guesses(legacy_service):
+    advice = legacy_service.advise([f"{w}:bgggg" for w in LOST], top=0)
+    assert advice.status == EXACT
+    assert advice.answers == ("hatch",) and advice.next_guess == "hatch"
+    assert advice.guesses_left == 0 and advice.extra_guesses >= 1
+    assert advice.value == 1  # one guess past the limit, for the one answer left
+
+
+def test_lost_game_analysis_values_every_move(legacy_service):
+    from solver.evaluation.analysis import analyse_game, parse_game
+
+    word_list = legacy_service.word_list
+    steps = parse_game(word_list, LOST, answer="hatch")
+    analysis = analyse_game(word_list, steps, service=legacy_service)
+    assert len(analysis.moves) == 6 and analysis.won is False
+    assert all(m.value is not None for m in analysis.moves)
+    assert all(m.regret is not None and m.luck is not None for m in analysis.moves)
+    assert [m.extra_guesses for m in analysis.moves] == [0, 0, 0, 0, 1, 1]
+    assert analysis.moves[0].value == 7920 and analysis.moves[0].optimal_guess == "salet"
+    # move 6: {hatch, watch} with one guess left, one past the limit: V* = 1 + 2 = 3
+    assert (analysis.moves[5].answers_before, analysis.moves[5].value) == (2, 3)
+
+
+@pytest.mark.slow
+def test_lost_game_analysis_cli_json():
+    proc = run_tool("analyse", *LOST, "--answer", "hatch", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["won"] is False and len(doc["moves"]) == 6
+    for move in doc["moves"]:
+        assert move["value_total"] is not None, move
+        assert move["regret"] is not None and move["luck"] is not None, move
+    assert [m["extra_guesses"] for m in doc["moves"]][4:] == [1, 1]
+    assert doc["total_regret"] is not None and doc["total_luck"] is not None
+
+
+# -- 3. a hard-mode grid ---------------------------------------------------------------------
+#: salet:bbyyb (answer lodge): the normal-mode optimum after it ignores the yellow L (hard
+#: mode forbids it); OLDEN keeps L and E, then LODGE.
+HARD_GAME = ["salet", "olden", "lodge"]
+
+
+@pytest.mark.slow
+def test_hard_mode_grid_is_analysed_in_hard_mode(legacy_table):
+    import policy_tree
+
+    word_list, _ = legacy_table
+    first = ("salet", feedback_code("salet", "lodge"))
+    assert hard_mode_violation([first], "olden") is None
+    normal = policy_tree.load(ARTIFACTS / "legacy-normal-salet.msgpack")
+    normal_best = word_list.guesses[int(normal.tree.node_guess[normal.tree.child(0, first[1])])]
+    assert hard_mode_violation([first], normal_best) is not None  # the check below can fail
+    hard = policy_tree.load(ARTIFACTS / "legacy-hard-salet.msgpack")
+
+    grid = grid_text("Wordle 1,234 3/6*", HARD_GAME, "lodge")
+    proc = run_tool("analyse", *HARD_GAME, "--grid", grid, "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["won"] is True and [m["guess"] for m in doc["moves"]] == HARD_GAME
+    if "mode" in doc:
+        assert doc["mode"] == "hard"
+    history = [(w, feedback_code(w, "lodge")) for w in HARD_GAME]
+    for t, move in enumerate(doc["moves"]):
+        assert move["value_exact"] is True
+        assert hard_mode_violation(history[:t], move["optimal_guess"]) is None, move
+    assert doc["moves"][1]["optimal_guess"] != normal_best
+    independent = solve_from(word_list, history[:1], mode="hard", table=legacy_table[1])
+    assert (doc["moves"][1]["value_total"], doc["moves"][1]["optimal_guess"]) == \
+        (independent.value, independent.next_guess)
+    # V* at the start is the hard-mode SALET tree's total, not the normal 7920
+    assert doc["moves"][0]["value_total"] == hard.total != 7920
+
+
+@pytest.mark.slow
+def test_hard_mode_grid_refuses_a_move_that_ignores_a_hint():
+    game = ["salet", "crony", "lodge"]  # CRONY drops the L and E that SALET revealed
+    proc = run_tool("analyse", *game, "--grid", grid_text("Wordle 1,234 3/6*", game, "lodge"),
+                    "--json")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "hard mode" in proc.stderr and "crony" in proc.stderr
+    normal = run_tool("analyse", *game, "--grid", grid_text("Wordle 1,234 3/6", game, "lodge"),
+                      "--json")
+    assert normal.returncode == 0, normal.stderr
+
+
+# -- 4. an answer outside the list -----------------------------------------------------------
+def outside_histories(word_list, table):
+    """(history, word W, the allowed guesses that fit) for a non-answer W whose feedback to
+    SALET and a second guess fits no answer: the first with exactly two fitting guesses and
+    the first with five or more."""
+    answers = set(word_list.answers)
+    found = {}
+    salet = word_list.guess_index("salet")
+    for word in (w for w in word_list.guesses if w not in answers):
+        for second in ("crony", "bitty", "chomp"):
+            history = [("salet", feedback_code("salet", word)), (second, feedback_code(second, word))]
+            state = np.arange(word_list.n_answers)
+            state = state[table[salet, state] == history[0][1]]
+            state = state[table[word_list.guess_index(second), state] == history[1][1]]
+            if state.size:
+                continue
+            fitting = [w for w in word_list.guesses
+                       if all(feedback_code(g, w) == c for g, c in history)]
+            kind = "two" if len(fitting) == 2 else "many" if len(fitting) >= 5 else None
+            if kind and kind not in found:
+                found[kind] = (history, word, fitting)
+            break
+        if len(found) == 2:
+            return found["two"], found["many"]
+    raise AssertionError("no history outside the list found")
+
+
+@pytest.mark.slow
+def test_history_outside_the_answer_list(legacy_table):
+    word_list, table = legacy_table
+    service = SearchService(word_list, table=table, book=False)
+    for history, word, fitting in outside_histories(word_list, table):
+        tokens = [f"{w}:{code_to_text(c, 5)}" for w, c in history]
+        with pytest.raises(FeedbackError):
+            remaining_answers(word_list, history, table)  # no answer fits
+        advice = service.advise(tokens, top=0)
+        assert advice.outside_list is True and advice.status == EXACT, tokens
+        assert list(advice.answers) == fitting and word in advice.answers, tokens
+        assert advice.guesses_left == 4 and advice.extra_guesses == 0
+        derived = from_words(fitting, word_list.guesses, "outside")
+        expected = solve_state(derived, fitting, 4, feedback_table(derived, use_cache=False))
+        assert (advice.value, advice.next_guess) == expected, tokens
+        if len(fitting) == 2:  # guessing one of the two is optimal (1 + 2 = 3)
+            assert advice.next_guess in fitting and advice.value == 3, tokens
+
+
+# -- 5. the NYT lists' proven opener ---------------------------------------------------------
+@pytest.mark.slow
+def test_nyt_default_opener_cli():
+    proc = run_tool("assist", "--words", "nyt-2024", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert (doc["next_guess"], doc["status"], doc["value_total"]) == ("tarse", "exact", 7883)
+
+
+def test_empty_history_legacy(legacy_service):
+    advice = legacy_service.advise([], top=0)
+    assert (advice.next_guess, advice.status, advice.value) == ("salet", EXACT, 7920)
+
+
+# -- 6. worst-case and priors trees off their tree -------------------------------------------
+OFF_TREE = ["salet:bbbby", "crane:bbbbb"]
+
+
+@pytest.mark.slow
+def test_worst_case_tree_answers_off_tree_under_its_objective(legacy_table):
+    import policy_tree
+
+    word_list, table = legacy_table
+    tree = policy_tree.load(ARTIFACTS / "legacy-normal-worst-salet.msgpack")
+    assert tree.objective == "worst"
+    advice = SearchService.for_tree(tree, table=table).advise(OFF_TREE, top=0)
+    state = remaining_answers(word_list, [t.split(":") for t in OFF_TREE], table)
+    value, _ = solve_state(word_list, state, 4, table, objective="worst")
+    assert advice.status == EXACT and advice.objective == "worst"
+    assert advice.value == value and advice.per_game == 1
+
+
+@pytest.mark.slow
+def test_priors_tree_answers_off_tree_under_its_objective(legacy_table):
+    import policy_tree
+    from solver.game.priors import Priors
+
+    word_list, table = legacy_table
+    tree = policy_tree.load(ARTIFACTS / "legacy-normal-wordfreq-salet.msgpack")
+    priors = Priors(tree.priors["source"], tree.prior_weights, tree.priors["sha256"])
+    advice = SearchService.for_tree(tree, table=table).advise(OFF_TREE, top=0)
+    history = [tuple(t.split(":")) for t in OFF_TREE]
+    independent = solve_from(word_list, history, priors=priors, table=table)
+    unweighted = solve_from(word_list, history, table=table)
+    assert advice.status == EXACT and advice.objective == "weighted"
+    assert advice.value == independent.value != unweighted.value
+    assert advice.next_guess == independent.next_guess
+
+
+# -- 7. a new opener's tree is solved once, then looked up ------------------------------------
+@pytest.mark.slow
+def test_new_opener_tree_is_built_once_and_cached(legacy_table, tmp_path, monkeypatch):
+    from solver.exact.book import cache_directory
+    from solver.game.feedback import table_cache_path
+
+    word_list, table = legacy_table
+    shared_table = table_cache_path(word_list)
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    if shared_table.is_file():  # the solve's workers read the table from the cache: share it
+        table_cache_path(word_list).symlink_to(shared_table)
+    calls = []
+
+    first = SearchService(word_list, table=table)
+    assert first.book.find("hotel") is None  # neither shipped nor cached
+    advice = first.advise(["hotel:bbbbb"], top=0, progress=lambda done, total: calls.append(done))
+    assert calls and advice.status == EXACT
+    assert (advice.source, advice.opener_tree) == ("tree", "hotel")
+    cached = cache_directory() / first.book.file_name("hotel")
+    assert str(cached).startswith(str(tmp_path)) and cached.is_file()
+
+    calls.clear()
+    second = SearchService(word_list, table=table)
+    again = second.advise(["hotel:bbbbb"], top=0, progress=lambda done, total: calls.append(done))
+    assert calls == []
+    assert (again.status, again.source, again.next_guess, again.value) == \
+        (EXACT, "tree", advice.next_guess, advice.value)
+    independent = solve_from(word_list, [("hotel", "bbbbb")], table=table)
+    assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
+
+
+# -- 8. bad input on the command line --------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [["salet:bbbbq"], ["zzzzz:bbbbb"], ["--budget", "nan"],
+                                  ["--budget", "-1"]])
+def test_assist_bad_input_exits_2(args):
+    proc = run_tool("assist", *args, timeout=120)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and proc.stderr.strip()

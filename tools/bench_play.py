@@ -1,0 +1,95 @@
+"""``python -m tools.bench_play``: how fast the next guess comes, as a player meets it.
+
+Warm (the opener's tree shipped or cached): ``tools.assist --json`` as a whole process, and the
+web page's next-guess request (``POST /api/next`` with top 0, in process through Starlette's
+test client) after one- and two-guess histories of the popular openers, both lists and modes.
+Cold: ``tools.assist`` after an opener with no tree, in an empty cache (the tree is solved
+first). With ``--selby PATH`` (a built ``wordle`` binary of Selby's solver, not shipped),
+its parse mode ``PATH -w audio.YBBBB`` runs on the same states, paired. Prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from tools._cli import EXIT_OK, entry_point, exit_with
+
+HISTORIES = {
+    ("legacy", "normal"): [["audio:ybbbb"], ["crane:bbbbb"], ["adieu:bbybb"], ["stare:bybbb"],
+                           ["raise:bbbbb", "pouty:bybbb"], ["crane:bbybb", "moist:bbbyb"]],
+    ("nyt-2024", "normal"): [["audio:ybbbb"], ["slate:bbbbb", "corny:bbbyb"]],
+    ("legacy", "hard"): [["crane:bbbbb"], ["stare:bybbb"]],
+    ("nyt-2024", "hard"): [["adieu:bbybb"], ["crane:bbybb"]],
+}
+
+
+def _assist(args: list[str], env=None) -> float:
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "tools.assist", *args, "--json"],
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr)
+    return time.perf_counter() - started
+
+
+@entry_point()
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_play", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--selby", default=None, metavar="PATH",
+                        help="Selby's built wordle binary, to compare its parse mode")
+    parser.add_argument("--cold-opener", default="hotel", help="opener with no shipped tree")
+    args = parser.parse_args(argv)
+    print("warm: tools.assist --json, whole process, median of", args.repeat)
+    for (words, mode), histories in HISTORIES.items():
+        for history in histories:
+            times = [_assist([*history, "--words", words, "--mode", mode]) for _ in range(args.repeat)]
+            line = f"  {words:8s} {mode:6s} {' '.join(history):28s} {statistics.median(times):6.3f} s"
+            if args.selby and mode == "normal" and words == "legacy":
+                token = ",".join(f"{h.split(':')[0]}.{h.split(':')[1].upper()}" for h in history)
+                started = time.perf_counter()
+                subprocess.run([args.selby, "-w", token], capture_output=True)
+                line += f"   Selby -w {token}: {time.perf_counter() - started:6.3f} s"
+            print(line, flush=True)
+    from starlette.testclient import TestClient
+
+    from solver.web.app import create_app
+
+    client = TestClient(create_app(["legacy", "nyt-2024"]))
+    print("warm: POST /api/next top 0 (in process), per request")
+    for (words, mode), histories in HISTORIES.items():
+        for history in histories:
+            body = {"words": words, "mode": mode, "top": 0,
+                    "history": [{"guess": h.split(":")[0], "feedback": h.split(":")[1]} for h in history]}
+            client.post("/api/next", json=body)  # the first: subtrees solved and kept
+            times = []
+            for _ in range(max(args.repeat, 5)):
+                started = time.perf_counter()
+                response = client.post("/api/next", json=body)
+                times.append(time.perf_counter() - started)
+                assert response.status_code == 200, response.text
+            print(f"  {words:8s} {mode:6s} {' '.join(history):28s} median {statistics.median(times) * 1000:6.1f} ms, "
+                  f"max {max(times) * 1000:6.1f} ms", flush=True)
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, EXACT_WORDLE_CACHE=cache)
+        history = f"{args.cold_opener}:bbbbb"
+        cold = _assist([history], env)
+        warm = _assist([history], env)
+        print(f"cold: tools.assist {history} in an empty cache (tree solved first) {cold:.2f} s; "
+              f"then warm {warm:.3f} s")
+    return EXIT_OK
+
+
+def run() -> None:
+    exit_with(main)
+
+
+if __name__ == "__main__":
+    run()
