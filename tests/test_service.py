@@ -400,3 +400,34 @@ def test_assist_bad_input_exits_2(args):
     proc = run_tool("assist", *args, timeout=120)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr and proc.stderr.strip()
+
+
+# -- the fast policy: the anytime answer's first upper bound ------------------------------------
+def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
+    """On a 30-answer sub-list, after the first twelve guesses and every feedback: the greedy
+    policy gives every answer at least one guess, and its total is ≥ the brute-force optimum V*
+    (equal on some states: the first guess of the order is often optimal all the way down)."""
+    from conftest import numpy_sub_list
+    from naive import BruteForce
+    from naive import table as naive_table
+
+    from solver.exact.anytime import greedy_guesses
+    from solver.exact.bellman import remaining_answers
+    from solver.game.feedback import feedback_code
+
+    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
+                       list(word_list.answer_guess_index))
+    tight = 0
+    for first in word_list.guesses[:12]:
+        for code in sorted({feedback_code(first, a) for a in word_list.answers} - {242}):
+            state = remaining_answers(word_list, [(first, code)], table)
+            played = greedy_guesses(word_list, state, 5, table=table)
+            value, _ = brute.best(tuple(int(a) for a in state), 5)
+            if played is None:  # the policy loses some answer: then it is no bound at all
+                continue
+            g, used = played
+            assert (used >= 1).all() and g in range(word_list.n_guesses)
+            assert int(used.sum()) >= value
+            tight += int(used.sum()) == value
+    assert tight > 0

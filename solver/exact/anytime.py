@@ -445,3 +445,48 @@ def cheap_lower_bound(word_list: WordList, state: np.ndarray, table: np.ndarray,
     S, P, _, _, _ = local_problem(word_list, np.asarray(state, dtype=np.int32), table)
     bound, _ = guess_bounds(S, P, spec.n_patterns, spec.objective_id)
     return int(bound.min())
+
+
+def greedy_guesses(word_list: WordList, state, guesses_left: int, *, table: np.ndarray,
+                   spec: GameSpec | None = None, history=()) -> tuple[int, np.ndarray] | None:
+    """A fast policy's play of a state: at every node the first guess of the candidate order
+    (the per-guess bound, then Σ|C|², then index; docs/algorithms.md §4.2), recursively.
+
+    Its value is an upper bound on ``V*`` — what the anytime answer starts from before the
+    search tightens it. Returns ``(first guess index, guesses used per answer int64[n], in
+    the order of the sorted state)``, or None when that policy does not win every answer
+    within ``guesses_left`` guesses."""
+    from solver.exact.bellman import allowed_after
+
+    spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
+    state = np.unique(np.asarray(state, dtype=np.int32))
+    S, P, goa, _, _ = local_problem(word_list, state, table)
+    used = np.zeros(len(state), dtype=np.int64)
+    green = spec.all_green
+    hard = spec.mode == "hard"
+    first = -1
+    # (local answers, guesses left, guesses used before, history): an explicit stack
+    stack = [(S, int(guesses_left), 0, list(history))]
+    while stack:
+        members, d, depth, steps = stack.pop()
+        if d < 1:
+            return None
+        if len(members) == 1:
+            g = int(goa[members[0]])
+        else:
+            allowed = allowed_after(word_list, spec, steps)[1] if hard else None
+            order, _ = _candidate_order(members, P, spec.n_patterns, allowed, spec.objective_id)
+            if order.size == 0:
+                return None
+            g = int(order[0])
+        if first < 0:
+            first = g
+        codes = P[g, members]
+        for code in np.unique(codes):
+            part = members[codes == code]
+            if code == green:
+                used[part] = depth + 1
+            else:
+                stack.append((part, d - 1, depth + 1,
+                              steps + [(word_list.guesses[g], int(code))] if hard else steps))
+    return first, used

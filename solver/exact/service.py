@@ -159,11 +159,14 @@ class Advice:
         guesses_left: guesses left within the game's limit (0 once a lost game used them all).
         status: ``"exact"`` (``next_guess`` is optimal, ``value`` is ``V*``), ``"best found,
             not proven"`` (the deadline came first: ``next_guess`` is the best guess found,
-            ``value`` its exact ``Q*`` or None, ``lower_bound`` a proven bound on ``V*``) or
+            ``value`` an upper bound on ``V*`` reached by playing it: its exact ``Q*``, or the
+            value of the fast policy that starts with it (``source`` ``"heuristic"``), or
+            None; ``lower_bound`` a proven bound on ``V*``) or
             ``"solved"`` (the history ends in all green; no next guess).
         source: ``"tree"`` (a shipped, cached or just solved decision tree), ``"solver"`` (a
-            state off every tree, solved now), ``"heuristic"`` (the first guess in the
-            candidate order, when nothing was valued in time) or None when solved.
+            state off every tree, solved now), ``"heuristic"`` (the fast policy's guess — the
+            first guess in the candidate order at every node, §4.2 — when the search found
+            nothing better in time) or None when solved.
         next_guess: the word to play, or None when solved.
         value: ``V*`` in the objective's units as described under ``status``, or None.
         lower_bound: a proven lower bound on ``V*`` (equal to ``value`` when exact).
@@ -679,10 +682,13 @@ class SearchService:
                  left_tree, opener_tree) -> Advice:
         """The state's anytime search (:func:`solver.exact.anytime.rank_guesses`) until the
         deadline: exact when it finishes in time, else the best found with a lower bound."""
-        from solver.exact.anytime import rank_guesses
+        from solver.exact.anytime import greedy_guesses, rank_guesses
 
         name = self.word_list.name
         d = max(guesses_left, 1)
+        # the fast policy first: its value is the upper bound the search then tightens
+        greedy = greedy_guesses(self.word_list, state, d, table=self.table, spec=self.spec,
+                                history=steps)
         budget = max(deadline - time.monotonic(), 0.001) if deadline is not None else None
         ranking = rank_guesses(self.word_list, state, d, top=max(top, 1), budget=budget,
                                table=self.table, spec=self.spec, priors=self.priors, history=steps)
@@ -707,9 +713,12 @@ class SearchService:
             return Advice(name, steps, answers, guesses_left, EXACT, "solver", guess, ranking.value,
                           ranking.value, alternatives, ranking.finished, left_tree,
                           time.perf_counter() - started, opener_tree=opener_tree, **common)
-        if ranking.top:
-            g, value = ranking.top[0]
-            guess, source = self.word_list.guesses[g], "solver"
+        found = [(q, self.word_list.guesses[g], "solver") for g, q in ranking.top[:1]]
+        if greedy is not None:  # an upper bound on V* the search may not have beaten in time
+            found.append((self._combine(greedy[1], state), self.word_list.guesses[greedy[0]],
+                          "heuristic"))
+        if found:
+            value, guess, source = min(found)
         else:
             guess, value, source = self.word_list.guesses[int(ranking.order[0])], None, "heuristic"
         lower = min(lower, value) if value is not None else lower
