@@ -216,4 +216,6 @@ def test_a_lost_game_at_phone_size_in_headless_chromium(fresh_server):
         v_column = page.locator("#analysis tbody tr td:nth-child(4)").all_inner_texts()
         assert v_column[-1].endswith("+1") and not v_column[0].endswith("+1")
         expect(page.locator("#summary")).to_contain_text("not won in 6 guesses")
+        # no sideways scrolling at phone width: the tables scroll inside their own box
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
         browser.close()
