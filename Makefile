@@ -60,10 +60,11 @@ test-jit-off: install
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -m "kernels and not slow" -p no:cacheprovider \
 		-W "ignore:overflow encountered:RuntimeWarning"
 
+# `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states.
 bench: install
 	$(PY) -m tools.bench
 	$(PY) -m tools.bench_assist
-	$(PY) -m tools.bench_play
+	$(PY) -m tools.bench_play $(if $(SELBY),--selby $(SELBY))
 	$(PY) -m tools.bench_prove
 	$(PY) -m tools.bench_prove --objective worst --rank 1
 	$(PY) -m tools.bench_classic

@@ -66,11 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{doc['answers_remaining']} answers; advise() {doc['seconds']:.3f} s")
     print("assist OPENER:bbbbb (cold process, budget 10 s):")
     for opener in REPORT_OPENERS:
-        seconds, cpu, doc = _assist([f"{opener}:bbbbb"])
+        seconds, cpu, doc = _assist([f"{opener}:bbbbb", "--budget", "10"])
         complete = "complete" if doc["alternatives_complete"] else "incomplete"
         print(f"  {opener}:bbbbb  {doc['answers_remaining']:4d} answers  {seconds:5.2f} s wall "
               f"{cpu:5.2f} s CPU  {doc['next_guess']} {doc['status']} ({doc['expected_guesses']:.4f}, "
-              f"bound {doc['lower_bound_expected']:.4f}; alternatives {complete})")
+              f"bound {doc['lower_bound_expected']:.4f}; alternatives {complete}; {doc['source']})")
     import policy_tree
     from starlette.testclient import TestClient
 

@@ -4,8 +4,10 @@ Warm (the opener's tree shipped or cached): ``tools.assist --json`` as a whole p
 web page's next-guess request (``POST /api/next`` with top 0, in process through Starlette's
 test client) after one- and two-guess histories of the popular openers, both lists and modes.
 Cold: ``tools.assist`` after an opener with no tree, in an empty cache (the tree is solved
-first). With ``--selby PATH`` (a built ``wordle`` binary of Selby's solver, not shipped),
-its parse mode ``PATH -w audio.YBBBB`` runs on the same states, paired. Prints the figures.
+first). With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, not shipped),
+its parse mode (``PATH -h answers.txt -a guesses.txt -w audio.YBBBB``, the legacy lists) runs
+on the same legacy normal-mode states, paired with ours warm and with ``--no-tree`` (a search
+from scratch, as Selby's is). Prints the figures.
 """
 
 from __future__ import annotations
@@ -38,6 +40,24 @@ def _assist(args: list[str], env=None) -> float:
     return time.perf_counter() - started
 
 
+def _selby_pair(binary: str, history: list[str], repeat: int) -> str:
+    """Selby's parse mode on the state, whole process, and ours with ``--no-tree``."""
+    from solver.game.wordlists import DATA_DIR
+
+    token = ".".join(f"{h.split(':')[0]}.{h.split(':')[1].upper()}" for h in history)
+    lists = ["-h", str(DATA_DIR / "legacy" / "answers.txt"), "-a", str(DATA_DIR / "legacy" / "guesses.txt")]
+    selby = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        proc = subprocess.run([binary, *lists, "-w", token], capture_output=True, text=True)
+        selby.append(time.perf_counter() - started)
+        if proc.returncode != 0:
+            return f"   Selby failed: {proc.stderr.strip()[:80]}"
+    scratch = [_assist([*history, "--no-tree", "--top", "0"]) for _ in range(repeat)]
+    return (f"   ours --no-tree {statistics.median(scratch):6.3f} s   Selby -w {token} "
+            f"{statistics.median(selby):6.3f} s")
+
+
 @entry_point()
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_play", description=__doc__,
@@ -53,10 +73,7 @@ def main(argv=None) -> int:
             times = [_assist([*history, "--words", words, "--mode", mode]) for _ in range(args.repeat)]
             line = f"  {words:8s} {mode:6s} {' '.join(history):28s} {statistics.median(times):6.3f} s"
             if args.selby and mode == "normal" and words == "legacy":
-                token = ",".join(f"{h.split(':')[0]}.{h.split(':')[1].upper()}" for h in history)
-                started = time.perf_counter()
-                subprocess.run([args.selby, "-w", token], capture_output=True)
-                line += f"   Selby -w {token}: {time.perf_counter() - started:6.3f} s"
+                line += _selby_pair(args.selby, history, args.repeat)
             print(line, flush=True)
     from starlette.testclient import TestClient
 
