@@ -431,3 +431,17 @@ def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
             assert int(used.sum()) >= value
             tight += int(used.sum()) == value
     assert tight > 0
+
+
+def test_tree_next_off_a_yellow_tree_keeps_its_budget():
+    """Off the Yellow Wordle tree after QAJAQ (1369 answers, no tree of QAJAQ yet), `tree next
+    --budget 2` answers within about its budget, start-up included: the opener's solve is
+    stopped at the deadline (its finished classes kept) and the answer is labelled."""
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "tools.tree", "next",
+                           str(ROOT / "artifacts" / "legacy-normal-yellow-salet.msgpack"),
+                           "qajaq:bbbbb", "--budget", "2"], capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    assert proc.returncode == 0, proc.stderr
+    assert "best found, not proven" in proc.stdout or "exact" in proc.stdout
+    assert wall < 2 + 1.5, wall

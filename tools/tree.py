@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 
 # No linear algebra happens here, and numpy's OpenBLAS would otherwise start a thread per core
@@ -19,6 +20,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, SolveProgress, add_debug_option, entry_point,
                         exit_with, positive_seconds)
+
+#: When this module was loaded (about the command's start): ``next --budget`` counts from here.
+STARTED = time.monotonic()
 
 DESCRIPTION = """\
 Use a decision-tree artifact written by `python -m tools.solve`.
@@ -267,7 +271,10 @@ def cmd_next(args) -> int:
         from solver.studies.play_render import advice_text
 
         with SolveProgress() as progress:
-            advice = SearchService.for_tree(tree).advise(position.steps, top=0, budget=args.budget,
+            from tools.assist import OUTPUT_SECONDS, seconds_left
+
+            budget = seconds_left(args.budget, STARTED, OUTPUT_SECONDS)  # start-up counts too
+            advice = SearchService.for_tree(tree).advise(position.steps, top=0, budget=budget,
                                                          progress=progress)
         print(advice_text(advice))
         return EXIT_OK

@@ -356,7 +356,8 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
         known: exact values already known, never searched again: ``{guess index: Q*}``, and
             ``"optimum": V*`` when the optimum is known (its guess among the entries).
         budget: wall seconds from this call until the search is stopped (loading the kernels
-            included), or None for no limit; what it finished is kept. In this process the
+            included), or None for no limit; what it finished is kept; 0 (or less): no search,
+            only the candidate order and its bounds. In this process the
             deadline is checked between guesses, so one guess's search (milliseconds on a
             small state) may run past it.
         table: the feedback table of ``spec``'s rule (loaded from the cache if omitted).
@@ -406,6 +407,10 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
         ranking.q_values = {g: (one, True), **{int(f): (one if int(f) == g else 2 * one, True)
                                                 for f in forced}}
         ranking.top, ranking.proven, ranking.finished = [(g, one)], True, True
+        ranking.seconds = time.perf_counter() - started
+        return ranking
+    if budget is not None and budget <= 0:  # no time: the order and its bounds only
+        ranking.top = sorted(((g, q) for g, (q, _) in ranking.q_values.items()), key=lambda x: x[1])
         ranking.seconds = time.perf_counter() - started
         return ranking
     # a large state: the optimum by one search over the state, in a child stopped at the deadline

@@ -54,6 +54,8 @@ TOP = 5
 #: Seconds a question with no tree for its state gets at the empty history when no time was
 #: given (proving the best opener is ``prove``'s work, minutes long).
 ROOT_SECONDS = 10.0
+#: Past the deadline less this many seconds, no more search is started (an answer is due).
+MIN_WORK_SECONDS = 0.05
 #: Extra guesses tried at most when a state cannot be won within the guesses left.
 MAX_EXTRA_GUESSES = 12
 #: Seconds a fresh process takes to load the search kernels (numba's cache), about.
@@ -686,10 +688,18 @@ class SearchService:
 
         name = self.word_list.name
         d = max(guesses_left, 1)
+        def left() -> float | None:  # seconds to the deadline; 0 when too few to start work
+            if deadline is None:
+                return None
+            seconds = deadline - time.monotonic()
+            return seconds if seconds >= MIN_WORK_SECONDS else 0.0
+
         # the fast policy first: its value is the upper bound the search then tightens
-        greedy = greedy_guesses(self.word_list, state, d, table=self.table, spec=self.spec,
-                                history=steps)
-        budget = max(deadline - time.monotonic(), 0.001) if deadline is not None else None
+        greedy = None
+        if left() != 0.0:
+            greedy = greedy_guesses(self.word_list, state, d, table=self.table, spec=self.spec,
+                                    history=steps)
+        budget = left()
         ranking = rank_guesses(self.word_list, state, d, top=max(top, 1), budget=budget,
                                table=self.table, spec=self.spec, priors=self.priors, history=steps)
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
