@@ -18,8 +18,12 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 
 - a guess with k classes (all-green included) costs at least ``3n − k − [g ∈ S]``;
 - a state or class of m answers, when no guess makes more than b non-green classes, costs at
-  least the level bound ``tree_floor(m, b, d)`` (§3.7; ∞ if d levels cannot hold m answers):
-  it matters only for m > b + 1, i.e. under Yellow Wordle's 32 classes (§10.4);
+  least the level bound ``tree_floor(m, b, d)`` (§3.7; ∞ if d levels cannot hold m answers),
+  for b counted over the whole table (it matters for m > b + 1, i.e. under Yellow Wordle's 32
+  classes, §10.4) and, for the classes of a state S, over S: no guess makes more classes on a
+  subset of S than on S, so a class larger than S's most non-green classes + 1 has no full
+  split (no answer-splitter scan) and costs at least ``tree_floor(m, b_S, d − 1)`` (a poor
+  opener's 1,352-answer class has b_S = 139);
 - candidates are tried in the order (that bound, Σ|C|², guess index) and the loop stops at
   the first whose bound reaches the best total so far; this order is also the tie-break rule:
   **the chosen guess is the first optimal guess in that order**, whatever the memo holds;
@@ -31,10 +35,15 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
   largest first, each with the cut-off that would still let the guess beat the best so far;
   a state none of whose answers splits it returns at once when the cut-off is ≤ 2n;
 - the bounding scan of a guess gives up as soon as it cannot reach the k ≥ 3n − β classes
-  that its bound would need to come under the cut-off β;
+  that its bound would need to come under the cut-off β, and a guess that made fewer than
+  that many classes on the parent state (a superset) is not scanned at all: each state hands
+  its subsets an upper bound on every useful guess's class count (``kub``); the same counts
+  skip answers that cannot split a class in the answer-splitter scan, and a stored lower
+  bound above 2n − 1 skips a state's own answer-splitter scan;
 - guesses that do not split S are dropped for S and all its subsets, and non-answer guesses
   that split S exactly like a lower-indexed one are dropped for the subsets (they split every
-  subset alike, so they can never come first in the order);
+  subset alike, so they can never come first in the order), found when a class of S is first
+  searched (many states never search one);
 - a memo keyed by (|S|, objective, mode, d, 128-bit Zobrist hash of S) holds exact values
   with their guess, and lower bounds learned from cut-offs (§5). Its capacity is fixed (memory cap); a full probe
   window overwrites its home slot. Two different states collide only if both 64-bit halves
@@ -87,6 +96,10 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: a class's allowed guesses
         np.zeros((depth + 1, WIDTH), dtype=np.int8),  # hard mode: the state's constraint
         np.full(1, n_patterns - 1, dtype=np.int64),  # most non-green classes of a guess (§3.7)
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # upper bounds on the useful guesses' k
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # the same by guess index
+        np.full((depth + 1, n_guesses), -1, dtype=np.int64),  # the state that wrote it
+        np.zeros(1, dtype=np.int64),  # states scanned so far (stamps)
     )
 
 
@@ -166,8 +179,23 @@ def _answer_splitter(S, P, guess_of_answer, counts):
     n = S.shape[0]
     for i in range(n):
         g = guess_of_answer[S[i]]
-        k, sumsq, green = _split_stats(P[g], S, counts)
-        if k == n:
+        k, sumsq, green = _split_stats_cut(P[g], S, counts, n)  # stops at its first repeat
+        if k == n and sumsq >= 0:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def _answer_splitter_known(S, P, guess_of_answer, counts, kval, stamp, serial):
+    """:func:`_answer_splitter`, without scanning an answer whose guess is known (``stamp`` =
+    ``serial``) to make fewer than |S| classes on a superset of S (``kval``, by guess index)."""
+    n = S.shape[0]
+    for i in range(n):
+        g = guess_of_answer[S[i]]
+        if stamp[g] == serial and kval[g] < n:
+            continue
+        k, sumsq, green = _split_stats_cut(P[g], S, counts, n)
+        if k == n and sumsq >= 0:
             return g
     return -1
 
@@ -228,7 +256,8 @@ def _weighted_bound(row, S, counts, heaviest, weights, W):
 @njit(cache=True)
 def _split_stats_cut(row, S, counts, kmin):
     """Like :func:`_split_stats`, but gives up (returns sumsq = -1) as soon as the guess can no
-    longer reach ``kmin`` classes, the fewest that could bring its bound under the cut-off."""
+    longer reach ``kmin`` classes, the fewest that could bring its bound under the cut-off; k
+    is then an upper bound on its classes (< kmin)."""
     n = S.shape[0]
     k = 0
     for i in range(n):
@@ -239,7 +268,7 @@ def _split_stats_cut(row, S, counts, kmin):
         if k + (n - 1 - i) < kmin:
             for j in range(i + 1):
                 counts[row[S[j]]] = 0
-            return k, -1, 0
+            return k + (n - 1 - i), -1, 0
     return _class_stats(row, S, counts)
 
 
@@ -291,9 +320,10 @@ def _same_partition(row_a, row_b, S, counts_a, counts_b):
 
 
 @njit(cache=True)
-def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
+def _dedupe_useful(S, P, useful, kub, nu, signatures, counts, counts_b):
     """Drop from ``useful[:nu]`` every guess outside S that splits S exactly like a
-    lower-indexed guess outside S; returns the new count (order kept ascending)."""
+    lower-indexed guess outside S; returns the new count (order kept ascending). ``kub[:nu]``,
+    aligned with ``useful``, is compacted alike."""
     m = 0
     for j in range(nu):
         signatures[j] = _signature(P[useful[j]], S, counts)
@@ -325,6 +355,7 @@ def _dedupe_useful(S, P, useful, nu, signatures, counts, counts_b):
     for j in range(nu):
         if not drop[j]:
             useful[out] = useful[j]
+            kub[out] = kub[j]
             out += 1
     return out
 
@@ -344,6 +375,15 @@ def insert_largest_first(open_classes, n_open, starts, c):
 @njit(cache=True)
 def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             memo, ws, stats, objective, mode, only, rules):
+    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``: see
+    :func:`_search_kub`, here with no class-count bounds known for the candidates."""
+    return _search_kub(S, d, beta, candidates, ws[12][0][:0], P, guess_of_answer, zobrist1,
+                       zobrist2, memo, ws, stats, objective, mode, only, rules)
+
+
+@njit(cache=True)
+def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zobrist2,
+                memo, ws, stats, objective, mode, only, rules):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
     (One self-recursive function on purpose: splitting the per-guess body into a second
     function made the pair mutually recursive, and numba's cached build of that segfaulted on
@@ -357,7 +397,12 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     ``rules`` = (letters uint8[n_guesses, L], constraint keys 1 and 2) give each class its
     constraint, its allowed guesses and its memo key (the constraint's hash is added to the
     answer set's). In normal mode ``rules`` is not read. ``rules[3]`` is int64[n_answers], the
-    answers' weights, read only under priors (``objective == WEIGHTED``, §10.3)."""
+    answers' weights, read only under priors (``objective == WEIGHTED``, §10.3).
+
+    ``kub_in`` is empty, or aligned with ``candidates``: an upper bound on each candidate's
+    number of classes on S (its classes on a superset of S, from the caller's scan: a guess
+    never makes more classes on a subset). A candidate whose bound is below the fewest classes
+    that could beat ``beta`` is then not scanned at all (docs/algorithms.md §4.2)."""
     n = S.shape[0]
     letters, ckeys1, ckeys2, weights = rules
     weighted = objective == WEIGHTED
@@ -390,7 +435,7 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         if memo[4][slot] >= 0 or memo[3][slot] >= beta:
             return np.int64(memo[3][slot]), np.int64(memo[4][slot])
     (counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws,
-     allowed_ws, _, b_ws) = ws
+     allowed_ws, _, b_ws, kub_ws, kval_ws, stamp_ws, serial_ws) = ws
     b = b_ws[0]
     counts = counts_ws[d]
     all_green = counts.shape[0] - 1
@@ -405,8 +450,10 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             g, w_g = _heaviest_splitter(S, P, guess_of_answer, counts, weights)
         if g >= 0 and w_g < w_max and d > 2:
             g = -1
+    elif only >= 0 or (objective == TOTAL and slot >= 0 and memo[3][slot] > 2 * n - 1):
+        g = -1  # (a stored lower bound above 2n − 1: no answer splits S, §3.3)
     else:
-        g = _answer_splitter(S, P, guess_of_answer, counts) if only < 0 else -1
+        g = _answer_splitter(S, P, guess_of_answer, counts)
     if g >= 0:
         value = 2 * W - w_g if weighted else split_value(objective, n, True)
         _memo_store(memo, h1, h2, meta, value, g)
@@ -419,10 +466,13 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
         return floor, np.int64(-1)
     if d == 2:
         # Two guesses left: only a full split wins; no answer does (checked above).
+        known = kub_in.shape[0] == candidates.shape[0]
         for j in range(candidates.shape[0]):
+            if known and kub_in[j] < n:
+                continue
             g = candidates[j]
-            k, sumsq, green = _split_stats(P[g], S, counts)
-            if k == n:
+            k, sumsq, green = _split_stats_cut(P[g], S, counts, n)
+            if k == n and sumsq >= 0:
                 value = 2 * W if weighted else split_value(objective, n, False)
                 _memo_store(memo, h1, h2, meta, value, g)
                 return value, np.int64(g)
@@ -440,15 +490,35 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     weighted_bounds = np.empty(candidates.shape[0] if weighted else 0, dtype=np.int64)
     heaviest = np.zeros(counts.shape[0] if weighted else 0, dtype=np.int64)  # per-pattern scratch
     bound = np.int64(0)
+    kub = kub_ws[d]
+    known = kub_in.shape[0] == candidates.shape[0]
+    # The most non-green classes any guess makes on S (an upper bound): on every subset of S
+    # no guess makes more (§3.7 with a local b). Guesses not among the candidates split some
+    # superset of S into one class, or exactly like a candidate.
+    local_b = np.int64(1)
+    serial_ws[0] += 1
+    serial = serial_ws[0]
+    kval = kval_ws[d]
+    stamp = stamp_ws[d]
     for j in range(candidates.shape[0]):
         g = candidates[j]
         if kmin > 2:
-            k, sumsq, green = _split_stats_cut(P[g], S, counts, kmin)
+            if known and kub_in[j] < kmin:
+                # fewer classes on a superset than a bound under beta needs: no scan
+                k = kub_in[j]
+                sumsq = -1
+            else:
+                k, sumsq, green = _split_stats_cut(P[g], S, counts, kmin)
             if sumsq < 0:
                 # bound ≥ beta; kept for the subsets (a guess that does not split them is
                 # skipped there, so keeping one that may not split S costs only a scan)
                 useful[nu] = g
+                kub[nu] = k
                 nu += 1
+                kval[g] = k
+                stamp[g] = serial
+                if k > local_b:
+                    local_b = k
                 if beta < min_excluded and (only < 0 or g == only):
                     min_excluded = beta
                 continue
@@ -456,10 +526,15 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             k, sumsq, green, bound = _weighted_bound(P[g], S, counts, heaviest, weights, W)
         else:
             k, sumsq, green = _split_stats(P[g], S, counts)
+        kval[g] = k
+        stamp[g] = serial
         if k == 1:
             continue
         useful[nu] = g
+        kub[nu] = k
         nu += 1
+        if k - green > local_b:
+            local_b = k - green
         if only >= 0 and g != only:
             continue
         if not weighted:
@@ -482,10 +557,13 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
     else:
         ordered = np.sort(keys[:nk])
         ordered_bounds = ordered >> KEY_BOUND_SHIFT
-    # (not in hard mode: two guesses that split S alike allow different guesses later)
-    if nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH and not hard:
-        nu = _dedupe_useful(S, P, useful, nu, sig_ws[d], counts, counts_ws[0])
+    # (not in hard mode: two guesses that split S alike allow different guesses later); done
+    # when a class is first searched, as many states never search one
+    dedupe = nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH and not hard
     sub_candidates = useful[:nu]
+    sub_kub = kub[:nu]
+    if local_b > b:
+        local_b = b
 
     members = members_ws[d]
     starts = starts_ws[d]
@@ -537,6 +615,20 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                 if v > base:
                     running = tighten(objective, running, base, v)
                     base = v
+                if objective == TOTAL and m > local_b + 1:
+                    v = tree_floor(m, local_b, d - 1)
+                    if v > base:
+                        _memo_store(memo, c1, c2, class_meta, v, -1)
+                        running = tighten(objective, running, base, v)
+                        base = v
+            elif m > local_b + 1 and not weighted:
+                # no guess splits the class into singletons: no answer-splitter scan (§3.5)
+                floor = no_answer_split(objective, m)
+                if objective == TOTAL:
+                    floor = max(floor, tree_floor(m, local_b, d - 1))
+                _memo_store(memo, c1, c2, class_meta, floor, -1)
+                running = tighten(objective, running, base, floor)
+                base = floor
             else:
                 # m² work settles what a scan of every guess would (§3.5): exact if an
                 # answer splits the class, else a better lower bound
@@ -550,7 +642,8 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
                     floor = weighted_floor(class_weight, class_heaviest, class_lightest,
                                            w_sg if sg >= 0 else np.int64(0))
                 else:
-                    sg = _answer_splitter(cls, P, guess_of_answer, counts_ws[d - 1])
+                    sg = _answer_splitter_known(cls, P, guess_of_answer, counts_ws[d - 1],
+                                                kval, stamp, serial)
                     if sg >= 0:
                         _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
                         continue
@@ -564,19 +657,27 @@ def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
             insert_largest_first(open_classes, n_open, starts, c)
             n_open += 1
         if running < best and n_open > 0:
+            if dedupe:
+                nu = _dedupe_useful(S, P, useful, kub, nu, sig_ws[d], counts, counts_ws[0])
+                sub_candidates = useful[:nu]
+                sub_kub = kub[:nu]
+                dedupe = False
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
             for a in range(n_open):
                 c = open_classes[a]
                 cls = members[starts[c]:starts[c + 1]]
                 class_candidates = sub_candidates
+                class_kub = sub_kub
                 if hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
                     na = filter_allowed(constraints[d - 1], letters, sub_candidates, allowed_ws[d])
                     class_candidates = allowed_ws[d][:na]
-                v, sub_guess = _search(cls, np.int64(d - 1),
-                                       class_cutoff(objective, best, running, bounds[c]),
-                                       class_candidates, P, guess_of_answer, zobrist1, zobrist2,
-                                       memo, ws, stats, objective, mode, np.int64(-1), rules)
+                    class_kub = sub_kub[:0]
+                v, sub_guess = _search_kub(cls, np.int64(d - 1),
+                                           class_cutoff(objective, best, running, bounds[c]),
+                                           class_candidates, class_kub, P, guess_of_answer,
+                                           zobrist1, zobrist2, memo, ws, stats, objective, mode,
+                                           np.int64(-1), rules)
                 running = tighten(objective, running, bounds[c], v)
                 if running >= best:
                     break

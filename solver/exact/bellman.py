@@ -135,7 +135,12 @@ class SolveResult:
 
 
 def _memo_capacity(class_size: int) -> int:
-    # ~40 bytes a slot: 2**21 slots (80 MB) covers the largest legacy classes with room.
+    # ~40 bytes a slot: 2**21 slots (80 MB) covers the classes of any reasonable opener with
+    # room; a class of more than 1,000 answers (a poor opener's all-gray class: FUZZY's 1,352)
+    # searches some 200,000 states and bounds millions of classes, and with 2**23 slots
+    # (335 MB) fewer of them are overwritten and searched again (10 % less time on FUZZY's).
+    if class_size > 1000:
+        return 1 << 23
     return 1 << 21 if class_size > 64 else 1 << 16
 
 
