@@ -146,7 +146,10 @@ def test_a_short_budget_is_honest(legacy_table, legacy_tree, warm_assist_kernels
         else:
             assert advice.status == NOT_PROVEN and not advice.alternatives_complete
             assert advice.lower_bound <= true_value
-            assert advice.value is not None and advice.value >= true_value
+            if advice.value is None:  # no time even for the fast policy: the order's first guess
+                assert advice.source == "heuristic" and advice.next_guess in word_list.guesses
+                continue
+            assert advice.value >= true_value
             exact_q = q_value(word_list, table, np.asarray(
                 [word_list.answer_index(a) for a in advice.answers], dtype=np.int32), 5,
                 advice.next_guess)

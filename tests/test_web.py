@@ -86,16 +86,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+def serve(env=None):
+    """Run ``tools.serve`` on a free port until the generator is closed; yields its URL."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "tools.serve", "--port", str(port)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     line = proc.stdout.readline()
     assert line.startswith("serving http://127.0.0.1"), (line, proc.stderr.read() if proc.poll() else "")
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from serve()
 
 
 @pytest.mark.slow
@@ -153,20 +158,12 @@ def fresh_server(tmp_path_factory):
     from solver.game.feedback import feedback_table, table_cache_path
     from solver.game.wordlists import load_word_list
 
-    port = free_port()
     cache = tmp_path_factory.mktemp("cache")
     word_list = load_word_list("legacy")
     feedback_table(word_list)  # the feedback table is shared (built once), not the trees
     shared = table_cache_path(word_list)
     (cache / shared.name).symlink_to(shared)  # the table's name, in the cache directory
-    env = dict(os.environ, EXACT_WORDLE_CACHE=str(cache))
-    proc = subprocess.Popen([sys.executable, "-m", "tools.serve", "--port", str(port)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = proc.stdout.readline()
-    assert line.startswith("serving http://127.0.0.1"), (line, proc.stderr.read() if proc.poll() else "")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=20)
+    yield from serve(dict(os.environ, EXACT_WORDLE_CACHE=str(cache)))
 
 
 @pytest.mark.slow
