@@ -37,6 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.game.errors import InputError
+from solver.game.feedback import code_to_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Longest a request may ask the exact search to run, by default.
@@ -52,7 +53,20 @@ class RequestError(InputError):
     """A request's body or field that cannot be used (HTTP 400)."""
 
 
+class MediaTypeError(RequestError):
+    """A POST whose body is not declared as JSON (HTTP 415)."""
+
+
 MODES = ("normal", "hard")
+#: What each shipped 5-letter list is, for the page's list choice (solver/data/README.md).
+LIST_INFO = {
+    "nyt-2024": {"title": "NYT 2024 lists",
+                 "note": "Today's game on the New York Times site uses these: 2,309 answers, "
+                         "14,855 allowed guesses (late 2024)."},
+    "legacy": {"title": "Original 2022 lists",
+               "note": "The lists of Wordle before the NYT edited them (2,315 answers, 12,972 "
+                       "guesses): for old games and the published optimum (SALET, 3.4212)."},
+}
 
 
 class Game:
@@ -172,6 +186,8 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
         game.services["normal"].advise(["salet:bbbby", "crane:bbbbb"], top=2)
 
     async def body_of(request: Request) -> dict:
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            raise MediaTypeError("POST bodies must be JSON, sent with Content-Type: application/json")
         raw = await request.body()
         if len(raw) > MAX_BODY:
             raise RequestError(f"the request body is larger than {MAX_BODY} bytes")
@@ -195,8 +211,10 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
         return FileResponse(STATIC / "index.html")
 
     async def config(request: Request):
-        return JSONResponse({"lists": list(games), "modes": list(MODES), "budget_cap": budget_cap,
-                             "default_budget": min(DEFAULT_BUDGET, budget_cap)})
+        return JSONResponse({
+            "lists": [{"name": name, **LIST_INFO.get(name, {"title": name, "note": ""})} for name in games],
+            "default_list": next(iter(games)), "modes": list(MODES), "budget_cap": budget_cap,
+            "default_budget": min(DEFAULT_BUDGET, budget_cap)})
 
     def _next(data: dict):
         game = game_of(data)
@@ -212,11 +230,23 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
         return 200, advice.to_json()
 
     def _analyse(data: dict):
-        from solver.evaluation.analysis import analyse_game
+        from solver.evaluation.analysis import analyse_game, grid_mode, parse_game
 
         game = game_of(data)
-        mode = _mode(data.get("mode"))
-        history = _history(data.get("history", []), game.word_list.word_length)
+        if "guesses" in data:  # the guesses with the answer or the shared grid (tools.analyse)
+            guesses, answer, grid = data["guesses"], data.get("answer"), data.get("grid")
+            if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses) \
+                    or len(guesses) > 6:
+                raise RequestError("guesses must be a list of at most 6 words")
+            for name, value in (("answer", answer), ("grid", grid)):
+                if value is not None and not isinstance(value, str):
+                    raise RequestError(f"{name} must be a string")
+            mode = _mode(data.get("mode") or grid_mode(grid))
+            steps = parse_game(game.word_list, guesses, answer=answer, grid=grid)
+            history = [(guess, code_to_text(code, len(guess))) for guess, code in steps]
+        else:
+            mode = _mode(data.get("mode"))
+            history = _history(data.get("history", []), game.word_list.word_length)
         budget = _budget(data.get("budget"), budget_cap)
         building = game.building(mode, history)
         if building is not None:
@@ -236,7 +266,8 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
                 return JSONResponse(answer, status_code=status)
             except InputError as exc:
                 text = str(exc).strip().splitlines()
-                return JSONResponse({"error": text[0] if text else type(exc).__name__}, status_code=400)
+                return JSONResponse({"error": text[0] if text else type(exc).__name__},
+                                    status_code=415 if isinstance(exc, MediaTypeError) else 400)
             except Exception as exc:  # a bug: a short message, never a traceback
                 return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"[:300]},
                                     status_code=500)

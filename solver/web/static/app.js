@@ -177,12 +177,13 @@ async function init() {
   const config = await (await fetch("/api/config")).json();
   state.budget = config.default_budget;
   const select = $("words");
-  for (const name of config.lists) {
+  for (const list of config.lists) {
     const option = document.createElement("option");
-    option.value = option.textContent = name;
+    option.value = list.name;
+    option.textContent = list.title;
     select.appendChild(option);
   }
-  state.words = config.lists[0];
+  state.words = config.default_list;
   select.addEventListener("change", () => { state.words = select.value; state.rows = []; drawBoard(); refresh(); });
   const mode = $("mode");
   mode.addEventListener("change", () => { state.mode = mode.value; state.rows = []; drawBoard(); refresh(); });
