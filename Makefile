@@ -65,6 +65,7 @@ bench: install
 	$(PY) -m tools.bench
 	$(PY) -m tools.bench_assist
 	$(PY) -m tools.bench_play $(if $(SELBY),--selby $(SELBY))
+	$(PY) -m tools.bench_serve
 	$(PY) -m tools.bench_prove
 	$(PY) -m tools.bench_prove --objective worst --rank 1
 	$(PY) -m tools.bench_classic

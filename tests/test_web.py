@@ -14,7 +14,7 @@ def client():
 
     from solver.web.app import create_app
 
-    with TestClient(create_app(["legacy"], budget_cap=5.0)) as test_client:
+    with TestClient(create_app(["legacy"], budget_cap=5.0, allow_hosts=["testserver"])) as test_client:
         yield test_client
 
 
@@ -86,7 +86,7 @@ def test_config_names_the_lists():
 
     from solver.web.app import create_app
 
-    with TestClient(create_app(["nyt-2024", "legacy"], warm=False)) as client:
+    with TestClient(create_app(["nyt-2024", "legacy"], warm=False, allow_hosts=["testserver"])) as client:
         config = client.get("/api/config").json()
     assert [item["name"] for item in config["lists"]] == ["nyt-2024", "legacy"]
     assert config["lists"][1]["title"] == "Original 2022 lists" and config["default_list"] == "nyt-2024"

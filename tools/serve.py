@@ -3,22 +3,35 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, positive_seconds
 
 DESCRIPTION = """\
-Serve the page at http://HOST:PORT/ : type your guesses, click the tiles to set their colours
-(gray → yellow → green), and see the exact next guess, the answers that remain, the best
-alternatives and, once the game is won, the analysis of every move (as python -m tools.assist
-and python -m tools.analyse, whose functions the JSON endpoints call). Binds 127.0.0.1 unless
-told otherwise; every request's time budget is capped by --budget-cap. Normal and hard mode
-(a switch on the page); lost games are analysed too. An opener with no tree yet has it solved
-once in the background (the page shows the progress) and kept in the user cache. Ctrl-C stops
-the server.
+Serve the page at http://HOST:PORT/ : type your guesses (or use the on-screen keyboard), set
+their colours by clicking the tiles or typing the feedback, and see the exact next guess, the
+answers that remain, the best alternatives and, once the game is over, the analysis of every
+move (as python -m tools.assist and python -m tools.analyse, whose functions the JSON
+endpoints call). Normal and hard mode; lost games are analysed too; a shared grid can be
+pasted. An opener with no tree yet has it solved once in the background (the page shows the
+progress) and kept in the user cache.
 
-Exit status: 0 stopped, 1 an internal error, 2 bad input (an option value, a word list),
-130 interrupted.
+The work runs in worker processes, never in the server's: one answers lookups from the
+decision trees (milliseconds, never behind a search), --search-workers run searches (states
+off every tree, analyses), one builds new openers' trees. A search runs at most its request's
+budget (capped by --budget-cap) and is stopped when its client hangs up; one client address
+may have --per-client searches running or waiting (more: HTTP 429), and at most
+--search-workers + --queue wait in all (more: 503). Bodies over 16 KB (413), JSON nested over
+8 deep (400), POSTs not sent as JSON (415) and a Host header other than 127.0.0.1, localhost,
+[::1] or a name given with --allow-host (400) are refused, so other web pages cannot drive it.
+
+Binds 127.0.0.1 unless told otherwise. The worker processes start and load the kernels before
+"serving http://..." is printed; a port in use, an address that cannot be bound or a bad
+--words is one line on stderr and exit status 2 before that. Ctrl-C stops the server.
+
+Exit status: 0 stopped, 1 an internal error, 2 bad input (an option value, a word list, an
+address that cannot be served), 130 interrupted.
 """
 
 
@@ -32,18 +45,58 @@ def port_number(text: str) -> int:
     return port
 
 
+def count(least: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if not least <= value <= 256:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {least} to 256")
+        return value
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tools.serve", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
-    parser.add_argument("--words", default="legacy",
-                        help="shipped word lists offered, comma-separated (default: legacy; "
-                             "e.g. legacy,nyt-2024)")
-    parser.add_argument("--budget-cap", type=float, default=5.0, metavar="SECONDS",
+    parser.add_argument("--words", default="nyt-2024,legacy",
+                        help="shipped word lists offered, comma-separated, the page's default first "
+                             "(default: nyt-2024,legacy — today's NYT lists, then the original 2022 ones)")
+    parser.add_argument("--budget-cap", type=positive_seconds, default=5.0, metavar="SECONDS",
                         help="the most seconds a request may give the exact search (default 5)")
+    parser.add_argument("--search-workers", type=count(1), default=2, metavar="N",
+                        help="worker processes for searches (default 2)")
+    parser.add_argument("--per-client", type=count(1), default=2, metavar="N",
+                        help="searches one client address may have running or waiting (default 2)")
+    parser.add_argument("--queue", type=count(0), default=8, metavar="N",
+                        help="searches that may wait for a free worker (default 8)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also accept requests whose Host header names NAME (repeatable; e.g. "
+                             "the machine's name when serving a LAN with --host 0.0.0.0)")
     add_debug_option(parser)
     return parser
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening; raises InputError naming the address."""
+    from solver.game.errors import InputError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InputError(f"cannot serve on {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)  # connections made once "serving" is printed wait for the server
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
 
 
 @entry_point(interrupted="interrupted: server stopped")
@@ -54,9 +107,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.web.app import create_app
 
     lists = [name.strip() for name in args.words.split(",") if name.strip()]
-    app = create_app(lists, budget_cap=args.budget_cap)
-    print(f"serving http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    sock = bind(args.host, args.port)
+    app = create_app(lists, budget_cap=args.budget_cap, search_workers=args.search_workers,
+                     per_client=args.per_client, queue=args.queue, allow_hosts=args.allow_host)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"serving http://{shown}:{args.port}/ (Ctrl-C stops)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
     return EXIT_OK
 
 

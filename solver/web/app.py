@@ -2,35 +2,43 @@
 
 One static page (``static/index.html``, ``app.js``, ``style.css``) and three JSON endpoints,
 which ask the same search service as the command-line tools
-(:class:`solver.exact.service.SearchService`, one per list and mode, kept while the server runs):
+(:class:`solver.exact.service.SearchService`, one per list and mode, in worker processes:
+:mod:`solver.web.lanes`, :mod:`solver.web.work`):
 
-- ``GET /api/config`` → ``{"lists": [...], "modes": [...], "budget_cap": s, "default_budget": s}``;
+- ``GET /api/config`` → ``{"lists": [{"name", "title", "note"}, ...], "default_list",
+  "modes", "budget_cap": s, "default_budget": s}``;
 - ``POST /api/next`` ``{"words": "legacy", "mode": "normal", "history": [{"guess": "salet",
   "feedback": "bbbby"}, ...], "top": 5, "budget": 2}`` →
   :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``); ``top`` 0 answers
   without ranking alternatives; histories of six guesses (lost games) are answered too;
-- ``POST /api/analyse`` ``{"words", "mode", "history", "budget"}`` →
-  :meth:`solver.evaluation.analysis.GameAnalysis.to_json` (``tools.analyse --json``).
+- ``POST /api/analyse`` ``{"words", "mode", "history", "budget"}``, or with ``"guesses":
+  [words]`` and the ``"answer"`` or the shared ``"grid"`` (a header ending in ``*``: hard
+  mode) instead of the history → :meth:`solver.evaluation.analysis.GameAnalysis.to_json`
+  (``tools.analyse --json``); the budget is the whole analysis's.
 
 When a history starts with an opener whose optimal tree is neither shipped nor cached, both
 answer ``202`` with ``{"building": {"opener", "done", "total"}}`` and solve the tree in the
 background (once, kept in the user cache); the page repeats the request, showing the progress,
 until the answer comes.
 
-Every input is checked (list name, history length, each guess's letters and list, each
-feedback's pattern, ``top``, the budget, capped at ``budget_cap`` seconds): a bad one gets a
-400 with ``{"error": "<one line>"}``, the same message the command line prints. The exact
-work runs one request at a time (the machine's cores go to the search's child process).
+Every input is checked (``Host`` — loopback names and ``allow_hosts`` only —, the JSON content
+type, the body's size while it streams in and its nesting, the list name, the history, each
+guess's letters and list, each feedback's pattern, ``top``, the budget, capped at
+``budget_cap`` seconds): a bad one gets a 4xx with ``{"error": "<one line>"}``, the same
+message the command line prints (a foreign ``Host``: Starlette's plain 400). Too many
+searches: 429 (one client) or 503 (all); a search past its budget is stopped (503).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
-import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
@@ -45,6 +53,10 @@ BUDGET_CAP = 5.0
 DEFAULT_BUDGET = 2.0
 MAX_TOP = 10
 MAX_BODY = 16_384
+#: The deepest JSON nesting a request may have (ours have 3 levels).
+MAX_DEPTH = 8
+#: Host headers always accepted (the loopback names); more with ``allow_hosts``.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _WORD = re.compile(r"[a-z]+")
 _FEEDBACK = re.compile(r"[byg]+")
 
@@ -57,6 +69,10 @@ class MediaTypeError(RequestError):
     """A POST whose body is not declared as JSON (HTTP 415)."""
 
 
+class BodyTooLarge(RequestError):
+    """A request body over :data:`MAX_BODY` bytes (HTTP 413)."""
+
+
 MODES = ("normal", "hard")
 #: What each shipped 5-letter list is, for the page's list choice (solver/data/README.md).
 LIST_INFO = {
@@ -67,57 +83,6 @@ LIST_INFO = {
                "note": "The lists of Wordle before the NYT edited them (2,315 answers, 12,972 "
                        "guesses): for old games and the published optimum (SALET, 3.4212)."},
 }
-
-
-class Game:
-    """One word list ready for requests: a search service per mode, and the openers' trees
-    being built in the background (:meth:`building`)."""
-
-    def __init__(self, name: str):
-        from solver.exact.service import SearchService
-        from solver.game.feedback import feedback_table
-        from solver.game.wordlists import load_word_list
-
-        self.word_list = load_word_list(name)
-        self.table = feedback_table(self.word_list)
-        self.services = {mode: SearchService(self.word_list, mode=mode, table=self.table)
-                         for mode in MODES}
-        self._builds: dict[tuple[str, str], dict] = {}
-        self._lock = threading.Lock()
-
-    def building(self, mode: str, history) -> dict | None:
-        """None when the history's opener has its tree (or the history is empty or not valid:
-        the request then says why); else the build's progress ``{"opener", "done", "total"}``,
-        the build started in a background thread if it is not running yet."""
-        service = self.services[mode]
-        if not history:
-            return None
-        opener = history[0][0]
-        if opener not in set(self.word_list.guesses) or service.book.find(opener) is not None:
-            return None
-        key = (mode, opener)
-        with self._lock:
-            build = self._builds.get(key)
-            if build is not None and build.get("error") is not None:
-                del self._builds[key]  # the request itself reports the error
-                return None
-            if build is None:
-                build = {"opener": opener, "done": 0, "total": self.word_list.n_answers, "error": None}
-                self._builds[key] = build
-                threading.Thread(target=self._build, args=(service, opener, build), daemon=True).start()
-        return {k: build[k] for k in ("opener", "done", "total")}
-
-    def _build(self, service, opener: str, build: dict) -> None:
-        def progress(done: int, total: int) -> None:
-            build["done"], build["total"] = done, total
-
-        try:
-            service.book.tree(opener, progress=progress, jobs=service.jobs)
-        except Exception as exc:  # noqa: BLE001 - reported by the next request on this opener
-            build["error"] = str(exc)
-            return
-        with self._lock:
-            self._builds.pop((service.spec.mode, opener), None)
 
 
 def _history(value, word_length: int) -> list[tuple[str, str]]:
@@ -166,118 +131,193 @@ def _top(value) -> int:
     return value
 
 
-def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool = True) -> Starlette:
-    """The ASGI app serving the page for the shipped ``lists`` (loaded, with their trees, now).
+def json_depth(raw: bytes) -> int:
+    """The deepest nesting of ``[``/``{`` in a JSON text (brackets inside strings skipped), so
+    that a deep body is refused before the parser recurses into it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
 
-    ``budget_cap``: the most seconds a request may give the search. ``warm``: load the solver's
-    kernels now, so the first request does not pay for it. Raises InputError for an unknown
-    list or a cap that is not positive."""
+
+async def read_json(request: Request) -> dict:
+    """The request's JSON object, read at most :data:`MAX_BODY` bytes into memory (a longer
+    body is refused while it streams in: 413), at most :data:`MAX_DEPTH` deep. Raises
+    RequestError (and MediaTypeError for a body not sent as JSON)."""
+    import json
+
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise MediaTypeError("POST bodies must be JSON, sent with Content-Type: application/json")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise BodyTooLarge(f"the request body is larger than {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge(f"the request body is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if json_depth(raw) > MAX_DEPTH:
+        raise RequestError(f"the request body is nested more than {MAX_DEPTH} deep")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise RequestError("the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError("the request body must be a JSON object")
+    return data
+
+
+def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
+               search_workers: int = 2, per_client: int = 2, queue: int = 8,
+               allow_hosts=()) -> Starlette:
+    """The ASGI app serving the page for the shipped ``lists``.
+
+    Args:
+        lists: shipped word lists' names offered (the first is the page's default).
+        budget_cap: the most seconds a request may give the search (> 0).
+        warm: start the worker processes and load the kernels now (else at the first request).
+        search_workers, per_client, queue: see :class:`solver.web.lanes.Lanes`.
+        allow_hosts: ``Host`` names accepted besides :data:`LOCAL_HOSTS` (a request naming
+            another host gets a 400, so that other web pages cannot drive this server).
+
+    Raises:
+        InputError: no list, an unknown list, a cap or a count out of range.
+    """
     from solver.game.wordlists import BUILTIN_LISTS
+    from solver.web.lanes import Busy, Disconnected, Lanes
 
+    lists = list(dict.fromkeys(lists))
+    if not lists:
+        raise InputError("no word list to offer: give --words, e.g. --words nyt-2024,legacy")
     for name in lists:
         if name not in BUILTIN_LISTS:
             raise InputError(f"{name!r} is not a shipped word list ({', '.join(BUILTIN_LISTS)})")
-    if not (isinstance(budget_cap, (int, float)) and math.isfinite(budget_cap) and budget_cap > 0):
-        raise InputError(f"the budget cap must be a positive number of seconds, got {budget_cap!r}")
-    games = {name: Game(name) for name in lists}
-    lock = threading.Lock()
-    if warm:  # the search kernels loaded now, not by the first request
-        game = next(iter(games.values()))
-        game.services["normal"].advise(["salet:bbbby", "crane:bbbbb"], top=2)
+    if isinstance(budget_cap, bool) or not isinstance(budget_cap, (int, float)) \
+            or not math.isfinite(budget_cap) or not 0 < budget_cap <= 3600:
+        raise InputError(f"the budget cap must be a number of seconds in (0, 3600], got {budget_cap!r}")
+    for label, value, least in (("search workers", search_workers, 1), ("searches per client", per_client, 1),
+                                ("queue", queue, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 256:
+            raise InputError(f"{label} must be a whole number from {least} to 256, got {value!r}")
+    from solver.game.wordlists import load_word_list
 
-    async def body_of(request: Request) -> dict:
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            raise MediaTypeError("POST bodies must be JSON, sent with Content-Type: application/json")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise RequestError(f"the request body is larger than {MAX_BODY} bytes")
-        import json
+    for name in lists:  # the words only (the feedback tables load in the workers)
+        _word_lists.setdefault(name, load_word_list(name))
+    lanes = Lanes(lists, search_workers=search_workers, per_client=per_client, queue=queue)
+    if warm:
+        lanes.warm()
 
-        try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            raise RequestError("the request body is not JSON") from None
-        if not isinstance(data, dict):
-            raise RequestError("the request body must be a JSON object")
-        return data
-
-    def game_of(data: dict) -> Game:
-        name = data.get("words", next(iter(games)))
-        if not isinstance(name, str) or name not in games:
-            raise RequestError(f"words must be one of {', '.join(games)}, got {str(name)[:40]!r}")
-        return games[name]
+    def checked(data: dict):
+        name = data.get("words", lists[0])
+        if not isinstance(name, str) or name not in lists:
+            raise RequestError(f"words must be one of {', '.join(lists)}, got {str(name)[:40]!r}")
+        return name, _budget(data.get("budget"), budget_cap)
 
     async def index(request: Request):
         return FileResponse(STATIC / "index.html")
 
     async def config(request: Request):
         return JSONResponse({
-            "lists": [{"name": name, **LIST_INFO.get(name, {"title": name, "note": ""})} for name in games],
-            "default_list": next(iter(games)), "modes": list(MODES), "budget_cap": budget_cap,
+            "lists": [{"name": name, **LIST_INFO.get(name, {"title": name, "note": ""})} for name in lists],
+            "default_list": lists[0], "modes": list(MODES), "budget_cap": budget_cap,
             "default_budget": min(DEFAULT_BUDGET, budget_cap)})
 
-    def _next(data: dict):
-        game = game_of(data)
-        mode = _mode(data.get("mode"))
-        history = _history(data.get("history", []), game.word_list.word_length)
-        top, budget = _top(data.get("top")), _budget(data.get("budget"), budget_cap)
-        building = game.building(mode, history)
-        if building is not None:
-            return 202, {"building": building}
-        with lock:
-            advice = game.services[mode].advise(history, top=top, budget=budget,
-                                                alternatives_budget=budget)
-        return 200, advice.to_json()
+    async def next_guess(request: Request):
+        data = await read_json(request)
+        words, budget = checked(data)
+        history = _history(data.get("history", []), _word_lists[words].word_length)
+        return await lanes.answer(_client(request), "next", words, _mode(data.get("mode")), history,
+                                  _top(data.get("top")), budget, request.is_disconnected)
 
-    def _analyse(data: dict):
-        from solver.evaluation.analysis import analyse_game, grid_mode, parse_game
-
-        game = game_of(data)
+    async def analyse(request: Request):
+        data = await read_json(request)
+        words, budget = checked(data)
         if "guesses" in data:  # the guesses with the answer or the shared grid (tools.analyse)
-            guesses, answer, grid = data["guesses"], data.get("answer"), data.get("grid")
-            if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses) \
-                    or len(guesses) > 6:
-                raise RequestError("guesses must be a list of at most 6 words")
-            for name, value in (("answer", answer), ("grid", grid)):
-                if value is not None and not isinstance(value, str):
-                    raise RequestError(f"{name} must be a string")
-            mode = _mode(data.get("mode") or grid_mode(grid))
-            steps = parse_game(game.word_list, guesses, answer=answer, grid=grid)
-            history = [(guess, code_to_text(code, len(guess))) for guess, code in steps]
+            history, mode = await _game_of(data, words)
         else:
             mode = _mode(data.get("mode"))
-            history = _history(data.get("history", []), game.word_list.word_length)
-        budget = _budget(data.get("budget"), budget_cap)
-        building = game.building(mode, history)
-        if building is not None:
-            return 202, {"building": building}
-        with lock:
-            analysis = analyse_game(game.word_list, history, budget=budget,
-                                    service=game.services[mode])
-        return 200, analysis.to_json()
+            history = _history(data.get("history", []), _word_lists[words].word_length)
+        return await lanes.answer(_client(request), "analyse", words, mode, history, 0, budget,
+                                  request.is_disconnected)
 
-    def endpoint(work):
+    async def _game_of(data: dict, words: str):
+        from starlette.concurrency import run_in_threadpool
+
+        from solver.evaluation.analysis import grid_mode
+
+        guesses, answer, grid = data["guesses"], data.get("answer"), data.get("grid")
+        if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses) or len(guesses) > 6:
+            raise RequestError("guesses must be a list of at most 6 words")
+        for name, value in (("answer", answer), ("grid", grid)):
+            if value is not None and not isinstance(value, str):
+                raise RequestError(f"{name} must be a string")
+        mode = _mode(data.get("mode") or grid_mode(grid))
+        steps = await run_in_threadpool(_parse_game, words, guesses, answer, grid)
+        return [(guess, code_to_text(code, len(guess))) for guess, code in steps], mode
+
+    def endpoint(handler):
         async def handle(request: Request):
-            from starlette.concurrency import run_in_threadpool
-
             try:
-                data = await body_of(request)
-                status, answer = await run_in_threadpool(work, data)
-                return JSONResponse(answer, status_code=status)
+                answer = await handler(request)
+            except Disconnected:  # nobody to answer; the work was stopped
+                return JSONResponse({"error": "the client went away"}, status_code=499)
+            except Busy as exc:
+                return JSONResponse({"error": str(exc)}, status_code=exc.status)
             except InputError as exc:
                 text = str(exc).strip().splitlines()
-                return JSONResponse({"error": text[0] if text else type(exc).__name__},
-                                    status_code=415 if isinstance(exc, MediaTypeError) else 400)
+                status = 415 if isinstance(exc, MediaTypeError) else 413 if isinstance(exc, BodyTooLarge) else 400
+                return JSONResponse({"error": text[0] if text else type(exc).__name__}, status_code=status)
             except Exception as exc:  # a bug: a short message, never a traceback
                 return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"[:300]},
                                     status_code=500)
+            status, body = answer
+            return JSONResponse(body, status_code=status)
         return handle
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        lanes.close()
 
     routes = [
         Route("/", index),
         Route("/api/config", config),
-        Route("/api/next", endpoint(_next), methods=["POST"]),
-        Route("/api/analyse", endpoint(_analyse), methods=["POST"]),
+        Route("/api/next", endpoint(next_guess), methods=["POST"]),
+        Route("/api/analyse", endpoint(analyse), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    hosts = [*LOCAL_HOSTS, *allow_hosts]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
+    app.state.lanes = lanes
+    return app
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+_word_lists: dict = {}
+
+
+def _parse_game(words: str, guesses, answer, grid):
+    """:func:`solver.evaluation.analysis.parse_game` on the named lists (loaded once)."""
+    from solver.evaluation.analysis import parse_game
+
+    return parse_game(_word_lists[words], guesses, answer=answer, grid=grid)

@@ -1,0 +1,188 @@
+"""The web server's worker processes: a lookup lane, a search lane and a build lane.
+
+Work never runs in the server's own process (whose event loop only reads requests and writes
+answers), and no lock serialises it. Three pools of worker processes (`pebble`, which can
+stop a running task by stopping its process):
+
+- **lookup** (one process): every request first; it answers what the decision trees answer
+  (a few milliseconds), checks the history (a bad one is a 400 at once) and otherwise says
+  which lane must take it. Nothing slow runs here, so cheap lookups never wait behind
+  searches. An on-tree state whose alternatives take longer to prove than
+  :data:`solver.web.work.LOOKUP_SECONDS` goes on to the search lane when a search process is
+  free, and is answered at once (the exact next guess, the alternatives marked not proven)
+  when all are busy. Answers are kept (:data:`KEEP_ANSWERS`, least recently used dropped
+  first) and repeated from memory: exact ones for any budget, the best found by a search
+  that used up its budget for requests with that budget.
+- **search** (``search_workers`` processes, at a lower CPU priority): states off every tree
+  and game analyses, each within its request's budget (the task is stopped at the budget
+  plus :data:`GRACE_SECONDS`). A task whose client hung up is stopped at once (its process
+  is replaced). At most ``per_client`` searches of one client address run or wait at a
+  time (more: 429), at most ``search_workers + queue`` in all (more: 503).
+- **build** (one process): an opener's whole tree, solved once into the user cache while
+  the page shows the progress (a 202 answer); a build is never stopped by a hang-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import CancelledError, TimeoutError
+
+#: Seconds a search may run past its request's budget before it is stopped.
+GRACE_SECONDS = 2.0
+#: Seconds a lookup may take before its process is replaced and the request searched.
+LOOKUP_TIMEOUT = 5.0
+#: How often (seconds) a waiting request checks whether its client is still there.
+POLL_SECONDS = 0.1
+#: Answers kept in the server's memory.
+KEEP_ANSWERS = 4096
+
+
+class Busy(Exception):
+    """Too much work waiting (HTTP 503) or too many searches of one client (HTTP 429)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+class Disconnected(Exception):
+    """The client hung up while its request waited; the work was stopped."""
+
+
+class Lanes:
+    """The three pools, started at once (their processes load the lists and the kernels).
+
+    Args:
+        lists: the word lists' names, as offered by the page.
+        search_workers: processes of the search lane (≥ 1).
+        per_client: searches one client address may have running or waiting (≥ 1).
+        queue: searches that may wait for a free search process (≥ 0).
+    """
+
+    def __init__(self, lists, *, search_workers: int = 2, per_client: int = 2, queue: int = 8):
+        from pebble import ProcessPool
+
+        from solver.web import work
+
+        context = multiprocessing.get_context("forkserver")
+        self.progress = context.Array("q", 2, lock=False)  # the running build's (done, total)
+        self.lookup_pool = ProcessPool(1, initializer=work.start, initargs=(tuple(lists), "lookup"),
+                                       context=context)
+        self.search_pool = ProcessPool(search_workers, initializer=work.start,
+                                       initargs=(tuple(lists), "search"), context=context)
+        self.build_pool = ProcessPool(1, initializer=work.start,
+                                      initargs=(tuple(lists), "build", self.progress), context=context)
+        self.search_workers, self.per_client, self.queue = search_workers, per_client, queue
+        self.searches: dict[str, int] = {}  # client address -> searches running or waiting
+        self.builds: dict[tuple, object] = {}  # (words, mode, opener) -> future
+        self.failed: set[tuple] = set()  # builds that raised: such requests are searched
+        self.kept: OrderedDict = OrderedDict()  # request (with the budget unless exact) -> answer
+
+    def warm(self, timeout: float = 600.0) -> None:
+        """Start every process and load the kernels now; raises what a worker's start raised."""
+        from solver.web import work
+
+        futures = [self.lookup_pool.schedule(work.warm, ("lookup",)),
+                   self.build_pool.schedule(work.warm, ("build",))]
+        futures += [self.search_pool.schedule(work.warm, ("search",)) for _ in range(self.search_workers)]
+        for future in futures:
+            future.result(timeout=timeout)
+
+    def close(self) -> None:
+        for pool in (self.lookup_pool, self.search_pool, self.build_pool):
+            pool.stop()
+            pool.join(timeout=10)
+
+    async def _wait(self, future, is_disconnected):
+        """The future's result; stops it (and raises Disconnected) when the client hangs up."""
+        wrapped = asyncio.wrap_future(future)
+        while True:
+            done, _ = await asyncio.wait({wrapped}, timeout=POLL_SECONDS)
+            if done:
+                return wrapped.result()
+            if await is_disconnected():
+                future.cancel()  # a running pebble task: its process is stopped and replaced
+                raise Disconnected()
+
+    async def answer(self, client: str, kind: str, words: str, mode: str, history, top: int,
+                     budget: float, is_disconnected) -> tuple[int, dict]:
+        """``(status, json)`` for a ``"next"`` or ``"analyse"`` request (already checked for
+        shape). Raises InputError (400), Busy (429/503), Disconnected."""
+        from solver.web import work
+
+        args = (kind, words, mode, history, top, budget)
+        key = (kind, words, mode, tuple(history), top)
+        for known in (key, (*key, budget)):  # an exact answer, or the best one this budget found
+            if known in self.kept:
+                self.kept.move_to_end(known)
+                return 200, dict(self.kept[known], seconds=0.0)
+        try:
+            route, result = await self._wait(self.lookup_pool.schedule(work.lookup, args, timeout=LOOKUP_TIMEOUT),
+                                             is_disconnected)
+        except TimeoutError:  # a lookup that was not cheap after all: its process was replaced
+            route, result = "search", None
+        if route == "answer":
+            return 200, self._keep(key, result)
+        if route == "partial" and sum(self.searches.values()) >= self.search_workers:
+            return 200, result  # the next guess exact, the alternatives best found in a moment
+        if route == "build" and (words, mode, result) not in self.failed:
+            return 202, {"building": self.build(words, mode, result)}
+        return 200, self._keep(key, await self.search(client, args, budget, is_disconnected), budget)
+
+    def _keep(self, key, answer: dict, budget: float | None = None) -> dict:
+        """Keep ``answer`` for repeats of the request: under ``key`` when it is exact (the
+        alternatives complete), else under ``key`` and the ``budget`` its search used up."""
+        exact = answer.get("status") in ("exact", "solved") and answer.get("alternatives_complete", True) \
+            if "moves" not in answer else answer.get("all_values_exact", False)
+        if exact or budget is not None:
+            self.kept[key if exact else (*key, budget)] = answer
+            if len(self.kept) > KEEP_ANSWERS:
+                self.kept.popitem(last=False)
+        return answer
+
+    async def search(self, client: str, args, budget: float, is_disconnected) -> dict:
+        from solver.web import work
+
+        running = sum(self.searches.values())
+        mine = self.searches.get(client, 0)
+        if mine >= self.per_client:
+            raise Busy(f"this client already has {mine} searches running or waiting (at most "
+                       f"{self.per_client}); wait for one to finish", 429)
+        if running >= self.search_workers + self.queue:
+            raise Busy(f"the server is busy ({running} searches running or waiting); try again "
+                       "in a few seconds", 503)
+        self.searches[client] = mine + 1
+        try:
+            future = self.search_pool.schedule(work.search, args, timeout=budget + GRACE_SECONDS)
+            try:
+                return await self._wait(future, is_disconnected)
+            except TimeoutError:
+                raise Busy(f"the search ran past its budget of {budget:g} s and was stopped", 503) from None
+            except CancelledError:
+                raise Disconnected() from None
+        finally:
+            self.searches[client] -= 1
+            if not self.searches[client]:
+                del self.searches[client]
+
+    def build(self, words: str, mode: str, opener: str) -> dict:
+        """Start (once) the build of ``opener``'s tree; its progress ``{"opener", "done",
+        "total"}`` (0 done while it waits for the build process)."""
+        from solver.web import work
+
+        key = (words, mode, opener)
+        future = self.builds.get(key)
+        if future is not None and future.done():
+            del self.builds[key]  # finished: the lookup finds its tree; failed: searched
+            if future.exception() is not None:
+                self.failed.add(key)
+            future = None
+        if future is None:
+            future = self.build_pool.schedule(work.build, (words, mode, opener))
+            self.builds[key] = future
+        done, total = 0, 0
+        if future.running():
+            done, total = int(self.progress[0]), int(self.progress[1])
+        return {"opener": opener, "done": done, "total": total}

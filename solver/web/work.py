@@ -1,0 +1,149 @@
+"""What the web server's worker processes do (solver.web.lanes runs these functions in them).
+
+Each worker process loads the offered word lists and a search service per list and mode once
+(:func:`start`), then answers tasks: a *lookup* (:func:`lookup`: answers only what the
+decision trees answer within :data:`LOOKUP_SECONDS`, else says the request needs a search or a
+tree build), a *search* (:func:`search`: ``advise`` or ``analyse_game`` within the request's
+budget) or a *build* (:func:`build`: an opener's whole tree, solved once into the user cache,
+its progress written to a shared array).
+
+The requests reaching these functions are already checked for shape by solver.web.app; the
+words, feedback and hard-mode rules are checked here by the service, whose InputError
+(pickled back to the server) becomes a 400.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+#: The most seconds a lookup may spend on the alternatives (an on-tree lookup takes a few
+#: milliseconds; the alternatives of a large state can take seconds to prove).
+LOOKUP_SECONDS = 0.1
+MODES = ("normal", "hard")
+
+_games: dict = {}
+_progress = None
+
+
+class Game:
+    """One word list in a worker: its search service per mode."""
+
+    def __init__(self, name: str):
+        from solver.exact.service import SearchService
+        from solver.game.feedback import feedback_table
+        from solver.game.wordlists import load_word_list
+
+        self.word_list = load_word_list(name)
+        self.table = feedback_table(self.word_list)
+        self.services = {mode: SearchService(self.word_list, mode=mode, table=self.table) for mode in MODES}
+        self.guess_set = frozenset(self.word_list.guesses)
+
+    def needs_build(self, mode: str, history) -> str | None:
+        """The opener whose tree must be solved before this history can be answered, or None
+        (no history, an unknown opener — the service then says why —, a tree found, or an
+        opener with no tree that wins every game)."""
+        if not history:
+            return None
+        book = self.services[mode].book
+        opener = history[0][0]
+        if opener not in self.guess_set or book.find(opener) is not None \
+                or book.unwinnable(opener) is not None:
+            return None
+        return opener
+
+
+def start(lists, role: str, progress=None) -> None:
+    """Worker initialiser: load ``lists`` (names) and, for the search and build roles, lower
+    this process's priority so that lookups get the cores first (``os.nice``)."""
+    global _progress
+    if role != "lookup":
+        os.nice(5)
+    _progress = progress
+    for name in lists:
+        _games[name] = Game(name)
+
+
+def warm(role: str) -> str:
+    """Load (or, with a cold numba cache, compile) the search kernels now, with no deadline,
+    so that no request's budget pays for them; returns ``role``."""
+    game = next(iter(_games.values()))
+    service = game.services["normal"]
+    if role != "build":
+        service.advise([], top=0)
+        state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
+        if state.size:
+            from solver.exact.anytime import rank_guesses
+
+            rank_guesses(game.word_list, state[:3], 5, top=2, table=game.table, spec=service.spec, in_process=True)
+    if role == "search":  # an analysis loads the exact kernels' other specialisations
+        from solver.evaluation.analysis import analyse_game
+        from solver.game.feedback import code_to_text, feedback_code
+
+        answer = game.word_list.answers[0]
+        opener = service.advise([], top=0).next_guess
+        history = [(opener, code_to_text(feedback_code(opener, answer), len(opener))), (answer, "g" * len(answer))]
+        analyse_game(game.word_list, history, service=service)
+    return role
+
+
+def lookup(kind: str, words: str, mode: str, history, top: int, budget: float):
+    """A request answered from the trees alone, if it can be.
+
+    Returns ``("answer", json)`` (exact, alternatives complete), ``("partial", json)`` (the
+    next guess and its value exact, the alternatives the best found in
+    :data:`LOOKUP_SECONDS`), ``("build", opener)`` (the opener's tree must be solved first)
+    or ``("search", None)`` (off every tree). Raises InputError for a history the rules
+    reject (an unknown word, impossible feedback, a hard-mode violation)."""
+    game = _games[words]
+    service = game.services[mode]
+    steps = service.normalise(history)  # raises InputError naming the guess at fault
+    opener = game.needs_build(mode, history)
+    if opener is not None:
+        return "build", opener
+    if kind != "next":
+        return "search", None
+    if steps and service.state_after(steps).size and steps[-1][1] != service.spec.all_green:
+        if service.book.find(steps[0][0]) is None:
+            return "search", None
+        where = service.position(steps, deadline=time.monotonic(), solve=False)
+        if where.tree is None:  # off every tree: a search
+            return "search", None
+    seconds = min(budget, LOOKUP_SECONDS)
+    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds)
+    if advice.status == "best found, not proven":
+        return "search", None
+    complete = advice.alternatives_complete or top == 0 or advice.next_guess is None
+    return ("answer" if complete else "partial"), advice.to_json()
+
+
+def search(kind: str, words: str, mode: str, history, top: int, budget: float) -> dict:
+    """``advise`` (kind ``"next"``) or ``analyse_game`` (``"analyse"``) within ``budget``
+    seconds; returns the JSON answer."""
+    game = _games[words]
+    service = game.services[mode]
+    if kind == "next":
+        return service.advise(history, top=top, budget=budget, alternatives_budget=budget).to_json()
+    from solver.evaluation.analysis import analyse_game
+
+    return analyse_game(game.word_list, history, budget=budget, service=service).to_json()
+
+
+def build(words: str, mode: str, opener: str) -> str:
+    """Solve ``opener``'s tree into the user cache, writing ``(done, total)`` answers to the
+    shared progress array as root classes finish; returns the opener."""
+    from solver.exact.bellman import UnwinnableError
+
+    service = _games[words].services[mode]
+    if _progress is not None:
+        _progress[0], _progress[1] = 0, service.word_list.n_answers
+
+    def progress(done: int, total: int) -> None:
+        if _progress is not None:
+            _progress[0], _progress[1] = done, total
+
+    try:
+        service.book.tree(opener, progress=progress, jobs=service.jobs)
+    except UnwinnableError:  # recorded by the book: its states are then solved one by one
+        pass
+    return opener
