@@ -1,11 +1,16 @@
 """The page as a player meets it: whole games played in headless Chromium (Playwright driving
-Debian's chromium)."""
+Debian's chromium) at a desktop size (1280×900) and a phone size (390×844), in the light and the
+dark theme, with the feedback typed (b/y/g, digits), entered on the on-screen keyboard and set by
+tapping tiles. The screenshots in docs/img/ (the README's) are taken here."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
-import time
+import urllib.request
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -14,123 +19,389 @@ from webserver import ROOT, serve
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = ROOT / "docs" / "img"
+DESKTOP, PHONE = (1280, 900), (390, 844)
+#: A lost game (the answer is HATCH) opened with CATCH, whose tree is not shipped: the server
+#: solves it the first time (the page shows the progress) and values the moves past the sixth.
+LOST = ["catch", "batch", "latch", "match", "patch", "watch"]
+LOST_ANSWER = "hatch"
+WON_ANSWER = "crony"
+#: How each row of a game is entered: typed letters and b/y/g; the suggestion button and tiles
+#: tapped; the on-screen keyboard (letters, colour keys, Enter); typed letters and digits 0/1/2.
+WAYS = ["typed", "tiles", "screen keys", "digits"]
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                 reason="needs Debian's chromium (.ci/run installs it)")]
+
+
+def fmt(x, digits: int = 3) -> str:
+    """app.js's ``fmt``: the magnitude rounded half up (as ``Number.toFixed``), U+2212 for minus."""
+    if x is None:
+        return "?"
+    rounded = Decimal(float(x)).copy_abs().quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return ("−" if x < 0 and rounded != 0 else "") + f"{rounded:.{digits}f}"
+
+
+def signed(x) -> str:
+    """app.js's ``signed``: a + before a positive value."""
+    text = fmt(x)
+    return text if text.startswith("−") or Decimal(text) == 0 else "+" + text
+
+
+def remaining_text(n: int) -> str:
+    return f"{n:,} answer{'s remain' if n != 1 else ' remains'}"
 
 
 @pytest.fixture(scope="module")
-def server():
-    yield from serve()
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (.ci/run installs it)")
-def test_a_whole_game_in_headless_chromium(server, warm_assist_kernels):
-    """Play crony as the tree does: each suggestion shown must be the tree's next guess; set
-    the tiles by clicking (gray → yellow → green); at the end the analysis shows one row per
-    move, each with regret 0. Screenshots go to docs/img/."""
-    import policy_tree
-    from playwright.sync_api import expect, sync_playwright
-
-    from solver.game.feedback import code_to_text
-
-    tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
-    game = tree.game("crony")
-    shots = ROOT / "docs" / "img"
-    shots.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 900, "height": 1100})
-        page.goto(server)
-        for number, (guess, code) in enumerate(game, start=1):
-            expect(page.locator("#suggestion")).to_have_text(guess, timeout=20_000)
-            # every move, the opener included: the shipped tree records the opener proof
-            expect(page.locator("#status")).to_have_text("(exact, from the tree)")
-            page.click("#use-suggestion")
-            row = page.locator("#board .row").nth(number - 1)
-            for i, colour in enumerate(code_to_text(code)):
-                for _ in range("byg".index(colour)):
-                    row.locator(".tile").nth(i).click()
-            expect(row.locator(".tile").nth(0)).to_have_class(re.compile(f"tile {code_to_text(code)[0]}"))
-            page.click("#submit-row")
-            if number == 2:
-                remaining = len(tree.remaining_answers(game[:2]))
-                expect(page.locator("#remaining-count")).to_have_text(f"{remaining} answers remain")
-                expect(page.locator("#alternatives tbody tr")).to_have_count(5, timeout=20_000)
-                first_alt = page.locator("#alternatives tbody tr").nth(0).locator("td").nth(1)
-                expect(first_alt).to_have_text(tree.next_guess(game[:2]))
-                page.screenshot(path=str(shots / "web-next.png"), full_page=True)
-        expect(page.locator("#analysis tbody tr")).to_have_count(len(game), timeout=30_000)
-        regrets = page.locator("#analysis tbody tr td:nth-child(6)").all_inner_texts()
-        assert [r.rstrip("*") for r in regrets] == ["0.000"] * len(game)
-        expect(page.locator("#summary")).to_contain_text(f"won in {len(game)} guesses; total regret 0.000")
-        page.screenshot(path=str(shots / "web-analysis.png"), full_page=True)
-        started = time.perf_counter()
-        page.click("#undo")
-        expect(page.locator("#suggestion")).to_have_text(game[-1][0], timeout=10_000)
-        assert time.perf_counter() - started < 5
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def fresh_server(tmp_path_factory):
-    """A server with an empty user cache: an opener with no shipped tree is solved anew."""
+def server(tmp_path_factory):
+    """One server for the module, with an empty user cache (the feedback tables linked in, not
+    the trees): CATCH's tree is solved anew by the first lost game."""
     from solver.game.feedback import feedback_table, table_cache_path
     from solver.game.wordlists import load_word_list
 
     cache = tmp_path_factory.mktemp("cache")
-    word_list = load_word_list("legacy")
-    feedback_table(word_list)  # the feedback table is shared (built once), not the trees
-    shared = table_cache_path(word_list)
-    (cache / shared.name).symlink_to(shared)  # the table's name, in the cache directory
-    yield from serve(dict(os.environ, EXACT_WORDLE_CACHE=str(cache)))
+    for name in ("nyt-2024", "legacy"):
+        word_list = load_word_list(name)
+        feedback_table(word_list)  # built once and shared, not part of what is tested here
+        shared = table_cache_path(word_list)
+        (cache / shared.name).symlink_to(shared)
+    for url in serve(dict(os.environ, EXACT_WORDLE_CACHE=str(cache))):
+        yield {"url": url, "catch_solved": False}
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (.ci/run installs it)")
-def test_a_lost_game_at_phone_size_in_headless_chromium(fresh_server):
-    """At 390×844, a game opened with CATCH (no shipped tree: the page shows the progress of
-    its solve) and lost after six guesses (the answer was HATCH) is entered row by row, the
-    last guesses answered although the game can no longer be won, and analysed: six rows,
-    every value shown (the last moves marked +1, valued past the sixth guess), not won."""
-    from playwright.sync_api import expect, sync_playwright
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
 
-    from solver.game.feedback import code_to_text, feedback_code
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def tree():
+    import policy_tree
+
+    return policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
+
+
+@pytest.fixture(scope="module")
+def legacy():
     from solver.game.wordlists import load_word_list
 
-    guesses = ["catch", "batch", "latch", "match", "patch", "watch"]
-    answers = load_word_list("legacy").answers
-    left = [sum(all(feedback_code(g, a) == feedback_code(g, "hatch") for g in guesses[:k])
-                for a in answers) for k in range(1, 7)]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(fresh_server)
-        expect(page.locator("#suggestion")).to_have_text("salet", timeout=20_000)
-        saw_progress = False
-        for number, guess in enumerate(guesses, start=1):
-            page.fill("#guess-input", guess)
-            page.click("#add-guess")
-            row = page.locator("#board .row").nth(number - 1)
-            for i, colour in enumerate(code_to_text(feedback_code(guess, "hatch"))):
-                for _ in range("byg".index(colour)):
-                    row.locator(".tile").nth(i).click()
-            page.click("#submit-row")
-            if number == 1:  # CATCH's tree is being solved: the progress line says so
-                try:
-                    expect(page.locator("#progress")).to_contain_text("solving the CATCH tree", timeout=5_000)
-                    saw_progress = True
-                except AssertionError:
-                    pass
-            n = left[number - 1]
-            expect(page.locator("#remaining-count")).to_have_text(
-                f"{n} answer{'s remain' if n != 1 else ' remains'}", timeout=120_000)
-            expect(page.locator("#error")).to_have_text("")
-        assert saw_progress
-        expect(page.locator("#analysis tbody tr")).to_have_count(6, timeout=120_000)
-        cells = page.locator("#analysis tbody tr td").all_inner_texts()
-        assert "?" not in cells
-        v_column = page.locator("#analysis tbody tr td:nth-child(4)").all_inner_texts()
-        assert v_column[-1].endswith("+1") and not v_column[0].endswith("+1")
-        expect(page.locator("#summary")).to_contain_text("not won in 6 guesses")
-        # no sideways scrolling at phone width: the tables scroll inside their own box
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        browser.close()
+    return load_word_list("legacy")
+
+
+def open_page(browser, url, size, theme):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=theme)
+    # layout shifts, as the browser measures them (https://web.dev/articles/cls)
+    context.add_init_script("""window.layoutShifts = [];
+        new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.layoutShifts.push({
+                at: e.startTime, value: e.value, input: e.hadRecentInput,
+                moved: e.sources.map((s) => s.node ? s.node.id || s.node.className || s.node.nodeName : "")});
+        }).observe({type: "layout-shift", buffered: true});""")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    from playwright.sync_api import expect
+
+    # the lists are named for what they are, today's NYT lists first (the server's default)
+    expect(page.locator("#words option")).to_have_text(["NYT 2024 lists", "Original 2022 lists"])
+    expect(page.locator("#list-note")).to_contain_text("New York Times")
+    page.select_option("#words", "legacy")
+    expect(page.locator("#list-note")).to_contain_text("before the NYT edited them")
+    return context, page, errors
+
+
+def enter_row(page, number: int, guess: str, feedback: str, way: str) -> None:
+    """Enter ``guess`` with its ``feedback`` (b/y/g) as the ``number``-th row, the ``way`` given."""
+    from playwright.sync_api import expect
+
+    if way == "typed":
+        page.keyboard.type(guess)
+        page.keyboard.type(feedback)
+        page.keyboard.press("Enter")
+    elif way == "digits":
+        page.keyboard.type(guess)
+        page.keyboard.type("".join(str("byg".index(c)) for c in feedback))
+        page.keyboard.press("Enter")
+    elif way == "screen keys":
+        for letter in guess:
+            page.click(f"#keyboard .key[data-key='{letter}']")
+        for colour in feedback:
+            page.click(f"#keyboard .key[data-key='colour-{'byg'.index(colour)}']")
+        page.click("#keyboard .key[data-key='enter']")
+    else:  # tiles: the suggestion (or the letters typed), then each tile tapped to its colour
+        if page.locator("#suggestion").inner_text().lower() == guess:
+            page.click("#use-suggestion")
+        else:
+            page.keyboard.type(guess)
+        row = page.locator("#board .row").nth(number - 1)
+        for i, colour in enumerate(feedback):
+            for _ in range("byg".index(colour)):
+                row.locator(".tile").nth(i).click()
+        expect(row.locator(".tile")).to_have_class([re.compile(rf"\btile\b.*\b{c}\b") for c in feedback])
+        page.click("#keyboard .key[data-key='enter']")
+    row = page.locator("#board .row").nth(number - 1)
+    expect(row).to_have_class(re.compile(r"\bdone\b"))
+    expect(row.locator(".tile")).to_have_text(list(guess), ignore_case=True)
+    expect(row.locator(".tile")).to_have_class([re.compile(rf"\btile\b.*\b{c}\b") for c in feedback])
+
+
+def check_phone_layout(page) -> None:
+    """No sideways scrolling, and every control at least 44 px tall and wide (the letter keys:
+    44 px tall, a tenth of the width, as on every phone keyboard)."""
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("innerWidth")
+    small = page.evaluate("""() => [...document.querySelectorAll(
+            'button, select, input, textarea, summary')].flatMap((el) => {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) return [];  // not shown
+        const letterKey = el.matches('#keyboard .key') && el.dataset.key.length === 1;
+        const tooNarrow = r.width < (letterKey ? 30 : 44);
+        return r.height < 44 || tooNarrow ? [`${el.id || el.className || el.tagName} ${r.width}x${r.height}`] : [];
+    })""")
+    assert small == []
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })")
+
+
+def shot(page, name: str, element: str | None = None) -> None:
+    """A screenshot of the viewport scrolled to the top, or of just the ``element``."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.mouse.move(0, 0)
+    if element is None:
+        page.evaluate("scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / name))
+    else:
+        page.locator(element).screenshot(path=str(SHOTS / name))
+
+
+def expected_game_values(tree, game):
+    """V* of each position of the tree's ``game`` (the tree is optimal): the mean over the
+    answers left of the guesses the tree still takes, and the luck of each move that follows
+    the tree (its regret is 0): V*(before) − 1 − V*(after)."""
+    values = []
+    for t in range(len(game)):
+        left = tree.remaining_answers(game[:t])
+        values.append(Fraction(sum(len(tree.game(a)) - t for a in left), len(left)))
+    values.append(Fraction(0))
+    return values[:-1], [values[t] - 1 - values[t + 1] for t in range(len(game))]
+
+
+@pytest.mark.parametrize("size,theme", [(DESKTOP, "light"), (PHONE, "dark")], ids=["1280-light", "390-dark"])
+def test_a_won_game(server, browser, tree, size, theme):
+    """CRONY played as the shipped SALET tree plays it, each row entered another way: every
+    suggestion is the tree's next guess, proven exact; the answers left and the alternatives
+    (the best first, whether each could be the answer) are shown; the analysis has one row per
+    move with the tree's V*, regret 0 and the luck of each feedback, the summary adds up, and
+    the text result is spoiler-free."""
+    from playwright.sync_api import expect
+
+    from solver.game.feedback import code_to_text
+
+    game = [(guess, code_to_text(code)) for guess, code in tree.game(WON_ANSWER)]
+    context, page, errors = open_page(browser, server["url"], size, theme)
+    expect(page.locator("#suggestion")).to_have_text(game[0][0], timeout=20_000)
+    started = page.evaluate("performance.now()")
+    for number, (guess, feedback) in enumerate(game, start=1):
+        history = game[:number - 1]
+        expect(page.locator("#suggestion")).to_have_text(tree.next_guess(history), timeout=20_000)
+        assert guess == tree.next_guess(history)
+        expect(page.locator("#status")).to_have_text("Exact (decision tree) · Original 2022 lists · normal")
+        left = tree.remaining_answers(history)
+        expect(page.locator("#remaining-count")).to_have_text(remaining_text(len(left)))
+        expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=20_000)
+        rows = page.locator("#alternatives tbody tr:not(.blank)")
+        expect(rows.nth(0).locator("td").nth(1)).to_have_text(guess)
+        for row in rows.all():
+            alternative, could_be = (cell.inner_text().strip().lower() for cell in row.locator("td").all()[1::2])
+            assert could_be == ("yes" if alternative in left else "no"), (alternative, left)
+        if number == 2:
+            assert rows.count() == 5
+            expect(page.locator("#remaining-details")).not_to_have_attribute("open", "")
+            shot(page, f"page-{theme}-{size[0]}.png")
+            if size == PHONE:
+                check_phone_layout(page)  # opens and closes the <details>: shifts not counted
+                started = page.evaluate("performance.now()")
+        if number == len(game):  # nothing moved while the answers were awaited (the player's own
+            # typing aside): the places of the next guess, its value and the tables are kept
+            shifts = page.evaluate(f"layoutShifts.filter((s) => s.at > {started} && !s.input)")
+            assert sum(s["value"] for s in shifts) < 0.01, shifts
+        enter_row(page, number, guess, feedback, WAYS[(number - 1) % len(WAYS)])
+    expect(page.locator("#analysis tbody tr")).to_have_count(len(game), timeout=30_000)
+    expect(page.locator("#suggestion")).to_have_text(WON_ANSWER)
+    expect(page.locator("#status")).to_have_text(f"Won in {len(game)} guesses.")
+    v_star, luck = expected_game_values(tree, tree.game(WON_ANSWER))
+    table = page.locator("#analysis tbody")
+    expect(table.locator("td.v")).to_have_text([fmt(v) for v in v_star])
+    expect(table.locator("td.q")).to_have_text([fmt(v) for v in v_star])
+    expect(table.locator("td.regret")).to_have_text(["0.000"] * len(game))
+    expect(table.locator("td.luck")).to_have_text([signed(x) for x in luck])
+    total_luck = sum(luck)
+    summary = page.locator("#summary")
+    expect(summary).to_contain_text(
+        f"Won in {len(game)} guesses. Skill: 0.000 guesses lost to your choices: perfect play.")
+    expect(summary).to_contain_text(f"Luck: {signed(total_luck)} guesses")
+    expect(summary).to_contain_text(f"{fmt(v_star[0])} (perfect play's average) + 0.000 (skill) "
+                                    f"{'−' if total_luck > 0 else '+'} {fmt(abs(total_luck))} (luck) = {len(game)}.")
+    result = page.locator("#result-text").input_value().splitlines()
+    squares = {"b": "⬜", "y": "🟨", "g": "🟩"}
+    assert result[0] == f"exact-wordle {len(game)}/6 · Original 2022 lists"
+    assert result[1:1 + len(game)] == [f"{''.join(squares[c] for c in feedback)} regret 0.000 · luck {signed(x)}"
+                                       for (_, feedback), x in zip(game, luck)]
+    assert result[1 + len(game)] == f"Skill (total regret): 0.000 · Luck: {signed(total_luck)}"
+    assert WON_ANSWER not in "\n".join(result).lower()
+    # the explanations: a tap on a column's header shows what it means
+    page.click("#analysis th button[data-term='regret']")
+    expect(page.locator("#analysis-term")).to_contain_text("Regret is Q* − V*")
+    page.click("#analysis th button[data-term='luck']")
+    expect(page.locator("#analysis-term")).to_contain_text("Luck is how much better (+) or worse (−)")
+    expect(page.locator("#analysis th button[data-term='v']")).to_have_attribute(
+        "title", re.compile("counting the next one"))
+    if size == DESKTOP:
+        shot(page, f"analysis-{theme}-{size[0]}.png", element="#analysis-section")
+    else:
+        check_phone_layout(page)
+    # undo answers at once (the tree), and the suggestion is again the last move
+    page.click("#undo")
+    expect(page.locator("#suggestion")).to_have_text(game[-1][0], timeout=5_000)
+    expect(page.locator("#analysis-section")).to_be_hidden()
+    assert errors == []
+    context.close()
+
+
+def post(url: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=120) as response:
+        return json.load(response)
+
+
+@pytest.mark.parametrize("size,theme", [(PHONE, "light"), (DESKTOP, "dark")], ids=["390-light", "1280-dark"])
+def test_a_lost_game(server, browser, tree, legacy, size, theme):
+    """CATCH, BATCH, ... WATCH (the answer: HATCH), each row entered another way: the first time,
+    CATCH's tree is solved while the page shows the progress; every row is answered although
+    the game can no longer be won, the answers left counted; the analysis shows six rows with
+    every value known (the last moves marked +1: valued as if the game went past the sixth
+    guess) and V* at the start is the shipped tree's."""
+    from playwright.sync_api import expect
+
+    from solver.game.feedback import code_to_text, feedback_code
+
+    game = [(guess, code_to_text(feedback_code(guess, LOST_ANSWER))) for guess in LOST]
+    left = [sum(all(feedback_code(g, a) == feedback_code(g, LOST_ANSWER) for g in LOST[:k]) for a in legacy.answers)
+            for k in range(1, 7)]
+    context, page, errors = open_page(browser, server["url"], size, theme)
+    expect(page.locator("#suggestion")).to_have_text("salet", timeout=20_000)
+    for number, (guess, feedback) in enumerate(game, start=1):
+        enter_row(page, number, guess, feedback, WAYS[(number + 1) % len(WAYS)])
+        if number == 1 and not server["catch_solved"]:  # the progress line, while CATCH's tree is solved
+            expect(page.locator("#progress-text")).to_contain_text("Solving the CATCH tree", timeout=10_000)
+            expect(page.locator("#progress-bar")).to_be_visible()
+        expect(page.locator("#remaining-count")).to_have_text(remaining_text(left[number - 1]), timeout=180_000)
+        server["catch_solved"] = True
+        expect(page.locator("#progress-text")).to_have_text("")
+        expect(page.locator("#error")).to_have_text("")
+        if number == 2:
+            expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=20_000)
+            expect(page.locator("#alternatives tbody tr:not(.blank)")).not_to_have_count(0)
+            shot(page, f"page-{theme}-{size[0]}.png")
+    expect(page.locator("#analysis tbody tr")).to_have_count(6, timeout=120_000)
+    expect(page.locator("#advice .label")).to_have_text("the answer")
+    expect(page.locator("#suggestion")).to_have_text(LOST_ANSWER)
+    analysis = post(server["url"], "/api/analyse", {"words": "legacy", "budget": 2.0, "history": [
+        {"guess": g, "feedback": f} for g, f in game]})
+    moves = analysis["moves"]
+    assert all(m["value_exact"] and m["regret"] is not None and m["luck"] is not None for m in moves)
+    assert moves[0]["value_total"] == tree.total  # V* at the start: the optimum's 7920
+    table = page.locator("#analysis tbody")
+    extra = [f" +{m['extra_guesses']}" if m["extra_guesses"] else "" for m in moves]
+    assert extra[:4] == [""] * 4 and extra[4:] == [" +1", " +1"]
+    expect(table.locator("td.v")).to_have_text([fmt(m["v_star"]) + e for m, e in zip(moves, extra)])
+    expect(table.locator("td.q")).to_have_text([fmt(m["q_star"]) + e for m, e in zip(moves, extra)])
+    expect(table.locator("td.regret")).to_have_text([fmt(m["q_star"] - m["v_star"]) for m in moves])
+    expect(table.locator("td.luck")).to_have_text([signed(m["luck"]) for m in moves])
+    expect(table.locator("td.v").nth(0)).to_have_text(fmt(Fraction(tree.total, len(legacy.answers))))
+    expect(table.locator("td.guess .best-guess").nth(0)).to_have_text("best: salet")
+    assert "?" not in table.inner_text() and "∞" not in table.inner_text()
+    summary = page.locator("#summary")
+    expect(summary).to_contain_text(f"Not won in six guesses. Skill: {fmt(analysis['total_regret'])} guesses lost")
+    expect(summary).to_contain_text(f"Luck: {signed(analysis['total_luck'])} guesses")
+    expect(page.locator("#analysis-note")).to_contain_text("+N: valued as if the game went on N guesses past the sixth")
+    result = page.locator("#result-text").input_value().splitlines()
+    assert result[0] == "exact-wordle X/6 · Original 2022 lists" and len(result) == 9
+    assert result[6] == f"⬜🟩🟩🟩🟩 regret {fmt(moves[5]['regret'])} · luck {signed(moves[5]['luck'])}"
+    if size == PHONE:
+        check_phone_layout(page)
+    else:
+        shot(page, f"analysis-{theme}-{size[0]}.png", element="#analysis-section")
+    assert errors == []
+    context.close()
+
+
+def test_a_pasted_grid_and_the_theme_switch(server, browser):
+    """A game pasted as the grid Wordle shares (with its guesses; the header's * means hard
+    mode) fills the board, switches to hard mode and is analysed; the theme button switches to
+    dark and the choice outlives a reload."""
+    from playwright.sync_api import expect
+
+    context, page, errors = open_page(browser, server["url"], PHONE, "light")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+    page.click("#paste summary")
+    page.fill("#paste-grid", "Wordle 1,234 3/6*\n\n⬜⬜🟨🟨⬜\n🟨🟨🟩🟨⬜\n🟩🟩🟩🟩🟩")
+    page.fill("#paste-guesses", "salet olden lodge")
+    page.click("#paste-form button[type=submit]")
+    expect(page.locator("#analysis tbody tr")).to_have_count(3, timeout=60_000)
+    expect(page.locator("#mode input[value=hard]")).to_be_checked()
+    expect(page.locator("#board .row.done")).to_have_count(3)
+    expect(page.locator("#board .row").nth(1).locator(".tile")).to_have_class(
+        [re.compile(rf"\b{c}\b") for c in "yygyb"])
+    # move 1 is on the shipped hard-mode tree: V* = 8122 / 2315, SALET optimal, regret 0
+    expect(page.locator("#analysis td.v").nth(0)).to_have_text(fmt(Fraction(8122, 2315)))
+    expect(page.locator("#analysis td.regret").nth(0)).to_have_text("0.000")
+    expect(page.locator("#summary")).to_contain_text("Won in 3 guesses.")
+    expect(page.locator("#result-text")).to_have_value(re.compile(r"^exact-wordle 3/6\* · Original 2022 lists"))
+    page.click("#theme")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 19)"
+    page.reload()
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 19)"
+    expect(page.locator("#board .row.done")).to_have_count(3)  # the game is kept too
+    assert errors == []
+    context.close()
+
+
+def test_an_opener_that_gives_up_winning_shows_infinite_regret(server, browser):
+    """In hard mode no SLATE tree wins every answer within six guesses (artifacts/book/
+    legacy-hard-slate.msgpack.unwinnable), so a hard-mode game opened with SLATE has Q* = ∞ on
+    its first move (the analysis's ``q_loses``): the page shows ∞ for its Q*, its regret and
+    the skill total, and a note says why. The game is pasted as the grid Wordle shares."""
+    from playwright.sync_api import expect
+
+    game = [{"guess": "slate", "feedback": "bbbbg"}, {"guess": "crane", "feedback": "bgbgg"},
+            {"guess": "brine", "feedback": "ggggg"}]
+    analysis = post(server["url"], "/api/analyse", {"words": "legacy", "mode": "hard", "budget": 5.0,
+                                                    "history": game})
+    first = analysis["moves"][0]
+    assert first["q_loses"] and first["regret"] is None and analysis["total_regret"] is None
+    context, page, errors = open_page(browser, server["url"], DESKTOP, "light")
+    page.click("#paste summary")
+    page.fill("#paste-grid", "Wordle 1,234 3/6*\n\n⬜⬜⬜⬜🟩\n⬜🟩⬜🟩🟩\n🟩🟩🟩🟩🟩")
+    page.fill("#paste-guesses", "slate crane brine")
+    page.click("#paste-form button[type=submit]")
+    table = page.locator("#analysis tbody")
+    expect(table.locator("tr")).to_have_count(3, timeout=60_000)
+    expect(page.locator("#mode input[value=hard]")).to_be_checked()
+    expect(table.locator("td.v").nth(0)).to_have_text(fmt(first["v_star"]))  # V* itself is finite
+    expect(table.locator("td.q").nth(0)).to_have_text("∞")
+    expect(table.locator("td.regret")).to_have_text(["∞"] + [fmt(m["regret"]) for m in analysis["moves"][1:]])
+    expect(table.locator("td.luck").nth(0)).to_have_text(signed(first["luck"]))
+    expect(page.locator("#summary")).to_contain_text("Skill: ∞ (a guess gave up winning in time).")
+    expect(page.locator("#analysis-note")).to_contain_text(
+        "∞: the guess gave up winning every answer within six guesses")
+    assert page.locator("#result-text").input_value().splitlines()[1].startswith("⬜⬜⬜⬜🟩 regret ∞ · luck")
+    assert errors == []
+    context.close()

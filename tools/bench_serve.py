@@ -71,21 +71,23 @@ def off_tree_histories(count: int, seed: int) -> list[list[str]]:
     guess, its feedback from a random answer), each state of 150+ answers left: searches."""
     import policy_tree
 
-    from solver.game.feedback import code_to_text, feedback_code
+    from solver.game.feedback import code_to_text, feedback_table
     from solver.game.wordlists import load_word_list
 
     tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
     word_list = load_word_list("legacy")
+    table = feedback_table(word_list)
+    opener = word_list.guess_index("salet")
     rng = random.Random(seed)
     histories = []
     while len(histories) < count:
-        answer, guess = rng.choice(word_list.answers), rng.choice(word_list.guesses)
-        first = f"salet:{code_to_text(feedback_code('salet', answer))}"
-        if guess == tree.next_guess([first]):
+        answer, guess = rng.randrange(word_list.n_answers), rng.randrange(word_list.n_guesses)
+        first = f"salet:{code_to_text(table[opener, answer])}"
+        if word_list.guesses[guess] == tree.next_guess([first]):
             continue
-        history = [first, f"{guess}:{code_to_text(feedback_code(guess, answer))}"]
-        if len(tree.remaining_answers(history)) >= 150:
-            histories.append(history)
+        state = (table[opener] == table[opener, answer]) & (table[guess] == table[guess, answer])
+        if state.sum() >= 150:
+            histories.append([first, f"{word_list.guesses[guess]}:{code_to_text(table[guess, answer])}"])
     return histories
 
 
@@ -125,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stop = threading.Event()
         searches: list[tuple[float, int]] = []
 
-        expensive_histories = [off_tree_histories(50, seed=100 + k) for k in range(4)]
+        expensive_histories = [off_tree_histories(20, seed=100 + k) for k in range(4)]
 
         def expensive(k: int) -> None:
             for history in expensive_histories[k]:

@@ -1,84 +1,448 @@
-// exact-wordle page: the board, the tile colours, and the calls to /api/next and /api/analyse.
+// exact-wordle's page: the board (typed or on-screen keyboard, feedback typed as b/y/g or 0/1/2
+// or set by tapping tiles), the calls to /api/next and /api/analyse, and the analysis with its
+// explanations and a shareable text result. Plain DOM, no framework, nothing from a CDN.
 "use strict";
-const LETTERS = "byg";
-const state = { rows: [], words: "legacy", mode: "normal", budget: 2, ticket: 0 };
-const $ = (id) => document.getElementById(id);
 
+const LENGTH = 5;
+const LIMIT = 6;
+const COLOURS = "byg";
+const COLOUR_NAMES = ["gray", "yellow", "green"];
+const SQUARES = ["⬜", "🟨", "🟩"];
+const STORE = "exact-wordle-game";
+const THEME = "exact-wordle-theme";
+
+// Plain-words explanations: the table headers' notes (hover or tap) and the explainer section.
+const TERMS = {
+  v: "V* is the number of guesses you still need on average from this position, counting the "
+    + "next one, if every guess from here on is the best one (each answer still possible is "
+    + "equally likely).",
+  q: "Q* is the same average if you play this guess and then play perfectly. The best guesses "
+    + "have Q* = V*.",
+  regret: "Regret is Q* − V*: how many guesses this choice cost you on average compared with the "
+    + "best guess. 0 means it was a best guess (there are often several). This is the skill part.",
+  luck: "Luck is how much better (+) or worse (−) the feedback you got was than the average "
+    + "feedback of this guess: the guesses you expected to still need after it (Q* − 1) minus "
+    + "those you need now (V* of the new position). Over all answers it averages 0.",
+  answers: "How many answers were still possible before this guess → after its feedback.",
+  summary: "Total regret measures your choices (0 is perfect play); total luck measures the "
+    + "feedback you were dealt. Perfect play's V* at the start, plus total regret, minus total "
+    + "luck, is exactly the number of guesses a won game took.",
+  answer: "Whether this guess is one of the answers still possible: only such a guess can win on "
+    + "this turn. A guess that cannot be the answer sometimes splits the rest better.",
+  unknown: "? means not known: the search ran out of its time budget before proving the value. "
+    + "A * marks the best value found in time, not proven optimal (the true value is no larger).",
+  lost: "∞: this guess leaves an answer that can no longer be found within six guesses, so what "
+    + "it costs is unbounded. +1 (or +2…): the position cannot be won for sure in the guesses "
+    + "left; its values count as if the game went on that many guesses past the sixth.",
+  exact: "“Exact” means the suggestion is proven optimal: read from a decision tree solved in "
+    + "advance, or solved now. “Best found, not proven” means the time budget ran out first: the "
+    + "guess is the best found and a proven lower bound is shown.",
+};
+const TERM_LABELS = { v: "V*", q: "Q*", regret: "regret", luck: "luck", answers: "answers",
+  answer: "could be the answer" };
+
+const state = {
+  lists: [], words: "", mode: "normal", budget: 2,
+  rows: [],                                   // submitted rows: {guess, colours: [0|1|2 ×5]}
+  current: { letters: "", colours: [0, 0, 0, 0, 0], typed: 0 },
+  ticket: 0, advice: null, analysis: null,
+};
+const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// POST, repeated while the server builds the opener's tree (202), showing its progress.
+// ---------------------------------------------------------------------------------- numbers --
+function fmt(x, digits = 3) {
+  if (x === null || x === undefined) return "?";
+  const text = Math.abs(x).toFixed(digits);
+  return (x < 0 && Number(text) !== 0 ? "−" : "") + text;
+}
+function signed(x, digits = 3) {
+  if (x === null || x === undefined) return "?";
+  const text = fmt(x, digits);
+  return Number(Math.abs(x).toFixed(digits)) === 0 || text.startsWith("−") ? text : "+" + text;
+}
+const count = (n) => n.toLocaleString("en-US");
+const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
+
+// ----------------------------------------------------------------------------------- server --
+// POST JSON; while the server builds an opener's tree (202) repeat, showing the progress; when
+// it is busy (429: this client's searches, 503: everyone's) try again a few times. A newer
+// request (a new ticket) aborts the older one, so that the server stops its work.
 async function post(path, body, ticket) {
-  for (;;) {
-    const response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
-    if (response.status !== 202) { $("progress").textContent = ""; return data; }
-    if (ticket !== undefined && ticket !== state.ticket) return data;
-    const b = data.building;
-    $("progress").textContent = `solving the ${b.opener.toUpperCase()} tree (first use of this opener; `
-      + `kept for next time): ${b.done} of ${b.total} answers`;
+  if (state.controllerTicket !== ticket) {
+    if (state.controller) state.controller.abort();
+    state.controller = new AbortController();
+    state.controllerTicket = ticket;
+  }
+  const signal = state.controller.signal;
+  for (let busyTries = 0; ;) {
+    let response, data;
+    try {
+      response = await fetch(path, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
+      });
+    } catch (err) {
+      if (ticket !== state.ticket) return null;  // aborted: a newer request replaced it
+      throw new Error("the server did not answer (is tools.serve still running?)");
+    }
+    const text = await response.text();
+    try { data = JSON.parse(text); } catch (err) { data = { error: text.trim() || `HTTP ${response.status}` }; }
+    if (ticket !== state.ticket) return null;
+    const stopped = /ran past its budget/.test(data.error || "");  // would run out again
+    if ((response.status === 429 || response.status === 503) && !stopped && busyTries < 4) {
+      busyTries += 1;
+      $("progress-text").textContent = `The server is busy (${data.error || response.status}); trying again…`;
+      await sleep(700 * busyTries);
+      if (ticket !== state.ticket) return null;
+      continue;
+    }
+    if (!response.ok) { showProgress(null); throw new Error(data.error || `HTTP ${response.status}`); }
+    if (response.status !== 202) { showProgress(null); return data; }
+    showProgress(data.building);
     await sleep(500);
+    if (ticket !== state.ticket) return null;
   }
 }
 
-function history() {
-  return state.rows.filter((r) => r.done)
-    .map((r) => ({ guess: r.guess, feedback: r.colours.map((c) => LETTERS[c]).join("") }));
+function showProgress(building) {
+  const bar = $("progress-bar");
+  if (!building) { $("progress-text").textContent = ""; bar.hidden = true; return; }
+  const { opener, done, total } = building;
+  $("progress-text").textContent = `Solving the ${opener.toUpperCase()} tree (first use of this opener; `
+    + `kept for next time): ` + (total ? `${count(done)} of ${count(total)} answers` : "starting…");
+  bar.hidden = false;
+  bar.max = total || 1;
+  bar.value = done;
 }
 
-function pending() {
-  const last = state.rows[state.rows.length - 1];
-  return last && !last.done ? last : null;
+function showError(text) { $("error").textContent = text || ""; }
+
+// ------------------------------------------------------------------------------------- game --
+const history = () => state.rows.map((r) => ({ guess: r.guess, feedback: r.colours.map((c) => COLOURS[c]).join("") }));
+const won = () => state.rows.length > 0 && state.rows[state.rows.length - 1].colours.every((c) => c === 2);
+const over = () => won() || state.rows.length >= LIMIT;
+
+function save() {
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ words: state.words, mode: state.mode, rows: state.rows }));
+  } catch (err) { /* storage refused: the game is not kept across reloads */ }
+}
+
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (!saved || !state.lists.some((l) => l.name === saved.words)) return;
+    state.words = saved.words;
+    state.mode = saved.mode === "hard" ? "hard" : "normal";
+    state.rows = (saved.rows || []).filter((r) => /^[a-z]{5}$/.test(r.guess) && r.colours.length === LENGTH)
+      .slice(0, LIMIT);
+  } catch (err) { /* a stale or foreign value: start afresh */ }
+}
+
+function clearCurrent() { state.current = { letters: "", colours: [0, 0, 0, 0, 0], typed: 0 }; }
+
+function setGuess(word) {
+  if (over()) return;
+  state.current = { letters: word.slice(0, LENGTH), colours: [0, 0, 0, 0, 0], typed: 0 };
+  showError("");
+  drawBoard();
+}
+
+function key(k) {
+  if (over()) {
+    if (/^[a-z]$|^enter$|^back$/.test(k)) showError("The game is over: New game, or Undo last row.");
+    return;
+  }
+  const cur = state.current;
+  const full = cur.letters.length === LENGTH;
+  const colour = full ? (/^[012]$/.test(k) ? Number(k) : COLOURS.indexOf(k)) : -1;
+  if (k.startsWith("colour-")) {
+    if (!full) { showError("Type the 5 letters of the guess first, then its colours."); return; }
+    setColour(Number(k.slice(7)));
+  } else if (full && k.length === 1 && colour >= 0) {
+    setColour(colour);
+  } else if (/^[a-z]$/.test(k)) {
+    if (full) {
+      showError("The row is full: type its colours (b/y/g or 0/1/2) or tap the tiles, then Enter; ⌫ deletes.");
+      return;
+    }
+    cur.letters += k;
+    showError("");
+  } else if (k === "back") {
+    if (cur.typed > 0) { cur.typed -= 1; cur.colours[cur.typed] = 0; } else cur.letters = cur.letters.slice(0, -1);
+    showError("");
+  } else if (k === "enter") {
+    submit();
+    return;
+  } else return;
+  drawBoard();
+}
+
+function setColour(colour) {
+  const cur = state.current;
+  if (cur.typed >= LENGTH) { showError("All five colours are set: Enter submits the row; ⌫ undoes a colour."); return; }
+  cur.colours[cur.typed] = colour;
+  cur.typed += 1;
+  showError("");
+  drawBoard();
+}
+
+async function submit() {
+  const cur = state.current;
+  if (cur.letters.length !== LENGTH) { showError(`A guess has ${LENGTH} letters.`); return; }
+  const row = { guess: cur.letters, colours: [...cur.colours] };
+  state.rows.push(row);
+  clearCurrent();
+  drawBoard();
+  save();
+  const failed = await refresh();
+  if (failed && state.rows[state.rows.length - 1] === row) {  // refused: back to the typing row
+    state.rows.pop();
+    state.current = { letters: row.guess, colours: row.colours, typed: LENGTH };
+    drawBoard();
+    save();
+  }
+}
+
+// ------------------------------------------------------------------------------------ board --
+function tile(letter, colour, { button = false, next = false, label = "" } = {}) {
+  const el = document.createElement(button ? "button" : "div");
+  el.className = "tile" + (letter ? " filled" : "") + (colour === null ? "" : " " + COLOURS[colour])
+    + (next ? " next" : "");
+  el.textContent = letter;
+  if (button) el.type = "button";
+  if (label) el.setAttribute("aria-label", label);
+  return el;
 }
 
 function drawBoard() {
   const board = $("board");
   board.replaceChildren();
-  state.rows.forEach((row, r) => {
-    const div = document.createElement("div");
-    div.className = "row" + (row.done ? " done" : "");
-    div.dataset.row = r;
-    [...row.guess].forEach((letter, i) => {
-      const tile = document.createElement("button");
-      tile.type = "button";
-      tile.className = "tile " + LETTERS[row.colours[i]];
-      tile.textContent = letter;
-      tile.dataset.index = i;
-      tile.setAttribute("aria-label", `${letter} ${["gray", "yellow", "green"][row.colours[i]]}`);
-      if (!row.done) {
-        tile.addEventListener("click", () => { row.colours[i] = (row.colours[i] + 1) % 3; drawBoard(); });
+  for (let r = 0; r < LIMIT; r++) {
+    const row = document.createElement("div");
+    row.className = "row";
+    row.setAttribute("role", "group");
+    if (r < state.rows.length) {
+      const done = state.rows[r];
+      row.classList.add("done");
+      row.setAttribute("aria-label", `guess ${r + 1}: ${done.guess}, `
+        + done.colours.map((c) => COLOUR_NAMES[c]).join(" "));
+      [...done.guess].forEach((letter, i) => row.appendChild(tile(letter, done.colours[i])));
+    } else if (r === state.rows.length && !over()) {
+      const cur = state.current;
+      const full = cur.letters.length === LENGTH;
+      row.classList.add("current");
+      row.setAttribute("aria-label", `guess ${r + 1}, being typed`);
+      for (let i = 0; i < LENGTH; i++) {
+        const letter = cur.letters[i] || "";
+        if (!full) { row.appendChild(tile(letter, null)); continue; }
+        const t = tile(letter, cur.colours[i], {
+          button: true, next: i === cur.typed,
+          label: `${letter}, ${COLOUR_NAMES[cur.colours[i]]}: tap to change the colour`,
+        });
+        t.addEventListener("click", (e) => {
+          cur.colours[i] = (cur.colours[i] + 1) % 3;
+          drawBoard();
+          if (e.detail === 0) board.querySelectorAll(".row.current .tile")[i].focus();  // keyboard user
+        });
+        row.appendChild(t);
       }
-      div.appendChild(tile);
-    });
-    board.appendChild(div);
-  });
-  $("submit-row").disabled = !pending();
+    } else {
+      for (let i = 0; i < LENGTH; i++) row.appendChild(tile("", null));
+    }
+    board.appendChild(row);
+  }
+  $("use-suggestion").disabled = over() || !state.advice || !state.advice.next_guess;
+  $("analyse-now").disabled = state.rows.length === 0 || over();
+  $("undo").disabled = state.rows.length === 0 && state.current.letters === "";
+  colourKeys();
 }
 
-function showError(text) { $("error").textContent = text || ""; }
+// --------------------------------------------------------------------------------- keyboard --
+const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "+zxcvbnm-"];
 
-function fmt(x, digits = 3) { return x === null || x === undefined ? "?" : x.toFixed(digits); }
+function buildKeyboard() {
+  const keyboard = $("keyboard");
+  for (const letters of KEY_ROWS) {
+    const row = document.createElement("div");
+    row.className = "key-row";
+    for (const ch of letters) {
+      const k = ch === "+" ? "enter" : ch === "-" ? "back" : ch;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "key" + (k.length > 1 ? " wide" : "");
+      button.dataset.key = k;
+      button.textContent = k === "enter" ? "Enter" : k === "back" ? "⌫" : k;
+      if (k === "back") button.setAttribute("aria-label", "delete");
+      row.appendChild(button);
+    }
+    keyboard.appendChild(row);
+  }
+  const colours = document.createElement("div");
+  colours.className = "key-row colours";
+  COLOUR_NAMES.forEach((name, c) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `key colour ${COLOURS[c]}`;
+    button.dataset.key = `colour-${c}`;
+    button.innerHTML = `${name} <kbd>${COLOURS[c]}</kbd>`;
+    button.setAttribute("aria-label", `next tile ${name} (${COLOURS[c]} or ${c})`);
+    colours.appendChild(button);
+  });
+  keyboard.appendChild(colours);
+  keyboard.addEventListener("click", (e) => {
+    const button = e.target.closest("button.key");
+    if (!button) return;
+    key(button.dataset.key);
+  });
+}
+
+// Keys coloured by what is known: green beats yellow beats absent (a letter may repeat).
+function colourKeys() {
+  const known = {};
+  for (const row of state.rows) {
+    [...row.guess].forEach((letter, i) => {
+      const c = row.colours[i];
+      const rank = c === 2 ? 3 : c === 1 ? 2 : 1;
+      known[letter] = Math.max(known[letter] || 0, rank);
+    });
+  }
+  for (const button of document.querySelectorAll("#keyboard .key[data-key]")) {
+    const k = button.dataset.key;
+    if (k.length !== 1) continue;
+    button.classList.remove("absent", "present", "correct");
+    const rank = known[k] || 0;
+    if (rank) button.classList.add(["", "absent", "present", "correct"][rank]);
+  }
+}
+
+function onKeydown(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const target = e.target;
+  if (target.closest && target.closest("textarea, select, input:not([type=radio])")) return;
+  let k = e.key.toLowerCase();
+  if (["BUTTON", "SUMMARY", "A"].includes(target.tagName) && (k === "enter" || k === " ")) return;  // its own action
+  if (k === "backspace") k = "back";
+  if (!/^([a-z012]|enter|back)$/.test(k)) return;
+  e.preventDefault();
+  key(k);
+}
+
+// ---------------------------------------------------------------------------------- answers --
+function busy(on) {
+  for (const id of ["advice", "alternatives-section", "remaining-section"]) $(id).classList.toggle("waiting", on);
+}
+
+// Ask for the next guess, then the alternatives, or the analysis once the game is over (or
+// when asked: ``analyse``; ``analysis``: one already received, for a pasted game).
+async function refresh({ analysis = null, analyse = false } = {}) {
+  const ticket = ++state.ticket;
+  const body = { words: state.words, mode: state.mode, history: history() };
+  busy(true);
+  showError("");
+  let advice;
+  try {
+    advice = await post("/api/next", { ...body, top: 0 }, ticket);
+  } catch (err) {
+    if (ticket !== state.ticket) return null;
+    busy(false);
+    showProgress(null);
+    showError(err.message);
+    return err;
+  }
+  if (ticket !== state.ticket) return null;
+  state.advice = advice;
+  showAdvice(advice);
+  drawBoard();
+  try {
+    if (over() || analysis || analyse) {
+      $("alternatives-section").hidden = true;
+      if (!analysis) {
+        $("analysis-section").hidden = false;
+        $("analysis-note").textContent = "Analysing the game…";
+        $("analysis-section").classList.add("waiting");
+        analysis = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
+        if (ticket !== state.ticket) return null;
+      }
+      showAnalysis(analysis);
+    } else {
+      $("analysis-section").hidden = true;
+      $("alternatives-section").hidden = false;
+      $("alternatives-note").textContent = "Valuing the alternatives…";
+      const full = await post("/api/next", { ...body, top: 5, budget: state.budget }, ticket);
+      if (ticket !== state.ticket) return null;
+      showAlternatives(full);
+    }
+  } catch (err) {
+    if (ticket !== state.ticket) return null;
+    showError(err.message);
+  }
+  busy(false);
+  $("analysis-section").classList.remove("waiting");
+  return null;
+}
 
 function showAdvice(a) {
-  $("suggestion").textContent = a.next_guess || "—";
-  if (a.status === "solved") {
-    $("status").textContent = "(solved)";
-    $("value").textContent = "";
+  const solved = a.status === "solved";
+  const lost = !solved && state.rows.length >= LIMIT;
+  const list = state.lists.find((l) => l.name === a.word_list);
+  const game = `${list ? list.title : a.word_list} · ${a.mode}`;  // which game the advice is for
+  $("suggestion").textContent = solved ? state.rows[state.rows.length - 1].guess : (a.next_guess || "—");
+  $("suggestion").classList.toggle("solved", solved);
+  document.querySelector("#advice .label").textContent = solved ? "solved"
+    : lost ? (a.answers_remaining === 1 ? "the answer" : "past six") : "next guess";
+  let status = "", value = "";
+  if (solved) {
+    status = `Won in ${plural(state.rows.length, "guess", "guesses")}.`;
+  } else if (lost) {
+    status = a.answers_remaining === 1 ? "Not won in six guesses: this was the answer."
+      : `Not won in six guesses: ${plural(a.answers_remaining, "answer was", "answers were")} still possible.`;
   } else if (a.status === "exact") {
-    $("status").textContent = `(exact, from the ${a.source})`
-      + (a.extra_guesses ? ` — not every answer can be won within the guesses left; valued as if the game went on (+${a.extra_guesses})` : "");
-    $("value").textContent = `${fmt(a.expected_guesses, 5)} expected guesses from here (${a.value_total} over ${a.answers_remaining} answers)`;
+    status = `Exact (${a.source === "tree" ? "decision tree" : "solved now"}) · ${game}`;
+    value = `V* = ${fmt(a.expected_guesses, 4)}: guesses to go, this one included.`;
+    if (a.extra_guesses) value += ` Not every answer can be won in time: counted as if the game went on (+${a.extra_guesses}).`;
   } else {
-    $("status").textContent = "(best found, not proven)";
-    const worth = a.value_total === null ? "no exact value found in time"
-      : `${fmt(a.expected_guesses, 5)} expected guesses`;
-    $("value").textContent = `${worth}; the optimum is at least ${fmt(a.lower_bound_expected, 5)} (proven lower bound)`;
+    status = `Best found, not proven (time ran out) · ${game}`;
+    value = (a.value_total === null ? "No value found in time" : `${fmt(a.expected_guesses, 4)} guesses to go with it`)
+      + `; the best is at least ${fmt(a.lower_bound_expected, 4)}.`;
   }
+  $("status").textContent = status;
+  $("value").textContent = value;
   const n = a.answers_remaining;
-  $("remaining-count").textContent = `${n} answer${n === 1 ? " remains" : "s remain"}`;
-  $("remaining-list").textContent = n <= 30 ? ": " + a.answers.join(", ") : "";
+  $("remaining-section").hidden = solved;
+  $("use-suggestion").classList.toggle("invisible", solved || lost);
+  $("remaining-count").textContent = a.outside_list
+    ? `No answer of the list fits: ${plural(n, "allowed guess does", "allowed guesses do")}`
+    : `${count(n)} answer${n === 1 ? " remains" : "s remain"}`;
+  $("remaining-list").textContent = a.answers.join(" ");
+  $("remaining-details").open = n <= 12;
+  labelRemaining();
+  $("left-tree").textContent = a.left_tree || "";
+}
+
+function labelRemaining() {
+  const details = $("remaining-details");
+  const n = state.advice ? state.advice.answers_remaining : 0;
+  details.querySelector("summary").textContent = details.open ? "hide the list"
+    : n === 1 ? "show it" : n <= 12 ? "show them" : `show all ${count(n)}`;
+}
+
+// Always five rows (blank ones kept invisible), so that nothing below moves when they come.
+function placeholderRow() {
+  const tr = document.createElement("tr");
+  tr.className = "blank";
+  tr.setAttribute("aria-hidden", "true");
+  const pick = document.createElement("button");
+  pick.type = "button";
+  pick.className = "pick word";
+  pick.tabIndex = -1;
+  pick.textContent = "·····";
+  for (const content of ["·", pick, "·", "·"]) {
+    const td = document.createElement("td");
+    td.append(content);
+    tr.appendChild(td);
+  }
+  return tr;
 }
 
 function showAlternatives(a) {
@@ -86,96 +450,272 @@ function showAlternatives(a) {
   body.replaceChildren();
   a.alternatives.forEach((alt, i) => {
     const tr = document.createElement("tr");
-    for (const text of [String(i + 1), alt.guess, fmt(alt.expected, 5), alt.could_be_answer ? "yes" : "no"]) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      tr.appendChild(td);
-    }
+    if (alt.guess === a.next_guess) tr.className = "best";
+    const rank = document.createElement("td");
+    rank.textContent = String(i + 1);
+    const guess = document.createElement("td");
+    const pick = document.createElement("button");
+    pick.type = "button";
+    pick.className = "pick word";
+    pick.textContent = alt.guess;
+    pick.title = `type ${alt.guess} into the board`;
+    pick.addEventListener("click", () => setGuess(alt.guess));
+    guess.appendChild(pick);
+    const q = document.createElement("td");
+    q.textContent = fmt(alt.expected, 4) + (alt.exact ? "" : "*");
+    const answer = document.createElement("td");
+    answer.textContent = alt.could_be_answer ? "yes" : "no";
+    answer.className = alt.could_be_answer ? "yes" : "no";
+    tr.append(rank, guess, q, answer);
     body.appendChild(tr);
   });
-  $("alternatives-note").textContent = a.alternatives.length === 0 ? "" : a.alternatives_complete
-    ? "the best guesses, exact Q-values" : "guesses valued exactly within the time budget (not proven to be the best)";
+  while (body.children.length < 5) body.appendChild(placeholderRow());
+  const allExact = a.alternatives.every((alt) => alt.exact);
+  $("alternatives-note").textContent = a.alternatives.length === 0 ? "Nothing to compare: one guess is left."
+    : a.alternatives_complete ? "Proven to be the best guesses; each Q* is exact. Tap a guess to play it."
+      : (allExact ? "Each Q* is exact; guesses not valued in time may be as good as the lower ones."
+        : "The guesses valued within the time budget (* best found, not proven).") + " Tap a guess to play it.";
+}
+
+function analysisCell(text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  return td;
+}
+
+function moveValues(m) {
+  const star = m.value_exact ? "" : "*";
+  const extra = m.extra_guesses ? ` +${m.extra_guesses}` : "";
+  return {
+    v: m.v_star === null ? "?" : fmt(m.v_star) + star + (m.q_loses ? "" : extra),  // V*: within the limit
+    q: m.q_loses ? "∞" : m.q_star === null ? "?" : fmt(m.q_star) + extra,
+    regret: m.q_loses ? "∞" : m.regret === null ? "?" : fmt(m.regret) + star,
+    luck: m.luck === null ? "?" : signed(m.luck),
+  };
 }
 
 function showAnalysis(g) {
+  state.analysis = g;
   $("analysis-section").hidden = false;
+  $("analysis-note").textContent = "";
   const body = $("analysis").querySelector("tbody");
   body.replaceChildren();
   for (const m of g.moves) {
     const tr = document.createElement("tr");
-    const star = m.value_exact ? "" : "*";
-    const extra = m.extra_guesses ? ` +${m.extra_guesses}` : "";
-    const cells = [m.number, m.guess, m.answers_before, fmt(m.v_star) + star + extra,
-      m.q_loses ? "loses" : fmt(m.q_star) + extra, m.regret === null ? (m.q_loses ? "∞" : "?") : fmt(m.regret) + star,
-      m.luck === null ? "?" : (m.luck >= 0 ? "+" : "") + fmt(m.luck), m.optimal_guess || "?"];
-    for (const text of cells) {
-      const td = document.createElement("td");
-      td.textContent = String(text);
-      tr.appendChild(td);
+    const values = moveValues(m);
+    const guess = document.createElement("td");
+    guess.className = "guess";
+    const word = document.createElement("span");
+    word.className = "word";
+    word.textContent = m.guess;
+    const squares = document.createElement("span");
+    squares.className = "mini";
+    squares.setAttribute("aria-label", [...m.feedback].map((c) => COLOUR_NAMES[COLOURS.indexOf(c)]).join(" "));
+    for (const c of m.feedback) {
+      const s = document.createElement("i");
+      s.className = c;
+      squares.appendChild(s);
     }
+    const inline = document.createElement("span");
+    inline.className = "answers-inline";
+    inline.textContent = `${count(m.answers_before)}→${count(m.answers_after)}`;
+    guess.append(word, squares, inline);
+    if (m.optimal_guess && m.optimal_guess !== m.guess && !(m.regret === 0 && !m.q_loses)) {
+      const best = document.createElement("span");
+      best.className = "best-guess";
+      best.textContent = `best: ${m.optimal_guess}`;
+      guess.appendChild(best);
+    }
+    const regretClass = m.q_loses ? "regret bad" : m.regret === null ? "regret" : m.regret > 0 ? "regret bad" : "regret good";
+    const luckClass = m.luck === null ? "luck" : m.luck > 1e-9 ? "luck good" : m.luck < -1e-9 ? "luck bad" : "luck";
+    tr.append(analysisCell(String(m.number), "number"), guess,
+      analysisCell(`${count(m.answers_before)}→${count(m.answers_after)}`, "answers"),
+      analysisCell(values.v, "v"), analysisCell(values.q, "q"),
+      analysisCell(values.regret, regretClass), analysisCell(values.luck, luckClass));
     body.appendChild(tr);
   }
-  const regret = g.total_regret === null ? "?" : fmt(g.total_regret);
-  const luck = g.total_luck === null ? "?" : (g.total_luck >= 0 ? "+" : "") + fmt(g.total_luck);
-  $("summary").textContent = `${g.won ? "won" : "not won"} in ${g.guesses} guesses; total regret ${regret}, luck ${luck}`
-    + (g.moves.some((m) => m.extra_guesses) ? " (+N: valued as if the game went on N guesses past the sixth)" : "")
-    + (g.all_values_exact ? "" : " (* best found within the time budget, not proven)");
+  $("summary").replaceChildren(...summaryNodes(g));
+  const notes = [];
+  if (g.moves.some((m) => m.extra_guesses)) notes.push("+N: valued as if the game went on N guesses past the sixth.");
+  if (!g.all_values_exact) notes.push("* best found within the time budget, not proven; ? not found in time.");
+  if (g.moves.some((m) => m.q_loses)) notes.push("∞: the guess gave up winning every answer within six guesses.");
+  $("analysis-note").textContent = notes.join(" ");
+  $("result-text").value = resultText(g);
+  $("copy-status").textContent = "";
 }
 
-async function refresh() {
-  const ticket = ++state.ticket;
-  const body = { words: state.words, mode: state.mode, history: history() };
-  $("analysis-section").hidden = true;
-  showAlternatives({ alternatives: [] });
-  $("alternatives-note").textContent = "";
+function summaryNodes(g) {
+  const out = [];
+  const strong = (text) => { const b = document.createElement("strong"); b.textContent = text; return b; };
+  const text = (t) => document.createTextNode(t);
+  const regret = g.total_regret, luck = g.total_luck;
+  out.push(strong(g.won ? `Won in ${plural(g.guesses, "guess", "guesses")}. ` : g.guesses >= LIMIT
+    ? "Not won in six guesses. " : `${plural(g.guesses, "guess", "guesses")} so far. `));
+  const lost = g.moves.some((m) => m.q_loses);
+  out.push(text("Skill: "), strong(lost ? "∞" : regret === null ? "?" : fmt(regret)),
+    text(lost ? " (a guess gave up winning in time). " : regret === null ? " (not known in time). "
+      : regret === 0 ? " guesses lost to your choices: perfect play. "
+        : ` guess${fmt(regret) === "1.000" ? "" : "es"} lost to your choices, on average. `));
+  out.push(text("Luck: "), strong(signed(luck)),
+    text(luck === null ? " (not known in time)." : luck > 1e-9 ? " guesses: the feedback was kinder than average."
+      : luck < -1e-9 ? " guesses: the feedback was less helpful than average." : " guesses: average feedback."));
+  if (!lost && regret !== null && luck !== null && g.start_expected !== null && g.won) {
+    const p = document.createElement("span");
+    p.className = "equation";
+    p.textContent = ` ${fmt(g.start_expected)} (perfect play's average) + ${fmt(regret)} (skill) `
+      + `${luck > 0 ? "−" : "+"} ${fmt(Math.abs(luck))} (luck) = ${g.guesses}.`;
+    out.push(p);
+  }
+  return out;
+}
+
+function resultText(g) {
+  const list = state.lists.find((l) => l.name === g.word_list);
+  const score = g.won ? `${g.guesses}/${LIMIT}` : `X/${LIMIT}`;
+  const lines = [`exact-wordle ${score}${g.mode === "hard" ? "*" : ""} · ${list ? list.title : g.word_list}`];
+  for (const m of g.moves) {
+    const values = moveValues(m);
+    lines.push(`${[...m.feedback].map((c) => SQUARES[COLOURS.indexOf(c)]).join("")} `
+      + `regret ${values.regret} · luck ${values.luck}`);
+  }
+  const lost = g.moves.some((m) => m.q_loses);
+  lines.push(`Skill (total regret): ${lost ? "∞" : fmt(g.total_regret)} · Luck: ${signed(g.total_luck)}`);
+  if (g.start_expected !== null) lines.push(`Perfect play averages ${fmt(g.start_expected)} guesses.`);
+  return lines.join("\n");
+}
+
+async function copyResult() {
+  const area = $("result-text");
   try {
-    const advice = await post("/api/next", { ...body, top: 0 }, ticket);
-    if (ticket !== state.ticket) return;
-    showError("");
-    showAdvice(advice);
-    if (advice.status === "solved" || body.history.length >= 6) {
-      $("alternatives-note").textContent = "analysing the game…";
-      const analysis = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
-      if (ticket !== state.ticket) return;
-      $("alternatives-note").textContent = "";
-      showAnalysis(analysis);
-      return;
-    }
-    $("alternatives-note").textContent = "valuing the alternatives…";
-    const full = await post("/api/next", { ...body, top: 5, budget: state.budget }, ticket);
-    if (ticket !== state.ticket) return;
-    showAlternatives(full);
-  } catch (err) {
-    if (ticket !== state.ticket) return;
-    showError(err.message);
-    return err;
+    await navigator.clipboard.writeText(area.value);
+    $("copy-status").textContent = "Copied.";
+  } catch (err) {  // no clipboard API (plain http on a LAN, an old browser): select for Ctrl-C
+    area.focus();
+    area.select();
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+    $("copy-status").textContent = copied ? "Copied." : "Selected: press Ctrl-C (⌘-C) to copy.";
   }
 }
 
-function addGuess(word) {
-  word = word.trim().toLowerCase();
-  if (!/^[a-z]{5}$/.test(word)) { showError(`'${word}' is not a word of 5 letters a-z`); return; }
-  if (state.rows.filter((r) => r.done).length >= 6) { showError("a game has at most 6 guesses"); return; }
-  showError("");
-  const row = pending();
-  if (row) { row.guess = word; row.colours = [0, 0, 0, 0, 0]; }
-  else state.rows.push({ guess: word, colours: [0, 0, 0, 0, 0], done: false });
-  $("guess-input").value = "";
-  drawBoard();
+// ----------------------------------------------------------------------------------- terms --
+function toggleTerm(button) {
+  const section = button.closest("section");
+  const note = section.querySelector(".term-note");
+  const term = button.dataset.term;
+  const open = button.getAttribute("aria-expanded") === "true";
+  for (const other of section.querySelectorAll("button.term")) other.setAttribute("aria-expanded", "false");
+  if (open) { note.hidden = true; return; }
+  button.setAttribute("aria-expanded", "true");
+  note.replaceChildren();
+  const label = document.createElement("strong");
+  label.textContent = TERM_LABELS[term] + ". ";
+  note.append(label, document.createTextNode(TERMS[term]));
+  note.hidden = false;
 }
 
-async function submitRow() {
-  const row = pending();
-  if (!row) return;
-  row.done = true;
+function setUpTerms() {
+  for (const button of document.querySelectorAll("button.term")) {
+    button.title = TERMS[button.dataset.term];
+    button.setAttribute("aria-expanded", "false");
+    button.setAttribute("aria-controls", button.closest("section").querySelector(".term-note").id);
+    button.addEventListener("click", () => toggleTerm(button));
+  }
+  for (const dd of document.querySelectorAll("#explainer dd[data-term]")) dd.textContent = TERMS[dd.dataset.term];
+}
+
+// ----------------------------------------------------------------------------------- theme --
+function currentTheme() {
+  return document.documentElement.dataset.theme
+    || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+}
+
+function labelTheme() {
+  const other = currentTheme() === "dark" ? "light" : "dark";
+  $("theme").setAttribute("aria-label", `switch to the ${other} theme`);
+  $("theme").textContent = other === "dark" ? "☾" : "☀";
+}
+
+function switchTheme() {
+  const next = currentTheme() === "dark" ? "light" : "dark";
+  const system = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  try {
+    if (next === system) { delete document.documentElement.dataset.theme; localStorage.removeItem(THEME); }
+    else { document.documentElement.dataset.theme = next; localStorage.setItem(THEME, next); }
+  } catch (err) { document.documentElement.dataset.theme = next; }
+  labelTheme();
+}
+
+// ----------------------------------------------------------------------------- pasted grid --
+async function analysePasted(e) {
+  e.preventDefault();
+  const grid = $("paste-grid").value.trim();
+  const answer = $("paste-answer").value.trim().toLowerCase();
+  const guesses = $("paste-guesses").value.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  if (!guesses.length) { showError("Give your guesses in order, e.g. salet courd anion crony."); return; }
+  if (!grid && !answer) { showError("Paste the grid Wordle shared, or give the answer."); return; }
+  const body = { words: state.words, guesses };
+  if (grid) body.grid = grid;
+  if (answer) body.answer = answer;
+  const ticket = ++state.ticket;
+  showError("");
+  $("paste-form").querySelector("button[type=submit]").disabled = true;
+  try {
+    const g = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
+    if (ticket !== state.ticket || !g) return;
+    state.mode = g.mode;
+    document.querySelector(`#mode input[value="${g.mode}"]`).checked = true;
+    state.rows = g.history.map((step) => {
+      const [guess, feedback] = step.split(":");
+      return { guess, colours: [...feedback].map((c) => COLOURS.indexOf(c)) };
+    });
+    clearCurrent();
+    drawBoard();
+    save();
+    await refresh({ analysis: g });
+    $("analysis-section").scrollIntoView({ behavior: "smooth", block: "start" });
+  } catch (err) {
+    if (ticket === state.ticket) showError(err.message);
+  } finally {
+    $("paste-form").querySelector("button[type=submit]").disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------------------------ start --
+function newGame() {
+  state.rows = [];
+  clearCurrent();
+  state.analysis = null;
   drawBoard();
-  const failed = await refresh();
-  if (failed) { row.done = false; drawBoard(); }
+  save();
+  refresh();
+}
+
+function showListNote() {
+  const list = state.lists.find((l) => l.name === state.words);
+  $("list-note").textContent = list ? list.note : "";
 }
 
 async function init() {
-  const config = await (await fetch("/api/config")).json();
+  buildKeyboard();
+  setUpTerms();
+  showAlternatives({ alternatives: [], alternatives_complete: true });
+  $("alternatives-note").textContent = "";
+  labelTheme();
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", labelTheme);
+  drawBoard();
+  let config;
+  try {
+    config = await (await fetch("/api/config")).json();
+  } catch (err) {
+    showError("The server did not answer /api/config (is tools.serve running?)");
+    return;
+  }
+  state.lists = config.lists;
   state.budget = config.default_budget;
+  state.words = config.default_list;
+  restore();
   const select = $("words");
   for (const list of config.lists) {
     const option = document.createElement("option");
@@ -183,15 +723,40 @@ async function init() {
     option.textContent = list.title;
     select.appendChild(option);
   }
-  state.words = config.default_list;
-  select.addEventListener("change", () => { state.words = select.value; state.rows = []; drawBoard(); refresh(); });
-  const mode = $("mode");
-  mode.addEventListener("change", () => { state.mode = mode.value; state.rows = []; drawBoard(); refresh(); });
-  $("guess-form").addEventListener("submit", (e) => { e.preventDefault(); addGuess($("guess-input").value); });
-  $("use-suggestion").addEventListener("click", () => addGuess($("suggestion").textContent));
-  $("submit-row").addEventListener("click", submitRow);
-  $("undo").addEventListener("click", () => { state.rows.pop(); drawBoard(); refresh(); });
-  $("new-game").addEventListener("click", () => { state.rows = []; drawBoard(); refresh(); });
+  select.value = state.words;
+  document.querySelector(`#mode input[value="${state.mode}"]`).checked = true;
+  showListNote();
+  select.addEventListener("change", () => {
+    state.words = select.value;
+    showListNote();
+    save();
+    select.blur();  // letters typed next go to the board, not to the list's type-ahead
+    refresh();
+  });
+  for (const radio of document.querySelectorAll("#mode input")) {
+    radio.addEventListener("change", () => { state.mode = radio.value; save(); refresh(); });
+  }
+  $("use-suggestion").addEventListener("click", () => state.advice && setGuess(state.advice.next_guess));
+  $("undo").addEventListener("click", () => {
+    if (state.current.letters) { clearCurrent(); drawBoard(); return; }
+    state.rows.pop();
+    drawBoard();
+    save();
+    refresh();
+  });
+  $("new-game").addEventListener("click", newGame);
+  $("analyse-now").addEventListener("click", () => refresh({ analyse: true }));
+  $("copy").addEventListener("click", copyResult);
+  $("remaining-details").addEventListener("toggle", labelRemaining);
+  $("theme").addEventListener("click", switchTheme);
+  $("paste-form").addEventListener("submit", analysePasted);
+  document.addEventListener("keydown", onKeydown);
+  // A button (or summary) clicked or tapped gives the focus back, so that Enter on the keyboard
+  // submits the row (one reached with Tab keeps it: Enter then presses that button).
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest("button, summary");
+    if (button && e.detail > 0) button.blur();
+  });
   drawBoard();
   refresh();
 }
