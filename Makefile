@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint test test-fast test-jit-off solve tree book bench verify wordlists report clean
+.PHONY: install lint test test-fast test-jit-off solve tree book bench verify wordlists report screenshots clean
 
 install: $(STAMP)
 
@@ -77,6 +77,11 @@ REPORT_OPENERS := salet,carle,train,raise,clout,soare,salut,lants,reast,crate,tr
 report: install
 	$(PY) -m tools.report --words legacy --opener $(REPORT_OPENERS) --policies mig_a,mig_b,rollout10_a,rollout10_b,rollout100_a --name legacy
 	$(PY) -m tools.vocab_report --jobs -1
+
+# Renew the page's screenshots in docs/img/ (the browser test takes them; a plain test run
+# writes them to a scratch folder instead).
+screenshots: install
+	EXACT_WORDLE_SCREENSHOTS=1 $(PY) -m pytest -q tests/test_page.py
 
 # Re-check every committed decision tree: replay all answers with the plain feedback rule.
 verify: install

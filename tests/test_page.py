@@ -9,6 +9,7 @@ import json
 import os
 import re
 import urllib.request
+from pathlib import Path
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
@@ -19,7 +20,9 @@ from webserver import ROOT, serve
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = ROOT / "docs" / "img"
+#: Where the screenshots go: the README's docs/img/ when EXACT_WORDLE_SCREENSHOTS=1 (to renew
+#: them), else a scratch folder, so that a test run leaves the work tree as it was.
+SHOTS = ROOT / "docs" / "img" if os.environ.get("EXACT_WORDLE_SCREENSHOTS") == "1" else None
 DESKTOP, PHONE = (1280, 900), (390, 844)
 #: A lost game (the answer is HATCH) opened with CATCH, whose tree is not shipped: the server
 #: solves it the first time (the page shows the progress) and values the moves past the sixth.
@@ -171,13 +174,17 @@ def check_phone_layout(page) -> None:
 
 def shot(page, name: str, element: str | None = None) -> None:
     """A screenshot of the viewport scrolled to the top, or of just the ``element``."""
+    import tempfile
+
+    folder = SHOTS or Path(tempfile.gettempdir()) / "exact-wordle-screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.mouse.move(0, 0)
     if element is None:
         page.evaluate("scrollTo(0, 0)")
-        page.screenshot(path=str(SHOTS / name))
+        page.screenshot(path=str(folder / name))
     else:
-        page.locator(element).screenshot(path=str(SHOTS / name))
+        page.locator(element).screenshot(path=str(folder / name))
 
 
 def expected_game_values(tree, game):
