@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import socket
 from collections.abc import Sequence
 
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, positive_seconds
@@ -80,34 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` and listening; raises InputError naming the address."""
-    from solver.game.errors import InputError
-
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    except (socket.gaierror, UnicodeError) as exc:
-        raise InputError(f"cannot serve on {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(address)
-        sock.listen(2048)  # connections made once "serving" is printed wait for the server
-    except OSError as exc:
-        sock.close()
-        raise InputError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
-    return sock
-
-
 @entry_point(interrupted="interrupted: server stopped")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     import uvicorn
 
-    from solver.web.app import create_app
+    from solver.web.app import create_app, listening_socket
 
     lists = [name.strip() for name in args.words.split(",") if name.strip()]
-    sock = bind(args.host, args.port)
+    sock = listening_socket(args.host, args.port)
     app = create_app(lists, budget_cap=args.budget_cap, search_workers=args.search_workers,
                      per_client=args.per_client, queue=args.queue, allow_hosts=args.allow_host)
     shown = f"[{args.host}]" if ":" in args.host else args.host

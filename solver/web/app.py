@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import socket
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -321,3 +322,20 @@ def _parse_game(words: str, guesses, answer, grid):
     from solver.evaluation.analysis import parse_game
 
     return parse_game(_word_lists[words], guesses, answer=answer, grid=grid)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening; raises InputError naming the address."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InputError(f"cannot serve on {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)  # connections made once "serving" is printed wait for the server
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
