@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
 
 DESCRIPTION = """\
-Generate vocabulary variants of a word list (solver/game/variants.py, docs/algorithms.md §15)
+Generate vocabulary variants of a word list (solver/game/variants.py, docs/algorithms.md §12)
 and write each as a directory holding answers.txt and guesses.txt (one word per line, sorted),
 the form every tool's --words DIR reads.
 

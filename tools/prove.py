@@ -23,7 +23,7 @@ and with --tree the best opener's decision tree, marked as proven optimal. Finis
 is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
 (--no-resume starts over). On a dask.distributed cluster: start `dask scheduler` and
 `dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS.
-Legacy lists on 2 cores: about 10 minutes (docs/benchmarks.md).
+Legacy lists on 2 cores: 2 to 5 minutes with the tree (docs/benchmarks.md).
 
 With --objective worst it proves the least guaranteed maximum instead: for K = 1, 2, ... it
 decides every opener (can some policy that plays it first win every game within K

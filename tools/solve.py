@@ -57,8 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "minimises the expected guesses under them (total objective only)")
     parser.add_argument("--feedback", default="standard", metavar="RULE",
                         help="feedback rule: standard (default) or yellow (Yellow Wordle: every "
-                             "green shown as yellow unless the guess is right; its trees need "
-                             "a --guess-limit above 6, e.g. 8 on the legacy lists)")
+                             "green shown as yellow unless the guess is right; SALET's tree wins "
+                             "every game within 6 guesses, docs/variants.md)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")

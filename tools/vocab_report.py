@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 DESCRIPTION = """\
-The vocabulary-variant report (solver/studies/vocab_report.py, docs/algorithms.md §15). For
+The vocabulary-variant report (solver/studies/vocab_report.py, docs/algorithms.md §12). For
 every kind (real: a seeded random sub-list of --words, answer and guess counts scaled by the
 fraction together; fake: random letter strings of the same sizes), every fraction and every
 seed, one list is generated (as python -m tools.make_vocab writes it), and on it:

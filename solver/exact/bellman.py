@@ -564,7 +564,7 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
             :func:`save_artifact` discards it only once the artifact is written; by default
             it is discarded as soon as the tree is assembled.
         feedback: ``"standard"`` or ``"yellow"``: Yellow Wordle, every green shown as yellow
-            unless the guess is right (§10.4; its trees need a guess limit above 6).
+            unless the guess is right (§10.4).
         deadline: a :func:`time.monotonic` time past which the solve stops with
             :class:`DeadlineReached` (the finished root classes stay in the journal); None:
             no limit.

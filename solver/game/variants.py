@@ -1,5 +1,5 @@
 """Vocabulary variants: seeded sub-lists of a word list and lists of random letter strings
-(docs/algorithms.md §15).
+(docs/algorithms.md §12).
 
 Two generators, both pure and deterministic (the same arguments give the same lists, on any
 machine: they draw with ``numpy.random.default_rng(seed)`` and nothing else):
