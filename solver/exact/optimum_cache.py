@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policy_tree.tree import DecisionTree
-from solver.game.files import cache_dir
+from solver.game.files import ARTIFACTS_DIR, cache_dir
 from solver.game.spec import GUESS_LIMIT
 
 
@@ -83,7 +83,7 @@ def matching_tree(path: str | Path, word_list, opener: str, guess_limit: int = G
 
 
 def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit: int = GUESS_LIMIT,
-                          artifacts_dir: str | Path = "artifacts", progress=None,
+                          artifacts_dir: str | Path = ARTIFACTS_DIR, progress=None,
                           resume: bool = True) -> Optimum:
     """The exact optimum for ``opener``: read from ``artifacts_dir`` or the cache, else solved
     with :func:`solver.exact.bellman.solve` (``jobs``, ``progress``, ``resume`` passed on) and

@@ -33,7 +33,7 @@ from pathlib import Path
 from solver.game.checks import check_jobs
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
-from solver.game.files import prepare_output_dir, usable_cache_dir
+from solver.game.files import ARTIFACTS_DIR, prepare_output_dir, usable_cache_dir
 from solver.game.spec import GUESS_LIMIT
 from solver.studies.render import ReportData, write_outputs
 
@@ -149,7 +149,8 @@ def validate_request(word_list, openers, policies) -> tuple[list, list]:
     from solver.policies.registry import check_policy_name
 
     openers = [o.strip().lower() for o in openers if o.strip()]
-    policies = [p.strip().lower() for p in policies if p.strip()]
+    # module:attr policies keep their case (module names are case-sensitive)
+    policies = [p.strip() if ":" in p else p.strip().lower() for p in policies if p.strip()]
     if not openers:
         raise InputError("no opener given")
     if not policies:
@@ -162,7 +163,7 @@ def validate_request(word_list, openers, policies) -> tuple[list, list]:
 
 def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: int = 0,
                top: int = 10, resume: bool = True, float_twins: bool = True,
-               artifacts_dir: str | Path = "artifacts", console=None) -> ReportData:
+               artifacts_dir: str | Path = ARTIFACTS_DIR, console=None) -> ReportData:
     """Compute (or resume) every result and write gap.csv, gap.md and the plots.
 
     Args:
