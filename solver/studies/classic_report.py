@@ -114,7 +114,8 @@ def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = A
     if opener is not None:
         from solver.exact.optimum_cache import load_or_solve_optimum
 
-        optimum = load_or_solve_optimum(word_list, opener, jobs=jobs, artifacts_dir=artifacts_dir)
+        optimum = load_or_solve_optimum(word_list, opener, jobs=jobs,
+                                        artifacts_dir=[Path("artifacts"), Path(artifacts_dir)])
         return int(optimum.header["total"]), f"exact optimum from {opener}"
     path = Path(artifacts_dir) / f"{word_list.output_name}-normal-openers.csv"
     try:
