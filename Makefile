@@ -9,10 +9,10 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[all,test]'
 	touch $(STAMP)
 
 # The overnight build: prove the best opener over all 12,972 allowed guesses (about 5 minutes
@@ -62,14 +62,14 @@ test-jit-off: install
 
 # `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states.
 bench: install
-	$(PY) -m tools.bench
-	$(PY) -m tools.bench_assist
-	$(PY) -m tools.bench_play $(if $(SELBY),--selby $(SELBY))
-	$(PY) -m tools.bench_serve
-	$(PY) -m tools.bench_prove
-	$(PY) -m tools.bench_prove --objective worst --rank 1
-	$(PY) -m tools.bench_classic
-	$(PY) -m tools.bench_absurdle
+	$(PY) -m benchmarks.bench
+	$(PY) -m benchmarks.bench_assist
+	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))
+	$(PY) -m benchmarks.bench_serve
+	$(PY) -m benchmarks.bench_prove
+	$(PY) -m benchmarks.bench_prove --objective worst --rank 1
+	$(PY) -m benchmarks.bench_classic
+	$(PY) -m benchmarks.bench_absurdle
 
 # The optimality-gap report: 16 openers, heuristics beside the exact optimum (reports/legacy/);
 # then the vocabulary-variant report (reports/classic/vocab.*, about 2 minutes on 2 cores).
@@ -91,5 +91,8 @@ verify: install
 wordlists: install
 	$(PY) -m tools.make_wordlists --check
 
+# Also numba's compiled kernels (*.nbi index, *.nbc code, beside each kernel in __pycache__)
+# and what a wheel build leaves (build/, dist/, *.egg-info).
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache build dist *.egg-info
+	find solver policy_tree tools benchmarks tests -name '*.nb[ic]' -delete

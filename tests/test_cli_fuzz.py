@@ -1,7 +1,7 @@
 """Fuzzing every command-line entry point in-process (issue 13).
 
 Each test drives one tool's ``main(argv)`` (tools.solve, tools.tree, tools.report,
-tools.uct_report; tools.bench's argument parsing only, its benchmarks stubbed out) with
+tools.uct_report; benchmarks.bench's argument parsing only, its benchmarks stubbed out) with
 arguments drawn by hypothesis from pools of good, bad and malformed values: tiny word lists in
 temporary directories (valid ones solve in well under a second; a custom directory called
 ``legacy``; duplicates, mixed lengths, missing files, ...), artifacts (valid, truncated, random
@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import policy_tree
-import tools.bench
+import benchmarks.bench
 import tools.report
 import tools.solve
 import tools.tree
@@ -306,9 +306,9 @@ def test_fuzz_uct_report(world, data):
                        _flag("--debug")]))
 def test_fuzz_bench_arguments(world, argv):
     """Argument parsing only: the benchmarks themselves are stubbed out."""
-    real = (tools.bench.bench_solve, tools.bench.OPTIONAL)
-    tools.bench.bench_solve, tools.bench.OPTIONAL = (lambda *args: []), ()
+    real = (benchmarks.bench.bench_solve, benchmarks.bench.OPTIONAL)
+    benchmarks.bench.bench_solve, benchmarks.bench.OPTIONAL = (lambda *args: []), ()
     try:
-        run_fuzzed(world, tools.bench.main, argv)
+        run_fuzzed(world, benchmarks.bench.main, argv)
     finally:
-        tools.bench.bench_solve, tools.bench.OPTIONAL = real
+        benchmarks.bench.bench_solve, benchmarks.bench.OPTIONAL = real

@@ -3,7 +3,7 @@
 Every ```console block of README.md and docs/*.md is read. In a block with lines starting with
 ``$ ``, those lines are commands and the lines below each, up to the next ``$ ``, are what it
 prints; in a block without them every line is a command (a trailing ``# comment`` aside). Every
-command must name a real entry — a ``python -m tools.X`` module, a make target of the Makefile,
+command must name a real entry — a ``python -m tools.X`` (or ``benchmarks.X``) module, a make target of the Makefile,
 a console script of pyproject.toml, or the ``dask`` command of the distributed package — and its
 arguments must parse with the tool's own parser. The commands whose output is documented and
 that answer in seconds (the tree tools, the next guess, a game's analysis, Absurdle, every
@@ -211,7 +211,7 @@ def test_command_names_a_real_entry_and_its_arguments_parse(example, capsys):
     kind, module, argv = entry(example)
     if kind != "module":
         return
-    assert module.startswith("tools.") and (ROOT / (module.replace(".", "/") + ".py")).exists(), (
+    assert module.startswith(("tools.", "benchmarks.")) and (ROOT / (module.replace(".", "/") + ".py")).exists(), (
         f"{example}: no module {module}")
     if documents_error(example):
         return  # a documented usage error: run below

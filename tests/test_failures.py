@@ -28,7 +28,7 @@ import msgpack
 import pytest
 
 import policy_tree
-import tools.bench
+import benchmarks.bench
 import tools.report
 import tools.solve
 import tools.tree
@@ -321,7 +321,7 @@ def test_an_internal_error_is_one_line_and_its_traceback_needs_debug(home, words
      (uct_study, "score_run"), "rerun"),
     ("tree", ["play", "--answer", "crony"], (policy_tree.PolicyTree, "game"), "abandoned"),
     ("tree", ["export", "-o", "OUT"], (policy_tree, "export_paths"), "nothing was written"),
-    ("bench", ["--only", "solve"], (tools.bench, "bench_solve"), "nothing was written"),
+    ("bench", ["--only", "solve"], (benchmarks.bench, "bench_solve"), "nothing was written"),
 ])
 def test_ctrl_c_exits_130_with_a_message_that_fits(home, words, capsys, monkeypatch, tool, args,
                                                    target, fragment):
@@ -329,7 +329,7 @@ def test_ctrl_c_exits_130_with_a_message_that_fits(home, words, capsys, monkeypa
         raise KeyboardInterrupt
 
     monkeypatch.setattr(*target, interrupt)
-    main = {"solve": tools.solve.main, "report": tools.report.main, "bench": tools.bench.main,
+    main = {"solve": tools.solve.main, "report": tools.report.main, "bench": benchmarks.bench.main,
             "uct_report": tools.uct_report.main, "tree": tools.tree.main}[tool]
     if tool == "tree":
         args = [args[0], str(SHIPPED), *[str(home / "x.txt") if a == "OUT" else a for a in args[1:]]]
@@ -342,7 +342,7 @@ def test_ctrl_c_exits_130_with_a_message_that_fits(home, words, capsys, monkeypa
 
 
 def test_every_tool_accepts_debug(capsys):
-    for main in (tools.solve.main, tools.report.main, tools.uct_report.main, tools.bench.main):
+    for main in (tools.solve.main, tools.report.main, tools.uct_report.main, benchmarks.bench.main):
         assert main(["--help"]) == 0
         assert "--debug" in capsys.readouterr().out
     assert tools.tree.main(["--debug", "next", str(SHIPPED), "--debug"]) == 0

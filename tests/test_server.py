@@ -3,7 +3,7 @@ bodies, foreign ``Host`` headers), stops work nobody waits for, gives each reque
 caps the searches of one client, and says in one line why it cannot start.
 
 The speed under load (cheap lookups while searches run) is measured by ``make bench``
-(``tools.bench_serve``), not here."""
+(``benchmarks.bench_serve``), not here."""
 
 from __future__ import annotations
 

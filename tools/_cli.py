@@ -34,6 +34,18 @@ DEBUG_HELP = "on an internal error, print the traceback too"
 
 Interrupted = str | Callable[[list[str]], str]
 
+#: Set by ``wordle`` (tools/wordle.py) while it runs a subcommand: the usage lines then say
+#: ``wordle <command>`` instead of ``python -m tools.<module>``.
+COMMAND_PREFIX: str | None = None
+
+
+def prog_name(module: str) -> str:
+    """The program name a tool's usage shows: ``python -m tools.<module>``, or ``wordle
+    <command>`` when run as a subcommand of ``wordle``."""
+    if COMMAND_PREFIX is not None:
+        return f"{COMMAND_PREFIX} {module.replace('_', '-')}"
+    return f"python -m tools.{module}"
+
 
 def print_error(text: str) -> None:
     """Print ``error: text`` in red on stderr (text is not read as markup)."""

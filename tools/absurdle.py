@@ -6,7 +6,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Absurdle (qntm's adversarial Wordle) solved exactly. The adversary holds every answer still
@@ -39,7 +39,7 @@ a pattern the adversary would not show — naming the guess —, a --max-guesses
 def build_parser() -> argparse.ArgumentParser:
     from solver.exact.absurdle import DEFAULT_MAX_GUESSES, DEFAULT_TIE
 
-    parser = argparse.ArgumentParser(prog="python -m tools.absurdle", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("absurdle"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("history", nargs="*", metavar="WORD:FEEDBACK",
                         help="the game so far, e.g. aesir:bbbbb (none: from the start)")

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, entry_point, exit_with
+from tools._cli import EXIT_OK, entry_point, exit_with, prog_name
 from tools.assist import add_game_options, load_service
 
 DESCRIPTION = """\
@@ -40,7 +40,7 @@ interrupted.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.analyse", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("analyse"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("guesses", nargs="*", metavar="GUESS[:FEEDBACK]",
                         help="the guesses in order, each a word or word:feedback")

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 #: When this module was loaded: run as a command (:func:`run`), the interpreter's start give
 #: or take a few milliseconds, and ``--budget`` counts from here (start-up is part of the
@@ -74,7 +74,7 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.assist", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("assist"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("history", nargs="*", metavar="WORD:FEEDBACK",
                         help="the game so far, e.g. salet:bbbby crane:bbbbb (none: the opener)")

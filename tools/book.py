@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Solve and write the optimal decision tree of each popular opener for a word list and mode
@@ -28,7 +28,7 @@ solve's journal keeps the finished part).
 def build_parser() -> argparse.ArgumentParser:
     from solver.exact.book import POPULAR_OPENERS
 
-    parser = argparse.ArgumentParser(prog="python -m tools.book", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("book"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
     parser.add_argument("--mode", default="normal", choices=("normal", "hard"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 DESCRIPTION = """\
 Generate vocabulary variants of a word list (solver/game/variants.py, docs/algorithms.md §12)
@@ -35,7 +35,7 @@ Example:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.make_vocab", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("make_vocab"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
                         help="the list to sample: 'legacy', 'nyt-2024', or a directory with answers.txt "

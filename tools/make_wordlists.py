@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from tools._cli import EXIT_FAILED, EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_FAILED, EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Build the word lists wordfreq-4, wordfreq-6 and wordfreq-7 from the wordfreq package's English
@@ -24,7 +24,7 @@ in <out>; exit status 1 if any differs (e.g. another wordfreq release), 0 if all
 def build_parser() -> argparse.ArgumentParser:
     from solver.game.wordfreq_lists import RECIPES
 
-    parser = argparse.ArgumentParser(prog="python -m tools.make_wordlists", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("make_wordlists"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lengths", default=",".join(str(L) for L in RECIPES),
                         help="comma-separated word lengths to build, of "

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 VARIANTS = ("noisy", "absurdle", "both")
 
@@ -37,7 +37,7 @@ word list, tie rule, missing Q-table), 130 interrupted (nothing is kept: rerun).
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.noisy", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("noisy"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="noisy",
                         help="noisy, absurdle or both (default: noisy)")

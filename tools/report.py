@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 DESCRIPTION = """\
 The optimality-gap report. For every opener: the exact optimum (solved on the fly, or read
@@ -35,6 +35,12 @@ rollout10_a, rollout100_b), exact, and families registered by plugins (e.g. uct.
 and the classic agents random_total, random_possible, minimax1, expectimax1, entropy,
 qlearning).
 
+Your own policy: --policy module:attr (repeatable; the current directory is searched for the
+module first), where attr is a function of the history — fn(history) or fn(history, answers),
+history a tuple of (guess, feedback) pairs like ("salet", "bbybb"), answers the words still
+possible, returning the next guess — or a solver.policies.base.Policy subclass. With --policy
+alone, only those policies are scored.
+
 The belief setting (--belief, the classic agents' report, docs/algorithms.md §8.5): with
 --belief answers|guesses|both the agents play every answer choosing their own first guess
 (--opener own, the default then; or one fixed opener), randomised agents once per seed of
@@ -51,7 +57,7 @@ default to the classic agents; in 'guesses' only they can play.
 def build_parser() -> argparse.ArgumentParser:
     from solver.studies.gap_report import DEFAULT_OPENERS, DEFAULT_POLICIES
 
-    parser = argparse.ArgumentParser(prog="python -m tools.report", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("report"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
@@ -64,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--policies", default=None,
                         help=f"comma-separated policy names (default: {','.join(DEFAULT_POLICIES)}; with "
                              "--belief: random_total,random_possible,minimax1,expectimax1,entropy,qlearning)")
+    parser.add_argument("--policy", action="append", default=[], metavar="MODULE:ATTR",
+                        help="a policy of your own (repeatable): a function of the history or a "
+                             "Policy subclass in an importable module (see above)")
     parser.add_argument("--belief", default=None, choices=["answers", "guesses", "both"],
                         help="score the agents in this belief setting (or both) with their own first "
                              "guess and write classic.md / classic.csv (see above)")
@@ -102,12 +111,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.studies.render import console_tables
 
     if args.belief is not None:
+        if args.policy:
+            raise InputError("--policy goes with the gap report, not with --belief")
         return _classic(args)
     if args.seeds is not None:
         raise InputError("--seeds goes with --belief (the gap report takes one --seed)")
     word_list = load_word_list(args.words)
+    for spec in args.policy:
+        if ":" not in spec:
+            raise InputError(f"--policy {spec!r}: give module:attr (a registered name goes to --policies)")
+    if args.policy:
+        import os
+
+        sys.path.insert(0, os.getcwd())  # as `python -m` does, also for the `wordle` command
+    names = args.policies.split(",") if args.policies else ([] if args.policy else list(DEFAULT_POLICIES))
     openers, policies = validate_request(word_list, (args.opener or ",".join(DEFAULT_OPENERS)).split(","),
-                                         (args.policies or ",".join(DEFAULT_POLICIES)).split(","))
+                                         names + args.policy)
     out_dir = Path(args.out) / args.name if args.name else default_report_dir(word_list, args.out)
     report = run_report(word_list, openers, policies, out_dir, jobs=args.jobs, seed=args.seed,
                         top=args.top, resume=not args.no_resume, console=Console(stderr=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, positive_seconds
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, positive_seconds, prog_name
 
 DESCRIPTION = """\
 Serve the page at http://HOST:PORT/ : type your guesses (or use the on-screen keyboard), set
@@ -57,7 +57,7 @@ def count(least: int):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.serve", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("serve"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
@@ -82,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
 @entry_point(interrupted="interrupted: server stopped")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from solver.game.errors import require_extra
+
+    require_extra("starlette", "web", "the web page")
+    require_extra("uvicorn", "web", "the web page")
+    require_extra("pebble", "web", "the web page")
     import uvicorn
 
     from solver.web.app import create_app, listening_socket

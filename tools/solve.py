@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, journal_kept
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
 DESCRIPTION = """\
 Solve the exact optimal Wordle policy for a fixed opener (every game won within the guess
@@ -30,7 +30,7 @@ value, output path, cache directory), 130 interrupted (rerun to resume).
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.solve", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("solve"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "

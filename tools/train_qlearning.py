@@ -7,7 +7,7 @@ import shlex
 import time
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Train the constant-state Q-table of the 'qlearning' agent (solver/policies/qlearning.py,
@@ -29,7 +29,7 @@ output directory), 130 interrupted (nothing written).
 def build_parser() -> argparse.ArgumentParser:
     from solver.policies.qlearning import DEFAULT_ALPHA, DEFAULT_EPISODES, DEFAULT_EPSILON, DEFAULT_SEED
 
-    parser = argparse.ArgumentParser(prog="python -m tools.train_qlearning", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("train_qlearning"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "

@@ -19,13 +19,15 @@ from collections.abc import Sequence
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, SolveProgress, add_debug_option, entry_point,
-                        exit_with, positive_seconds)
+                        exit_with, positive_seconds, prog_name)
 
 #: When this module was loaded (about the command's start): ``next --budget`` counts from here.
 STARTED = time.monotonic()
 
 DESCRIPTION = """\
-Use a decision-tree artifact written by `python -m tools.solve`.
+Use a decision-tree artifact written by `python -m tools.solve`, or a shipped one by its name
+(e.g. legacy-normal-salet, legacy-hard-crane: the files of artifacts/ and artifacts/book/, which
+an installed package carries too; `stats` of a name that is not found lists them).
 
   verify ARTIFACT...      replay every answer with the plain-Python feedback rule; exit 0 when
                           every game is won and the stored figures match, 1 otherwise
@@ -45,13 +47,41 @@ fits, a missing or damaged artifact, an unusable output path, no standard input 
 from), 130 interrupted.
 """
 
+def shipped_trees() -> list[str]:
+    """The names of the shipped trees (artifacts/ and artifacts/book/), sorted."""
+    from solver.game.files import ARTIFACTS_DIR
+
+    return sorted(path.name[:-len(".msgpack")] for directory in (ARTIFACTS_DIR, ARTIFACTS_DIR / "book")
+                  if directory.is_dir() for path in directory.glob("*.msgpack"))
+
+
+def resolve_artifact(text: str) -> str:
+    """``text`` when it is a file; else, for a bare name (``legacy-normal-salet``, with or
+    without ``.msgpack``), the shipped tree of that name; else ``text`` (loading it then
+    raises the usual missing-file error, which names the shipped trees)."""
+    from pathlib import Path
+
+    from solver.game.errors import InputError
+    from solver.game.files import ARTIFACTS_DIR
+
+    path = Path(text)
+    if path.exists() or "/" in text or "\\" in text:
+        return text
+    name = text if text.endswith(".msgpack") else text + ".msgpack"
+    for directory in (ARTIFACTS_DIR, ARTIFACTS_DIR / "book"):
+        if (directory / name).is_file():
+            return str(directory / name)
+    raise InputError(f"{text}: no such file, and no shipped tree of that name; shipped: "
+                     f"{', '.join(shipped_trees()) or 'none'}")
+
+
 HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "
                 "(with none, the opener is printed)")
 LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.tree", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("tree"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_debug_option(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -142,7 +172,7 @@ def cmd_verify(args) -> int:
     status = EXIT_OK
     for path in args.artifacts:
         try:
-            tree = policy_tree.load(path)
+            tree = policy_tree.load(resolve_artifact(path))
         except InputError as exc:  # report each unreadable file, then check the others
             print_error(str(exc))
             status = EXIT_INPUT
@@ -185,7 +215,7 @@ def stats_document(tree, path: str) -> dict:
 def cmd_stats(args) -> int:
     import policy_tree
 
-    tree = policy_tree.load(args.artifact)
+    tree = policy_tree.load(resolve_artifact(args.artifact))
     doc = stats_document(tree, args.artifact)
     if args.json:
         print(json.dumps(doc, indent=2))
@@ -240,7 +270,7 @@ def cmd_export(args) -> int:
 
     from solver.game.files import prepare_output_file, write_text_atomic
 
-    tree = policy_tree.load(args.artifact)
+    tree = policy_tree.load(resolve_artifact(args.artifact))
     if args.output:  # refused (exit 2) or its directory created before the export is built
         prepare_output_file(args.output)
     text = policy_tree.export_paths(tree) if args.format == "paths" else export_json_text(tree)
@@ -261,7 +291,7 @@ def describe_remaining(answers) -> str:
 def cmd_next(args) -> int:
     import policy_tree
 
-    tree = policy_tree.load(args.artifact)
+    tree = policy_tree.load(resolve_artifact(args.artifact))
     position = tree.position(args.history)
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
@@ -315,7 +345,7 @@ def _console(choice: str):
 def cmd_play(args) -> int:
     import policy_tree
 
-    tree = policy_tree.load(args.artifact)
+    tree = policy_tree.load(resolve_artifact(args.artifact))
     console, colour = _console(args.color)
     if args.answer is not None:
         steps = tree.game(args.answer)

@@ -33,7 +33,7 @@ import argparse
 from pathlib import Path
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, seed_list
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 
 def _interrupted(argv: list[str]) -> str:
@@ -45,7 +45,7 @@ def _interrupted(argv: list[str]) -> str:
 
 @entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.uct_report", description=__doc__,
+    parser = argparse.ArgumentParser(prog=prog_name("uct_report"), description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["run", "render"])
     parser.add_argument("--policies", default="uct50k_a,uct50k_b,uct50k_a_o,uct50k_b_o",

@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 The vocabulary-variant report (solver/studies/vocab_report.py, docs/algorithms.md §12). For
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     from solver.studies.vocab_report import (DEFAULT_AGENTS, DEFAULT_FRACTIONS, DEFAULT_KINDS, DEFAULT_SEEDS,
                                              EPISODES_PER_ANSWER)
 
-    parser = argparse.ArgumentParser(prog="python -m tools.vocab_report", description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog=prog_name("vocab_report"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
                         help="the lists the variants are drawn from: 'legacy', 'nyt-2024', or a directory "

@@ -137,6 +137,15 @@ def _split(row: np.ndarray, state: np.ndarray):
     return [(int(sorted_codes[s]), state[order[s:e]]) for s, e in zip(starts, ends)]
 
 
+def _ask(policy: Policy, history, state: np.ndarray, left: int, seed: int | None = None) -> int:
+    """The policy's guess index in ``state`` after ``history`` (``(guess index, code)`` pairs):
+    a policy of the history (``uses_history``, :class:`solver.policies.function.FunctionPolicy`)
+    is given it, any other only the state."""
+    if getattr(policy, "uses_history", False):
+        return _check_guess(policy, policy.choose_after(history, state, left, seed))
+    return _check_guess(policy, policy.choose(state, left, seed))
+
+
 def _check_guess(policy: Policy, guess: int) -> int:
     if not 0 <= guess < policy.word_list.n_guesses:
         raise PolicyError(f"policy {policy.name!r} returned guess index {guess}, out of range")
@@ -150,16 +159,16 @@ def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_gu
     decisions: list[Decision] = []
     green = all_green(word_list.word_length)
     done = 0
-    # (state, guesses played before this one, guess to play or -1 = ask the policy)
-    stack = [(np.arange(word_list.n_answers, dtype=np.int32), 0, opener_index)]
+    # (state, guesses played before this one, guess to play or -1 = ask the policy, history)
+    stack = [(np.arange(word_list.n_answers, dtype=np.int32), 0, opener_index, ())]
     while stack:
-        state, used, guess = stack.pop()
+        state, used, guess, history = stack.pop()
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won {len(state)} games after "
                               f"{max_game_guesses} guesses (no progress)")
         if guess < 0:
             left = max(1, guess_limit - used)
-            guess = _check_guess(policy, policy.choose(state, left))
+            guess = _ask(policy, history, state, left)
             decisions.append(Decision(state, left, guess, len(state)))
         classes = _split(table[guess], state)
         for code, members in reversed(classes):
@@ -169,7 +178,7 @@ def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_gu
                 if progress is not None:
                     progress(done, word_list.n_answers)
             else:
-                stack.append((members, used + 1, -1))
+                stack.append((members, used + 1, -1, history + ((guess, code),)))
     return per_answer, decisions
 
 
@@ -185,7 +194,7 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
     table = policy.table
     state = np.arange(policy.word_list.n_answers, dtype=np.int32)
     green = all_green(policy.word_list.word_length)
-    guess, used, decisions = opener_index, 0, []
+    guess, used, decisions, history = opener_index, 0, [], ()
     while True:
         used += 1
         code = int(table[guess, answer])
@@ -196,8 +205,9 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
                               f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
                               "guesses (no progress)")
         state = state[table[guess, state] == code]
+        history += ((guess, code),)
         left = max(1, guess_limit - used)
-        guess = _check_guess(policy, policy.choose(state, left, _decision_seed(seed, answer, used - 1)))
+        guess = _ask(policy, history, state, left, _decision_seed(seed, answer, used - 1))
         decisions.append((state, left, guess))
 
 

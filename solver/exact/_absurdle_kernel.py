@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 #: Counters written by the kernels (indices into the int64 ``counters`` array).
 STATES, GUESSES = 0, 1

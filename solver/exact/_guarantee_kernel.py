@@ -28,6 +28,7 @@ consistent with every feedback), so a pair is always won with two guesses left.
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.exact._search_kernel import insert_largest_first
 from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, WIDTH, constraint_hash,

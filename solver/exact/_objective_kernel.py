@@ -31,6 +31,7 @@ the recursion itself is not copied.
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 #: Objective ids (the index in :data:`solver.game.spec.OBJECTIVES`); ``WEIGHTED`` is the total
 #: objective under answer weights (priors, docs/algorithms.md §10.3), chosen by the API when

@@ -22,6 +22,7 @@ do in the full table and one memo serves every opener (§5).
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
                                             split_value, tighten)

@@ -53,6 +53,7 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, class_cutoff,
                                             guess_bound, min_classes, no_answer_split,

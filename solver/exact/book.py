@@ -7,7 +7,9 @@ guess limit, priors), in this order:
 
 1. trees already loaded by this process (or given, :meth:`OpeningBook.add`);
 2. the shipped trees: ``artifacts/*.msgpack`` and ``artifacts/book/*.msgpack``
-   (:data:`SHIPPED_DIRS`), named as :func:`solver.exact.bellman.artifact_path` names them;
+   (:data:`SHIPPED_DIRS`; installed from a wheel, the copy in the package,
+   :func:`solver.game.files.shipped_artifacts_dir`), named as
+   :func:`solver.exact.bellman.artifact_path` names them;
 3. the user cache, ``<cache>/book/<solver fingerprint>/`` (:func:`cache_directory`): trees this
    solver solved for earlier questions. The directory is keyed by the solver version and the
    kernels' sources, so a tree from another solver is never mistaken for this one's;
@@ -26,11 +28,12 @@ import hashlib
 import json
 from pathlib import Path
 
+from solver.game import files
 from solver.game.spec import GameSpec
 from solver.game.wordlists import WordList
 
-#: The project's ``artifacts/`` directory: the shipped trees.
-ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "artifacts"
+#: The shipped trees: the checkout's ``artifacts/``, or the copy installed with the package.
+ARTIFACTS_DIR = files.ARTIFACTS_DIR
 #: Where shipped trees are looked for: the proven trees, then the book of popular openers.
 SHIPPED_DIRS = (ARTIFACTS_DIR, ARTIFACTS_DIR / "book")
 #: The openers whose trees are shipped in ``artifacts/book/`` for the legacy and NYT-2024

@@ -2,8 +2,9 @@
 
 :func:`load_or_solve_optimum` answers "the optimal tree for this opener" from, in order,
 
-1. ``<artifacts_dir>/<name>-normal-<opener>.msgpack`` (the trees shipped in ``artifacts/``, and
-   those ``python -m tools.solve`` writes; ``<name>`` is the lists'
+1. ``<artifacts_dir>/<name>-normal-<opener>.msgpack`` for each directory of ``artifacts_dir``
+   (by default :data:`ARTIFACT_DIRS`: the current directory's ``artifacts/``, where
+   ``python -m tools.solve`` writes, then the shipped trees; ``<name>`` is the lists'
    :attr:`~solver.game.wordlists.WordList.output_name`, see
    :func:`solver.exact.bellman.artifact_path`),
 2. the user cache, ``cache_dir()/optimal-trees/<name>-<key>-normal-<opener>-<limit>.msgpack``
@@ -25,8 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policy_tree.tree import DecisionTree
-from solver.game.files import cache_dir
+from solver.game.files import ARTIFACTS_DIR, cache_dir
 from solver.game.spec import GUESS_LIMIT
+
+#: Where :func:`load_or_solve_optimum` looks for trees before the cache: ``./artifacts`` (what
+#: ``tools.solve`` wrote here), then the shipped trees (:data:`solver.game.files.ARTIFACTS_DIR`).
+ARTIFACT_DIRS = (Path("artifacts"), ARTIFACTS_DIR)
 
 
 @dataclass(frozen=True)
@@ -83,9 +88,10 @@ def matching_tree(path: str | Path, word_list, opener: str, guess_limit: int = G
 
 
 def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit: int = GUESS_LIMIT,
-                          artifacts_dir: str | Path = "artifacts", progress=None,
+                          artifacts_dir=ARTIFACT_DIRS, progress=None,
                           resume: bool = True) -> Optimum:
-    """The exact optimum for ``opener``: read from ``artifacts_dir`` or the cache, else solved
+    """The exact optimum for ``opener``: read from ``artifacts_dir`` (a directory or a sequence
+    of them) or the cache, else solved
     with :func:`solver.exact.bellman.solve` (``jobs``, ``progress``, ``resume`` passed on) and
     cached.
 
@@ -103,9 +109,10 @@ def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit
 
     opener = opener.strip().lower()
     word_list.guess_index(opener)
-    shipped = artifact_path(word_list, opener, guess_limit=guess_limit, directory=artifacts_dir)
+    directories = [artifacts_dir] if isinstance(artifacts_dir, (str, Path)) else list(artifacts_dir)
+    shipped = [artifact_path(word_list, opener, guess_limit=guess_limit, directory=d) for d in directories]
     cached = optimal_tree_cache_path(word_list, opener, guess_limit)
-    for path, source in ((shipped, "artifacts"), (cached, "cache")):
+    for path, source in [(path, "artifacts") for path in shipped] + [(cached, "cache")]:
         found = matching_tree(path, word_list, opener, guess_limit)
         if found is not None:
             return Optimum(opener, dict(found.header), found.tree, path, source)

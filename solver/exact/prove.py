@@ -238,6 +238,9 @@ class _Runner:
         if not scheduler:
             raise InputError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786, "
                              "from `dask scheduler`)")
+        from solver.game.errors import require_extra
+
+        require_extra("distributed", "dask", "--backend dask")
         try:
             from distributed import Client
             client = self._stack.enter_context(Client(scheduler, timeout="5s"))

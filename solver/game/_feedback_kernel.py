@@ -3,6 +3,7 @@ docs/algorithms.md §1.2–1.3)."""
 
 import numpy as np
 from numba import njit, prange
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 
 @njit(cache=True, parallel=True)

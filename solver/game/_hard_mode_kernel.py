@@ -17,6 +17,7 @@ one random key per entry that is not "no constraint", so the empty constraint ha
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 #: Positions a constraint row has room for (the longest word length supported).
 MAX_LENGTH = 10

@@ -15,6 +15,7 @@ capped and no probe chain gets a hole.
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 PROBE = 16
 

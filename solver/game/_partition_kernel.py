@@ -2,6 +2,7 @@
 policies)."""
 
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 
 @njit(cache=True)

@@ -59,3 +59,17 @@ class PriorsError(InputError, ValueError):
 class VariantError(InputError, ValueError):
     """A vocabulary variant that cannot be generated (a fraction outside (0, 1], a negative
     seed, sizes that do not fit): the message names the setting and its allowed range."""
+
+
+class MissingExtraError(InputError, ImportError):
+    """An optional dependency (an *extra* of the package) is not installed."""
+
+
+def require_extra(module: str, extra: str, purpose: str) -> None:
+    """Raise :class:`MissingExtraError` naming the ``pip install`` that adds ``module`` when it
+    cannot be imported: ``purpose`` says what needs it ("the web page")."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise MissingExtraError(f"{purpose} needs the {module!r} package, which is not installed: "
+                                f"pip install 'exact-wordle[{extra}]'")

@@ -23,6 +23,24 @@ from solver.game.errors import CacheError, OutputError
 
 #: The environment variable naming the user cache directory.
 CACHE_ENV = "EXACT_WORDLE_CACHE"
+#: Where an installed wheel keeps the shipped artifacts (setup.py copies ``artifacts/`` there).
+INSTALLED_ARTIFACTS_DIR = Path(__file__).resolve().parents[1] / "_shipped"
+#: The checkout's ``artifacts/`` directory (an editable install or a run from the checkout).
+CHECKOUT_ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+def shipped_artifacts_dir() -> Path:
+    """The directory of the shipped artifacts (decision trees ``*.msgpack``, the openers tables
+    ``*-openers.csv``, the opening book ``book/``, the Q-learning tables): the copy installed
+    with the package (``solver/_shipped``, from a wheel) when there is one, else the
+    checkout's ``artifacts/``. The directory may be missing (then nothing is shipped)."""
+    if INSTALLED_ARTIFACTS_DIR.is_dir():
+        return INSTALLED_ARTIFACTS_DIR
+    return CHECKOUT_ARTIFACTS_DIR
+
+
+#: :func:`shipped_artifacts_dir`, decided once at import.
+ARTIFACTS_DIR = shipped_artifacts_dir()
 
 
 def cache_dir() -> Path:

@@ -115,6 +115,9 @@ def load_priors(word_list, spec: str) -> Priors:
 
 
 def _wordfreq_priors(word_list) -> Priors:
+    from solver.game.errors import require_extra
+
+    require_extra("wordfreq", "wordfreq", "priors from wordfreq")
     from wordfreq import word_frequency
 
     raw = np.array([word_frequency(a, "en") for a in word_list.answers], dtype=np.float64)

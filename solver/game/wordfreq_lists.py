@@ -75,6 +75,9 @@ def zipf_frequencies(word_length: int) -> dict[str, float]:
     """
     if not isinstance(word_length, int) or word_length < 1:
         raise InputError(f"word length must be a positive integer, got {word_length!r}")
+    from solver.game.errors import require_extra
+
+    require_extra("wordfreq", "wordfreq", "building word lists from wordfreq")
     from wordfreq import get_frequency_dict, iter_wordlist
 
     frequencies = get_frequency_dict(LANGUAGE)

@@ -15,6 +15,7 @@ the last pattern, ``n_patterns − 1``.
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.policies._uct_kernel import splitmix64
 

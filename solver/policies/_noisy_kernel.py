@@ -22,6 +22,7 @@ Random numbers: SplitMix64 (Steele, Lea & Flood 2014), one stream per game seede
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.policies._uct_kernel import splitmix64
 

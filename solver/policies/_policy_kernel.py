@@ -35,6 +35,7 @@ heuristic uses from S (the final, correct one included): ``T(S) = 1`` for ``|S| 
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.game._memo_kernel import memo_find, memo_store
 from solver.game._memo_kernel import state_hash as _hash

@@ -31,6 +31,7 @@ Each rollout creates at most one decision node, so ``n_rollouts + 1`` decision n
 
 import numpy as np
 from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.policies._policy_kernel import _key_of_row, new_scratch
 

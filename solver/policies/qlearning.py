@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.game import files
 from solver.game.errors import InputError
 from solver.game.spec import n_patterns
 from solver.policies.belief import Universe, check_belief, make_universe
@@ -38,7 +39,7 @@ from solver.policies.classic import ClassicPolicy
 #: Format version of the Q-table artifact.
 QTABLE_VERSION = 1
 #: Where trained tables are shipped.
-ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "artifacts"
+ARTIFACTS_DIR = files.ARTIFACTS_DIR
 #: Training defaults (the shipped tables were trained with these).
 DEFAULT_EPISODES = 200_000
 DEFAULT_ALPHA = 0.05

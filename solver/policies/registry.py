@@ -27,6 +27,11 @@ Built-in families:
   then alphabetically (the thesis's reading); ``rollout<n>_<a|b>_p`` ranks candidates of
   equal entropy, answers first among ties (so the MIG_B choice is always a candidate);
 - ``exact`` — :class:`solver.policies.exact_policy.ExactPolicy` (solves states as they come).
+
+A name with a colon, ``module:attr`` (``attr`` may be dotted), is the researcher's own policy,
+imported (:func:`load_policy_object`): a :class:`~solver.policies.base.Policy` subclass
+(built as ``cls(word_list, table)``), a Policy instance of the same lists, or a function of
+the history (:class:`solver.policies.function.FunctionPolicy`). Its name is kept as given.
 """
 
 from __future__ import annotations
@@ -106,12 +111,63 @@ def _family_of(name: str) -> tuple[Family, str]:
     raise UnknownPolicyError(f"unknown policy {name!r}; known: {describe()}")
 
 
+def is_import_spec(name: str) -> bool:
+    """Whether ``name`` is a ``module:attr`` policy (module docstring)."""
+    return ":" in name
+
+
+def load_policy_object(spec: str):
+    """The object ``module:attr`` names (``attr`` may be dotted). Raises
+    :class:`UnknownPolicyError` saying what could not be imported or found."""
+    module_name, _, attribute = spec.strip().partition(":")
+    if not module_name or not attribute:
+        raise UnknownPolicyError(f"{spec!r}: a policy from a module is written module:attr, "
+                                 "e.g. mypolicies:first_fit")
+    try:
+        value = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownPolicyError(f"{spec!r}: cannot import {module_name!r} ({exc}); run from "
+                                 "the directory that holds it, or add it to PYTHONPATH") from None
+    for part in attribute.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise UnknownPolicyError(f"{spec!r}: {module_name!r} has no attribute {attribute!r}") from None
+    from solver.policies.base import Policy
+
+    if not (callable(value) or isinstance(value, Policy)):
+        raise UnknownPolicyError(f"{spec!r} is a {type(value).__name__}, not a Policy, a Policy "
+                                 "class or a function of the history")
+    return value
+
+
+def _policy_from_spec(spec: str, word_list, table):
+    from solver.policies.base import Policy
+    from solver.policies.function import FunctionPolicy
+
+    value = load_policy_object(spec)
+    if isinstance(value, type) and issubclass(value, Policy):
+        policy = value(word_list, table)
+    elif isinstance(value, Policy):
+        if value.word_list.identity != word_list.identity:
+            raise UnknownPolicyError(f"{spec!r} is a policy of the {value.word_list.name!r} lists, "
+                                     f"not of the {word_list.name!r} lists")
+        policy = value
+    else:
+        policy = FunctionPolicy(value, word_list, table, name=spec)
+    policy.name = spec
+    return policy
+
+
 def make_policy(name: str, word_list, table):
-    """Build the policy called ``name`` for ``word_list`` and its feedback ``table``.
+    """Build the policy called ``name`` for ``word_list`` and its feedback ``table``
+    (a registered name, or ``module:attr``, module docstring).
 
     Raises:
-        UnknownPolicyError: no family accepts the name.
+        UnknownPolicyError: no family accepts the name; ``module:attr`` cannot be imported.
     """
+    if is_import_spec(name):
+        return _policy_from_spec(name.strip(), word_list, table)
     name = name.strip().lower()
     family, suffix = _family_of(name)
     policy = family.factory(word_list, table, name, suffix)
@@ -122,7 +178,11 @@ def make_policy(name: str, word_list, table):
 def check_policy_name(name: str) -> str:
     """Validate a name without building the policy (the factory is not called); returns the
     normalised name. Raises :class:`UnknownPolicyError` if no family can accept it, or if
-    the family has a ``validate(suffix)`` attribute on its factory that rejects it."""
+    the family has a ``validate(suffix)`` attribute on its factory that rejects it. A
+    ``module:attr`` name is imported to check it (and kept as given)."""
+    if is_import_spec(name):
+        load_policy_object(name)
+        return name.strip()
     name = name.strip().lower()
     family, suffix = _family_of(name)
     validate = getattr(family.factory, "validate", None)

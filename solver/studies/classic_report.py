@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.game.files import ARTIFACTS_DIR
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
 
@@ -102,7 +103,7 @@ def check_request(word_list, policies, beliefs, seeds, opener=None) -> tuple[lis
     return policies, beliefs, list(dict.fromkeys(seeds)), opener
 
 
-def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = "artifacts",
+def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = ARTIFACTS_DIR,
                     jobs: int = -1) -> tuple[int, str]:
     """``(total, source)``: the exact optimum with the answers known, over every opener
     (``opener=None``: the proven best row of the openers CSV) or from ``opener``.
@@ -113,7 +114,8 @@ def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = "
     if opener is not None:
         from solver.exact.optimum_cache import load_or_solve_optimum
 
-        optimum = load_or_solve_optimum(word_list, opener, jobs=jobs, artifacts_dir=artifacts_dir)
+        optimum = load_or_solve_optimum(word_list, opener, jobs=jobs,
+                                        artifacts_dir=[Path("artifacts"), Path(artifacts_dir)])
         return int(optimum.header["total"]), f"exact optimum from {opener}"
     path = Path(artifacts_dir) / f"{word_list.output_name}-normal-openers.csv"
     try:
@@ -161,7 +163,7 @@ def report_fingerprint(word_list) -> dict:
 
 def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "guesses"),
                        seeds=DEFAULT_SEEDS, out_dir: str | Path = "reports/classic", *, opener=None,
-                       resume: bool = True, artifacts_dir: str | Path = "artifacts", jobs: int = -1,
+                       resume: bool = True, artifacts_dir: str | Path = ARTIFACTS_DIR, jobs: int = -1,
                        console=None) -> ClassicReport:
     """Score every agent in every belief setting (randomised agents once per seed) and write
     ``classic.csv`` and ``classic.md`` under ``out_dir``.

@@ -149,7 +149,8 @@ def validate_request(word_list, openers, policies) -> tuple[list, list]:
     from solver.policies.registry import check_policy_name
 
     openers = [o.strip().lower() for o in openers if o.strip()]
-    policies = [p.strip().lower() for p in policies if p.strip()]
+    # module:attr policies keep their case (module names are case-sensitive)
+    policies = [p.strip() if ":" in p else p.strip().lower() for p in policies if p.strip()]
     if not openers:
         raise InputError("no opener given")
     if not policies:
@@ -162,7 +163,7 @@ def validate_request(word_list, openers, policies) -> tuple[list, list]:
 
 def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: int = 0,
                top: int = 10, resume: bool = True, float_twins: bool = True,
-               artifacts_dir: str | Path = "artifacts", console=None) -> ReportData:
+               artifacts_dir=None, console=None) -> ReportData:
     """Compute (or resume) every result and write gap.csv, gap.md and the plots.
 
     Args:
@@ -177,7 +178,8 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
             False discards the journal and computes everything again (and starts any exact
             solve afresh, discarding its journal too).
         float_twins: also score ``mig_a_float``/``mig_b_float`` when ``mig_a``/``mig_b`` are asked.
-        artifacts_dir: where shipped optimal trees are looked for.
+        artifacts_dir: where optimal trees are looked for (a directory or a sequence; None:
+            :data:`solver.exact.optimum_cache.ARTIFACT_DIRS`).
         console: a rich Console for progress bars (None: no progress display).
 
     Returns:
@@ -195,7 +197,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from solver.exact.journal import Journal
-    from solver.exact.optimum_cache import load_or_solve_optimum, matching_tree
+    from solver.exact.optimum_cache import ARTIFACT_DIRS, load_or_solve_optimum, matching_tree
 
     openers, policies = validate_request(word_list, openers, policies)
     jobs = check_jobs(jobs)
@@ -224,7 +226,8 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
                 saved = None  # the tree file went away: find or solve it again
             if saved is None:
                 started = time.perf_counter()
-                optimum = load_or_solve_optimum(word_list, opener, jobs=jobs, artifacts_dir=artifacts_dir,
+                optimum = load_or_solve_optimum(word_list, opener, jobs=jobs,
+                                                artifacts_dir=artifacts_dir or ARTIFACT_DIRS,
                                                 resume=resume)
                 header = optimum.header
                 saved = {"opener": opener, "total": int(header["total"]),

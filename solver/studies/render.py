@@ -263,6 +263,9 @@ def _save_png(fig, path: Path) -> None:
 
 def write_plots(report: ReportData, out_dir: Path) -> dict:
     """The three PNG plots (averages, histograms, time per game); returns {title: file name}."""
+    from solver.game.errors import require_extra
+
+    require_extra("matplotlib", "studies", "the report's plots")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -40,7 +40,7 @@ import numpy as np
 
 from solver.game.checks import check_jobs
 from solver.game.errors import InputError
-from solver.game.files import prepare_output_dir, usable_cache_dir, write_text_atomic
+from solver.game.files import ARTIFACTS_DIR, prepare_output_dir, usable_cache_dir, write_text_atomic
 from solver.game.spec import GUESS_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,7 +249,7 @@ def exact_per_answer(words, opener: str) -> np.ndarray:
     from solver.game.wordlists import WordList, load_word_list
 
     word_list = words if isinstance(words, WordList) else load_word_list(words)
-    optimum = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=ROOT / "artifacts")
+    optimum = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=ARTIFACTS_DIR)
     table = feedback_table(word_list)
     return optimum.tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
 

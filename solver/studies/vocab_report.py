@@ -392,6 +392,9 @@ def markdown(report: VocabReport) -> str:
 
 def write_plot(report: VocabReport, path: Path) -> None:
     """``vocab.png``: average guesses against answers, a panel per kind (Agg backend)."""
+    from solver.game.errors import require_extra
+
+    require_extra("matplotlib", "studies", "the vocabulary report's plot")
     import matplotlib
 
     matplotlib.use("Agg")

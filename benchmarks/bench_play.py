@@ -1,4 +1,4 @@
-"""``python -m tools.bench_play``: how fast the next guess comes, as a player meets it.
+"""``python -m benchmarks.bench_play``: how fast the next guess comes, as a player meets it.
 
 Warm (the opener's tree shipped or cached): ``tools.assist --json`` as a whole process, and the
 web page's next-guess request (``POST /api/next`` with top 0, in process through Starlette's
@@ -60,7 +60,7 @@ def _selby_pair(binary: str, history: list[str], repeat: int) -> str:
 
 @entry_point()
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_play", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_play", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--selby", default=None, metavar="PATH",

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_uct``: speed of the UCT policy — rollouts per second and seconds
+"""``python -m benchmarks.bench_uct``: speed of the UCT policy — rollouts per second and seconds
 per game — playing every answer (or a sample) from an opener, games in parallel.
 
 Default: UCT_50k with MIG_A, opener SALET, all 2,315 legacy games on 2 worker processes, the
@@ -73,7 +73,7 @@ def run_bench(words: str, opener: str, rollouts: int, variant: str, games: int, 
 
 @entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_uct", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_uct", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list name or directory")
     parser.add_argument("--opener", default="salet")

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_tree``: how fast the decision tree answers a player.
+"""``python -m benchmarks.bench_tree``: how fast the decision tree answers a player.
 
 Times, each as a fresh interpreter (cold: imports, artifact load and validation included):
 
@@ -49,7 +49,7 @@ def two_step_history(artifact: Path) -> list[str]:
 
 @entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_tree", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tree", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--artifact", type=Path, default=DEFAULT_ARTIFACT,
                         help=f"artifact to time (default: {DEFAULT_ARTIFACT})")

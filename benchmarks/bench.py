@@ -1,10 +1,12 @@
-"""``python -m tools.bench`` (``make bench``): speed and memory figures, printed.
+"""``python -m benchmarks.bench`` (``make bench``): speed and memory figures, printed.
 
 Solver: SALET on the legacy lists with a warm numba cache and a cached feedback table, as
 ``python -m tools.solve`` subprocesses (median of ``--repeat`` runs): wall seconds, CPU seconds
 (the process and its forked workers), and peak RSS summed over the process tree (sampled from
 /proc every 20 ms). The one-time cold compile is measured apart, with an empty numba cache.
-Other benchmarks (lookup, policies, UCT) run when their modules are present.
+Then the lookup and policy benchmarks (``benchmarks.bench_tree``, ``benchmarks.bench_policies``);
+UCT (minutes long) only with ``--only uct``. ``make bench`` runs this and every other
+``benchmarks/bench_*.py``.
 """
 
 from __future__ import annotations
@@ -111,12 +113,12 @@ def bench_solve(repeat: int, opener: str, console: Console) -> list[tuple[str, s
 
 
 # (module, name, in the default run): UCT takes minutes, so it runs only when asked for.
-OPTIONAL = (("tools.bench_tree", "lookup", True), ("tools.bench_policies", "policies", True),
-            ("tools.bench_uct", "uct", False))
+OPTIONAL = (("benchmarks.bench_tree", "lookup", True), ("benchmarks.bench_policies", "policies", True),
+            ("benchmarks.bench_uct", "uct", False))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="warm solve runs (default 3)")
     parser.add_argument("--opener", default="salet")
@@ -148,10 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for module_name, key, by_default in OPTIONAL:
         if args.only != key and not (args.only is None and by_default):
             continue
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
+        module = importlib.import_module(module_name)
         status = max(status, module.main([]) or EXIT_OK)  # each reports its own errors
         if status == EXIT_INTERRUPTED:
             break

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_policies``: how fast the heuristic policies score every game.
+"""``python -m benchmarks.bench_policies``: how fast the heuristic policies score every game.
 
 Prints, for an opener (SALET) on a word list (legacy), the total and the wall seconds of
 scoring all games with MIG_A and MIG_B (warm: numba compiled and the table loaded) and with
@@ -18,7 +18,7 @@ from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_policies", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_policies", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
     parser.add_argument("--opener", default="salet", help="opener (default: salet)")

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_serve``: the web server under load, on the loopback only.
+"""``python -m benchmarks.bench_serve``: the web server under load, on the loopback only.
 
 Starts ``tools.serve`` on a free loopback port, then times cheap lookups (``/api/next`` on
 histories that follow the shipped SALET tree, ``top`` 5 as the page asks) alone, and again
@@ -110,7 +110,7 @@ def percentiles(seconds) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_serve", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_serve", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lookups", type=int, default=40, help="cheap lookups per phase (default 40)")
     args = parser.parse_args(argv)
@@ -146,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stop.set()
         for thread in threads:
             thread.join(timeout=30)
-        print("web server, loopback, SALET tree, legacy lists (python -m tools.bench_serve)")
+        print("web server, loopback, SALET tree, legacy lists (python -m benchmarks.bench_serve)")
         print(f"  cheap lookups alone:                   {percentiles(alone)}")
         print(f"  cheap lookups with 4 searches running: {percentiles(loaded)}")
         statuses = sorted({status for _, status in searches})

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_absurdle``: how long Absurdle's least forced win and its proof take.
+"""``python -m benchmarks.bench_absurdle``: how long Absurdle's least forced win and its proof take.
 
 For each tie rule: ``python -m tools.absurdle --json --tie RULE`` as a subprocess (a cold
 process: interpreter, lists, feedback table and numba kernels loaded from the cache), then the
@@ -23,7 +23,7 @@ from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 def build_parser() -> argparse.ArgumentParser:
     from solver.exact.absurdle import TIE_RULES
 
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_absurdle", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_absurdle", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
     parser.add_argument("--tie", action="append", default=None,
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.exact.absurdle import TIE_RULES, check_tie, solve_absurdle
     from solver.game.feedback import feedback_table
     from solver.game.wordlists import load_word_list
-    from tools.bench import measure
+    from benchmarks.bench import measure
 
     ties = [check_tie(tie) for tie in (args.tie or TIE_RULES)]
     word_list = load_word_list(args.words)

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_classic`` (part of ``make bench``): the classic agents' speed.
+"""``python -m benchmarks.bench_classic`` (part of ``make bench``): the classic agents' speed.
 
 For each belief setting (answers, guesses) and each agent (random_total, random_possible,
 minimax1, expectimax1, qlearning): the wall seconds of all games against every answer (the
@@ -22,7 +22,7 @@ TARGET_SECONDS = 60.0
 
 @entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_classic", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_classic", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default legacy)")
     parser.add_argument("--no-training", action="store_true", help="skip the Q-learning training times")

@@ -1,4 +1,4 @@
-"""``python -m tools.bench_prove`` (part of ``make bench``): the opener proof's speed and memory.
+"""``python -m benchmarks.bench_prove`` (part of ``make bench``): the opener proof's speed and memory.
 
 Runs ``python -m tools.prove --words LIST [--objective worst] [--mode hard] --no-resume`` as a
 subprocess, once per ``--rank`` (default: 1 and 10), with a warm numba cache and feedback
@@ -22,11 +22,11 @@ from rich.console import Console
 from rich.table import Table
 
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
-from tools.bench import measure
+from benchmarks.bench import measure
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_prove", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_prove", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
     parser.add_argument("--rank", type=int, action="append", default=None,

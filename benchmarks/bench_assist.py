@@ -1,4 +1,4 @@
-"""``python -m tools.bench_assist`` (part of ``make bench``): how fast advice comes.
+"""``python -m benchmarks.bench_assist`` (part of ``make bench``): how fast advice comes.
 
 - ``tools.assist`` cold from the shell (a fresh interpreter: imports, numba's cache load, the
   feedback table, the search, in process for a state this small) for a typical two-guess
@@ -51,7 +51,7 @@ def _assist(args: list[str]) -> tuple[float, float, dict]:
 
 @entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_assist", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_assist", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs of the two-guess figure (default 3)")
     add_debug_option(parser)

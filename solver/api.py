@@ -1,0 +1,249 @@
+"""The library's front door: thin functions over the solver's modules (re-exported by ``solver``).
+
+Score your own policy against the optimum — a function of the history — in a few lines::
+
+    import solver
+
+    def first_fit(history, answers):   # history: (("salet", "bbybb"), ...); answers: still possible
+        return answers[0]
+
+    print(solver.score(first_fit, opener="salet"))
+
+Every function takes the word lists as ``words``: a shipped list's name (``"legacy"``, the
+original 2,315 answers and 12,972 guesses; ``"nyt-2024"``; ``"wordfreq-4"``, ``-6``, ``-7``),
+a directory with ``answers.txt`` and ``guesses.txt``, or a
+:class:`~solver.game.wordlists.WordList` (:func:`word_list`, :func:`solver.game.wordlists.from_words`).
+Values are in guesses summed over the answers of a state (docs/algorithms.md §2): ``V*(S, d)``
+the optimum with ``d`` guesses left, ``Q*(S, d, g)`` when ``g`` is played now and the optimum
+afterwards; a decision's regret is ``Q* − V*``.
+
+=====================  ===========================================================================
+:func:`solve`          the optimal decision tree for one opener (the Bellman recursion)
+:func:`prove`          the best opener over every allowed guess, proven
+:func:`advise`         the exact next guess (and alternatives) after any history
+:func:`analyse`        regret and luck of every move of a game
+:func:`score`          a policy (a function of the history, a :class:`Policy`, or a registry name)
+                       played against every answer, beside the optimum, with each decision's regret
+:func:`score_policy`,  the two steps of :func:`score` on their own
+:func:`decision_regrets`
+=====================  ===========================================================================
+
+The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`) is registered
+when ``solver`` is imported and gymnasium is installed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.game.spec import GUESS_LIMIT
+from solver.game.wordlists import WordList
+
+#: Services kept per game, so repeated questions reuse what was solved (trees, subtrees).
+_SERVICES: dict = {}
+
+
+def word_list(words="legacy") -> WordList:
+    """The word lists ``words`` names (module docstring); a WordList is returned as is.
+
+    Raises WordListError for an unknown name or a malformed list."""
+    if isinstance(words, WordList):
+        return words
+    from solver.game.wordlists import load_word_list
+
+    return load_word_list(words if isinstance(words, (str, Path)) else str(words))
+
+
+def _table(lists: WordList):
+    from solver.game.feedback import feedback_table
+
+    return feedback_table(lists)
+
+
+def service(words="legacy", *, mode: str = "normal"):
+    """The :class:`~solver.exact.service.SearchService` of the game (kept for later calls)."""
+    from solver.evaluation.assist import check_options, service_for
+
+    lists = word_list(words)
+    check_options(mode, None)
+    key = (lists.identity, mode)
+    if key not in _SERVICES:
+        _SERVICES[key] = service_for(lists, mode=mode)
+    return _SERVICES[key]
+
+
+def solve(opener: str = "salet", words="legacy", *, mode: str = "normal", objective: str = "total",
+          guess_limit: int = GUESS_LIMIT, jobs: int = -1, progress=None):
+    """The optimal decision tree with ``opener`` first: :func:`solver.exact.bellman.solve`.
+
+    Returns a :class:`~solver.exact.bellman.SolveResult` (``total``, ``tree``,
+    ``guesses_per_answer``); save it with :func:`solver.exact.bellman.save_artifact`. Raises
+    UnknownWordError, UnwinnableError (no tree with this opener wins every game in time)."""
+    from solver.exact.bellman import solve as _solve
+
+    return _solve(word_list(words), opener, guess_limit=guess_limit, objective=objective, mode=mode,
+                  jobs=jobs, progress=progress)
+
+
+def prove(words="legacy", *, mode: str = "normal", objective: str = "total", rank: int = 1,
+          jobs: int = -1, progress=None):
+    """The best opener over every allowed guess, proven: :func:`solver.exact.prove.prove`
+    (about 5 minutes on 2 cores for the legacy lists, docs/benchmarks.md).
+
+    Returns a :class:`~solver.exact.prove.ProofResult`; ``openers[0]`` is the best."""
+    from solver.exact.prove import prove as _prove
+
+    return _prove(word_list(words), objective=objective, mode=mode, rank=rank, jobs=jobs,
+                  progress=progress)
+
+
+def advise(history=(), words="legacy", *, mode: str = "normal", top: int = 5,
+           budget: float | None = None, progress=None):
+    """The optimal next guess after ``history`` (``"salet:bbbby"`` tokens or ``(guess,
+    feedback)`` pairs), its exact value and the ``top`` best guesses:
+    :meth:`solver.exact.service.SearchService.advise`.
+
+    Returns an :class:`~solver.exact.service.Advice` (``next_guess``, ``status``, ``value``,
+    ``expected``, ``alternatives``; ``to_json()``). With ``budget`` seconds, what is not proven
+    in time is labelled ``"best found, not proven"``. Raises InputError subclasses naming the
+    guess at fault."""
+    return service(words, mode=mode).advise(history, top=top, budget=budget, progress=progress)
+
+
+def analyse(history, words="legacy", *, answer: str | None = None, mode: str = "normal",
+            budget: float | None = None, progress=None):
+    """Regret (skill) and luck of every move of a game: :func:`solver.evaluation.analysis.analyse_game`.
+
+    ``history``: ``"word:feedback"`` tokens or ``(word, feedback)`` pairs; or plain words with
+    ``answer`` given (the feedback is computed). Returns a
+    :class:`~solver.evaluation.analysis.GameAnalysis` (``moves``, ``total_regret``, ``to_json()``)."""
+    from solver.evaluation.analysis import analyse_game, parse_game
+
+    lists = word_list(words)
+    if answer is not None:
+        history = parse_game(lists, [h if isinstance(h, str) else f"{h[0]}:{h[1]}" for h in history],
+                             answer=answer)
+    return analyse_game(lists, history, budget=budget, mode=mode,
+                        service=service(lists, mode=mode), progress=progress)
+
+
+@dataclass
+class PolicyScore:
+    """What :func:`score` returns.
+
+    Attributes:
+        result: the :class:`~solver.evaluation.scoring.ScoreResult` (``guesses_per_answer``,
+            ``histogram``, ``failures``, ``decisions``).
+        optimum_total: the optimal tree's total guesses over every answer with the same opener.
+        regrets: the policy's decisions that cost guesses against the optimum
+            (:class:`~solver.evaluation.regret.DecisionRegret`), largest first.
+        summary: counts from :func:`~solver.evaluation.regret.decision_regrets`.
+    """
+
+    result: object
+    optimum_total: int
+    regrets: list = field(default_factory=list)
+    summary: dict = field(default_factory=dict)
+
+    @property
+    def policy(self) -> str:
+        return self.result.policy
+
+    @property
+    def opener(self) -> str:
+        return self.result.opener
+
+    @property
+    def total(self) -> int:
+        """Σ guesses over every answer."""
+        return self.result.total
+
+    @property
+    def average(self) -> float:
+        """Average guesses per game."""
+        return self.result.average
+
+    @property
+    def optimum_average(self) -> float:
+        return self.optimum_total / self.result.n_games
+
+    @property
+    def gap(self) -> float:
+        """Extra guesses per game against the optimum with the same opener."""
+        return self.average - self.optimum_average
+
+    @property
+    def total_regret(self) -> float:
+        """Σ of the decisions' regrets (guesses summed over the answers). When every game is won
+        within the limit it equals ``total − optimum_total``: the gap, decision by decision."""
+        return sum(r.regret for r in self.regrets)
+
+    def __str__(self) -> str:
+        worst = ""
+        if self.regrets:
+            r = self.regrets[0]
+            regret = "∞" if math.isinf(r.regret) else f"{r.regret:g}"
+            worst = (f"; costliest decision: {r.guess!r} instead of {r.optimal_guess!r} with "
+                     f"{len(r.state)} answers left ({regret} guesses)")
+        return (f"{self.policy} from {self.opener.upper()}: {self.average:.4f} guesses per game "
+                f"({self.total} in all, {self.result.failures} failures), optimum "
+                f"{self.optimum_average:.4f} ({self.optimum_total}): gap {self.gap:+.4f}; "
+                f"{self.summary.get('with_regret', 0)} of {self.summary.get('decisions', 0)} "
+                f"decisions cost guesses{worst}")
+
+
+def as_policy(policy, words="legacy", *, name: str | None = None, deterministic: bool = True):
+    """A :class:`~solver.policies.base.Policy` from ``policy``: a Policy (returned as is), a
+    registry name (``"mig_a"``, ``"rollout10_b"``, :mod:`solver.policies.registry`) or a
+    function of the history (:class:`~solver.policies.function.FunctionPolicy`)."""
+    from solver.policies.base import Policy
+
+    if isinstance(policy, Policy):
+        return policy
+    lists = word_list(words)
+    if isinstance(policy, str):
+        from solver.policies.registry import make_policy
+
+        return make_policy(policy, lists, _table(lists))
+    from solver.policies.function import FunctionPolicy
+
+    return FunctionPolicy(policy, lists, _table(lists), name=name, deterministic=deterministic)
+
+
+def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed: int = 0,
+          deterministic: bool = True, progress=None) -> PolicyScore:
+    """Play ``policy`` from ``opener`` against every answer (normal mode, six guesses) and
+    price each of its decisions against the exact optimum.
+
+    Args:
+        policy: a function ``fn(history)`` or ``fn(history, answers)`` returning the next
+            guess (:mod:`solver.policies.function`), a :class:`~solver.policies.base.Policy`,
+            or a registry name (``"mig_a"``).
+        opener: the first guess, for the policy and the optimum alike.
+        words: the lists (module docstring); a Policy brings its own.
+        jobs, seed: worker processes and master seed for a randomised policy.
+        deterministic: for a function: False when it is randomised (played game by game).
+        progress: ``progress(games_done, n_games)``.
+
+    Returns:
+        :class:`PolicyScore`; ``print()`` it for a one-paragraph summary.
+
+    Raises:
+        UnknownWordError: the opener is not an allowed guess.
+        PolicyError, PolicyFunctionError: the policy returned a bad guess or made no progress.
+    """
+    from solver.evaluation.regret import decision_regrets
+    from solver.evaluation.scoring import score_policy
+    from solver.exact.optimum_cache import load_or_solve_optimum
+    from solver.policies.exact_policy import ExactPolicy
+
+    policy = as_policy(policy, words, deterministic=deterministic)
+    lists = policy.word_list
+    result = score_policy(policy, opener, guess_limit=GUESS_LIMIT, seed=seed, jobs=jobs,
+                          progress=progress)
+    optimum = load_or_solve_optimum(lists, result.opener, jobs=-1)
+    exact = ExactPolicy(lists, policy.table, optimum.tree)
+    regrets, summary = decision_regrets(exact, result.decisions)
+    return PolicyScore(result, int(optimum.header["total"]), regrets, summary)

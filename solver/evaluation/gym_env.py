@@ -1,0 +1,238 @@
+"""``ExactWordle-v0``: a Gymnasium environment whose ``info`` carries the exact optimum.
+
+One episode is one game of Wordle (normal mode) against an answer drawn with the
+environment's ``np_random`` at :meth:`ExactWordleEnv.reset` (or given:
+``reset(options={"answer": "cigar"})``). Every step the agent plays a guess; besides the
+usual reward it learns what the move was worth against the exact optimum (Bertsimas &
+Paskov, Operations Research 2024, §3; docs/algorithms.md §2), from the project's search
+service (:class:`solver.exact.service.SearchService`: the opener's optimal decision tree,
+shipped or solved once and cached, and exactly solved subtrees off it):
+
+- ``info["optimal_value"]``: ``V*(S, d)``, the least total number of guesses still needed,
+  summed over the answers ``S`` still possible with ``d`` guesses left (0 once won);
+  ``info["optimal_expected"]`` is ``V*/|S|``, the expected further guesses of one game;
+  ``info["optimal_guess"]`` the optimal next guess (the solver's tie-break);
+  ``info["extra_guesses"]`` > 0 when the answers left cannot all be won in time (values then
+  count guesses past the limit, docs/algorithms.md §15.2);
+- ``info["regret"]`` (after a step): ``Q*(S, d, g) − V*(S, d)`` for the state ``S`` the guess
+  ``g`` was played in: the guesses the move costs, summed over ``S``'s answers (0 for an
+  optimal move; ``inf`` when some answer can then no longer be won within the limit);
+  ``info["regret_per_game"]`` is that over ``|S|``. Averaged over the answers, the sum of an
+  episode's ``regret_per_game`` is the policy's expected number of guesses less the optimum's
+  (every game won in time): the gap, move by move.
+
+Regret is a property of the agent's decision, not of its luck: it depends on the answers still
+possible, not on which one was drawn.
+
+By default the first guess is SALET, the proven best opener of the legacy lists
+(``opener="salet"``): reset plays it, and the agent's first action is the second guess
+(research on heuristics compares them from a fixed opener, as :func:`solver.score` does);
+the answer is then drawn among the others (the opener's own game has no decision).
+With ``opener=None`` the agent chooses the first guess too; the exact value of an opener
+without a shipped or cached tree is its whole optimal tree, solved once (seconds for common
+openers, minutes for odd ones such as FUZZY on two cores) and kept in the user cache, and on
+lists without a proven best opener (shipped) the empty history is solved exactly first (the
+work of a proof: fine for small lists, long for large ones).
+
+Spaces: the action is a guess index (``Discrete(n_guesses)``, into ``word_list.guesses``);
+the observation an int64 array of shape ``(guess_limit, 2)``, row ``k`` holding guess ``k``'s
+index + 1 and its feedback code + 1 (:func:`solver.game.feedback.code_to_text`), zeros for
+guesses not yet played. Reward: −1 per guess, and ``-loss_penalty`` more when the last allowed
+guess does not win. The episode terminates when the game is won or lost (``guess_limit``
+guesses played).
+"""
+
+from __future__ import annotations
+
+import math
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from solver.game.feedback import code_to_text
+from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
+
+#: The id ``solver/__init__.py`` registers this environment under with gymnasium.
+ENV_ID = "ExactWordle-v0"
+
+#: One search service per word list and guess limit, shared by the environments of a process
+#: (vectorised copies reuse what the others solved).
+_SERVICES: dict = {}
+
+
+def _service(word_list, guess_limit: int):
+    from solver.exact.service import SearchService
+
+    key = (word_list.identity, guess_limit)
+    if key not in _SERVICES:
+        _SERVICES[key] = SearchService(word_list, guess_limit=guess_limit)
+    return _SERVICES[key]
+
+
+class ExactWordleEnv(gym.Env):
+    """Wordle with the exact optimum and each move's regret in ``info`` (module docstring).
+
+    Args:
+        words: the lists: a shipped list's name (``"legacy"``, ``"nyt-2024"``, ...), a
+            directory with answers.txt and guesses.txt, or a
+            :class:`~solver.game.wordlists.WordList`.
+        opener: the first guess, played by :meth:`reset` (default ``"salet"``); None: the
+            agent plays it.
+        guess_limit: guesses in a game (6).
+        loss_penalty: subtracted from the last step's reward of a lost game (≥ 0).
+        render_mode: None or ``"ansi"`` (:meth:`render` returns the game as text).
+
+    Raises:
+        InputError: an unknown list or opener, a guess limit below 1, a negative penalty.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, words="legacy", *, opener: str | None = "salet", guess_limit: int = GUESS_LIMIT,
+                 loss_penalty: float = 1.0, render_mode: str | None = None):
+        from solver.game.errors import InputError
+        from solver.game.wordlists import WordList, load_word_list
+
+        self.word_list = words if isinstance(words, WordList) else load_word_list(words)
+        if isinstance(guess_limit, bool) or not isinstance(guess_limit, int) or guess_limit < 1:
+            raise InputError(f"the guess limit is a whole number ≥ 1, not {guess_limit!r}")
+        if not (isinstance(loss_penalty, (int, float)) and math.isfinite(loss_penalty) and loss_penalty >= 0):
+            raise InputError(f"the loss penalty is a finite number ≥ 0, not {loss_penalty!r}")
+        if render_mode not in (None, "ansi"):
+            raise InputError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.opener = None if opener is None else self.word_list.guesses[self.word_list.guess_index(opener)]
+        if self.opener is not None and guess_limit < 2:
+            raise InputError("with an opener the guess limit must be at least 2 (the agent plays the rest)")
+        self.guess_limit = guess_limit
+        self.loss_penalty = float(loss_penalty)
+        self.render_mode = render_mode
+        self.service = _service(self.word_list, guess_limit)
+        self.length = self.word_list.word_length
+        self.green = all_green(self.length)
+        self.action_space = spaces.Discrete(self.word_list.n_guesses)
+        rows = np.array([[self.word_list.n_guesses + 1, n_patterns(self.length) + 1]] * guess_limit,
+                        dtype=np.int64)
+        self.observation_space = spaces.MultiDiscrete(rows)
+        opener_answer = -1 if self.opener is None else int(
+            self.word_list.guess_answer_index[self.word_list.guess_index(self.opener)])
+        #: The answers reset draws from (all but the opener).
+        self._candidates = np.array([a for a in range(self.word_list.n_answers) if a != opener_answer],
+                                    dtype=np.int64)
+        if len(self._candidates) == 0:
+            raise InputError("the only answer is the opener: no game to play")
+        self._answer = int(self._candidates[0])
+        self._steps: list[tuple[str, int]] = []
+        self._state = np.arange(self.word_list.n_answers, dtype=np.int32)
+
+    # -- the exact values --------------------------------------------------------------------
+    def _values(self) -> dict:
+        """The optimum at the current state: V*, V*/|S|, the optimal guess (none once over)."""
+        n = int(len(self._state))
+        over = bool(self._steps) and (self._steps[-1][1] == self.green or len(self._steps) >= self.guess_limit)
+        if over:
+            return {"answers_left": n, "optimal_value": 0, "optimal_expected": 0.0, "optimal_guess": "",
+                    "extra_guesses": 0}
+        advice = self.service.advise(self._steps, top=0)
+        value, guess, extra = advice.value, advice.next_guess, advice.extra_guesses
+        if advice.status != "exact":
+            # the empty history of lists whose best opener is not proven (or not within the
+            # service's root budget): the whole game solved exactly, once (kept by the service)
+            tree, value, extra = self.service.solve_state(self._state, self.guess_limit - len(self._steps),
+                                                          self._steps)
+            guess = self.word_list.guesses[int(tree.node_guess[0])]
+        return {"answers_left": n, "optimal_value": int(value), "optimal_expected": float(value) / n,
+                "optimal_guess": guess, "extra_guesses": int(extra)}
+
+    def _regret(self, before: dict, state: np.ndarray, guess: str) -> float:
+        """``Q*(S, d, guess) − V*(S, d)`` at the state ``guess`` was played in."""
+        from solver.exact.anytime import INF
+
+        if guess == before["optimal_guess"]:
+            return 0.0
+        steps = self._steps
+        if not steps:  # the empty history: the opener's whole tree (found or solved, cached)
+            tree = self.service.opener_tree(guess)
+            q = INF if tree is None else self.service.tree_value(tree.tree, 0, state)
+        else:
+            q = self.service.q_value(state, self.guess_limit - len(steps), steps, guess,
+                                     before["extra_guesses"])
+        return math.inf if q >= INF else float(q - before["optimal_value"])
+
+    def _play(self, guess_index: int) -> None:
+        code = int(self.service.table[guess_index, self._answer])
+        word = self.word_list.guesses[guess_index]
+        self._state = self._state[self.service.table[guess_index, self._state] == code]
+        self._steps.append((word, code))
+
+    def _observation(self) -> np.ndarray:
+        obs = np.zeros((self.guess_limit, 2), dtype=np.int64)
+        for k, (word, code) in enumerate(self._steps):
+            obs[k] = (self.word_list.guess_index(word) + 1, code + 1)
+        return obs
+
+    # -- gymnasium -------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """A new game: the answer drawn with ``np_random`` (or ``options["answer"]``), the
+        opener played. Returns ``(observation, info)``; info as the module docstring says
+        (no regret yet) plus ``"opener_regret"`` when an opener was played.
+
+        With an opener, the answer is drawn among the answers other than the opener: a game
+        the opener wins has no decision left (and an episode cannot end at reset); asking
+        for it as ``options["answer"]`` raises InputError."""
+        from solver.game.errors import InputError
+
+        super().reset(seed=seed)
+        options = options or {}
+        candidates = self._candidates
+        if options.get("answer") is not None:
+            self._answer = self.word_list.answer_index(str(options["answer"]))
+            if self._answer not in candidates:
+                raise InputError(f"{options['answer']!r} is the opener: the game is won before a decision")
+        else:
+            self._answer = int(candidates[int(self.np_random.integers(len(candidates)))])
+        self._steps = []
+        self._state = np.arange(self.word_list.n_answers, dtype=np.int32)
+        info: dict = {}
+        if self.opener is not None:
+            before = self._values()
+            regret = self._regret(before, self._state, self.opener)
+            self._play(self.word_list.guess_index(self.opener))
+            info["opener_regret"] = regret
+        info.update(self._values(), guesses=len(self._steps), won=False)
+        return self._observation(), info
+
+    def _won(self) -> bool:
+        return bool(self._steps) and self._steps[-1][1] == self.green
+
+    def _over(self) -> bool:
+        return self._won() or len(self._steps) >= self.guess_limit
+
+    def step(self, action):
+        """Play guess index ``action``. Returns ``(observation, reward, terminated, truncated,
+        info)``; info has ``regret``, ``regret_per_game``, ``guess``, ``feedback``, ``won``,
+        ``guesses`` and the optimum at the new state (module docstring). Raises RuntimeError
+        after the game ended (call reset) and ValueError for an action out of range."""
+        if self._over():
+            raise RuntimeError("the game is over: call reset()")
+        if not (np.isscalar(action) and self.action_space.contains(action)):
+            raise ValueError(f"action must be a guess index 0..{self.word_list.n_guesses - 1}, got {action!r}")
+        guess_index = int(action)
+        guess = self.word_list.guesses[guess_index]
+        state = self._state
+        before = self._values()
+        regret = self._regret(before, state, guess)
+        self._play(guess_index)
+        won, over = self._won(), self._over()
+        reward = -1.0 - (self.loss_penalty if over and not won else 0.0)
+        info = {"guess": guess, "feedback": code_to_text(self._steps[-1][1], self.length),
+                "regret": regret, "regret_per_game": regret / len(state),
+                "guesses": len(self._steps), "won": won, **self._values()}
+        return self._observation(), reward, over, False, info
+
+    def render(self):
+        """The game so far as text lines ``salet bbybb`` (render_mode ``"ansi"``), else None."""
+        if self.render_mode != "ansi":
+            return None
+        lines = [f"{word} {code_to_text(code, self.length)}" for word, code in self._steps]
+        return "\n".join(lines + [f"{len(self._state)} answers possible"])

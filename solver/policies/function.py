@@ -1,0 +1,108 @@
+"""A policy written as a plain function of the game's history.
+
+Most Wordle strategies outside this project are written as "given the guesses so far and their
+colours, what next?". :class:`FunctionPolicy` makes such a function a
+:class:`~solver.policies.base.Policy`, so that :func:`solver.evaluation.scoring.score_policy`
+plays it against every answer and :func:`solver.evaluation.regret.decision_regrets` prices its
+decisions against the optimum::
+
+    def first_fit(history, answers):   # answers: the words still possible, in list order
+        return answers[0]
+
+    policy = FunctionPolicy(first_fit, word_list, table)
+
+The function is called as ``fn(history)`` or, when it takes two arguments, ``fn(history,
+answers)``: ``history`` a tuple of ``(guess, feedback)`` string pairs, first guess first, the
+feedback as ``b``/``y``/``g`` letters (``("salet", "bbybb")``); ``answers`` a tuple of the
+answers consistent with it. It returns a word of the guess list (or a guess index). Its
+choice is scored as made: unlike the built-in policies it is not overridden when one answer
+remains.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+import numpy as np
+
+from solver.game.errors import UnknownWordError
+from solver.game.feedback import code_to_text
+from solver.policies.base import Policy
+
+
+class PolicyFunctionError(ValueError):
+    """The function returned something that is not an allowed guess."""
+
+
+def _takes_answers(fn: Callable) -> bool:
+    """Whether ``fn`` can be called with two positional arguments (history, answers)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin without a signature: one argument
+        return False
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        return False
+    return True
+
+
+class FunctionPolicy(Policy):
+    """A policy from ``fn(history)`` or ``fn(history, answers)`` (module docstring).
+
+    Args:
+        fn: the function; it returns a guess word (any case) or a guess index.
+        word_list: the :class:`solver.game.wordlists.WordList` it plays.
+        table: its feedback table, uint8 or uint16[n_guesses, n_answers].
+        name: the name in reports (default: the function's ``__name__``).
+        deterministic: True (default) when the guess depends only on the history: the scorer
+            then asks once per state of the policy's decision tree. False: game by game.
+
+    :meth:`choose_after` is what the scorer calls; :meth:`choose` (without the history)
+    raises TypeError.
+    """
+
+    uses_history = True
+
+    def __init__(self, fn: Callable, word_list, table: np.ndarray, *, name: str | None = None,
+                 deterministic: bool = True):
+        if not callable(fn):
+            raise TypeError(f"a policy function must be callable, got {fn!r}")
+        super().__init__(word_list, table)
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", None) or type(fn).__name__
+        self.deterministic = bool(deterministic)
+        self._with_answers = _takes_answers(fn)
+
+    def choose_after(self, history, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
+        """Guess index the function plays after ``history`` (``(guess index, feedback code)``
+        pairs) in ``state`` (sorted int32 answer indices). Raises
+        :class:`PolicyFunctionError` for a word not in the guess list or an index out of range."""
+        words = self.word_list.guesses
+        length = self.word_list.word_length
+        played = tuple((words[g], code_to_text(int(code), length)) for g, code in history)
+        if self._with_answers:
+            answers = tuple(self.word_list.answers[int(a)] for a in state)
+            guess = self.fn(played, answers)
+        else:
+            guess = self.fn(played)
+        if isinstance(guess, (int, np.integer)) and not isinstance(guess, bool):
+            if not 0 <= int(guess) < self.word_list.n_guesses:
+                raise PolicyFunctionError(f"policy {self.name!r} returned guess index {guess}, "
+                                          f"out of range after {list(played)}")
+            return int(guess)
+        if not isinstance(guess, str):
+            raise PolicyFunctionError(f"policy {self.name!r} returned {guess!r} after {list(played)}, "
+                                      "not a word")
+        try:
+            return self.word_list.guess_index(guess)
+        except UnknownWordError:
+            raise PolicyFunctionError(f"policy {self.name!r} returned {guess!r} after {list(played)}, "
+                                      f"which is not in the {self.word_list.name!r} guess list") from None
+
+    def choose(self, state, guesses_left, seed=None) -> int:
+        raise TypeError(f"policy {self.name!r} is a function of the history: call choose_after")
+
+    def _choose(self, state, guesses_left, seed):  # pragma: no cover - choose is overridden
+        raise TypeError("a function policy chooses from the history")
