@@ -288,6 +288,7 @@ def test_a_damaged_proof_record_is_refused_and_named(tmp_path, proof, words):
     import msgpack
 
     import policy_tree
+    from policy_tree.artifact import seal
     from policy_tree.errors import CorruptArtifactError
 
     shipped = Path(__file__).resolve().parents[1] / "artifacts" / "legacy-normal-salet.msgpack"
@@ -295,6 +296,6 @@ def test_a_damaged_proof_record_is_refused_and_named(tmp_path, proof, words):
     assert document["opener_proof"]["others_at_least"] == 7921  # the shipped tree is proven
     document["opener_proof"] = proof
     path = tmp_path / "bad.msgpack"
-    path.write_bytes(msgpack.packb(document, use_bin_type=True))
+    path.write_bytes(seal(document))
     with pytest.raises(CorruptArtifactError, match=words.replace("[", r"\[").replace("]", r"\]")):
         policy_tree.load(path)
