@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     considered = (f"{len(result.openers)} openers" if args.top is None else
                   f"the top {len(result.openers)} of {word_list.n_guesses} openers by bound")
     Console().print(f"{considered}: {result.searched} searched "
-                    f"({result.reused} from the journal), the rest ruled out by their bound; "
+                    f"({result.reused} of them from the journal), the rest ruled out by their bound; "
                     f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
                     + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
     return EXIT_OK
