@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 DESCRIPTION = """\
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--words", default="legacy",
                         help="shipped word lists offered, comma-separated (default: legacy; "
                              "e.g. legacy,nyt-2024)")
-    parser.add_argument("--budget-cap", type=float, default=5.0, metavar="SECONDS",
+    parser.add_argument("--budget-cap", type=_cli.positive_seconds, default=5.0, metavar="SECONDS",
                         help="the most seconds a request may give the exact search (default 5)")
     add_debug_option(parser)
     return parser

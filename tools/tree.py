@@ -19,6 +19,7 @@ from pathlib import Path
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from tools import _cli
 from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, SolveProgress, add_debug_option, entry_point,
                         exit_with, positive_seconds)
 
@@ -67,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "reachable and used, and the stored total/histogram/max/average match. "
                     "Exit 0 if all pass, 1 listing the first failures, 2 if a file cannot be read.")
     verify.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="artifact file(s)")
-    verify.add_argument("--max-failures", type=int, default=10,
+    verify.add_argument("--max-failures", type=_cli.whole(1, 10**6), default=10,
                         help="failures listed per artifact (default 10)")
     verify.add_argument("--feedback", default=None, metavar="RULE",
                         help="replay under this feedback rule (standard or yellow) instead of "

@@ -139,6 +139,11 @@ class ProofResult:
 def _memo_capacity(memory_gb: float, workers: int) -> int:
     """Memo slots per worker: a power of two using at most 60 % of ``memory_gb`` for all
     workers' memos (the rest: tables, workspaces, Python)."""
+    import math
+
+    if isinstance(memory_gb, bool) or not isinstance(memory_gb, (int, float)) \
+            or not math.isfinite(memory_gb) or memory_gb <= 0:
+        raise InputError(f"--memory-gb must be a finite number of GB > 0, got {memory_gb!r}")
     budget = memory_gb * 1e9 * 0.6 / max(workers, 1) / MEMO_SLOT_BYTES
     if budget < 1 << 16:
         raise InputError(f"--memory-gb {memory_gb} is too small: at least "
@@ -606,11 +611,17 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     return path
 
 
+def proof_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
+                  top: int | None = None) -> Path:
+    """The journal of the proof :func:`prove` runs for these arguments."""
+    names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
+        if openers is not None else None
+    return journal_path(word_list, spec, rank, names, top, _journal_kind(spec))
+
+
 def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
                     top: int | None = None) -> None:
     """Remove a finished proof's journal (after its outputs are written)."""
-    names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
-        if openers is not None else None
-    path = journal_path(word_list, spec, rank, names, top, _journal_kind(spec))
+    path = proof_journal(word_list, spec, rank, openers, top)
     if path.exists():
         os.unlink(path)

@@ -176,7 +176,7 @@ def write_atomic(path: str | Path, payload: bytes) -> Path:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         if exc.filename is None and exc.errno is not None:  # name the file (ENOSPC has none)
-            raise OSError(exc.errno, f"cannot write {path}: {exc.strerror}") from exc
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -89,6 +89,14 @@ class WordList:
         return len(self.answers)
 
     @property
+    def files(self) -> tuple[Path, ...]:
+        """The files the lists were read from (``answers.txt``, ``guesses.txt`` in
+        :attr:`source`), or none for lists made in memory: a writer refuses them as outputs."""
+        if self.source is None:
+            return ()
+        return (Path(self.source) / "answers.txt", Path(self.source) / "guesses.txt")
+
+    @property
     def word_length(self) -> int:
         """Letters per word (every word of both lists has this length)."""
         return len(self.guesses[0])
