@@ -52,6 +52,7 @@ from), 130 interrupted.
 HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "
                 "(with none, the opener is printed)")
 LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
+MAX_INPUT_LINE = 200  # longer lines typed to `play` are refused without being echoed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -419,6 +420,11 @@ def play_interactive(tree, console, colour: bool) -> int:
         if line.lower() in ("q", "quit", "exit"):
             return EXIT_OK
         if not line:
+            continue
+        if len(line) > MAX_INPUT_LINE:  # not echoed: a pasted file would flood the terminal
+            console.print(f"[bold red]error:[/] a line of {len(line)} characters is not a "
+                          "feedback (five of b/y/g, 0/1/2 or squares) nor WORD:FEEDBACK",
+                          soft_wrap=True)
             continue
         try:
             if ":" in line:
