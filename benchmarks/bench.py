@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from tools import _cli
 from tools._cli import EXIT_INTERRUPTED, EXIT_OK, add_debug_option, entry_point, exit_with
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,7 +121,7 @@ OPTIONAL = (("benchmarks.bench_tree", "lookup", True), ("benchmarks.bench_polici
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="warm solve runs (default 3)")
+    parser.add_argument("--repeat", type=_cli.whole(1, 1000), default=3, help="warm solve runs (default 3)")
     parser.add_argument("--opener", default="salet")
     parser.add_argument("--only", choices=["solve", "lookup", "policies", "uct"], default=None,
                         help="run one benchmark only (uct, minutes long, runs only this way)")

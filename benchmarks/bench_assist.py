@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import add_debug_option, entry_point, exit_with
 
 REPORT_OPENERS = ("salet,carle,train,raise,clout,soare,salut,lants,reast,crate,trace,slate,trape,"
@@ -53,7 +54,8 @@ def _assist(args: list[str]) -> tuple[float, float, dict]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_assist", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of the two-guess figure (default 3)")
+    parser.add_argument("--repeat", type=_cli.whole(1, 1000), default=3,
+                        help="runs of the two-guess figure (default 3)")
     add_debug_option(parser)
     args = parser.parse_args(argv)
     _assist(TWO_GUESS)  # warm the disk cache

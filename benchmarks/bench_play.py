@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 
+from tools import _cli
 from tools._cli import EXIT_OK, entry_point, exit_with
 
 HISTORIES = {
@@ -62,7 +63,7 @@ def _selby_pair(binary: str, history: list[str], repeat: int) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_play", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--repeat", type=_cli.whole(1, 1000), default=3, help="runs per figure (median)")
     parser.add_argument("--selby", default=None, metavar="PATH",
                         help="Selby's built wordle binary, to compare its parse mode")
     parser.add_argument("--cold-opener", default="hotel", help="opener with no shipped tree")

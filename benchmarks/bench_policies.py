@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
@@ -26,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--report", action="store_true",
                         help="also time the full 16-opener gap report (in a temporary directory; "
                              "exact trees come from the cache when present)")
-    parser.add_argument("--jobs", type=int, default=2, help="workers for --report (default 2)")
+    parser.add_argument("--jobs", type=_cli.jobs, default=2, help="workers for --report (default 2)")
     add_debug_option(parser)
     return parser
 

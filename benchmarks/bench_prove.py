@@ -21,6 +21,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 from benchmarks.bench import measure
 
@@ -29,14 +30,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_prove", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
-    parser.add_argument("--rank", type=int, action="append", default=None,
+    parser.add_argument("--rank", type=_cli.positive_count, action="append", default=None,
                         help="a --rank to run (repeatable; default: 1 and 10)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="the proof to run: least total (default) or least guaranteed "
                              "maximum (docs/algorithms.md §9.5)")
     parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
                         help="normal (default) or hard mode")
-    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
+    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (-1: all cores)")
     add_debug_option(parser)
     return parser
 

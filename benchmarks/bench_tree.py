@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import add_debug_option, entry_point, exit_with
 
 DEFAULT_ARTIFACT = Path("artifacts") / "legacy-normal-salet.msgpack"
@@ -53,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--artifact", type=Path, default=DEFAULT_ARTIFACT,
                         help=f"artifact to time (default: {DEFAULT_ARTIFACT})")
-    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--repeat", type=_cli.whole(1, 1000), default=5, help="runs per figure (default 5)")
     add_debug_option(parser)
     args = parser.parse_args(argv)
     if not args.artifact.exists():

@@ -18,6 +18,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 VARIANTS = ("a", "b", "a_o", "b_o")
@@ -77,14 +78,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list name or directory")
     parser.add_argument("--opener", default="salet")
-    parser.add_argument("--rollouts", type=int, default=50_000, help="N per decision (50000)")
+    parser.add_argument("--rollouts", type=_cli.positive_count, default=50_000, help="N per decision (50000)")
     parser.add_argument("--variant", choices=VARIANTS, default="a",
                         help="base heuristic MIG_A/MIG_B, _o = variant O (default a)")
-    parser.add_argument("--games", type=int, default=0,
+    parser.add_argument("--games", type=_cli.whole(0, 10**9), default=0,
                         help="evenly spaced sample of answers, played in-process (0 = all, "
                              "in parallel; default)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--jobs", type=_cli.jobs, default=2, help="worker processes (default 2)")
+    parser.add_argument("--seed", type=_cli.seed, default=0, help="master seed (default 0)")
     add_debug_option(parser)
     args = parser.parse_args(argv)
     figures = run_bench(args.words, args.opener, args.rollouts, args.variant, args.games,

@@ -7,8 +7,9 @@ import hashlib
 import msgpack
 import numpy as np
 
-from policy_tree.schema import (FEEDBACK_KEY, FORMAT, FORMAT_VERSION, OPENER_PROOF_FIELDS,
-                                OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY, tree_arrays)
+from policy_tree.schema import (CHECKSUMS_KEY, FEEDBACK_KEY, FORMAT, FORMAT_VERSION,
+                                OPENER_PROOF_FIELDS, OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY,
+                                tree_arrays)
 from policy_tree.tree import DecisionTree
 
 
@@ -67,5 +68,21 @@ def encode_artifact(*, word_list, tree: DecisionTree, mode: str, objective: str,
         document[FEEDBACK_KEY] = feedback
     if priors is not None:
         document[PRIORS_KEY] = {key: priors[key] for key in PRIORS_FIELDS}
-    return msgpack.packb(document, use_bin_type=True)
+    return seal(document)
+
+
+def value_sha256(value) -> str:
+    """sha256 (hex) of ``value``'s msgpack bytes, as :func:`seal` writes them."""
+    return hashlib.sha256(msgpack.packb(value, use_bin_type=True)).hexdigest()
+
+
+def seal(document: dict) -> bytes:
+    """msgpack bytes of ``document`` (a header map, in key order) with the ``checksums`` record
+    (:data:`policy_tree.schema.CHECKSUMS_KEY`) appended as its last key, replacing any there.
+
+    msgpack packs a map's entries one after another in insertion order, so each value's bytes in
+    the file are exactly ``msgpack.packb(value)``, which is what the record hashes."""
+    body = {key: value for key, value in document.items() if key != CHECKSUMS_KEY}
+    body[CHECKSUMS_KEY] = {key: value_sha256(value) for key, value in body.items()}
+    return msgpack.packb(body, use_bin_type=True)
 

@@ -2,33 +2,40 @@
 
 :func:`load` checks, in this order, and raises the first problem found:
 
-1. the file exists and is readable (:class:`MissingArtifactError`);
-2. it is one complete msgpack map with nothing after it (:class:`CorruptArtifactError`:
-   empty, truncated, trailing bytes, not msgpack);
-3. ``format`` is the decision-tree format and ``format_version`` is 2, or 1 (the same format
-   with a ``solve_seconds`` key, which is ignored) (:class:`UnsupportedArtifactError`);
-4. every header key is present with its type (:class:`CorruptArtifactError`), ``mode`` and
+1. the file exists, is a regular file (not a device or a FIFO) of at most
+   :data:`~policy_tree.schema.MAX_ARTIFACT_BYTES` bytes, and is readable
+   (:class:`MissingArtifactError`; the size and the kind are checked before a byte is read);
+2. it is one complete msgpack map with nothing after it and no key twice
+   (:class:`CorruptArtifactError`: empty, truncated, trailing bytes, not msgpack);
+3. the ``checksums`` record (version 3) lists exactly the other keys, comes last, and every
+   value's bytes hash to their sha256 there (:class:`CorruptArtifactError` naming the key):
+   every byte of the file is checked;
+4. ``format`` is the decision-tree format and ``format_version`` is 3; versions 1 and 2 (no
+   checksum over the header) only with ``unchecked_ok=True`` (:class:`UnsupportedArtifactError`);
+5. every header key is present with its type (:class:`CorruptArtifactError`), ``mode`` and
    ``objective`` are known values, and so is the optional ``feedback`` rule (absent:
    ``"standard"``) (:class:`UnsupportedArtifactError`);
-5. ``tree_sha256`` matches the four tree arrays, whose sizes agree and whose indices are in
+6. ``tree_sha256`` matches the four tree arrays, whose sizes agree and whose indices are in
    range (node guesses < number of guesses, children in 1..n_nodes-1, feedback codes < 242,
    ``edge_start`` non-decreasing from 0 to the number of edges, every child numbered after its
    parent so the tree has no cycle) (:class:`CorruptArtifactError`);
-6. the embedded answers and guesses are sorted five-letter lowercase words, answers among the
+7. the embedded answers and guesses are sorted five-letter lowercase words, answers among the
    guesses, matching ``answers_sha256`` / ``guesses_sha256`` (:class:`CorruptArtifactError`);
-7. when ``word_list`` names a shipped list (``legacy``, ``nyt-2024``) its sha256s equal those of
+8. when ``word_list`` names a shipped list (``legacy``, ``nyt-2024``) its sha256s equal those of
    the lists shipped with the project (:class:`WordListMismatchError`);
-8. a Yellow Wordle tree (``feedback`` ``"yellow"``) has no edge whose feedback shows a green
+9. a Yellow Wordle tree (``feedback`` ``"yellow"``) has no edge whose feedback shows a green
    (:class:`CorruptArtifactError`).
 
 Whether the tree actually wins every answer, and whether the stored total, histogram and
-maximum are right, is :func:`policy_tree.verify.verify`'s job: a loadable artifact can still
-fail verification. Extra header keys are ignored (and dropped by a re-encode).
+maximum are those of the tree, is :func:`policy_tree.verify.verify`'s job: the checksums prove
+the file is what its writer wrote, the replay that the writer was right.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from pathlib import Path
 
 import msgpack
@@ -38,10 +45,10 @@ from policy_tree.errors import (
     CorruptArtifactError, MissingArtifactError, UnsupportedArtifactError, WordListMismatchError,
 )
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
-from policy_tree.schema import (FEEDBACK_KEY, FORMAT, FORMAT_VERSION, HEADER_KEYS,
-                                 HEADER_KEYS_V1, KNOWN_FEEDBACK, OPENER_PROOF_FIELDS,
-                                 OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS,
-                                 tree_arrays)
+from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, FORMAT,
+                                 FORMAT_VERSION, HEADER_KEYS, HEADER_KEYS_V1, KNOWN_FEEDBACK,
+                                 MAX_ARTIFACT_BYTES, OPENER_PROOF_FIELDS, OPENER_PROOF_KEY,
+                                 PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS, tree_arrays)
 from policy_tree.tree import DecisionTree
 from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
@@ -62,8 +69,11 @@ _TYPE_NAMES = {str: "str", int: "int", bytes: "bin", list: "array", dict: "map",
                (float, int): "float"}
 
 
-def load(path: str | Path) -> PolicyTree:
+def load(path: str | Path, *, unchecked_ok: bool = False) -> PolicyTree:
     """Read and validate the artifact at ``path``.
+
+    ``unchecked_ok``: also accept versions 1 and 2, whose header no checksum covers (for
+    ``tools.tree upgrade``, which replays the tree before rewriting it).
 
     Returns:
         a :class:`~policy_tree.lookup.PolicyTree` with ``path`` set.
@@ -76,21 +86,57 @@ def load(path: str | Path) -> PolicyTree:
     if "\0" in str(path):
         raise MissingArtifactError(str(path).replace("\0", "\\0"),
                                    "not a file name (it holds a NUL character)")
+    return decode(read_artifact_bytes(path), path, unchecked_ok=unchecked_ok)
+
+
+def read_artifact_bytes(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, refused before reading when it is not a regular
+    file or holds more than ``limit`` bytes (MissingArtifactError; CorruptArtifactError for the
+    size)."""
     try:
-        data = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise MissingArtifactError(path, "no such artifact file") from None
     except IsADirectoryError:
         raise MissingArtifactError(path, "is a directory, not an artifact file") from None
     except OSError as exc:
         raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
-    return decode(data, path)
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise MissingArtifactError(path, "is a directory, not an artifact file")
+        if not stat.S_ISREG(info.st_mode):
+            raise MissingArtifactError(path, f"is {_file_kind(info.st_mode)}, not a regular "
+                                       "artifact file")
+        if info.st_size > limit:
+            raise CorruptArtifactError(path, f"{info.st_size} bytes, larger than any artifact "
+                                       f"(the limit is {limit} bytes): not a decision tree")
+        try:
+            data = file.read(limit + 1)
+        except OSError as exc:
+            raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
+    if len(data) > limit:  # grew while being read
+        raise CorruptArtifactError(path, f"larger than any artifact (the limit is {limit} bytes)")
+    return data
 
 
-def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def decode(data: bytes, path: str | Path | None = None, *, unchecked_ok: bool = False) -> PolicyTree:
     """Validate artifact bytes (see :func:`load`); ``path`` is only used in messages."""
     path = None if path is None else Path(path)
-    document = _unpack(data, path)
+    if len(data) > MAX_ARTIFACT_BYTES:
+        raise CorruptArtifactError(path, f"{len(data)} bytes, larger than any artifact (the "
+                                   f"limit is {MAX_ARTIFACT_BYTES} bytes)")
+    document, raw = _unpack(data, path)
+    _check_checksums(document, raw, path, unchecked_ok)
     _check_header(document, path)
     word_length = document.get("word_length", 5)  # version 1 stored five-letter words only
     tree = _decode_tree(document, path, word_length)
@@ -119,29 +165,94 @@ def decode(data: bytes, path: str | Path | None = None) -> PolicyTree:
     return PolicyTree(tree, word_list, header, path)
 
 
-def _unpack(data: bytes, path: Path | None) -> dict:
+def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
+    """The top-level map and, for each key, its value's bytes as stored."""
     if not data:
         raise CorruptArtifactError(path, "empty file (0 bytes)")
-    # Unpacker rather than unpackb: it tells a truncated file (OutOfData) from garbage.
+    # Unpacker rather than unpackb: it tells a truncated file (OutOfData) from garbage, and
+    # tell() gives each value's bytes for the checksums.
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data))
     unpacker.feed(data)
+
+    def read(step):
+        try:
+            return step()
+        except msgpack.OutOfData:
+            raise CorruptArtifactError(
+                path, f"truncated: the msgpack data ends early (the file has {len(data)} bytes)"
+            ) from None
+        except (ValueError, TypeError, msgpack.UnpackException) as exc:
+            raise CorruptArtifactError(path, f"not valid msgpack ({exc})") from None
+
     try:
-        document = unpacker.unpack()
-    except msgpack.OutOfData:
-        raise CorruptArtifactError(
-            path, f"truncated: the msgpack data ends early (the file has {len(data)} bytes)"
-        ) from None
-    except (ValueError, TypeError, msgpack.UnpackException) as exc:
-        raise CorruptArtifactError(path, f"not valid msgpack ({exc})") from None
+        n_keys = unpacker.read_map_header()
+    except (ValueError, TypeError, msgpack.UnpackException):
+        whole = msgpack.Unpacker(raw=False, max_buffer_size=len(data))
+        whole.feed(data)
+        value = read(whole.unpack)
+        raise UnsupportedArtifactError(
+            path, f"not a decision-tree artifact (the msgpack value is a "
+            f"{type(value).__name__}, not a map)") from None
+    document, raw = {}, {}
+    for _ in range(n_keys):
+        key = read(unpacker.unpack)
+        if not isinstance(key, str):
+            raise CorruptArtifactError(path, f"a header key is {_short(key)}, not a str")
+        if key in document:
+            raise CorruptArtifactError(path, f"header key {key!r} appears twice")
+        start = unpacker.tell()
+        document[key] = read(unpacker.unpack)
+        raw[key] = data[start:unpacker.tell()]
     if unpacker.tell() != len(data):
         raise CorruptArtifactError(
             path, f"{len(data) - unpacker.tell()} unexpected bytes after the artifact's msgpack map"
         )
-    if not isinstance(document, dict):
-        raise UnsupportedArtifactError(
-            path, f"not a decision-tree artifact (the msgpack value is a {type(document).__name__}, "
-            "not a map)")
-    return document
+    return document, raw
+
+
+def _check_checksums(document: dict, raw: dict, path: Path | None, unchecked_ok: bool) -> None:
+    """Every value's stored bytes against the ``checksums`` record (schema, version 3)."""
+    version = document.get("format_version")
+    if CHECKSUMS_KEY not in document:
+        if document.get("format") != FORMAT or isinstance(version, bool):
+            return  # _check_header says what the file is instead
+        if version in CHECKED_VERSIONS:
+            raise CorruptArtifactError(
+                path, f"the {CHECKSUMS_KEY!r} record is missing (a format version {version} "
+                "artifact must end with it): the file is corrupted")
+        if version in READABLE_VERSIONS and not unchecked_ok:
+            raise UnsupportedArtifactError(
+                path, f"format version {version} has no checksum over its header, so it is not "
+                f"read any more (this reader writes version {FORMAT_VERSION}): rewrite it with "
+                f"`python -m tools.tree upgrade {path if path is not None else 'FILE'}` (replays "
+                "the tree and checks every header figure first), or solve it again")
+        return
+    record = document[CHECKSUMS_KEY]
+    keys = [key for key in document if key != CHECKSUMS_KEY]
+    if next(reversed(document)) != CHECKSUMS_KEY:
+        raise CorruptArtifactError(path, f"the {CHECKSUMS_KEY!r} record is not the last key")
+    if not isinstance(record, dict) or any(
+            not isinstance(k, str) or not isinstance(v, str) for k, v in record.items()):
+        raise CorruptArtifactError(path, f"the {CHECKSUMS_KEY!r} record is not a map of str to "
+                                   "sha256 hex (the file is corrupted)")
+    unlisted = [key for key in keys if key not in record]
+    if unlisted:
+        raise CorruptArtifactError(path, f"header key {unlisted[0]!r} is not covered by the "
+                                   f"{CHECKSUMS_KEY!r} record (the file is corrupted)")
+    absent = [key for key in record if key not in document]
+    if absent:
+        raise CorruptArtifactError(path, f"header key {absent[0]!r} is missing (the "
+                                   f"{CHECKSUMS_KEY!r} record lists it): the file is corrupted")
+    if list(record) != keys:
+        raise CorruptArtifactError(path, f"the {CHECKSUMS_KEY!r} record lists the keys in another "
+                                   "order than the file (the file is corrupted)")
+    for key in keys:
+        actual = hashlib.sha256(raw[key]).hexdigest()
+        if actual != record[key]:
+            raise CorruptArtifactError(
+                path, f"header field {key!r} does not match its checksum (its bytes hash to "
+                f"{actual[:16]}…, the {CHECKSUMS_KEY!r} record says {record[key][:16]}…): "
+                "the file is corrupted")
 
 
 def _check_header(document: dict, path: Path | None) -> None:

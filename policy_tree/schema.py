@@ -1,4 +1,4 @@
-"""The decision-tree artifact format (msgpack), version 2.
+"""The decision-tree artifact format (msgpack), version 3.
 
 An artifact is one msgpack map with these keys, in this order (``str`` keys; ``bin`` values
 are raw little-endian arrays):
@@ -28,7 +28,17 @@ key                     type       meaning
 ``tree``                map        the tree, below
 ``tree_sha256``         str        sha256 (hex) of the four tree arrays' bytes concatenated in
                                    the order below; detects corruption
+(optional keys)                    ``opener_proof``, ``feedback``, ``priors`` (below)
+``checksums``           map        always the last key (version 3 on): ``{key: sha256 hex}`` for
+                                   every other key, in file order, of that value's msgpack bytes
+                                   exactly as stored
 ======================  =========  =============================================================
+
+Every byte of a version-3 file is checked: the map header and the keys by the structure (the
+keys are exactly those ``checksums`` lists, ``checksums`` last, nothing after the map), each
+value's bytes by its sha256 (hashlib). A reader refuses any mismatch and names the key, so a
+flipped bit in a header figure (``total``, ``histogram``, ``word_list``, ``solver_version``...)
+is refused on open, not just by ``tools.tree verify``.
 
 The tree is stored as flat parallel arrays (a CSR adjacency), root = node 0, nodes numbered
 in depth-first preorder with children in ascending feedback-code order:
@@ -46,13 +56,25 @@ first letter, ``c = 0`` gray, ``1`` yellow, ``2`` green (see :mod:`solver.game.f
 Nothing in an artifact depends on the run that wrote it (no timing, no host, no date): two
 solves of the same input give the same bytes. Version history: 1 had a ``solve_seconds`` key
 after ``solver_version`` and no ``word_length`` (always 5); 2 dropped ``solve_seconds`` (the
-solve's wall time goes to the run's console log) and added ``word_length``.
+solve's wall time goes to the run's console log) and added ``word_length``; 3 added
+``checksums``. Versions 1 and 2 carry no checksum over the header, so the reader refuses them
+(naming ``python -m tools.tree upgrade``, which replays such a tree, checks every header figure
+against the replay and rewrites it as version 3).
 """
 
 FORMAT = "exact-wordle/decision-tree"
-FORMAT_VERSION = 2
-#: Versions the reader accepts: version 1 also stored ``solve_seconds`` (ignored when read).
-READABLE_VERSIONS = (1, 2)
+FORMAT_VERSION = 3
+#: Versions the reader accepts: version 1 also stored ``solve_seconds`` (ignored when read);
+#: versions 1 and 2 only through :func:`policy_tree.reader.decode` with ``unchecked_ok=True``
+#: (``tools.tree upgrade``), since nothing checks their header.
+READABLE_VERSIONS = (1, 2, 3)
+#: The versions whose every byte is covered by :data:`CHECKSUMS_KEY`.
+CHECKED_VERSIONS = (3,)
+#: The last key of a version-3 artifact: ``{key: sha256 hex of the value's msgpack bytes}``.
+CHECKSUMS_KEY = "checksums"
+#: The largest artifact file the reader opens (the 7-letter tree is under 1 MB): a larger
+#: file, or anything but a regular file (a device, a FIFO), is refused before it is read.
+MAX_ARTIFACT_BYTES = 256 * 1024 * 1024
 TREE_ARRAYS = (
     ("node_guess", "<u4"),
     ("edge_start", "<u4"),

@@ -13,7 +13,12 @@ Checks (each failing one adds a line to :attr:`VerifyReport.failures`):
   in ``hard`` mode every guess also uses all hints revealed so far;
 - every answer is won within ``guess_limit`` guesses, and every node is reached by some answer
   (no dead branches);
-- the stored ``total``, ``histogram``, ``max_guesses`` and ``average`` equal the replay's.
+- the stored ``total``, ``histogram``, ``max_guesses`` and ``average`` equal the replay's, the
+  stored ``word_length`` the words', the ``word_list`` name is what the words are (a shipped
+  list's words carry its name, a ``custom-<hex>`` name is theirs), and an ``opener_proof``
+  covers this guess list, every guess, and bounds the other openers no lower than the tree's
+  value. (The reader's checksums already prove the bytes are the writer's; this proves the
+  writer's figures are the tree's.)
 """
 
 from __future__ import annotations
@@ -183,3 +188,24 @@ def _check_header(policy: PolicyTree, report: VerifyReport) -> None:
     expected = policy.total / report.n_answers
     if not math.isclose(policy.average, expected, rel_tol=1e-12):
         report.fail(f"stored average {policy.average!r} is not total / answers = {expected!r}")
+    words = policy.word_list
+    stored_length = policy.header.get("word_length", 5)
+    if stored_length != len(words.answers[0]):
+        report.fail(f"stored word_length {stored_length} but the words have {len(words.answers[0])} letters")
+    shipped = words.shipped_name
+    if shipped is not None and words.name != shipped:
+        report.fail(f"stored word_list {words.name!r}, but the words are the shipped {shipped!r} lists")
+    if words.name.startswith("custom-") and words.name != f"custom-{words.identity[:12]}":
+        report.fail(f"stored word_list {words.name!r}, but these words are "
+                    f"'custom-{words.identity[:12]}'")
+    proof = policy.header.get("opener_proof")
+    if proof is not None:
+        value = policy.total if policy.header["objective"] == "total" else policy.max_guesses
+        if proof["guesses_sha256"] != words.guesses_sha256:
+            report.fail("opener_proof ran over another guess list (its guesses_sha256 differs)")
+        if proof["openers"] != words.n_guesses:
+            report.fail(f"opener_proof covers {proof['openers']} openers, the list has "
+                        f"{words.n_guesses} guesses")
+        if proof["others_at_least"] < value:
+            report.fail(f"opener_proof bounds the other openers at {proof['others_at_least']}, "
+                        f"below this tree's {value}: the opener would not be proven best")

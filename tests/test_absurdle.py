@@ -195,7 +195,7 @@ def test_cli_json_on_a_small_list(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--tie", "nicest"], "unknown tie rule 'nicest'"),
-    (["--max-guesses", "-1"], "whole number ≥ 1, got -1"),
+    (["--max-guesses", "-1"], "argument --max-guesses: must be a number of guesses in 1..50, got '-1'"),
     (["--words", "nowhere"], "neither a shipped word list"),
 ])
 def test_cli_bad_options_exit_2(args, message):

@@ -320,7 +320,7 @@ def test_cli_budget_counts_from_the_start(warm_assist_kernels):
     (["salet"], "guess 1: history token 'salet' is not word:feedback"),
     (["--mode", "hard", "salet:bbbbg", "crony:bbbbb"],
      "guess 2 (crony) is not allowed in hard mode: position 5 must stay 't'"),
-    (["--budget", "0"], "the time budget must be a positive number of seconds"),
+    (["--budget", "0"], "argument --budget: must be a finite number of seconds > 0"),
     (["--words", "/nonexistent"], "is neither a shipped word list"),
 ])
 def test_cli_bad_input_is_one_line_and_status_2(args, fragment):

@@ -273,7 +273,7 @@ def run(module, args, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--belief", "both", "--policies", "minimax1,nosuch"], "unknown policy 'nosuch'"),
-    (["--belief", "both", "--seeds", "0,-1"], "is not a comma-separated list of whole numbers ≥ 0"),
+    (["--belief", "both", "--seeds", "0,-1"], "is not a comma-separated list of seeds in 0..4294967295"),
     (["--belief", "guesses", "--policies", "mig_a"], "cannot play in the guesses belief setting"),
     (["--belief", "answers", "--opener", "salet,crane"], "give one opener, or 'own'"),
     (["--belief", "answers", "--opener", "zzzzz"], "zzzzz"),
@@ -288,9 +288,9 @@ def test_report_bad_input_exits_2(tmp_path, args, message):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--seed", "-1"], "the seed is a whole number ≥ 0"),
-    (["--episodes", "0"], "--episodes is a whole number ≥ 1"),
-    (["--alpha", "0"], "alpha is a learning rate"),
+    (["--seed", "-1"], "argument --seed: must be a seed in 0..4294967295"),
+    (["--episodes", "0"], "argument --episodes: must be a whole number in 1..1000000000"),
+    (["--alpha", "0"], "argument --alpha: must be a finite number > 0 and ≤ 1"),
     (["--belief", "nowhere"], "invalid choice: 'nowhere'"),
 ])
 def test_train_bad_input_exits_2(tmp_path, args, message):

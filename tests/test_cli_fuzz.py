@@ -98,11 +98,18 @@ def world(tmp_path_factory):
             os.environ["EXACT_WORDLE_CACHE"] = previous
     data = good.read_bytes()
     artifacts = {"good": good, "markup": markup, "missing": inputs / "nope.msgpack", "directory": inputs / "tiny"}
-    for name, payload in (("truncated", data[:len(data) // 2]), ("random", os.urandom(300)),
+    # issue 23: a header figure flipped (the checksums record refuses it), a device, a FIFO
+    at = data.index(b"\xa5total") + 6
+    for name, payload in (("total-flipped", data[:at + 1] + bytes([data[at + 1] ^ 0x01]) + data[at + 2:]),
+                          ("truncated", data[:len(data) // 2]), ("random", os.urandom(300)),
                           ("empty", b""), ("trailing", data + b"\x00"),
                           ("flipped", data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:])):
         artifacts[name] = inputs / f"{name}.msgpack"
         artifacts[name].write_bytes(payload)
+    artifacts["device"] = Path("/dev/zero")
+    if hasattr(os, "mkfifo"):
+        artifacts["fifo"] = base / "fifo.msgpack"  # outside inputs: the snapshot reads those
+        os.mkfifo(artifacts["fifo"])
     cache_file = base / "cache-file"
     cache_file.write_text("not a directory")
     caches = {"usable": cache, "file": cache_file, "unwritable": Path("/proc/exact-wordle-fuzz")}
@@ -180,7 +187,7 @@ LISTS = ["tiny", "legacy-named", "markup", "four-letters", "duplicate", "mixed-l
          "missing-answer", "empty", "not-ascii", "no-files", "binary", "missing-dir", "a-file"]
 WORDS = st.one_of(st.just("tiny"), st.sampled_from(LISTS))  # the valid list half the time
 OPENERS = ["salet", "salet", "cigar", "CRANE", "zzzzz", "sal", "", "able", "cigär"]
-JOBS = ["1", "1", "1", "2", "0", "-1", "x", "1.5"]
+JOBS = ["1", "1", "1", "2", "0", "-1", "x", "1.5", "nan", "inf", "-2", "99999999999999999999999"]
 OUT_FILES = ["out.msgpack", "deep/er/out.msgpack", "{work}", "a-file/x.msgpack", "/proc/x.msgpack",
              "n\x00l", "/proc/fuzz/x.msgpack", "artifacts/legacy-normal-salet.msgpack", "/dev/null"]
 OUT_DIRS = ["rep", "deep/er", "a-file", "a-file/sub", "/proc/fuzz", "{work}"]
@@ -221,7 +228,8 @@ def test_fuzz_solve(world, data):
     words = data.draw(WORDS.map(lambda n: _list_arg(world, n)), label="words")
     argv = data.draw(_argv([st.just(["--words", words])], [
         _option("--opener", OPENERS), _option("--jobs", JOBS), _option("--out", OUT_FILES),
-        _option("--guess-limit", ["6", "2", "1", "0", "-3", "300", "a"]),
+        _option("--guess-limit", ["6", "2", "1", "0", "-3", "300", "a", "nan", "inf", "-inf",
+                                  "99999999999999999999999", "6.0"]),
         _option("--objective", ["total", "worst", "best"]), _flag("--no-resume"),
         _option("--feedback", ["standard", "yellow", "purple", ""]),
         _flag("--debug")]), label="argv")
@@ -244,12 +252,13 @@ def test_fuzz_tree(world, data):
     command = data.draw(st.sampled_from(["verify", "stats", "export", "next", "play"]),
                         label="command")
     optional = {
-        "verify": [_option("--max-failures", ["1", "0", "-1", "x"]),
+        "verify": [_option("--max-failures", ["1", "0", "-1", "x", "nan", "inf", "1e3",
+                                              "99999999999999999999999"]),
                    st.sampled_from(artifacts).map(lambda a: [str(world["artifacts"][a])])],
         "stats": [_flag("--json")],
         "export": [_option("--format", ["paths", "json", "xml"]),
                    _option("-o", ["paths.txt", "deep/er/t.json", "{work}", "a-file/x", "/proc/x",
-                                  "/dev/null", ""])],
+                                  "/dev/null", "", path])],  # the input as output: refused
         "next": [history.map(list)],
         "play": [_option("--answer", ["cigar", "CIGAR", "zzzzz", "salet", ""]),
                  _option("--color", ["auto", "always", "never", "pink"])],

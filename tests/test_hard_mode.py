@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import msgpack
+
 from conftest import random_sub_list
 from naive import INF, table as naive_table, tree_from_arrays
 from naive_hard import HardBruteForce, allowed
@@ -217,6 +219,7 @@ def test_salet_hard_mode_total_is_8122(legacy):
 @pytest.mark.slow
 def test_shipped_hard_tree_verifies_and_a_normal_tree_labelled_hard_does_not():
     import policy_tree
+    from policy_tree.artifact import seal
 
     hard = policy_tree.load(HARD_TREE)
     assert hard.mode == "hard" and hard.total == 8122
@@ -228,7 +231,7 @@ def test_shipped_hard_tree_verifies_and_a_normal_tree_labelled_hard_does_not():
     assert rows[0] == ["salet", "exact", "8122"] and len(rows) == 12972
     assert hard.opener_proof["others_at_least"] == min(int(r[2]) for r in rows[1:]) == 8123
     normal_bytes = (ROOT / "artifacts" / "legacy-normal-salet.msgpack").read_bytes()
-    relabelled = policy_tree.decode(normal_bytes.replace(b"\xa6normal", b"\xa4hard", 1))
+    relabelled = policy_tree.decode(seal(dict(msgpack.unpackb(normal_bytes, raw=False), mode="hard")))
     assert relabelled.mode == "hard"
     report = policy_tree.verify(relabelled)
     assert not report.ok and any("illegal in hard mode" in f for f in report.failures)

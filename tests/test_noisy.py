@@ -216,7 +216,7 @@ def run_cli(*args):
 @pytest.mark.parametrize("args, message", [
     (["--agents", "oracle"], "unknown agent 'oracle'"),
     (["--variant", "quantum"], "unknown variant 'quantum'"),
-    (["--seeds", "-3"], "whole numbers ≥ 0"),
+    (["--seeds", "-3"], "seeds in 0..4294967295"),
     (["--cap", "2"], "guess cap"),
     (["--variant", "absurdle", "--tie", "kindest"], "unknown tie rule"),
 ])

@@ -17,7 +17,7 @@ from policy_tree import (
     InconsistentHistoryError, MissingArtifactError, NotInTreeError, UnsolvedAnswerError,
     UnsupportedArtifactError, WordListMismatchError,
 )
-from policy_tree.artifact import encode_artifact, tree_sha256
+from policy_tree.artifact import encode_artifact, seal, tree_sha256
 from policy_tree.tree import DecisionTree
 from solver.game.errors import FeedbackError, InputError, UnknownWordError
 from solver.game.feedback import code_to_text, feedback_code
@@ -48,7 +48,7 @@ def repack(doc, tree_arrays=None) -> bytes:
     if tree_arrays is not None:
         doc["tree"] = {name: a.tobytes() for name, a in tree_arrays.items()}
         doc["tree_sha256"] = tree_sha256(doc["tree"])
-    return msgpack.packb(doc, use_bin_type=True)
+    return seal(doc)
 
 
 def node_of(policy, history) -> int:
@@ -143,6 +143,11 @@ def test_flipped_byte_in_the_tree_fails_the_checksum(tmp_path):
     edge_child = document()["tree"]["edge_child"]
     path = tmp_path / "flipped.msgpack"
     path.write_bytes(flip_inside(data, edge_child, len(edge_child) // 2))
+    with pytest.raises(CorruptArtifactError, match="header field 'tree' does not match its checksum"):
+        policy_tree.load(path)
+    doc = document()  # with the checksums record re-sealed, the tree's own hash still tells
+    doc["tree"] = dict(doc["tree"], edge_child=flip_inside(edge_child, edge_child, 7))
+    path.write_bytes(repack(doc))
     with pytest.raises(CorruptArtifactError, match="tree checksum mismatch"):
         policy_tree.load(path)
 
@@ -153,12 +158,15 @@ def test_flipped_letter_in_the_answers_fails_their_checksum(tmp_path):
     # 'aback' -> 'abacj': still sorted five-letter words, so only the hash can tell
     path = tmp_path / "flipped.msgpack"
     path.write_bytes(flip_inside(data, answers, 4))
+    with pytest.raises(CorruptArtifactError, match="field 'answers' does not match its checksum"):
+        policy_tree.load(path)
+    path.write_bytes(repack(dict(document(), answers=flip_inside(answers, answers, 4))))
     with pytest.raises(CorruptArtifactError, match="embedded answers hash to"):
         policy_tree.load(path)
 
 
 @pytest.mark.parametrize("edit, error, words", [
-    (lambda d: d.update(format_version=3), UnsupportedArtifactError, "format version 3"),
+    (lambda d: d.update(format_version=4), UnsupportedArtifactError, "format version 4"),
     (lambda d: d.update(format="something else"), UnsupportedArtifactError, "not a decision-tree"),
     (lambda d: d.pop("histogram"), CorruptArtifactError, "missing: histogram"),
     (lambda d: d.update(total="7920"), CorruptArtifactError, "'total' should be int"),
@@ -175,17 +183,77 @@ def test_bad_headers_raise(tmp_path, edit, error, words):
         policy_tree.load(path)
 
 
-def test_artifacts_hold_no_timing_and_version_1_still_loads(tmp_path, tree):
-    assert "solve_seconds" not in document() and document()["format_version"] == 2
-    old = dict(document(), format_version=1)
-    items = list(old.items())  # version 1 had solve_seconds right after solver_version
-    at = [k for k, _ in items].index("solver_version") + 1
-    old = dict(items[:at] + [("solve_seconds", 5.98)] + items[at:])
-    path = tmp_path / "v1.msgpack"
-    path.write_bytes(msgpack.packb(old, use_bin_type=True))
-    loaded = policy_tree.load(path)
+def old_version(version: int) -> dict:
+    """The committed artifact as format ``version`` (1 or 2) wrote it: no checksums record;
+    version 1 had solve_seconds right after solver_version and no word_length."""
+    old = {k: v for k, v in document().items() if k != "checksums"}
+    old["format_version"] = version
+    if version == 1:
+        items = [(k, v) for k, v in old.items() if k != "word_length"]
+        at = [k for k, _ in items].index("solver_version") + 1
+        old = dict(items[:at] + [("solve_seconds", 5.98)] + items[at:])
+    return old
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_versions_without_a_header_checksum_are_refused_naming_upgrade(tmp_path, version, tree):
+    assert "solve_seconds" not in document() and document()["format_version"] == 3
+    path = tmp_path / f"v{version}.msgpack"
+    path.write_bytes(msgpack.packb(old_version(version), use_bin_type=True))
+    with pytest.raises(UnsupportedArtifactError, match=f"format version {version} has no checksum.*"
+                       "tools.tree upgrade"):
+        policy_tree.load(path)
+    loaded = policy_tree.load(path, unchecked_ok=True)
     assert loaded.tree == tree.tree and "solve_seconds" not in loaded.header
-    assert loaded.to_bytes() == ARTIFACT.read_bytes()  # re-encoded as version 2
+    assert loaded.to_bytes() == ARTIFACT.read_bytes()  # re-encoded as version 3
+
+
+def test_a_version_3_file_without_its_checksums_record_is_refused(tmp_path):
+    doc = {k: v for k, v in document().items() if k != "checksums"}
+    with pytest.raises(CorruptArtifactError, match="'checksums' record is missing"):
+        policy_tree.decode(msgpack.packb(doc, use_bin_type=True))
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d.update(extra=1), "'checksums' record is not the last key"),
+    (lambda d: d.update(extra=1, checksums=d.pop("checksums")),
+     "'extra' is not covered by the 'checksums' record"),
+    (lambda d: d["checksums"].update(ghost="0" * 64), "'ghost' is missing"),
+    (lambda d: d["checksums"].update(total="0" * 64), "field 'total' does not match"),
+    (lambda d: d.update(checksums=dict(reversed(d["checksums"].items()))), "in another order"),
+    (lambda d: d.update(checksums=[1]), "not a map of str"),
+])
+def test_a_damaged_checksums_record_is_refused(edit, words):
+    doc = document()
+    edit(doc)
+    with pytest.raises(CorruptArtifactError, match=words):
+        policy_tree.decode(msgpack.packb(doc, use_bin_type=True))
+
+
+def test_every_bit_flipped_in_a_small_artifact_is_refused_or_loads_identically():
+    """Issue 23: each of the 8 single-bit flips of every byte of a small artifact (with the
+    optional opener_proof and priors records, so their bytes are covered too) must load to the
+    same artifact or raise an ArtifactError — never load different figures, never crash."""
+    words = from_words(["abcde", "fghij"], ["abcde", "fghij", "klmno"], name="mini")
+    data = mini_artifact(word_list=words, opener_proof={"openers": 3, "guesses_sha256": words.guesses_sha256,
+                                                       "others_at_least": 4},
+                         priors={"source": "test", "sha256": "0" * 64,
+                                 "weights": np.array([1, 2], dtype="<i8").tobytes(),
+                                 "weighted_total": 5})
+    assert policy_tree.decode(data).to_bytes() == data
+    loaded_same = refused = 0
+    for at in range(len(data)):
+        for bit in range(8):
+            flipped = bytearray(data)
+            flipped[at] ^= 1 << bit
+            try:
+                again = policy_tree.decode(bytes(flipped))
+            except ArtifactError:
+                refused += 1
+                continue
+            assert again.to_bytes() == data, (at, bit)
+            loaded_same += 1
+    assert refused + loaded_same == 8 * len(data) and refused > 0
 
 
 @pytest.mark.parametrize("edit, words", [
@@ -386,7 +454,7 @@ def test_verify_checks_hard_mode_rules():
                            solver_version="test")
     report = policy_tree.verify(policy_tree.decode(data))
     assert any("illegal in hard mode: position 1 must stay 'a'" in f for f in report.failures)
-    normal = policy_tree.decode(data.replace(b"\xa4hard", b"\xa6normal"))
+    normal = policy_tree.decode(seal(dict(msgpack.unpackb(data, raw=False), mode="normal")))
     assert policy_tree.verify(normal).ok
 
 
@@ -433,3 +501,19 @@ def test_export_paths_refuses_a_tree_that_fails_an_answer():
     bad = policy_tree.decode(missing_branch_bytes())
     with pytest.raises(UnsolvedAnswerError, match="does not solve"):
         policy_tree.export_paths(bad)
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d.update(word_list="mini"), "the words are the shipped 'legacy' lists"),
+    (lambda d: d.update(opener_proof=dict(d["opener_proof"], others_at_least=7919)),
+     "below this tree's 7920"),
+    (lambda d: d.update(opener_proof=dict(d["opener_proof"], openers=12)), "covers 12 openers"),
+    (lambda d: d.update(average=3.5), "stored average 3.5"),
+    (lambda d: d.update(max_guesses=6), "stored max_guesses 6"),
+])
+def test_verify_re_derives_every_header_figure(edit, words):
+    """Figures written wrong by the writer (sealed with a valid checksum) fail the replay."""
+    doc = document()
+    edit(doc)
+    report = policy_tree.verify(policy_tree.decode(repack(doc)))
+    assert not report.ok and any(words in f for f in report.failures), report.failures

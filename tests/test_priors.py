@@ -108,6 +108,8 @@ def test_uniform_priors_reproduce_7920(legacy, tmp_path):
 @pytest.mark.kernels
 def test_artifact_records_the_priors_and_verify_checks_the_weighted_total(legacy):
     import msgpack
+
+    from policy_tree.artifact import seal
     import policy_tree
 
     wl = random_sub_list(legacy, 5, 12, 40)
@@ -120,7 +122,7 @@ def test_artifact_records_the_priors_and_verify_checks_the_weighted_total(legacy
     assert tree.to_bytes() == data
     document = msgpack.unpackb(data, raw=False)
     document["priors"]["weighted_total"] += 1
-    report = policy_tree.verify(policy_tree.decode(msgpack.packb(document, use_bin_type=True)))
+    report = policy_tree.verify(policy_tree.decode(seal(document)))
     assert not report.ok and any("weighted_total" in f for f in report.failures)
 
 

@@ -135,7 +135,7 @@ def test_a_proof_killed_with_sigkill_resumes_without_redoing_work(tmp_path):
     import re
 
     def counts(text):
-        found = re.search(r"(\d+) searched \((\d+) from the journal\)", text)
+        found = re.search(r"(\d+) searched \((\d+) of them from the journal\)", text)
         return int(found.group(1)), int(found.group(2))
 
     resumed_searched, reused = counts(resumed.stdout)
@@ -190,6 +190,56 @@ def test_the_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypa
     resumed = prove(wl, rank=2, jobs=1)
     assert 0 < resumed.reused < one.searched + wl.n_guesses
     assert openers_csv(resumed) == openers_csv(one)
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed", [2, 7])
+def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, monkeypatch, seed):
+    """Issue 23: the openers CSV is a function of the inputs only. Small phases (one seed,
+    bound chunks of 8, search batches of 2) give many steps and cut-offs that tighten in the
+    search phase; the journal is cut after every record in turn (as a SIGKILL there would
+    leave it), and the run is also stopped by Ctrl-C at several points, resumed and stopped
+    again: every resumed run writes the uninterrupted run's CSV. (Before the replay, the cuts
+    late in the search gave cut-off openers a bound one lower.)"""
+    from solver.exact import prove as prove_module
+    from solver.exact.journal import _frames
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    monkeypatch.setattr(prove_module, "SEEDS", 1)
+    monkeypatch.setattr(prove_module, "BOUND_CHUNK", 8)
+    monkeypatch.setattr(prove_module, "SEARCH_BATCH", 2)
+    wl, rank = small_list(seed, 40, 120), 4
+    fresh = prove(wl, rank=rank, jobs=1, resume=False)
+    expected = openers_csv(fresh)
+    path = prove_module.journal_path(wl, fresh.spec, rank, None)
+    data = path.read_bytes()
+    frames = _frames(data)
+    assert len(frames) > 15
+    for k in range(1, len(frames)):
+        path.write_bytes(data[:frames[k][1]])
+        resumed = prove(wl, rank=rank, jobs=1)
+        assert openers_csv(resumed) == expected, f"cut after {k} of {len(frames)} records"
+        assert resumed.searched == fresh.searched and resumed.reused <= resumed.searched
+
+    reports = []
+
+    def stop_at(calls):
+        def progress(info):
+            reports.append(info)
+            if len(reports) == calls:
+                raise KeyboardInterrupt
+        return progress
+
+    prove(wl, rank=rank, jobs=1, resume=False, progress=stop_at(10**9))
+    total_reports = len(reports)
+    for first, second in ((1, 3), (total_reports // 3, 2), (total_reports - 2, 1)):
+        reports.clear()
+        with pytest.raises(KeyboardInterrupt):
+            prove(wl, rank=rank, jobs=1, resume=False, progress=stop_at(first))
+        reports.clear()
+        with pytest.raises(KeyboardInterrupt):  # resumed, and stopped again
+            prove(wl, rank=rank, jobs=1, progress=stop_at(second))
+        assert openers_csv(prove(wl, rank=rank, jobs=1)) == expected, (first, second)
 
 
 @pytest.mark.slow
@@ -288,6 +338,7 @@ def test_a_damaged_proof_record_is_refused_and_named(tmp_path, proof, words):
     import msgpack
 
     import policy_tree
+    from policy_tree.artifact import seal
     from policy_tree.errors import CorruptArtifactError
 
     shipped = Path(__file__).resolve().parents[1] / "artifacts" / "legacy-normal-salet.msgpack"
@@ -295,6 +346,6 @@ def test_a_damaged_proof_record_is_refused_and_named(tmp_path, proof, words):
     assert document["opener_proof"]["others_at_least"] == 7921  # the shipped tree is proven
     document["opener_proof"] = proof
     path = tmp_path / "bad.msgpack"
-    path.write_bytes(msgpack.packb(document, use_bin_type=True))
+    path.write_bytes(seal(document))
     with pytest.raises(CorruptArtifactError, match=words.replace("[", r"\[").replace("]", r"\]")):
         policy_tree.load(path)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import policy_tree
-from policy_tree.artifact import tree_sha256
+from policy_tree.artifact import seal, tree_sha256
 from policy_tree.schema import TREE_ARRAYS
 from solver.game.feedback import code_to_text, feedback_code
 
@@ -43,7 +43,7 @@ def damaged(tmp_path, name, edit_arrays) -> Path:
     doc["tree"] = {n: a.tobytes() for n, a in arrays.items()}
     doc["tree_sha256"] = tree_sha256(doc["tree"])
     path = tmp_path / name
-    path.write_bytes(msgpack.packb(doc, use_bin_type=True))
+    path.write_bytes(seal(doc))
     return path
 
 
@@ -136,11 +136,11 @@ def bad_artifacts(tmp_path):
     doc["tree"]["node_guess"] = np.zeros(len(doc["tree"]["node_guess"]) // 4, dtype="<u4").tobytes()
     doc["tree_sha256"] = tree_sha256(doc["tree"])
     mismatched = tmp_path / "mismatched.msgpack"
-    mismatched.write_bytes(msgpack.packb(doc, use_bin_type=True))
+    mismatched.write_bytes(seal(doc))
     return {
         "missing": (tmp_path / "nope.msgpack", "no such artifact file"),
         "truncated": (truncated, "truncated"),
-        "corrupted": (corrupted, "tree checksum mismatch"),
+        "corrupted": (corrupted, "header field 'tree' does not match its checksum"),
         "mismatched": (mismatched, "shipped 'legacy' guesses"),
     }
 
@@ -195,14 +195,25 @@ def test_verify_fails_a_missing_branch_with_a_valid_checksum(tmp_path):
     assert "node 0 (guess 'salet') has no branch for feedback" in proc.stdout
 
 
-def test_verify_of_a_flipped_stored_total_exits_1(tmp_path):
-    # msgpack stores 7920 as uint16 0xcd 1e f0 after the key; flipping its low bit gives 7921,
-    # which no checksum covers, so the file loads and only verify notices.
-    data = ARTIFACT.read_bytes()
-    key = b"\xa5total\xcd\x1e\xf0"
-    at = data.index(key) + len(key) - 1
+@pytest.mark.parametrize("command", [["stats"], ["verify"], ["next"], ["export"]])
+def test_a_flipped_stored_total_is_refused_on_open(tmp_path, command):
+    # Issue 23's probe: bit 0 of byte 76763 turns the stored total (uint16 0x1ef0 = 7920 after
+    # its key) into 8176; the checksums record covers it, so every command refuses the file,
+    # naming the field.
+    data = bytearray(ARTIFACT.read_bytes())
+    assert bytes(data[76756:76765]) == b"\xa5total\xcd\x1e\xf0"
+    data[76763] ^= 0x01
     path = tmp_path / "flipped-total.msgpack"
-    path.write_bytes(data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:])
+    path.write_bytes(bytes(data))
+    proc = tree_cli(command[0], path, *command[1:])
+    assert_input_error(proc, str(path), "header field 'total' does not match its checksum")
+
+
+def test_verify_of_a_wrong_stored_total_with_a_valid_checksum_exits_1(tmp_path):
+    doc = msgpack.unpackb(ARTIFACT.read_bytes(), raw=False)
+    doc["total"] = 7921
+    path = tmp_path / "wrong-total.msgpack"
+    path.write_bytes(seal(doc))
     proc = tree_cli("verify", path)
     assert proc.returncode == 1
     assert "stored total 7921 differs from the replay's 7920" in proc.stdout

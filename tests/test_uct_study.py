@@ -232,7 +232,7 @@ def test_cli_runs_classic_agents(small, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--policies", "minimax1,nosuch"], "unknown policy 'nosuch'"),
-    (["--policies", "minimax1", "--seeds", "0,-1"], "is not a comma-separated list of whole numbers ≥ 0"),
+    (["--policies", "minimax1", "--seeds", "0,-1"], "is not a comma-separated list of seeds in 0..4294967295"),
     (["--policies", "qlearning"], "no trained Q-table"),
 ])
 def test_cli_bad_input_exits_2(small, tmp_path, args, message):

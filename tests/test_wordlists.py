@@ -63,8 +63,42 @@ BAD_LISTS = [  # (answers.txt, guesses.txt, file named, words in the message)
     ("cigar\nrebut\n", "cigar\n", "answers.txt", ["line 2", "missing"]),
     ("", "cigar\n", "answers.txt", ["empty"]),
     ("cigar\n", "", "guesses.txt", ["empty"]),
-    ("cigar\n", "cigar\n\nrebut\n", "guesses.txt", ["line 2"]),
+    ("cigar\n", "cigar\ncigar,rebut\n", "guesses.txt", ["line 2", "'cigar,rebut'"]),
+    ("cigar\n", "cigar\n\"rebut\"x\n", "guesses.txt", ["line 2"]),
 ]
+
+
+EDITOR_FILES = {  # issue 23: how editors and spreadsheets save "cigar, rebut" (guesses + salet)
+    "UTF-8 with a BOM (Notepad)": lambda t: b"\xef\xbb\xbf" + t.encode(),
+    "CRLF line endings (Windows)": lambda t: t.replace("\n", "\r\n").encode(),
+    "CR line endings (classic Mac)": lambda t: t.replace("\n", "\r").encode(),
+    "no newline at the end": lambda t: t.rstrip("\n").encode(),
+    "blank lines and a trailing blank line": lambda t: ("\n" + t.replace("\n", "\n\n")).encode(),
+    "UTF-16 LE with a BOM (Excel 'Unicode text')": lambda t: t.replace("\n", "\r\n").encode("utf-16"),
+    "UTF-16 BE with a BOM": lambda t: b"\xfe\xff" + t.encode("utf-16-be"),
+    "a one-column CSV export": lambda t: "".join(f'"{w}",\r\n' for w in t.split()).encode(),
+    "semicolon CSV with empty cells": lambda t: "".join(f"{w};;\n" for w in t.split()).encode(),
+    "tabs, spaces and no-break spaces": lambda t: "".join(f"\t {w}\u00a0 \n" for w in t.split()).encode(),
+    "capitals": lambda t: t.upper().encode(),
+}
+
+
+@pytest.mark.parametrize("style", list(EDITOR_FILES))
+def test_lists_as_editors_save_them_load_when_their_words_are_fine(tmp_path, style):
+    encode = EDITOR_FILES[style]
+    directory = tmp_path / "mine"
+    directory.mkdir()
+    (directory / "answers.txt").write_bytes(encode("cigar\nrebut\n"))
+    (directory / "guesses.txt").write_bytes(encode("salet\ncigar\nrebut\n"))
+    wl = load_word_list(directory)
+    assert wl.answers == ("cigar", "rebut") and wl.guesses == ("cigar", "rebut", "salet")
+
+
+def test_a_file_in_another_encoding_is_named(tmp_path):
+    directory = write_list(tmp_path / "latin", "cigar\n", "cigar\n")
+    (directory / "answers.txt").write_bytes("cigar\ncafé\n".encode("latin-1"))
+    with pytest.raises(WordListError, match=r"answers.txt: not UTF-8 text .*save it as UTF-8"):
+        load_word_list(directory)
 
 
 @pytest.mark.parametrize("answers,guesses,named,words", BAD_LISTS)

@@ -173,6 +173,8 @@ def test_standard_artifact_has_no_feedback_key(legacy):
 def test_reader_refuses_an_unknown_rule_and_a_green_edge(yellow_tree):
     import msgpack
 
+    from policy_tree.artifact import seal
+
     import policy_tree
     from policy_tree.errors import CorruptArtifactError, UnsupportedArtifactError
 
@@ -180,14 +182,14 @@ def test_reader_refuses_an_unknown_rule_and_a_green_edge(yellow_tree):
     document = msgpack.unpackb(artifact_bytes(result), raw=False)
     document["feedback"] = "purple"
     with pytest.raises(UnsupportedArtifactError, match="feedback rule 'purple'"):
-        policy_tree.decode(msgpack.packb(document, use_bin_type=True))
+        policy_tree.decode(seal(document))
     document["feedback"] = "yellow"
     normal = solve(result.word_list, result.opener, jobs=1, resume=False, guess_limit=8)
     standard = msgpack.unpackb(artifact_bytes(normal), raw=False)
     if any(shows_green(c) for c in standard["tree"]["edge_feedback"]):
         standard["feedback"] = "yellow"
         with pytest.raises(CorruptArtifactError, match="shows a green"):
-            policy_tree.decode(msgpack.packb(standard, use_bin_type=True))
+            policy_tree.decode(seal(standard))
 
 
 def test_lookup_refuses_a_green_in_a_yellow_game(yellow_tree):

@@ -20,6 +20,7 @@ status  meaning
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sys
@@ -90,6 +91,26 @@ def _silence_stdout() -> None:
         pass
 
 
+class UsageError(InputError):
+    """An argument argparse refuses (an unknown option, a value out of range): one line, exit 2."""
+
+
+@contextlib.contextmanager
+def _one_line_usage_errors():
+    """argparse errors as one line naming the option (a :class:`UsageError`, exit 2) instead
+    of the usage block, like every other bad input."""
+    original = argparse.ArgumentParser.error
+
+    def error(parser, message):
+        raise UsageError(f"{message} (`{parser.prog} --help` explains every option)")
+
+    argparse.ArgumentParser.error = error
+    try:
+        yield
+    finally:
+        argparse.ArgumentParser.error = original
+
+
 def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None, *,
              interrupted: Interrupted = "interrupted") -> int:
     """Call ``body(argv)`` and map every outcome to an exit status (module docstring).
@@ -104,7 +125,8 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which "
                             r"were still being processed)", category=UserWarning)
     try:
-        status = body(argv)
+        with _one_line_usage_errors():
+            status = body(argv)
         return EXIT_OK if status is None else int(status)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         if exc.code is None or isinstance(exc.code, int):
@@ -175,29 +197,106 @@ def exit_with(main: Callable[[Sequence[str] | None], int]) -> None:
     sys.exit(main() if hasattr(main, "body") else run_main(main))
 
 
+#: The largest seed any tool takes: every random generator the project uses (numpy's, the
+#: numba kernels' SplitMix64, Python's) represents it exactly.
+SEED_MAX = 2**32 - 1
+#: The most seconds a budget may be (a year): longer is a typo, and float seconds stay exact.
+SECONDS_MAX = 365 * 24 * 3600.0
+
+
+def _range_text(lo, hi) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo}..{hi}"
+    return f"≥ {lo}" if lo is not None else f"≤ {hi}"
+
+
+def whole(lo: int | None = None, hi: int | None = None, *, also: tuple = (),
+          what: str = "a whole number") -> Callable[[str], int]:
+    """argparse type: a whole number in ``lo..hi`` (inclusive; None = unbounded), or one of
+    ``also`` (e.g. -1 for "all cores"). Anything else (a fraction, 1e3, a 23-digit number
+    out of range) is refused by argparse with one line naming the option and the range (exit 2),
+    before any work."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            value = None
+        if value is None or (value not in also and (
+                (lo is not None and value < lo) or (hi is not None and value > hi))):
+            extra = "".join(f" or {a}" for a in also)
+            raise argparse.ArgumentTypeError(
+                f"must be {what} in {_range_text(lo, hi)}{extra}, got {_short_text(text)}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False,
+           unit: str = "", note: str = "") -> Callable[[str], float]:
+    """argparse type: a finite number in ``lo..hi`` (``lo_open``: strictly above ``lo``); NaN,
+    infinities and out-of-range values are refused by argparse naming the option and the range
+    (exit 2)."""
+    import math
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except (ValueError, OverflowError):
+            value = math.nan
+        if (not math.isfinite(value) or (lo is not None and (value <= lo if lo_open else value < lo))
+                or (hi is not None and value > hi)):
+            low = "" if lo is None else (f"> {lo:g}" if lo_open else f"≥ {lo:g}")
+            high = "" if hi is None else f"≤ {hi:g}"
+            bounds = " and ".join(b for b in (low, high) if b)
+            raise argparse.ArgumentTypeError(
+                f"must be a finite number{' of ' + unit if unit else ''}{' ' + bounds if bounds else ''}"
+                f"{note}, got {_short_text(text)}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def _short_text(text: str, limit: int = 40) -> str:
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
+#: argparse types shared by the tools.
+seed = whole(0, SEED_MAX, what="a seed")
+jobs = whole(1, 4096, also=(-1,), what="a number of worker processes")
+positive_count = whole(1, 10**9)
+positive_seconds = number(0, SECONDS_MAX, lo_open=True, unit="seconds")
+seconds = number(0, SECONDS_MAX, unit="seconds")
+guess_limit = whole(1, 50, what="a number of guesses")
+
+
+def memory_gb(text: str) -> float:
+    """argparse type: gigabytes of memory, finite, > 0 and at most this machine's memory."""
+    total = physical_memory_gb()
+    return number(0, total, lo_open=True, unit="GB", note=" (this machine's memory)")(text)
+
+
+def physical_memory_gb() -> float:
+    """This machine's memory in GB (10**9 bytes, rounded down to 0.1), or 2**20 if unknown."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e8) / 10
+    except (ValueError, OSError, AttributeError):
+        return float(2**20)
+
+
 def seed_list(text: str) -> list[int]:
-    """argparse type: ``"0,1,2"`` → ``[0, 1, 2]`` (whole numbers ≥ 0, at least one)."""
+    """argparse type: ``"0,1,2"`` → ``[0, 1, 2]`` (seeds 0..SEED_MAX, at least one)."""
     try:
         seeds = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
         seeds = None
-    if not seeds or any(s < 0 for s in seeds):
+    if not seeds or any(not 0 <= s <= SEED_MAX for s in seeds):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a comma-separated list of whole numbers ≥ 0 (e.g. 0,1,2)")
+            f"{_short_text(text)} is not a comma-separated list of seeds in 0..{SEED_MAX} "
+            "(e.g. 0,1,2)")
     return seeds
-
-
-def positive_seconds(text: str) -> float:
-    """argparse type: a finite number of seconds > 0 (argparse reports anything else, exit 2)."""
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive finite number of seconds, got {text!r}")
-    return value
 
 
 class SolveProgress:

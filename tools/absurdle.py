@@ -6,6 +6,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "guesses.txt (default: legacy)")
     parser.add_argument("--tie", default=DEFAULT_TIE,
                         help=f"tie rule: adversarial, fewest-clues or lowest-code (default {DEFAULT_TIE})")
-    parser.add_argument("--max-guesses", type=int, default=DEFAULT_MAX_GUESSES, metavar="N",
+    parser.add_argument("--max-guesses", type=_cli.guess_limit, default=DEFAULT_MAX_GUESSES, metavar="N",
                         help=f"the most guesses the search tries (default {DEFAULT_MAX_GUESSES})")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     add_debug_option(parser)

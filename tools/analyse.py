@@ -65,11 +65,24 @@ def read_grid(value: str | None) -> str | None:
             raise InputError("--grid -: standard input is closed")
         return sys.stdin.read()
     path = Path(value)
-    if "\n" not in value and len(value) < 4096 and path.is_file():
+    squares = any(c in value for c in "⬛⬜🟨🟩")
+    if "\n" not in value and len(value) < 4096 and "\0" not in value and not squares:
+        # no squares: it must name a file (a grid's text always has them)
+        if path.is_dir():
+            raise InputError(f"--grid {value}: is a directory, not a file holding the grid")
+        if not path.exists():
+            raise InputError(f"--grid {value}: no such file (give the grid's file, '-' for "
+                             "standard input, or the grid's text with its squares)")
+        if not path.is_file():
+            raise InputError(f"--grid {value}: not a regular file (give the grid's file, or '-' "
+                             "for standard input)")
+        if path.stat().st_size > 1 << 20:
+            raise InputError(f"--grid {value}: {path.stat().st_size} bytes, too large for a "
+                             "shared grid")
         try:
             return path.read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{value}: cannot read the grid ({exc})") from None
+            raise InputError(f"--grid {value}: cannot read the grid ({exc})") from None
     return value
 
 

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 #: When this module was loaded: run as a command (:func:`run`), the interpreter's start give
@@ -62,7 +63,7 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
     parser.add_argument("--mode", default=None, choices=("normal", "hard"),
                         help="play mode: normal (default) or hard (the NYT rule: every guess "
                              "keeps the greens in place and uses every revealed letter)")
-    parser.add_argument("--budget", type=float, default=None, metavar="SECONDS", help=budget_help)
+    parser.add_argument("--budget", type=_cli.positive_seconds, default=None, metavar="SECONDS", help=budget_help)
     parser.add_argument("--tree", default=None, metavar="ARTIFACT",
                         help="a decision tree to answer from: its game (lists, mode, objective, "
                              "priors, feedback rule) is the one answered, off the tree too "
@@ -78,9 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("history", nargs="*", metavar="WORD:FEEDBACK",
                         help="the game so far, e.g. salet:bbbby crane:bbbbb (none: the opener)")
-    parser.add_argument("--top", type=int, default=5,
+    parser.add_argument("--top", type=_cli.whole(0, 100), default=5,
                         help="alternatives listed with exact Q-values (default 5, 0 for none)")
-    parser.add_argument("--alternatives-budget", type=float, default=1.0,
+    parser.add_argument("--alternatives-budget", type=_cli.seconds, default=1.0,
                         metavar="SECONDS",
                         help="rank the alternatives until this many seconds after the start "
                              "(default 1; those not finished are said to be so)")

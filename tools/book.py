@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                              f"{','.join(POPULAR_OPENERS)}, those in the guess list)")
     parser.add_argument("--directory", default=None,
                         help="where to write (default: artifacts/book of the project)")
-    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all cores)")
+    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (default: all cores)")
     parser.add_argument("--force", action="store_true", help="solve again trees already written")
     add_debug_option(parser)
     return parser

@@ -71,7 +71,7 @@ def parse_fractions(text: str) -> list[float]:
         except ValueError:
             raise VariantError(f"--fractions: {part!r} is not a number in (0, 1]") from None
         values.append(check_fraction(value))
-    return values
+    return list(dict.fromkeys(values))
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -115,15 +115,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     base = load_word_list(args.words)
     out = prepare_output_dir(Path(args.out))
     console = Console(highlight=False, soft_wrap=True)
+    # every list is drawn before any is written: two outputs never share a directory (a name
+    # says everything its lists depend on, so equal names hold equal lists: written once)
+    planned: dict[str, tuple] = {}
     for kind in kinds:
         for fraction in fractions:
             for seed in seeds:
                 word_list = variant_lists(base, kind, fraction, seed)
-                directory = out / word_list.name
-                write_word_list(word_list, directory)
-                console.print(escape(f"{directory}: {word_list.n_answers} answers, {word_list.n_guesses} guesses "
-                                     f"({kind}, fraction {fraction:g} of {base.output_name}, seed {seed}; "
-                                     f"lists {word_list.output_name})"))
+                earlier = planned.get(word_list.name)
+                if earlier is not None and earlier[0].identity != word_list.identity:
+                    from solver.game.errors import VariantError
+
+                    raise VariantError(f"{kind} fraction {fraction!r} seed {seed} and {earlier[1]} "
+                                       f"would both be written to {out / word_list.name}: nothing written")
+                planned.setdefault(word_list.name, (word_list, f"{kind} fraction {fraction!r} seed {seed}",
+                                                    kind, fraction, seed))
+    for word_list, _, kind, fraction, seed in planned.values():
+        directory = out / word_list.name
+        write_word_list(word_list, directory)
+        console.print(escape(f"{directory}: {word_list.n_answers} answers, {word_list.n_guesses} guesses "
+                             f"({kind}, fraction {fraction!r} of {base.output_name}, seed {seed}; "
+                             f"lists {word_list.output_name})"))
     return EXIT_OK
 
 

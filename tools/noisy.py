@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 VARIANTS = ("noisy", "absurdle", "both")
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
                              "or a directory with answers.txt and "
                              "guesses.txt (default: legacy)")
-    parser.add_argument("--cap", type=int, default=None,
+    parser.add_argument("--cap", type=_cli.whole(1, 10**6), default=None,
                         help="guesses after which a game is stopped (noisy default 20, absurdle default 100)")
     parser.add_argument("--tie", default="adversarial",
                         help="Absurdle tie rule: adversarial, fewest-clues or lowest-code (default adversarial)")
@@ -71,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.exact.absurdle import check_tie
     from solver.game.errors import InputError
     from solver.game.feedback import feedback_table
+    from solver.game.files import prepare_output_dir
     from solver.game.wordlists import load_word_list
     from solver.policies.noisy import DEFAULT_CAP, NOISY_AGENTS, check_agents
     from solver.studies.noisy_report import ABSURDLE_AGENTS, check_absurdle_agents
@@ -89,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         absurdle_cap = check_cap(100 if args.cap is None else args.cap)
     word_list = load_word_list(args.words)
     name = args.name or ("classic" if word_list.output_name == "legacy" else f"{word_list.output_name}-classic")
-    out_dir = Path(args.out) / name
+    out_dir = prepare_output_dir(Path(args.out) / name)  # refused (exit 2) before any work
     table = feedback_table(word_list)
     stderr = Console(stderr=True)
     console = Console(width=None if sys.stdout.isatty() else 132)

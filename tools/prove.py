@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
 DESCRIPTION = """\
@@ -45,14 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
                              "and uses every revealed letter (the NYT rule)")
     parser.add_argument("--objective", choices=("total", "worst"), default="total",
                         help="minimise total guesses (default) or the worst case")
-    parser.add_argument("--rank", type=int, default=1,
+    parser.add_argument("--rank", type=_cli.positive_count, default=1,
                         help="solve the K best openers exactly (default 1: the best)")
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers: consider only these")
-    parser.add_argument("--top", type=int, default=None, metavar="N",
+    parser.add_argument("--top", type=_cli.positive_count, default=None, metavar="N",
                         help="consider only the N openers with the best depth-one bounds (a "
                              "search, not a proof over all openers; default: all)")
-    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: all cores)")
+    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (-1: all cores)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
                         help="loky: joblib processes on this machine (default); dask: the "
                              "workers of a dask.distributed cluster (--scheduler)")
@@ -61,9 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tree", action="store_true",
                         help="also solve and save the best opener's decision tree "
                              "(artifacts/<list>-<mode>-<opener>.msgpack), marked as proven")
-    parser.add_argument("--memory-gb", type=float, default=4.0,
+    parser.add_argument("--memory-gb", type=_cli.memory_gb, default=4.0,
                         help="memory for the workers' memo tables (default 4)")
-    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=int, default=6,
+    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=_cli.guess_limit, default=6,
                         metavar="K", help="every game must be won within K guesses (default 6)")
     parser.add_argument("--out", default=None,
                         help="CSV path (default: artifacts/<list>-<mode>-openers.csv)")
@@ -82,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.table import Table
 
     from solver.exact.prove import (default_csv_path, discard_journal, prove, save_openers_csv,
-                                    save_proven_tree)
+                                    proof_journal, save_proven_tree, timings_path)
     from solver.game.wordlists import load_word_list
 
     from solver.game.files import prepare_output_file
@@ -96,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     openers = [w for w in args.openers.split(",") if w.strip()] if args.openers else None
     # the output path is checked before any work (a bad one would lose the run's result)
     path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode,
-                                                                top=args.top))
+                                                                top=args.top),
+                               inputs=word_list.files)
+    prepare_output_file(timings_path(path), inputs=word_list.files)
     console = Console(stderr=True)
     phases = {"seed": "seeding", "bound": "bounding", "search": "searching", "level": "deciding"}
     with Progress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
@@ -123,7 +126,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                        rank=args.rank, openers=openers, jobs=args.jobs,
                        memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
                        backend=args.backend, scheduler=args.scheduler, top=args.top)
-    path, timings = save_openers_csv(result, path)
+    journal = proof_journal(word_list, result.spec, args.rank, openers, args.top)
+    try:
+        path, timings = save_openers_csv(result, path)
+    except OSError as exc:
+        from solver.game.errors import WriteFailedError
+
+        raise WriteFailedError(
+            f"cannot write {path} ({exc.strerror or exc}); the proof's work is kept in its journal "
+            f"{journal}: rerun the same command (with a writable --out) and it finishes in "
+            "seconds") from exc
     tree_path = None
     if args.tree:
         tree_path = save_proven_tree(result, jobs=args.jobs)
@@ -163,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     considered = (f"{len(result.openers)} openers" if args.top is None else
                   f"the top {len(result.openers)} of {word_list.n_guesses} openers by bound")
     Console().print(f"{considered}: {result.searched} searched "
-                    f"({result.reused} from the journal), the rest ruled out by their bound; "
+                    f"({result.reused} of them from the journal), the rest ruled out by their bound; "
                     f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
                     + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
     return EXIT_OK

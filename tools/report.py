@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 DESCRIPTION = """\
@@ -83,12 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None,
                         help="report directory name under --out (default: legacy, nyt-2024 or "
                              "custom-<12 hex of the lists' sha256>)")
-    parser.add_argument("--jobs", type=int, default=-1,
+    parser.add_argument("--jobs", type=_cli.jobs, default=-1,
                         help="worker processes for the exact solves and the policy runs "
                              "(default -1: all cores)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=_cli.seed, default=0,
                         help="master seed of randomised policies (default 0)")
-    parser.add_argument("--top", type=int, default=10,
+    parser.add_argument("--top", type=_cli.whole(0, 10**6), default=10,
                         help="costliest decisions kept per opener and policy (default 10)")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal <out>/<name>/results/report.journal and "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, positive_seconds, prog_name
+from tools import _cli
+from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Serve the page at http://HOST:PORT/ : type your guesses (or use the on-screen keyboard), set
@@ -34,43 +35,22 @@ address that cannot be served), 130 interrupted.
 """
 
 
-def port_number(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number from 1 to 65535")
-    return port
-
-
-def count(least: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = least - 1
-        if not least <= value <= 256:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {least} to 256")
-        return value
-    return parse
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog_name("serve"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=_cli.whole(1, 65535, what="a port number"), default=8000,
+                        help="port (default 8000)")
     parser.add_argument("--words", default="nyt-2024,legacy",
                         help="shipped word lists offered, comma-separated, the page's default first "
                              "(default: nyt-2024,legacy — today's NYT lists, then the original 2022 ones)")
-    parser.add_argument("--budget-cap", type=positive_seconds, default=5.0, metavar="SECONDS",
+    parser.add_argument("--budget-cap", type=_cli.positive_seconds, default=5.0, metavar="SECONDS",
                         help="the most seconds a request may give the exact search (default 5)")
-    parser.add_argument("--search-workers", type=count(1), default=2, metavar="N",
+    parser.add_argument("--search-workers", type=_cli.whole(1, 256), default=2, metavar="N",
                         help="worker processes for searches (default 2)")
-    parser.add_argument("--per-client", type=count(1), default=2, metavar="N",
+    parser.add_argument("--per-client", type=_cli.whole(1, 256), default=2, metavar="N",
                         help="searches one client address may have running or waiting (default 2)")
-    parser.add_argument("--queue", type=count(0), default=8, metavar="N",
+    parser.add_argument("--queue", type=_cli.whole(0, 256), default=8, metavar="N",
                         help="searches that may wait for a free worker (default 8)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also accept requests whose Host header names NAME (repeatable; e.g. "

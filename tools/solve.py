@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
 DESCRIPTION = """\
@@ -37,14 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
                              "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--opener", default="salet", help="first guess (default: salet)")
-    parser.add_argument("--jobs", type=int, default=-1,
+    parser.add_argument("--jobs", type=_cli.jobs, default=-1,
                         help="worker processes for the root classes (default -1: all cores)")
     parser.add_argument("--out", default=None,
                         help="artifact path (default: artifacts/<list>-<mode>-<opener>.msgpack, "
                              "<list> = a shipped list's name (legacy, wordfreq-6, …) or "
                              "custom-<12 hex of the lists' sha256> "
                              "for any other lists)")
-    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=int, default=6,
+    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=_cli.guess_limit, default=6,
                         metavar="K",
                         help="every game must be won within K guesses (default 6); with the "
                              "total objective this is the least total subject to max ≤ K")

@@ -7,6 +7,7 @@ import shlex
 import time
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
@@ -37,12 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "guesses.txt (default: legacy)")
     parser.add_argument("--belief", default="both", choices=["answers", "guesses", "both"],
                         help="belief setting(s) to train for (default: both)")
-    parser.add_argument("--episodes", type=int, default=DEFAULT_EPISODES,
+    parser.add_argument("--episodes", type=_cli.positive_count, default=DEFAULT_EPISODES,
                         help="simulated games (default %(default)s)")
-    parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="learning rate (default %(default)s)")
-    parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON,
+    parser.add_argument("--alpha", type=_cli.number(0, 1, lo_open=True), default=DEFAULT_ALPHA,
+                        help="learning rate (default %(default)s)")
+    parser.add_argument("--epsilon", type=_cli.number(0, 1), default=DEFAULT_EPSILON,
                         help="exploration rate (default %(default)s)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed, ≥ 0 (default %(default)s)")
+    parser.add_argument("--seed", type=_cli.seed, default=DEFAULT_SEED, help="seed, ≥ 0 (default %(default)s)")
     parser.add_argument("--out", default=None, help="directory of the artifacts (default: artifacts/)")
     add_debug_option(parser)
     return parser

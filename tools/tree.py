@@ -13,11 +13,13 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 # No linear algebra happens here, and numpy's OpenBLAS would otherwise start a thread per core
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from tools import _cli
 from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, SolveProgress, add_debug_option, entry_point,
                         exit_with, positive_seconds, prog_name)
 
@@ -36,6 +38,8 @@ an installed package carries too; `stats` of a name that is not found lists them
   next ARTIFACT [H...]    the next guess after a history like salet:bbyyg crony:bgbgy; off
                           the tree, the exact solver's (as python -m tools.assist)
   play ARTIFACT           play interactively, or a whole game with --answer WORD
+  upgrade ARTIFACT...     rewrite a version 1 or 2 artifact (no header checksum) as version 3,
+                          after a replay confirms every stored figure
 
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜ gray, 🟨 yellow, 🟩 green). A Yellow Wordle tree (solved with
@@ -78,6 +82,7 @@ def resolve_artifact(text: str) -> str:
 HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "
                 "(with none, the opener is printed)")
 LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
+MAX_INPUT_LINE = 200  # longer lines typed to `play` are refused without being echoed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "reachable and used, and the stored total/histogram/max/average match. "
                     "Exit 0 if all pass, 1 listing the first failures, 2 if a file cannot be read.")
     verify.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="artifact file(s)")
-    verify.add_argument("--max-failures", type=int, default=10,
+    verify.add_argument("--max-failures", type=_cli.whole(1, 10**6), default=10,
                         help="failures listed per artifact (default 10)")
     verify.add_argument("--feedback", default=None, metavar="RULE",
                         help="replay under this feedback rule (standard or yellow) instead of "
@@ -141,7 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--answer", metavar="WORD", help="play automatically against this answer")
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="coloured board: auto = only on a terminal (default)")
-    for command in (verify, stats, export, nxt, play):
+    upgrade = commands.add_parser(
+        "upgrade", help="rewrite an artifact of format version 1 or 2 as version 3",
+        description="Versions 1 and 2 hold no checksum over their header, so they are no longer "
+                    "opened. upgrade reads such a file, replays every answer (as verify), and "
+                    "only when every check passes rewrites it in place, atomically, as version 3 "
+                    "with the same tree and figures (a version 3 file is left as it is). Exit 0 "
+                    "when every file is upgraded or already current, 1 when a replay fails (the "
+                    "file is left untouched), 2 when a file cannot be read.")
+    upgrade.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="artifact file(s)")
+    for command in (verify, stats, export, nxt, play, upgrade):
         add_debug_option(command, subcommand=True)
     return parser
 
@@ -156,7 +170,7 @@ def _interrupted(argv: list[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return {"verify": cmd_verify, "stats": cmd_stats, "export": cmd_export, "next": cmd_next,
-            "play": cmd_play}[args.command](args)
+            "play": cmd_play, "upgrade": cmd_upgrade}[args.command](args)
 
 
 # -- verify -------------------------------------------------------------------------------
@@ -190,6 +204,44 @@ def cmd_verify(args) -> int:
             if report.n_failures > len(report.failures):
                 print(f"  ... and {report.n_failures - len(report.failures)} more")
             status = max(status, EXIT_FAILED)
+    return status
+
+
+# -- upgrade ------------------------------------------------------------------------------
+def cmd_upgrade(args) -> int:
+    import policy_tree
+    from policy_tree.reader import read_artifact_bytes
+    from policy_tree.schema import FORMAT_VERSION
+    from solver.game.errors import InputError
+    from solver.game.files import write_atomic
+    from tools._cli import print_error
+
+    status = EXIT_OK
+    for path in args.artifacts:
+        try:
+            data = read_artifact_bytes(Path(path))
+            tree = policy_tree.decode(data, path, unchecked_ok=True)
+        except InputError as exc:
+            print_error(str(exc))
+            status = EXIT_INPUT
+            continue
+        version = tree.header["format_version"]
+        if version == FORMAT_VERSION:
+            print(f"current {path}: already format version {FORMAT_VERSION}")
+            continue
+        report = policy_tree.verify(tree, max_failures=5)
+        if not report.ok:
+            print(f"FAILED {path}: left as it is (version {version}); the replay found "
+                  f"{report.n_failures} problem(s)")
+            for line in report.failures:
+                print(f"  - {line}")
+            status = max(status, EXIT_FAILED)
+            continue
+        payload = tree.to_bytes()
+        policy_tree.decode(payload, path)  # the new bytes load as they are about to be written
+        write_atomic(path, payload)
+        print(f"upgraded {path}: format version {version} -> {FORMAT_VERSION}, replay OK "
+              f"(total {report.total}, {report.n_nodes} nodes)")
     return status
 
 
@@ -272,7 +324,7 @@ def cmd_export(args) -> int:
 
     tree = policy_tree.load(resolve_artifact(args.artifact))
     if args.output:  # refused (exit 2) or its directory created before the export is built
-        prepare_output_file(args.output)
+        prepare_output_file(args.output, inputs=[args.artifact])
     text = policy_tree.export_paths(tree) if args.format == "paths" else export_json_text(tree)
     if args.output:
         write_text_atomic(args.output, text)
@@ -398,6 +450,11 @@ def play_interactive(tree, console, colour: bool) -> int:
         if line.lower() in ("q", "quit", "exit"):
             return EXIT_OK
         if not line:
+            continue
+        if len(line) > MAX_INPUT_LINE:  # not echoed: a pasted file would flood the terminal
+            console.print(f"[bold red]error:[/] a line of {len(line)} characters is not a "
+                          "feedback (five of b/y/g, 0/1/2 or squares) nor WORD:FEEDBACK",
+                          soft_wrap=True)
             continue
         try:
             if ":" in line:

@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
@@ -54,10 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
                              f"{','.join(str(s) for s in DEFAULT_SEEDS)})")
     parser.add_argument("--agents", default=",".join(DEFAULT_AGENTS),
                         help=f"comma-separated agents (default: {','.join(DEFAULT_AGENTS)})")
-    parser.add_argument("--episodes-per-answer", type=int, default=EPISODES_PER_ANSWER,
+    parser.add_argument("--episodes-per-answer", type=_cli.positive_count, default=EPISODES_PER_ANSWER,
                         help="Q-learning training episodes per answer of each list (default %(default)s)")
     parser.add_argument("--out", default="reports/classic", help="report directory (default: reports/classic)")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--jobs", type=_cli.jobs, default=1,
                         help="worker processes of the opener proofs (default 1; -1: all cores)")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal <out>/results/vocab.journal and compute everything again")

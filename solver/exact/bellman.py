@@ -817,7 +817,8 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
         word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory,
         mode=mode, priors=priors, feedback=feedback)
     check_artifact_name(word_list, path)
-    prepare_output_file(path)
+    priors_file = None if priors is None or priors.source == "wordfreq" else priors.source
+    prepare_output_file(path, inputs=(*word_list.files, priors_file))
     usable_cache_dir()
     result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, mode=mode,
                    priors=priors, jobs=jobs, progress=progress, resume=resume, keep_journal=True,

@@ -305,6 +305,12 @@ class Journal:
                 try:
                     _write_all(fd, _frame(body))
                     os.fsync(fd)
+                except OSError as exc:  # name the journal (a full disk's ENOSPC names nothing)
+                    if exc.filename is None and exc.errno is not None:
+                        raise OSError(exc.errno, f"{exc.strerror} (the journal keeps the records "
+                                      "written before this one: rerun the same command to resume)",
+                                      str(self.path)) from exc
+                    raise
                 finally:
                     os.close(fd)
         self._records[key] = _unpack(body)["payload"]  # what a resumed run would read

@@ -19,10 +19,14 @@ through the phases above: the best of them is exact, but an opener outside the N
 searched, so its bound may be below the value found (:attr:`ProofResult.top`).
 
 Determinism: the openers table is the same for every run of the same proof, however many
-workers and whether resumed from a journal: a batch's cut-off is fixed when it starts and
-depends only on earlier batches; bounds do not read the memo; an opener cut off by the search
-is reported with the cut-off it was shown to reach (a fail-soft value can be higher, by an
-amount that depends on what the worker's memo held).
+workers and whether resumed from a journal, byte for byte: a batch's cut-off is fixed when it
+starts and depends only on earlier batches; bounds do not read the memo; an opener cut off by
+the search is reported with the cut-off it was shown to reach (a fail-soft value can be
+higher, by an amount that depends on what the worker's memo held). A resumed run *replays*
+the uninterrupted one: every bound chunk and every search is journaled with the cut-off it
+ran against, and is taken from the journal only when the replay reaches it with that same
+cut-off, so work finished late in the interrupted run never tightens the cut-offs of earlier
+steps (which would stop some bounds lower and change the table).
 
 Work goes to joblib workers (processes, ``jobs``) or to a dask.distributed cluster
 (``backend="dask"``, ``scheduler`` its address), through joblib's dask backend. Each worker
@@ -102,8 +106,8 @@ class ProofResult:
             :mod:`solver.exact.prove_worst`).
         searched: how many openers were searched (the rest were ruled out by their bound),
             including those whose search came from the journal.
-        reused: how many openers' work (a search, a bound, or both) came from the journal of
-            an interrupted run.
+        reused: how many of those searches came from the journal of an interrupted run (for
+            the worst case, :mod:`solver.exact.prove_worst`: the decisions read from it).
         seconds: wall seconds of the run.
         phase_seconds: wall seconds of each phase (``seed``, ``bound``, ``search``).
         top: None for a proof over every opener considered; N when only the N openers with
@@ -135,6 +139,11 @@ class ProofResult:
 def _memo_capacity(memory_gb: float, workers: int) -> int:
     """Memo slots per worker: a power of two using at most 60 % of ``memory_gb`` for all
     workers' memos (the rest: tables, workspaces, Python)."""
+    import math
+
+    if isinstance(memory_gb, bool) or not isinstance(memory_gb, (int, float)) \
+            or not math.isfinite(memory_gb) or memory_gb <= 0:
+        raise InputError(f"--memory-gb must be a finite number of GB > 0, got {memory_gb!r}")
     budget = memory_gb * 1e9 * 0.6 / max(workers, 1) / MEMO_SLOT_BYTES
     if budget < 1 << 16:
         raise InputError(f"--memory-gb {memory_gb} is too small: at least "
@@ -394,15 +403,21 @@ class _Proof:
         self.bounds: dict[int, int] = {}
         self.results: dict[int, tuple[int, float, int]] = {}  # opener → (value, seconds, beta)
         self.searched = 0
+        self.reused = 0  # searches taken from the journal
         self.phase_seconds: dict[str, float] = {}
+        # The journal is a cache keyed by what a step computed against: a bound chunk by its
+        # openers and cut-off, a search by its opener and cut-off (module docstring).
+        self.journaled_bounds: dict[tuple, list[int]] = {}
+        self.journaled_searches: dict[tuple[int, int], tuple[int, float]] = {}
         for key, record in journal.records().items():
             if key.startswith("bounds:"):
-                for name, value in zip(record["openers"], record["values"]):
-                    self.bounds[word_list.guess_index(name)] = int(value)
+                if "beta" in record:  # earlier journals did not record it: recomputed
+                    names = tuple(record["openers"])
+                    self.journaled_bounds[names, int(record["beta"])] = [int(v) for v in record["values"]]
             else:
-                self.results[word_list.guess_index(key)] = (
-                    int(record["value"]), float(record["seconds"]), int(record["beta"]))
-        self.reused = len(set(self.results) | set(self.bounds))
+                g = word_list.guess_index(key.split("@")[0])
+                self.journaled_searches[g, int(record["beta"])] = (
+                    int(record["value"]), float(record["seconds"]))
 
     # -- the cut-off ------------------------------------------------------------------------
     def exact(self) -> list[int]:
@@ -444,10 +459,16 @@ class _Proof:
         missing = [g for g in openers if g not in self.bounds]
         chunks = [missing[i:i + BOUND_CHUNK] for i in range(0, len(missing), BOUND_CHUNK)]
         done = len(openers) - len(missing)
-        calls = ((self.job, chunk, beta) for chunk in chunks)
-        for chunk, values in zip(chunks, self.runner.map(_bound_task, calls)):
-            names = [self.word_list.guesses[g] for g in chunk]
-            self.journal.append(f"bounds:{names[0]}", {"openers": names, "values": values})
+        keys = [(tuple(self.word_list.guesses[g] for g in chunk), beta) for chunk in chunks]
+        calls = ((self.job, chunk, beta) for chunk, key in zip(chunks, keys)
+                 if key not in self.journaled_bounds)
+        computed = self.runner.map(_bound_task, calls)
+        for chunk, key in zip(chunks, keys):
+            values = self.journaled_bounds.get(key)
+            if values is None:
+                values = next(computed)
+                self.journal.append(f"bounds:{key[0][0]}@{beta}",
+                                    {"openers": list(key[0]), "values": values, "beta": beta})
             self.bounds.update(zip(chunk, values))
             done += len(chunk)
             self.report(phase, done, len(openers))
@@ -473,12 +494,18 @@ class _Proof:
                 batch.append(g)
                 position += 1
             todo = [g for g in batch if self.undecided(g, beta)]
-            calls = ((self.job, g, beta) for g in todo)
+            calls = ((self.job, g, beta) for g in todo if (g, beta) not in self.journaled_searches)
+            computed = self.runner.map(_search_task, calls)
             remaining = sum(1 for g in queue[position:] if self.bounds.get(g, INF) < beta)
-            for g, (value, seconds) in zip(todo, self.runner.map(_search_task, calls)):
+            for g in todo:
+                if (g, beta) in self.journaled_searches:
+                    value, seconds = self.journaled_searches[g, beta]
+                    self.reused += 1
+                else:
+                    value, seconds = next(computed)
+                    self.journal.append(f"{self.word_list.guesses[g]}@{beta}",
+                                        {"value": value, "seconds": seconds, "beta": beta})
                 self.results[g] = (value, seconds, beta)
-                self.journal.append(self.word_list.guesses[g],
-                                    {"value": value, "seconds": seconds, "beta": beta})
                 self.searched += 1
                 self.report(phase, position, position + remaining)
             if ruled_out:
@@ -587,11 +614,17 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     return path
 
 
+def proof_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
+                  top: int | None = None) -> Path:
+    """The journal of the proof :func:`prove` runs for these arguments."""
+    names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
+        if openers is not None else None
+    return journal_path(word_list, spec, rank, names, top, _journal_kind(spec))
+
+
 def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
                     top: int | None = None) -> None:
     """Remove a finished proof's journal (after its outputs are written)."""
-    names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
-        if openers is not None else None
-    path = journal_path(word_list, spec, rank, names, top, _journal_kind(spec))
+    path = proof_journal(word_list, spec, rank, openers, top)
     if path.exists():
         os.unlink(path)

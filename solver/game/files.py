@@ -71,18 +71,22 @@ def usable_cache_dir() -> Path:
     return directory
 
 
-def prepare_output_file(path: str | Path) -> Path:
+def prepare_output_file(path: str | Path, inputs=()) -> Path:
     """Check, before any work, that :func:`write_atomic` can write a file at ``path``; missing
     parent directories are created. Returns ``path`` as a Path.
 
+    ``inputs``: the files the run reads; ``path`` may not be one of them (compared by identity,
+    device and inode, so another name or a link of an input is refused too).
+
     Raises:
         OutputError: ``path`` is a directory or another non-regular file (a device, a pipe),
-            or its directory cannot be created or written (probed with a temporary file,
-            removed at once).
+            is one of ``inputs``, or its directory cannot be created or written (probed with a
+            temporary file, removed at once).
     """
     path = Path(path)
     if "\0" in str(path):
         raise OutputError(f"{str(path)!r} is not a usable file name (it holds a NUL character)")
+    refuse_input_as_output(path, inputs)
     if path.is_dir():
         raise OutputError(f"{path} is a directory; give the path of a file to write, e.g. "
                           f"{path / 'out'}")
@@ -92,6 +96,26 @@ def prepare_output_file(path: str | Path) -> Path:
     if problem is not None:
         raise OutputError(f"cannot write {path}: {problem}; choose a path in a writable directory")
     return path
+
+
+def refuse_input_as_output(path: str | Path, inputs=()) -> None:
+    """Raise :class:`OutputError` when ``path`` exists and is the same file as one of
+    ``inputs`` (by identity: device and inode, so a link or another spelling counts); writing
+    it would destroy that input."""
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return  # nothing there yet (or not a usable name: checked elsewhere)
+    for source in inputs:
+        if source is None:
+            continue
+        try:
+            if os.path.samestat(target, os.stat(source)):
+                same = "" if str(source) == str(path) else f" (the same file as {source})"
+                raise OutputError(f"{path} is one of this command's inputs{same}; writing it "
+                                  "would destroy the input: choose another output path")
+        except (OSError, ValueError):
+            continue
 
 
 def prepare_output_dir(directory: str | Path) -> Path:
@@ -167,6 +191,11 @@ def write_atomic(path: str | Path, payload: bytes) -> Path:
         finally:
             os.close(fd)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.filename is None and exc.errno is not None:  # name the file (ENOSPC has none)
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

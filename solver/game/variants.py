@@ -51,6 +51,15 @@ def check_fraction(fraction) -> float:
     return value
 
 
+def fraction_text(fraction) -> str:
+    """The fraction as it appears in a sub-list's name: four decimals (``0.1000``) when they
+    give it exactly, else every digit needed to tell it apart (``0.09996``), so two fractions
+    never share a name."""
+    value = check_fraction(fraction)
+    text = f"{value:.4f}"
+    return text if float(text) == value else repr(value)
+
+
 def check_kind(kind: str) -> str:
     """``kind`` (``real`` or ``fake``), normalised. Raises :class:`VariantError` otherwise."""
     text = str(kind).strip().lower()
@@ -94,7 +103,7 @@ def sub_lists(word_list: WordList, fraction: float, seed: int) -> WordList:
     others = np.array(sorted(set(word_list.guesses) - set(word_list.answers)))
     chosen = answers[np.sort(rng.choice(len(answers), n_answers, replace=False))]
     extra = others[np.sort(rng.choice(len(others), n_guesses - n_answers, replace=False))] if len(others) else []
-    name = f"sub-{check_fraction(fraction):.4f}-s{seed}"
+    name = f"sub-{fraction_text(fraction)}-s{seed}"
     return from_words(chosen.tolist(), [*chosen.tolist(), *list(extra)], name=name)
 
 

@@ -89,6 +89,14 @@ class WordList:
         return len(self.answers)
 
     @property
+    def files(self) -> tuple[Path, ...]:
+        """The files the lists were read from (``answers.txt``, ``guesses.txt`` in
+        :attr:`source`), or none for lists made in memory: a writer refuses them as outputs."""
+        if self.source is None:
+            return ()
+        return (Path(self.source) / "answers.txt", Path(self.source) / "guesses.txt")
+
+    @property
     def word_length(self) -> int:
         """Letters per word (every word of both lists has this length)."""
         return len(self.guesses[0])
@@ -162,24 +170,60 @@ def _word_problem(word: str, length: int | None) -> str | None:
     return None
 
 
+#: Byte-order marks real editors write, and the encodings they announce (Notepad's "UTF-8 with
+#: BOM", Excel's "Unicode text" = UTF-16 LE with a BOM).
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def _decode_word_file(path: Path, data: bytes) -> str:
+    """The text of a word file: UTF-8, or the encoding its byte-order mark names (the mark
+    dropped). Raises WordListError naming the file for anything else."""
+    bom, encoding = next(((b, e) for b, e in _BOMS if data.startswith(b)), (b"", "utf-8"))
+    data = data[len(bom):]
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise WordListError(f"{path}: not {encoding.upper()} text ({exc.reason} at byte "
+                            f"{exc.start}); save it as UTF-8") from None
+
+
+def _line_word(line: str) -> str:
+    """The word on a line as editors and spreadsheets save it: surrounding whitespace (no-break
+    spaces included), the empty cells a spreadsheet's CSV export leaves after it (``crane,``,
+    ``crane;``) and one pair of enclosing double quotes dropped. Whatever else is on the line
+    stays, for :func:`_word_problem` to refuse (``crane,slate`` is not a word)."""
+    word = line.strip().rstrip(",;\t").strip()
+    if len(word) >= 2 and word[0] == word[-1] == '"':
+        word = word[1:-1].strip()
+    return word
+
+
 def _read_words(path: Path, length: int | None = None) -> list[str]:
     """Read one word per line, all of one length (``length``, or the first word's);
-    raise :class:`WordListError` naming the file and line."""
+    raise :class:`WordListError` naming the file and line.
+
+    Accepts the files common editors and spreadsheets write: UTF-8 with or without a BOM,
+    UTF-16 with a BOM, any line ending (LF, CRLF, CR), blank lines, surrounding whitespace and
+    a one-column CSV export (:func:`_line_word`)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise WordListError(f"{path}: file not found") from None
-    except UnicodeDecodeError as exc:
-        raise WordListError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except IsADirectoryError:
+        raise WordListError(f"{path}: is a directory, not a word list file") from None
     except OSError as exc:
         raise WordListError(f"{path}: cannot read ({exc.strerror})") from None
+    text = _decode_word_file(path, data)
     words: list[str] = []
     first_line: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        word = line.strip()
+        word = _line_word(line)
+        if not word:
+            continue  # a blank line (editors often leave one at the end)
         problem = _word_problem(word, length)
         if problem is not None:
-            raise WordListError(f"{path}, line {number}: {line!r} {problem}")
+            shown = line if len(line) <= 60 else line[:60] + "…"
+            raise WordListError(f"{path}, line {number}: {shown!r} {problem}")
         length = len(word)
         word = word.lower()
         if word in first_line:
