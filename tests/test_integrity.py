@@ -150,6 +150,24 @@ def test_the_budget_holds_off_a_yellow_wordle_tree(tmp_path):
 
 
 # -- messages that name the cause ---------------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_yellow_wordle_tree_answers_under_its_own_feedback_rule(tmp_path):
+    """The issue's probe: with the Yellow Wordle tree, assist and analyse said "tree does not
+    solve 'birth' (run tree verify)" though verify passed. They answer under the tree's rule:
+    SALET's Yellow Wordle tree totals 9440 (the standard one 7920)."""
+    import json
+
+    proc = run("analyse", "--tree", YELLOW, "salet", "crane", "birth", "--answer", "birth", "--json",
+               cache=tmp_path / "cache", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    analysis = json.loads(proc.stdout)
+    assert analysis["won"] and [m["guess"] for m in analysis["moves"]] == ["salet", "crane", "birth"]
+    assert analysis["moves"][0]["q_total"] == 9440 and analysis["moves"][0]["regret"] == 0
+    proc = run("assist", "--tree", YELLOW, "salet:bbbby", "--json", cache=tmp_path / "cache", timeout=300)
+    assert proc.returncode == 0 and b"does not solve" not in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "exact"
+
 def test_analyse_names_a_missing_grid_file(tmp_path):
     proc = run("analyse", "--grid", tmp_path / "missing.txt", "salet", cache=tmp_path / "cache")
     assert proc.returncode == 2 and "missing.txt: no such file" in one_line(proc)
