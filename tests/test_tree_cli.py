@@ -98,6 +98,17 @@ def test_next_off_the_tree_falls_back_to_the_exact_solver():
         "28 answers remain; 4 guesses left"]
 
 
+def test_next_with_no_answer_left_answers_from_the_guesses_that_fit():
+    """As tools.assist: when no answer of the list fits, the allowed guesses that fit are the
+    answers (salet:ggggb leaves SALEP and SALES, 3 guesses in all from here)."""
+    proc = tree_cli("next", A, "salet:ggggb")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1:] == [
+        "next guess: salep (exact, from the solver): 1.50000 expected guesses (3 over 2 answers)",
+        "2 answers remain: salep, sales; 5 guesses left"]
+    assert tree_cli("next", A, "salet:bbbbb", "courd:ggggg").stdout == "solved: courd in 2 guesses\n"
+
+
 def test_next_after_the_winning_feedback_says_solved(tree):
     steps = tree.game("crony")
     proc = tree_cli("next", A, *history_tokens(steps))
@@ -109,8 +120,7 @@ def test_next_after_the_winning_feedback_says_solved(tree):
     (["salet:bbbb"], ["feedback 'bbbb' is not five of b/y/g"]),
     (["salet:bbbbq"], ["is not five of b/y/g"]),
     (["salet"], ["history token 'salet' is not word:feedback"]),
-    (["salet:ggggy"], ["no answer is consistent with salet:ggggy"]),
-    (["salet:bbbbb", "courd:ggggg"], ["no answer is consistent with salet:bbbbb courd:ggggg"]),
+    (["salet:ggggy"], ["no answer and no allowed guess fits the history: after guess 1 (salet:ggggy)"]),
     (["salet:bbbbb", "courd:gybyb", "anion:bybyb", "crony:ggggg", "salet:bbbbb"],
      ["no guess may follow"]),
 ])

@@ -128,8 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Print the tree's next guess after the history and "
                                           "how many answers remain (listing them when at most "
                                           f"{LIST_AT_MOST}). When the history leaves the tree, "
-                                          "say so and answer with the exact search service "
-                                          "under the tree's game (python -m tools.assist).")
+                                          "or no answer of the list fits it, answer with the "
+                                          "exact search service under the tree's game, as "
+                                          "python -m tools.assist does.")
     nxt.add_argument("artifact", metavar="ARTIFACT")
     nxt.add_argument("history", nargs="*", metavar="WORD:FEEDBACK", help=HISTORY_HELP)
     nxt.add_argument("--budget", type=positive_seconds, default=None, metavar="SECONDS",
@@ -340,26 +341,36 @@ def describe_remaining(answers) -> str:
     return f"{head}: {', '.join(answers)}" if n <= LIST_AT_MOST else head
 
 
+def advise_off_tree(tree, steps, budget_option) -> int:
+    """Print the search service's next guess for a history the tree does not answer (off the
+    tree, or fitting no answer of the list: the allowed guesses that fit are the answers)."""
+    from solver.exact.service import SearchService
+    from solver.studies.play_render import advice_text
+
+    with SolveProgress() as progress:
+        from tools.assist import OUTPUT_SECONDS, seconds_left
+
+        budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
+        advice = SearchService.for_tree(tree).advise(steps, top=0, budget=budget, progress=progress)
+    print(advice_text(advice))
+    return EXIT_OK
+
+
 def cmd_next(args) -> int:
     import policy_tree
 
+    from policy_tree.errors import InconsistentHistoryError
+
     tree = policy_tree.load(resolve_artifact(args.artifact))
-    position = tree.position(args.history)
+    try:
+        position = tree.position(args.history)
+    except InconsistentHistoryError:  # no answer of the list fits: as tools.assist, the search
+        return advise_off_tree(tree, tree.normalise_history(args.history), args.budget)  # service
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
         return EXIT_OK
     if position.node is None:  # the history left the tree: the search service answers
-        from solver.exact.service import SearchService
-        from solver.studies.play_render import advice_text
-
-        with SolveProgress() as progress:
-            from tools.assist import OUTPUT_SECONDS, seconds_left
-
-            budget = seconds_left(args.budget, STARTED, OUTPUT_SECONDS)  # start-up counts too
-            advice = SearchService.for_tree(tree).advise(position.steps, top=0, budget=budget,
-                                                         progress=progress)
-        print(advice_text(advice))
-        return EXIT_OK
+        return advise_off_tree(tree, position.steps, args.budget)
     print(f"next guess: {tree.guess_at(position.node)}")
     print(describe_remaining(position.answers))
     return EXIT_OK
