@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError, _decision_seed
+from solver.evaluation.scoring import PolicyError
 from solver.game.errors import InputError
+from solver.game.protocol import Belief, decision_rng
 from solver.game.spec import GUESS_LIMIT, all_green
 from solver.policies.base import Policy
 from solver.policies.belief import Universe
@@ -131,7 +132,7 @@ def _score_tree(policy, universe, opener_index, guess_limit, max_game_guesses, p
         if used == 0 and opener_index is not None:
             guess = opener_index
         else:
-            guess = _check(policy, policy.choose(state, max(1, guess_limit - used)))
+            guess = _check(policy, policy.choose(Belief(state, max(1, guess_limit - used))))
         path = path + (guess,)
         codes = universe.table[guess][state]
         order = np.argsort(codes, kind="stable")
@@ -175,8 +176,8 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
             guess = opener_index
         else:
             decision = used if opener_index is None else used - 1  # the agent's own decisions
-            guess = _check(policy, policy.choose(state, max(1, guess_limit - used),
-                                                 _decision_seed(seed, answer, decision)))
+            guess = _check(policy, policy.choose(Belief(state, max(1, guess_limit - used)),
+                                                 decision_rng(seed, answer, decision)))
         path.append(guess)
         code = table[guess, target]
         if code == green:

@@ -9,7 +9,13 @@ Two ways to play all ``n_answers`` games, with the same result for a determinist
 - **games** (randomised policies, e.g. UCT): game by game. The seed of decision ``k``
   (0-based, the opener not counted) of the game against answer index ``a`` is drawn from
   ``numpy.random.SeedSequence(entropy=seed, spawn_key=(a, k))``, so results do not depend on
-  how the games are split between worker processes. Games run in parallel with joblib.
+  how the games are split between worker processes; the policy is given
+  ``numpy.random.default_rng`` of that seed (:func:`solver.game.protocol.decision_rng`). Games
+  run in parallel with joblib.
+
+Every policy is asked through the agent protocol, ``choose(belief, rng)``
+(:mod:`solver.game.protocol`); the belief carries the history, which a function of the
+history (:class:`solver.policies.function.FunctionPolicy`) reads.
 
 A game goes on past the guess limit until it is won (so its guesses can be counted); a game
 not won within ``guess_limit`` guesses is a **failure**. A policy is then asked with
@@ -31,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.feedback import table_cache_path
+from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, all_green
 
@@ -137,13 +144,10 @@ def _split(row: np.ndarray, state: np.ndarray):
     return [(int(sorted_codes[s]), state[order[s:e]]) for s, e in zip(starts, ends)]
 
 
-def _ask(policy: Policy, history, state: np.ndarray, left: int, seed: int | None = None) -> int:
-    """The policy's guess index in ``state`` after ``history`` (``(guess index, code)`` pairs):
-    a policy of the history (``uses_history``, :class:`solver.policies.function.FunctionPolicy`)
-    is given it, any other only the state."""
-    if getattr(policy, "uses_history", False):
-        return _check_guess(policy, policy.choose_after(history, state, left, seed))
-    return _check_guess(policy, policy.choose(state, left, seed))
+def _ask(policy: Policy, history, state: np.ndarray, left: int, rng: np.random.Generator | None = None) -> int:
+    """The policy's guess index given the belief (``state``, ``left`` guesses left, ``history``
+    of ``(guess index, code)`` pairs), through the agent protocol."""
+    return _check_guess(policy, policy.choose(Belief(state, left, history), rng))
 
 
 def _check_guess(policy: Policy, guess: int) -> int:
@@ -182,9 +186,8 @@ def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_gu
     return per_answer, decisions
 
 
-def _decision_seed(seed: int, answer: int, k: int) -> int:
-    ss = np.random.SeedSequence(entropy=seed, spawn_key=(int(answer), int(k)))
-    return int(ss.generate_state(1, dtype=np.uint64)[0])
+#: The seed of decision ``k`` of the game against answer ``a`` (kept for the noisy scorer).
+_decision_seed = decision_seed
 
 
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
@@ -207,7 +210,7 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
         state = state[table[guess, state] == code]
         history += ((guess, code),)
         left = max(1, guess_limit - used)
-        guess = _ask(policy, history, state, left, _decision_seed(seed, answer, used - 1))
+        guess = _ask(policy, history, state, left, decision_rng(seed, answer, used - 1))
         decisions.append((state, left, guess))
 
 

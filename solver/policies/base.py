@@ -1,13 +1,15 @@
 """The policy interface shared by every policy: heuristics, rollout, UCT and the exact tree.
 
-A **state** is the set of answers still possible, given as a sorted ``int32`` array of answer
-indices (into ``word_list.answers``); ``guesses_left`` counts the guesses still allowed
-(6 at the start of a game). A policy maps (state, guesses_left) to a guess index (into
-``word_list.guesses``).
+Every policy is an agent of the one protocol (:mod:`solver.game.protocol`):
+``choose(belief, rng) -> guess index``, the :class:`~solver.game.protocol.Belief` holding the
+**state** (the answers still possible, a sorted ``int32`` array of answer indices into
+``word_list.answers``), ``guesses_left`` (6 at the start of a game) and the history.
 
 Every policy guesses the answer when only one remains (docs/algorithms.md §8.1: without this rule
 MIG_A would play the alphabetically first word); :meth:`Policy.choose` enforces it before
-calling the policy's own :meth:`Policy._choose`.
+calling the policy's own rule :meth:`Policy._choose` ``(state, guesses_left, seed)``, where
+``seed`` is the integer the decision's generator was made from
+(:func:`solver.game.protocol.rng_seed`; None for a deterministic call).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 import numpy as np
+
+from solver.game.protocol import Belief, rng_seed
 
 
 class Policy(ABC):
@@ -36,15 +40,25 @@ class Policy(ABC):
         self.word_list = word_list
         self.table = table
 
-    def choose(self, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
-        """Guess index to play in ``state`` (sorted int32 answer indices, non-empty) with
-        ``guesses_left`` ≥ 1 guesses left. ``seed`` drives randomised policies (ignored by
-        deterministic ones). Raises ValueError on an empty state."""
+    def choose(self, belief: Belief, rng: np.random.Generator | None = None, seed: int | None = None) -> int:
+        """Guess index to play given ``belief`` (:class:`~solver.game.protocol.Belief`, its state
+        non-empty). ``rng`` drives randomised policies (ignored by deterministic ones); see
+        :func:`solver.game.protocol.decision_rng`.
+
+        The older form ``choose(state, guesses_left, seed)`` (a state array, an int, an int
+        seed) is still accepted. Raises ValueError on an empty state."""
+        if isinstance(belief, Belief):
+            return self._decide(belief, rng_seed(rng))
+        return self._decide(Belief(np.asarray(belief), int(rng)), seed)
+
+    def _decide(self, belief: Belief, seed: int | None) -> int:
+        """The one-left rule, then :meth:`_choose`."""
+        state = belief.state
         if len(state) == 0:
             raise ValueError("empty state: no answer is consistent with the feedback so far")
         if len(state) == 1:
             return int(self.word_list.answer_guess_index[state[0]])
-        return int(self._choose(state, guesses_left, seed))
+        return int(self._choose(state, belief.guesses_left, seed))
 
     @abstractmethod
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:

@@ -86,14 +86,14 @@ class ClassicPolicy(Policy):
         state["_universe"] = None
         return state
 
-    def choose(self, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
-        """Guess index to play in ``state`` (sorted int32 member indices, non-empty) with
-        ``guesses_left`` ≥ 1. Raises ValueError on an empty state."""
+    def _decide(self, belief, seed: int | None) -> int:
+        """The belief's state holds member indices of :attr:`universe` (non-empty)."""
+        state = belief.state
         if len(state) == 0:
             raise ValueError("empty state: no word is consistent with the feedback so far")
         if len(state) == 1:
             return int(self.universe.guess_of_member[state[0]])
-        return int(self._choose(np.ascontiguousarray(state, dtype=np.int32), guesses_left, seed))
+        return int(self._choose(np.ascontiguousarray(state, dtype=np.int32), belief.guesses_left, seed))
 
 
 def _need_seed(name: str, seed: int | None) -> int:
