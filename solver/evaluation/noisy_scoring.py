@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.evaluation.scoring import _decision_seed
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
-from solver.policies.noisy import DEFAULT_CAP, NoisyAgent, NoisyBelief
+from solver.game.protocol import decision_rng
+from solver.policies.noisy import DEFAULT_CAP, NoisyBelief
 
 Z95 = 1.959963984540054
 
@@ -62,7 +62,7 @@ class NoisyGame:
     won: bool
 
 
-def play_noisy_game(agent: NoisyAgent, answer: int, seed: int, cap: int = DEFAULT_CAP,
+def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
                     memo: dict | None = None) -> NoisyGame:
     """Play one game of ``agent`` against answer index ``answer`` (module docstring). ``memo``:
     a dict shared by the games of a deterministic agent (decisions keyed by the history)."""
@@ -79,9 +79,10 @@ def play_noisy_game(agent: NoisyAgent, answer: int, seed: int, cap: int = DEFAUL
         if agent.deterministic and memo is not None:
             guess = memo.get(key)
             if guess is None:
-                guess = memo[key] = agent.choose(belief)
+                guess = memo[key] = agent.choose(belief.belief(GUESS_LIMIT - turn), None)
         else:
-            guess = agent.choose(belief, _decision_seed(seed, answer, turn) if not agent.deterministic else None)
+            guess = agent.choose(belief.belief(GUESS_LIMIT - turn),
+                                 None if agent.deterministic else decision_rng(seed, answer, turn))
         guesses.append(guess)
         if guess == target:
             return NoisyGame(answer, seed, guesses, shown, True)
@@ -165,7 +166,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def score_noisy(agent: NoisyAgent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
+def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
                 keep_games: bool = False) -> NoisyScore:
     """Play ``agent`` against every answer (or the answer indices ``answers``) once per seed.
 

@@ -37,12 +37,16 @@ class Belief:
         history: ``(guess index, feedback code)`` pairs played so far, first guess first.
         weights: float64 weights of the words of ``state`` (priors, or a noisy posterior), same
             length as ``state``; None when every word is equally likely.
+        noisy: the feedback of a guess that is not the answer is noised (Noisy Wordle,
+            docs/algorithms.md §14: one uniform position recoloured uniformly), so an agent
+            that predicts feedback must account for it.
     """
 
     state: np.ndarray
     guesses_left: int
     history: tuple = ()
     weights: np.ndarray | None = None
+    noisy: bool = False
 
     def __post_init__(self):
         if self.weights is not None and len(self.weights) != len(self.state):
