@@ -6,8 +6,8 @@ setting). Differences:
 
 - the **belief setting** (:mod:`solver.policies.belief`): in ``guesses`` the agent's state is
   every allowed guess consistent with the feedback; the hidden answer is always from the
-  answer list. Agents bound with :meth:`solver.policies.classic.ClassicPolicy.in_belief` play
-  in either setting; any other :class:`~solver.policies.base.Policy` only in ``answers``;
+  answer list. Every :class:`~solver.policies.base.Policy` is bound with its ``in_belief``:
+  the classic agents play in either setting, any other policy only in ``answers``;
 - the **opener** is the agent's own first decision (``opener=None``, as in Orenbach et al.)
   or a fixed word;
 - every game's guesses are kept (``games``), so a test can replay them with the plain rule.
@@ -94,13 +94,7 @@ class BeliefScore:
 def bind_policy(policy: Policy, universe: Universe) -> Policy:
     """``policy`` playing in ``universe``'s belief setting. Raises InputError when it cannot
     (a policy that needs the answer list, asked to play in the guesses setting)."""
-    if hasattr(policy, "in_belief"):
-        return policy.in_belief(universe)
-    if universe.belief != "answers":
-        raise InputError(f"policy {policy.name!r} plays only in the answers belief setting (it needs the "
-                         "answer list); the guesses setting takes random_total, random_possible, minimax1, "
-                         "expectimax1, entropy, qlearning")
-    return policy
+    return policy.in_belief(universe)
 
 
 def _opener_index(word_list, opener) -> int | None:

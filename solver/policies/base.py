@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from solver.game.errors import InputError
 from solver.game.protocol import Belief, rng_seed
 
 
@@ -59,6 +60,17 @@ class Policy(ABC):
         if len(state) == 1:
             return int(self.word_list.answer_guess_index[state[0]])
         return int(self._choose(state, belief.guesses_left, seed))
+
+    def in_belief(self, universe) -> Policy:
+        """This policy playing in ``universe``'s belief setting
+        (:class:`solver.policies.belief.Universe`). A policy that needs the answer list plays
+        only in ``answers`` (itself); the classic agents also play in ``guesses``
+        (:meth:`solver.policies.classic.ClassicPolicy.in_belief`). Raises InputError otherwise."""
+        if universe.belief != "answers":
+            raise InputError(f"policy {self.name!r} plays only in the answers belief setting (it needs the "
+                             "answer list); the guesses setting takes random_total, random_possible, minimax1, "
+                             "expectimax1, entropy, qlearning")
+        return self
 
     @abstractmethod
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
