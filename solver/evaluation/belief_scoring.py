@@ -29,6 +29,7 @@ import numpy as np
 
 from solver.evaluation.scoring import PolicyError
 from solver.game.errors import InputError
+from solver.game.environments import Game
 from solver.game.protocol import Belief, decision_rng
 from solver.game.spec import GUESS_LIMIT, all_green
 from solver.policies.base import Policy
@@ -152,17 +153,13 @@ def _score_tree(policy, universe, opener_index, guess_limit, max_game_guesses, p
 def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: int | None = None,
                      seed: int = 0, guess_limit: int = GUESS_LIMIT,
                      max_game_guesses: int = MAX_GAME_GUESSES) -> np.ndarray:
-    """One game against answer index ``answer``: the guess indices played (int32), the last
-    one the answer. Decision seeds as in the module docstring."""
-    from solver.policies._classic_kernel import filter_state
-
-    table = universe.table
-    target = int(universe.member_of_answer[answer])
-    green = all_green(policy.word_list.word_length)
-    state = universe.full_state()
+    """One game against answer index ``answer`` in the environment
+    :class:`solver.game.environments.Game` over the universe's members: the guess indices
+    played (int32), the last one the answer. Decision seeds as in the module docstring."""
+    game = Game(policy.word_list, universe.table, int(universe.member_of_answer[answer]), guess_limit=guess_limit)
     path = []
-    while True:
-        used = len(path)
+    while not game.won:
+        used = game.guesses
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
                               f"{policy.word_list.answers[answer]!r} after {max_game_guesses} guesses")
@@ -170,13 +167,10 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
             guess = opener_index
         else:
             decision = used if opener_index is None else used - 1  # the agent's own decisions
-            guess = _check(policy, policy.choose(Belief(state, max(1, guess_limit - used)),
-                                                 decision_rng(seed, answer, decision)))
+            guess = _check(policy, policy.choose(game.belief(), decision_rng(seed, answer, decision)))
         path.append(guess)
-        code = table[guess, target]
-        if code == green:
-            return np.array(path, dtype=np.int32)
-        state = filter_state(state, table[guess], code)
+        game.step(guess)
+    return np.array(path, dtype=np.int32)
 
 
 def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener=None,

@@ -2,8 +2,8 @@
 
 A game against answer ``a`` with seed ``s``: the agent guesses; if the guess is the answer the
 game ends (the all-green pattern is shown without noise); otherwise the true pattern is
-noised (:func:`solver.policies._noisy_kernel.add_noise`, the game's own SplitMix64 stream
-seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
+noised (the environment :class:`solver.game.environments.NoisyGame`, the game's own
+SplitMix64 stream seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
 guesses is stopped. The random agents' decision ``k`` is seeded by
 ``SeedSequence(entropy=s, spawn_key=(a, k))`` (as in :mod:`solver.evaluation.belief_scoring`),
 so a game's outcome depends only on ``(s, a)``, not on the order in which games are played.
@@ -26,7 +26,8 @@ import numpy as np
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
 from solver.game.protocol import decision_rng
-from solver.policies.noisy import DEFAULT_CAP, NoisyBelief
+from solver.game.environments import NoisyGame as NoisyGameEnvironment
+from solver.policies.noisy import DEFAULT_CAP
 
 Z95 = 1.959963984540054
 
@@ -64,33 +65,24 @@ class NoisyGame:
 
 def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
                     memo: dict | None = None) -> NoisyGame:
-    """Play one game of ``agent`` against answer index ``answer`` (module docstring). ``memo``:
-    a dict shared by the games of a deterministic agent (decisions keyed by the history)."""
-    from solver.policies._noisy_kernel import add_noise, game_stream
-
-    word_list = agent.word_list
-    table = agent.table
-    target = int(word_list.answer_guess_index[answer])
-    belief = NoisyBelief(word_list, table)
-    rng = game_stream(np.uint64(seed), np.uint64(answer))
-    guesses, shown = [], []
-    key = ()
+    """Play one game of ``agent`` against answer index ``answer`` in the environment
+    :class:`solver.game.environments.NoisyGame` (module docstring). ``memo``: a dict shared by
+    the games of a deterministic agent (decisions keyed by the history)."""
+    game = NoisyGameEnvironment(agent.word_list, agent.table, answer, seed)
+    guesses = []
     for turn in range(cap):
         if agent.deterministic and memo is not None:
+            key = tuple(game.history)
             guess = memo.get(key)
             if guess is None:
-                guess = memo[key] = agent.choose(belief.belief(GUESS_LIMIT - turn), None)
+                guess = memo[key] = agent.choose(game.belief(), None)
         else:
-            guess = agent.choose(belief.belief(GUESS_LIMIT - turn),
-                                 None if agent.deterministic else decision_rng(seed, answer, turn))
-        guesses.append(guess)
-        if guess == target:
-            return NoisyGame(answer, seed, guesses, shown, True)
-        rng, observed = add_noise(int(table[guess, answer]), np.uint64(rng), word_list.word_length)
-        shown.append(int(observed))
-        belief.update(guess, int(observed))
-        key = key + (guess, int(observed))
-    return NoisyGame(answer, seed, guesses, shown, False)
+            guess = agent.choose(game.belief(), None if agent.deterministic else decision_rng(seed, answer, turn))
+        guesses.append(int(guess))
+        game.step(guess)
+        if game.won:
+            return NoisyGame(answer, seed, guesses, list(game.shown), True)
+    return NoisyGame(answer, seed, guesses, list(game.shown), False)
 
 
 @dataclass

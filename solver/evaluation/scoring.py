@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.feedback import table_cache_path
+from solver.game.environments import Game
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, all_green
@@ -192,26 +193,22 @@ _decision_seed = decision_seed
 
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
               seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES):
-    """Play one game against answer index ``answer``: ``(guesses used, decisions)`` where the
-    decisions are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
-    table = policy.table
-    state = np.arange(policy.word_list.n_answers, dtype=np.int32)
-    green = all_green(policy.word_list.word_length)
-    guess, used, decisions, history = opener_index, 0, [], ()
+    """Play one game against answer index ``answer`` in the environment
+    :class:`solver.game.environments.Game`: ``(guesses used, decisions)`` where the decisions
+    are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
+    game = Game(policy.word_list, policy.table, answer, guess_limit=guess_limit)
+    guess, decisions = opener_index, []
     while True:
-        used += 1
-        code = int(table[guess, answer])
-        if code == green:
-            return used, decisions
-        if used >= max_game_guesses:
+        game.step(guess)
+        if game.won:
+            return game.guesses, decisions
+        if game.guesses >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
                               f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
                               "guesses (no progress)")
-        state = state[table[guess, state] == code]
-        history += ((guess, code),)
-        left = max(1, guess_limit - used)
-        guess = _ask(policy, history, state, left, decision_rng(seed, answer, used - 1))
-        decisions.append((state, left, guess))
+        belief = game.belief()
+        guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, game.guesses - 1)))
+        decisions.append((belief.state, belief.guesses_left, guess))
 
 
 _WORKER_TABLES: dict[str, np.ndarray] = {}

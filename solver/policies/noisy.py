@@ -40,8 +40,8 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.protocol import Belief
-from solver.game.spec import GUESS_LIMIT, all_green
+from solver.game.environments import NoisyBelief, noise_likelihood  # noqa: F401  (re-exported)
+from solver.game.spec import all_green
 from solver.policies.classic import COMMIT_THRESHOLD  # noqa: F401  (re-exported: the commit rule's threshold)
 
 #: The agents, in report order.
@@ -66,70 +66,6 @@ def check_agents(names) -> list[str]:
     if not out:
         raise InputError("no agent given")
     return out
-
-
-def noise_likelihood(shown: int, true: int, word_length: int = 5) -> float:
-    """``P(shown | true pattern)`` under the noise (1/3, 1/(3L) or 0; module docstring)."""
-    from solver.policies._noisy_kernel import scaled_likelihood
-
-    return scaled_likelihood(int(shown), int(true), int(word_length)) / (3.0 * word_length)
-
-
-class NoisyBelief:
-    """The Bayesian belief over the answers of a Noisy Wordle game.
-
-    Attributes:
-        matches: int32[n_answers], how many shown patterns equalled the answer's true pattern.
-        alive: bool[n_answers], False once an observation had likelihood 0 for the answer (or
-            the answer was guessed and the game went on).
-
-    The weight of an alive answer is ``L ** matches`` up to a common factor: the product of its
-    likelihoods (uniform prior over the answers).
-    """
-
-    def __init__(self, word_list, table: np.ndarray):
-        self.word_list = word_list
-        self.table = table
-        self.word_length = word_list.word_length
-        self.matches = np.zeros(word_list.n_answers, dtype=np.int32)
-        self.alive = np.ones(word_list.n_answers, dtype=np.bool_)
-        self.n_alive = word_list.n_answers
-        self.history: list[tuple[int, int]] = []
-
-    def update(self, guess: int, shown: int) -> None:
-        """Take the shown pattern of ``guess`` (a guess index) that did not win."""
-        from solver.policies._noisy_kernel import update_belief
-
-        guessed_answer = int(self.word_list.guess_answer_index[guess])
-        self.n_alive = int(update_belief(self.matches, self.alive, self.table[guess], guessed_answer,
-                                         int(shown), self.word_length))
-        self.history.append((int(guess), int(shown)))
-
-    def weights(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(members, weights)``: alive answer indices (int32) and their weights (float64, the
-        largest 1)."""
-        from solver.policies._noisy_kernel import belief_weights
-
-        return belief_weights(self.matches, self.alive, self.word_length)
-
-    def posterior(self) -> np.ndarray:
-        """float64[n_answers]: the posterior probability of each answer (sums to 1)."""
-        members, weights = self.weights()
-        out = np.zeros(self.word_list.n_answers, dtype=np.float64)
-        out[members] = weights / weights.sum()
-        return out
-
-    def belief(self, guesses_left: int = GUESS_LIMIT):
-        """The agent's view (:class:`solver.game.protocol.Belief`): the alive answers, their
-        weights, the history and ``noisy=True``."""
-        members, weights = self.weights()
-        return Belief(members, max(1, int(guesses_left)), tuple(self.history), weights, noisy=True)
-
-    def most_probable(self) -> tuple[int, float]:
-        """``(answer index, posterior)`` of the most probable answer (ties: lowest index)."""
-        members, weights = self.weights()
-        k = int(np.argmax(weights))
-        return int(members[k]), float(weights[k] / weights.sum())
 
 
 def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarray, answer_guess: np.ndarray,
