@@ -23,15 +23,14 @@ tree (each state decided once); randomised ones game by game, the agent's decisi
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError
+from solver.evaluation.scoring import PolicyError, Score, _score_tree
 from solver.game.errors import InputError
 from solver.game.environments import Game
-from solver.game.protocol import Belief, decision_rng
-from solver.game.spec import GUESS_LIMIT, all_green
+from solver.game.protocol import decision_rng
+from solver.game.spec import GUESS_LIMIT
 from solver.policies.base import Policy
 from solver.policies.belief import Universe
 
@@ -40,56 +39,8 @@ from solver.policies.belief import Universe
 MAX_GAME_GUESSES = 10_000
 
 
-@dataclass
-class BeliefScore:
-    """The outcome of :func:`score_in_belief`.
-
-    Attributes:
-        policy: the agent's name. belief: ``"answers"`` or ``"guesses"``.
-        opener: the fixed first guess, or ``None`` (the agent's own).
-        seed: the master seed (randomised agents) or None.
-        guesses_per_answer: int64[n_answers], guesses used in each game (≥ 1).
-        games: per answer, int32 array of the guess indices played, the last one the answer.
-        seconds: wall seconds. guess_limit: games longer than this are losses.
-    """
-
-    policy: str
-    belief: str
-    opener: str | None
-    seed: int | None
-    guesses_per_answer: np.ndarray
-    games: list = field(repr=False)
-    seconds: float
-    guess_limit: int = GUESS_LIMIT
-
-    @property
-    def n_games(self) -> int:
-        return int(self.guesses_per_answer.shape[0])
-
-    @property
-    def total(self) -> int:
-        return int(self.guesses_per_answer.sum())
-
-    @property
-    def average(self) -> float:
-        return self.total / self.n_games
-
-    @property
-    def losses(self) -> int:
-        """Games not won within ``guess_limit`` guesses."""
-        return int((self.guesses_per_answer > self.guess_limit).sum())
-
-    @property
-    def win_rate(self) -> float:
-        return 1.0 - self.losses / self.n_games
-
-    @property
-    def max_guesses(self) -> int:
-        return int(self.guesses_per_answer.max())
-
-    @property
-    def seconds_per_game(self) -> float:
-        return self.seconds / self.n_games
+#: The score of :func:`score_in_belief`: the one score type (``belief``, ``games`` filled in).
+BeliefScore = Score
 
 
 def bind_policy(policy: Policy, universe: Universe) -> Policy:
@@ -108,46 +59,6 @@ def _check(policy: Policy, guess: int) -> int:
     if not 0 <= guess < policy.word_list.n_guesses:
         raise PolicyError(f"policy {policy.name!r} returned guess index {guess}, out of range")
     return guess
-
-
-def _score_tree(policy, universe, opener_index, guess_limit, max_game_guesses, progress):
-    n_answers = policy.word_list.n_answers
-    answer_of_member = np.full(universe.n_members, -1, dtype=np.int64)
-    answer_of_member[universe.member_of_answer] = np.arange(n_answers)
-    per_answer = np.zeros(n_answers, dtype=np.int64)
-    games: list = [None] * n_answers
-    green = all_green(policy.word_list.word_length)
-    done = 0
-    stack = [(universe.full_state(), ())]
-    while stack:
-        state, path = stack.pop()
-        used = len(path)
-        if used >= max_game_guesses:
-            raise PolicyError(f"policy {policy.name!r} has not won a game after {max_game_guesses} guesses")
-        if used == 0 and opener_index is not None:
-            guess = opener_index
-        else:
-            guess = _check(policy, policy.choose(Belief(state, max(1, guess_limit - used))))
-        path = path + (guess,)
-        codes = universe.table[guess][state]
-        order = np.argsort(codes, kind="stable")
-        sorted_codes = codes[order]
-        cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
-        for members in reversed(np.split(state[order], cuts)):
-            code = int(universe.table[guess, members[0]])
-            answers = answer_of_member[members]
-            answers = answers[answers >= 0]
-            if answers.size == 0:
-                continue  # no hidden answer reaches this class
-            if code == green:
-                per_answer[answers[0]] = used + 1
-                games[answers[0]] = np.array(path, dtype=np.int32)
-                done += 1
-                if progress is not None:
-                    progress(done, n_answers)
-            else:
-                stack.append((np.sort(members).astype(np.int32), path))
-    return per_answer, games
 
 
 def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: int | None = None,
@@ -188,7 +99,8 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
         progress: optional ``progress(games_done, n_games)``.
 
     Returns:
-        :class:`BeliefScore`.
+        :class:`~solver.evaluation.scoring.Score` with ``belief`` and ``games`` (every game's
+        guesses); no decisions in games mode.
 
     Raises:
         InputError: the policy cannot play in this setting; a bad seed.
@@ -201,8 +113,11 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
     opener_index = _opener_index(policy.word_list, opener)
     started = time.perf_counter()
     if policy.deterministic:
-        per_answer, games = _score_tree(policy, universe, opener_index, guess_limit, max_game_guesses,
-                                        progress)
+        answer_of_member = np.full(universe.n_members, -1, dtype=np.int64)
+        answer_of_member[universe.member_of_answer] = np.arange(policy.word_list.n_answers)
+        per_answer, decisions, games = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
+                                                   universe.table, answer_of_member, keep_games=True)
+        mode = "tree"
         seed_used = None
     else:
         n = policy.word_list.n_answers
@@ -213,8 +128,8 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
             if progress is not None:
                 progress(a + 1, n)
         per_answer = np.array([len(g) for g in games], dtype=np.int64)
-        seed_used = int(seed)
+        seed_used, decisions, mode = int(seed), [], "games"
     seconds = time.perf_counter() - started
     opener_word = None if opener_index is None else policy.word_list.guesses[opener_index]
-    return BeliefScore(policy.name, universe.belief, opener_word, seed_used, per_answer, games, seconds,
-                       guess_limit)
+    return Score(policy.name, opener_word, per_answer, seconds, mode, guess_limit, decisions, seed_used, 1,
+                 universe.belief, games)
