@@ -1,18 +1,19 @@
-"""Noisy Wordle: the Bayesian belief over the answers and the agents that play on it
+"""Noisy Wordle: the agents that play on the Bayesian belief over the answers
 (docs/algorithms.md §14; issue 12, item 4).
 
 The game: after each guess that is not the answer, one of the L positions of the feedback,
 chosen uniformly, is recoloured uniformly among the three colours (possibly to its own
 colour). When the guess *is* the answer the game ends and the all-green pattern is shown
 without noise; a noisy pattern of another guess may by chance look all green, and then the
-game goes on. The likelihood ``P(shown | guess, answer)`` and the belief's weights are in
-:mod:`solver.policies._noisy_kernel`.
+game goes on. These rules, the likelihood ``P(shown | guess, answer)`` and the belief's
+weights are the game layer's (:class:`solver.game.environments.NoisyGame`,
+:class:`~solver.game.environments.NoisyBelief`, :mod:`solver.game._noise_kernel`).
 
 Agents: the classic agents themselves (:mod:`solver.policies.classic`,
 :mod:`solver.policies.qlearning`), given a weighted :class:`~solver.game.protocol.Belief`
 (:meth:`NoisyBelief.belief`: the answers of positive weight, their weights, ``noisy=True``);
-no agent is written twice. Every agent first applies the **one-left rule**: when one answer has positive weight, it is
-guessed. Then:
+no agent is written twice. Every agent first applies the **one-left rule**: when one answer
+has positive weight, it is guessed. Then:
 
 - ``random_total``: a uniformly random allowed guess;
 - ``random_possible``: a uniformly random answer of positive weight (uniform, not by weight);
