@@ -41,16 +41,15 @@ class Policy(ABC):
         self.word_list = word_list
         self.table = table
 
-    def choose(self, belief: Belief, rng: np.random.Generator | None = None, seed: int | None = None) -> int:
+    def choose(self, belief: Belief, rng: np.random.Generator | None = None) -> int:
         """Guess index to play given ``belief`` (:class:`~solver.game.protocol.Belief`, its state
         non-empty). ``rng`` drives randomised policies (ignored by deterministic ones); see
-        :func:`solver.game.protocol.decision_rng`.
-
-        The older form ``choose(state, guesses_left, seed)`` (a state array, an int, an int
-        seed) is still accepted. Raises ValueError on an empty state."""
-        if isinstance(belief, Belief):
-            return self._decide(belief, rng_seed(rng))
-        return self._decide(Belief(np.asarray(belief), int(rng)), seed)
+        :func:`solver.game.protocol.decision_rng`. Raises ValueError on an empty state,
+        TypeError when ``belief`` is not a Belief."""
+        if not isinstance(belief, Belief):
+            raise TypeError(f"choose takes a solver.game.protocol.Belief, not {type(belief).__name__} "
+                            "(Belief(state, guesses_left))")
+        return self._decide(belief, rng_seed(rng))
 
     def _decide(self, belief: Belief, seed: int | None) -> int:
         """The one-left rule, then :meth:`_choose`."""
