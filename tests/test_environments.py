@@ -168,3 +168,12 @@ def test_any_agent_of_the_protocol_is_scored(small):
     first = score_policy(randomised, opener, seed=4)
     assert first.mode == "games"
     assert first.guesses_per_answer.tolist() == score_policy(randomised, opener, seed=4).guesses_per_answer.tolist()
+
+
+def test_choose_takes_a_belief_only(small):
+    word_list, table = small
+    policy = MIGPolicy(word_list, table, "b")
+    state = np.arange(word_list.n_answers, dtype=np.int32)
+    with pytest.raises(TypeError, match="Belief"):
+        policy.choose(state, 6)
+    assert policy.choose(Belief(state, 6)) == policy.choose(Belief(state, 1), decision_rng(0, 0, 0))
