@@ -32,6 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import numpy as np
 
     from solver.evaluation.belief_scoring import score_in_belief
+    from solver.game.protocol import Belief, decision_rng
     from solver.game.feedback import feedback_table
     from solver.game.wordlists import load_word_list
     from solver.policies.belief import make_universe
@@ -48,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warm = np.arange(min(50, universe.n_members), dtype=np.int32)
         for name in DEFAULT_AGENTS:
             policy = make_policy(name, word_list, table).in_belief(universe)
-            policy.choose(warm, 6, 0)  # load or compile the kernels
+            policy.choose(Belief(warm, 6), decision_rng(0, 0, 0))  # load or compile the kernels
             result = score_in_belief(policy, universe, seed=0)
             flag = "ok" if result.seconds <= TARGET_SECONDS else "OVER TARGET"
             print(f"  {name:16s} {result.n_games} games {result.seconds:7.2f} s wall "

@@ -39,6 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.table import Table
 
     from solver.game.feedback import feedback_table
+    from solver.game.protocol import Belief
     from solver.policies.mig import MIGPolicy
     from solver.policies.rollout import RolloutPolicy, clear_memos
     from solver.evaluation.scoring import score_policy
@@ -59,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         timed(f"MIG_{variant.upper()} (warm)", policy)
     candidates = [(10, "a"), (10, "b")] + ([(100, "a")] if args.rollout100 else [])
     warm_up = RolloutPolicy(word_list, table, 10, "a")
-    warm_up.choose(warm_up_state(word_list, table, args.opener), 5)  # compile only
+    warm_up.choose(Belief(warm_up_state(word_list, table, args.opener), 5))  # compile only
     for n, base in candidates:
         clear_memos()
         timed(f"Rollout_{n}_{base.upper()} (cold memo)", RolloutPolicy(word_list, table, n, base))

@@ -15,6 +15,7 @@ import pytest
 
 import naive_classic as twin
 from conftest import numpy_sub_list
+from solver.game.protocol import Belief
 from solver.evaluation.belief_scoring import play_belief_game, score_in_belief
 from solver.game.feedback import feedback_code
 from solver.policies.belief import answers_universe, guesses_universe
@@ -86,7 +87,7 @@ def test_choice_matches_the_twin(small, name, belief):
         possible = member_words(word_list, universe, state)
         seed = 1000 + i
         expected = twin_choice(name, word_list, possible, q_of_word, seed)
-        assert word_list.guesses[policy.choose(state, 6, seed)] == expected
+        assert word_list.guesses[policy.choose(Belief(state, 6), np.random.default_rng(seed))] == expected
 
 
 @pytest.mark.kernels
@@ -218,7 +219,7 @@ def test_entropy_in_the_answers_setting_is_mig_b(small):
     word_list, table, universes, _ = small
     entropy, mig_b = agent(small, "entropy", "answers"), make_policy("mig_b", word_list, table)
     for state in random_states(universes["answers"], np.random.default_rng(17), 30):
-        assert entropy.choose(state, 6) == mig_b.choose(state, 6)
+        assert entropy.choose(Belief(state, 6)) == mig_b.choose(Belief(state, 6))
     for opener in word_list.guesses[::7]:
         assert (score_policy(entropy, opener).guesses_per_answer.tolist()
                 == score_policy(mig_b, opener).guesses_per_answer.tolist())
@@ -236,7 +237,7 @@ def test_guesses_setting_refuses_other_policies(small):
 def test_random_agents_need_a_seed(small):
     policy = agent(small, "random_possible", "answers")
     with pytest.raises(ValueError, match="needs a seed"):
-        policy.choose(np.arange(3, dtype=np.int32), 6)
+        policy.choose(Belief(np.arange(3, dtype=np.int32), 6))
 
 
 # ---------------------------------------------------------------------------------------------

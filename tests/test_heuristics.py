@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
+from solver.game.protocol import Belief
 from solver.policies._policy_kernel import entropy_keys as kernel_keys
 from solver.policies._policy_kernel import factor_tables as kernel_factor_tables
 from solver.policies._policy_kernel import float_entropies, mig_choose
@@ -45,15 +46,15 @@ def test_hand_worked_choices(atch):
     mig_a, mig_b = MIGPolicy(word_list, table, "a"), MIGPolicy(word_list, table, "b")
     everything = state_of(word_list, ATCH)
     # all four: three full splitters tie at log 4, none an answer: alphabetical for both
-    assert word_list.guesses[mig_a.choose(everything, 5)] == "blimp"
-    assert word_list.guesses[mig_b.choose(everything, 5)] == "blimp"
+    assert word_list.guesses[mig_a.choose(Belief(everything, 5))] == "blimp"
+    assert word_list.guesses[mig_b.choose(Belief(everything, 5))] == "blimp"
     # {hatch, latch}: blimp (l yellow), hatch, latch, lymph, plumb all split it 1 | 1;
     # chump and match do not. MIG_A: alphabetically first = blimp; MIG_B: answers first = hatch
     pair = state_of(word_list, ["hatch", "latch"])
-    assert word_list.guesses[mig_a.choose(pair, 5)] == "blimp"
-    assert word_list.guesses[mig_b.choose(pair, 5)] == "hatch"
+    assert word_list.guesses[mig_a.choose(Belief(pair, 5))] == "blimp"
+    assert word_list.guesses[mig_b.choose(Belief(pair, 5))] == "hatch"
     # a singleton is guessed (the Policy rule), whatever the entropies say
-    assert word_list.guesses[mig_a.choose(state_of(word_list, ["patch"]), 5)] == "patch"
+    assert word_list.guesses[mig_a.choose(Belief(state_of(word_list, ["patch"]), 5))] == "patch"
 
 
 @pytest.mark.kernels
@@ -125,7 +126,7 @@ def test_choice_matches_plain_twin_on_random_states(legacy_table):
                 state = np.sort(rng.choice(small.n_answers, size, replace=False)).astype(np.int32)
                 expected = naive.mig_choice(sub_table, list(state), small.answer_guess_index,
                                             variant == "b", small.n_guesses)
-                assert policy.choose(state, 5) == expected
+                assert policy.choose(Belief(state, 5)) == expected
 
 
 @pytest.mark.slow

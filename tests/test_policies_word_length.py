@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
+from solver.game.protocol import Belief
 from solver.evaluation.scoring import score_policy
 from solver.exact.bellman import solve
 from solver.game.feedback import feedback_table
@@ -49,7 +50,7 @@ def everything(word_list) -> np.ndarray:
 
 def opener_of(word_list, table) -> int:
     """MIG_A's guess for the whole list (a sensible opener)."""
-    return MIGPolicy(word_list, table, "a").choose(everything(word_list), 6)
+    return MIGPolicy(word_list, table, "a").choose(Belief(everything(word_list), 6))
 
 
 def random_states(word_list, table, count, seed):
@@ -206,7 +207,7 @@ def test_uct_scan_matches_mig_and_the_ranking(toy):
                 ranked = sorted((g for g in range(word_list.n_guesses) if n_classes[g] >= 2),
                                 key=lambda g: (keys[g], -int(member[g]) if rank_answers_first else 0, g))
                 assert [int(g) for g in ws[4][:found]] == ranked[:6]
-                assert choice == mig.choose(state, 5)
+                assert choice == mig.choose(Belief(state, 5))
 
 
 @pytest.mark.parametrize("base", ["a", "b"])

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
+from solver.game.protocol import Belief
 from solver.policies.mig import MIGPolicy
 from solver.policies.rollout import RolloutPolicy, base_totals
 from solver.evaluation.scoring import score_policy
@@ -25,14 +26,14 @@ def test_hand_worked_pair(atch):
     one = RolloutPolicy(word_list, table, 1, "a")
     two = RolloutPolicy(word_list, table, 2, "a")
     five = RolloutPolicy(word_list, table, 5, "b")
-    assert words[one.choose(pair, 5)] == "blimp"  # the only candidate
-    assert words[two.choose(pair, 5)] == "hatch"  # Q 3 < 4
+    assert words[one.choose(Belief(pair, 5))] == "blimp"  # the only candidate
+    assert words[two.choose(Belief(pair, 5))] == "hatch"  # Q 3 < 4
     # hatch and latch tie on Q (3) and entropy; both answers: alphabetical
-    assert words[five.choose(pair, 5)] == "hatch"
+    assert words[five.choose(Belief(pair, 5))] == "hatch"
     assert [(words[g], q) for g, q, _ in five.q_factors(pair)] == [
         ("blimp", 4), ("hatch", 3), ("latch", 3), ("lymph", 4), ("plumb", 4)]
     # with answers first among ties (equal entropy), n = 1 already finds hatch
-    assert words[RolloutPolicy(word_list, table, 1, "b", rank_answers_first=True).choose(pair, 5)] == "hatch"
+    assert words[RolloutPolicy(word_list, table, 1, "b", rank_answers_first=True).choose(Belief(pair, 5))] == "hatch"
 
 
 @pytest.mark.kernels
@@ -45,7 +46,7 @@ def test_hand_worked_four(atch):
     q = {word_list.guesses[g]: total for g, total, _ in policy.q_factors(everything)}
     assert q["blimp"] == q["lymph"] == q["plumb"] == 8
     assert q["chump"] == 9
-    assert word_list.guesses[policy.choose(everything, 5)] == "blimp"
+    assert word_list.guesses[policy.choose(Belief(everything, 5))] == "blimp"
     # MIG_B from the three others {latch, match, patch}: blimp splits them (l, m, p yellow) → 3 + 3
     three = state_of(word_list, ["latch", "match", "patch"])
     assert base_totals(word_list, table, "b").total(three) == 6

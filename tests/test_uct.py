@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from solver.game.protocol import Belief
 from solver.policies._uct_kernel import better_final, new_scan_workspace, scan_state, ucb_select
 from solver.exact.bellman import solve_state
 from solver.game.feedback import feedback_table
@@ -73,7 +74,7 @@ def test_scan_matches_mig_and_the_ranking_on_random_states(legacy, variant):
                                    prefer, ws)
         top = [int(g) for g in ws[4][:found]]
         assert top == reference_top(wl, table, state, prefer, 10)
-        assert top[0] == choice == mig.choose(state, 5)
+        assert top[0] == choice == mig.choose(Belief(state, 5))
 
 
 @pytest.mark.kernels
@@ -90,7 +91,7 @@ def test_scan_matches_mig_on_a_small_list_with_many_ties():
                                            prefer, rank_answers_first, ws)
                 top = [int(g) for g in ws[4][:found]]
                 assert top == reference_top(wl, table, state, rank_answers_first, 7)
-                assert choice == mig.choose(state, 5)
+                assert choice == mig.choose(Belief(state, 5))
 
 
 @pytest.mark.kernels
@@ -145,7 +146,7 @@ def test_enough_rollouts_pick_an_optimal_guess_on_tiny_lists(list_seed):
     for seed in range(3):
         policy = UCTPolicy(wl, table, n_rollouts=20_000, n_top=wl.n_guesses, variant_o=True,
                            base="b", b_divisor=1.0)
-        guess = policy.choose(state, 6, seed)
+        guess = policy.choose(Belief(state, 6), np.random.default_rng(seed))
         assert exact_value_of_guess(wl, table, state, guess, 6) == optimum
 
 
@@ -235,7 +236,7 @@ def test_same_seed_same_result_whatever_the_memo_holds(legacy):
     other = policy.search(state, 5, 124)
     assert not np.array_equal(first.root_costs, other.root_costs)
     # seeds are taken modulo 2**64 (the scorer's seeds are uint64)
-    assert policy.choose(state, 5, 2**64 - 1) == policy.choose(state, 5, -1)
+    assert policy.search(state, 5, 2**64 - 1).guess == policy.search(state, 5, -1).guess
 
 
 @pytest.mark.slow
@@ -271,4 +272,4 @@ def test_names_and_validation(legacy):
     with pytest.raises(ValueError):
         UCTPolicy(wl, table).search(np.array([4], dtype=np.int32), 6)
     # a singleton is guessed without searching
-    assert UCTPolicy(wl, table).choose(np.array([4], dtype=np.int32), 6) == wl.answer_guess_index[4]
+    assert UCTPolicy(wl, table).choose(Belief(np.array([4], dtype=np.int32), 6)) == wl.answer_guess_index[4]

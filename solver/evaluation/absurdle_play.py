@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.evaluation.scoring import _decision_seed
 from solver.exact.absurdle import DEFAULT_TIE, check_tie, kept_codes, tie_priority
+from solver.game.protocol import Belief, decision_rng
 from solver.game.spec import all_green
 
 #: Default cap of an agent's game against the adversary.
@@ -62,8 +62,8 @@ def play_absurdle(policy, tie: str = DEFAULT_TIE, seed: int = 0, cap: int = DEFA
     def line(state: np.ndarray, used: int) -> tuple[list, bool]:
         if used >= cap:
             return [], False
-        guess = int(policy.choose(state, max(1, 6 - used),
-                                  None if policy.deterministic else _decision_seed(seed, 0, used)))
+        guess = int(policy.choose(Belief(state, max(1, 6 - used)),
+                                  None if policy.deterministic else decision_rng(seed, 0, used)))
         best: tuple[list, bool] | None = None
         for code in kept_codes(table, guess, state, tie, priority):
             step = (words[guess], int(code))

@@ -6,8 +6,8 @@ setting). Differences:
 
 - the **belief setting** (:mod:`solver.policies.belief`): in ``guesses`` the agent's state is
   every allowed guess consistent with the feedback; the hidden answer is always from the
-  answer list. Agents bound with :meth:`solver.policies.classic.ClassicPolicy.in_belief` play
-  in either setting; any other :class:`~solver.policies.base.Policy` only in ``answers``;
+  answer list. Every :class:`~solver.policies.base.Policy` is bound with its ``in_belief``:
+  the classic agents play in either setting, any other policy only in ``answers``;
 - the **opener** is the agent's own first decision (``opener=None``, as in Orenbach et al.)
   or a fixed word;
 - every game's guesses are kept (``games``), so a test can replay them with the plain rule.
@@ -23,13 +23,14 @@ tree (each state decided once); randomised ones game by game, the agent's decisi
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError, _decision_seed
+from solver.evaluation.scoring import PolicyError, Score, _score_tree
 from solver.game.errors import InputError
-from solver.game.spec import GUESS_LIMIT, all_green
+from solver.game.environments import Game
+from solver.game.protocol import decision_rng
+from solver.game.spec import GUESS_LIMIT
 from solver.policies.base import Policy
 from solver.policies.belief import Universe
 
@@ -38,68 +39,14 @@ from solver.policies.belief import Universe
 MAX_GAME_GUESSES = 10_000
 
 
-@dataclass
-class BeliefScore:
-    """The outcome of :func:`score_in_belief`.
-
-    Attributes:
-        policy: the agent's name. belief: ``"answers"`` or ``"guesses"``.
-        opener: the fixed first guess, or ``None`` (the agent's own).
-        seed: the master seed (randomised agents) or None.
-        guesses_per_answer: int64[n_answers], guesses used in each game (≥ 1).
-        games: per answer, int32 array of the guess indices played, the last one the answer.
-        seconds: wall seconds. guess_limit: games longer than this are losses.
-    """
-
-    policy: str
-    belief: str
-    opener: str | None
-    seed: int | None
-    guesses_per_answer: np.ndarray
-    games: list = field(repr=False)
-    seconds: float
-    guess_limit: int = GUESS_LIMIT
-
-    @property
-    def n_games(self) -> int:
-        return int(self.guesses_per_answer.shape[0])
-
-    @property
-    def total(self) -> int:
-        return int(self.guesses_per_answer.sum())
-
-    @property
-    def average(self) -> float:
-        return self.total / self.n_games
-
-    @property
-    def losses(self) -> int:
-        """Games not won within ``guess_limit`` guesses."""
-        return int((self.guesses_per_answer > self.guess_limit).sum())
-
-    @property
-    def win_rate(self) -> float:
-        return 1.0 - self.losses / self.n_games
-
-    @property
-    def max_guesses(self) -> int:
-        return int(self.guesses_per_answer.max())
-
-    @property
-    def seconds_per_game(self) -> float:
-        return self.seconds / self.n_games
+#: The score of :func:`score_in_belief`: the one score type (``belief``, ``games`` filled in).
+BeliefScore = Score
 
 
 def bind_policy(policy: Policy, universe: Universe) -> Policy:
     """``policy`` playing in ``universe``'s belief setting. Raises InputError when it cannot
     (a policy that needs the answer list, asked to play in the guesses setting)."""
-    if hasattr(policy, "in_belief"):
-        return policy.in_belief(universe)
-    if universe.belief != "answers":
-        raise InputError(f"policy {policy.name!r} plays only in the answers belief setting (it needs the "
-                         "answer list); the guesses setting takes random_total, random_possible, minimax1, "
-                         "expectimax1, entropy, qlearning")
-    return policy
+    return policy.in_belief(universe)
 
 
 def _opener_index(word_list, opener) -> int | None:
@@ -114,60 +61,16 @@ def _check(policy: Policy, guess: int) -> int:
     return guess
 
 
-def _score_tree(policy, universe, opener_index, guess_limit, max_game_guesses, progress):
-    n_answers = policy.word_list.n_answers
-    answer_of_member = np.full(universe.n_members, -1, dtype=np.int64)
-    answer_of_member[universe.member_of_answer] = np.arange(n_answers)
-    per_answer = np.zeros(n_answers, dtype=np.int64)
-    games: list = [None] * n_answers
-    green = all_green(policy.word_list.word_length)
-    done = 0
-    stack = [(universe.full_state(), ())]
-    while stack:
-        state, path = stack.pop()
-        used = len(path)
-        if used >= max_game_guesses:
-            raise PolicyError(f"policy {policy.name!r} has not won a game after {max_game_guesses} guesses")
-        if used == 0 and opener_index is not None:
-            guess = opener_index
-        else:
-            guess = _check(policy, policy.choose(state, max(1, guess_limit - used)))
-        path = path + (guess,)
-        codes = universe.table[guess][state]
-        order = np.argsort(codes, kind="stable")
-        sorted_codes = codes[order]
-        cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
-        for members in reversed(np.split(state[order], cuts)):
-            code = int(universe.table[guess, members[0]])
-            answers = answer_of_member[members]
-            answers = answers[answers >= 0]
-            if answers.size == 0:
-                continue  # no hidden answer reaches this class
-            if code == green:
-                per_answer[answers[0]] = used + 1
-                games[answers[0]] = np.array(path, dtype=np.int32)
-                done += 1
-                if progress is not None:
-                    progress(done, n_answers)
-            else:
-                stack.append((np.sort(members).astype(np.int32), path))
-    return per_answer, games
-
-
 def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: int | None = None,
                      seed: int = 0, guess_limit: int = GUESS_LIMIT,
                      max_game_guesses: int = MAX_GAME_GUESSES) -> np.ndarray:
-    """One game against answer index ``answer``: the guess indices played (int32), the last
-    one the answer. Decision seeds as in the module docstring."""
-    from solver.policies._classic_kernel import filter_state
-
-    table = universe.table
-    target = int(universe.member_of_answer[answer])
-    green = all_green(policy.word_list.word_length)
-    state = universe.full_state()
+    """One game against answer index ``answer`` in the environment
+    :class:`solver.game.environments.Game` over the universe's members: the guess indices
+    played (int32), the last one the answer. Decision seeds as in the module docstring."""
+    game = Game(policy.word_list, universe.table, int(universe.member_of_answer[answer]), guess_limit=guess_limit)
     path = []
-    while True:
-        used = len(path)
+    while not game.won:
+        used = game.guesses
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
                               f"{policy.word_list.answers[answer]!r} after {max_game_guesses} guesses")
@@ -175,13 +78,10 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
             guess = opener_index
         else:
             decision = used if opener_index is None else used - 1  # the agent's own decisions
-            guess = _check(policy, policy.choose(state, max(1, guess_limit - used),
-                                                 _decision_seed(seed, answer, decision)))
+            guess = _check(policy, policy.choose(game.belief(), decision_rng(seed, answer, decision)))
         path.append(guess)
-        code = table[guess, target]
-        if code == green:
-            return np.array(path, dtype=np.int32)
-        state = filter_state(state, table[guess], code)
+        game.step(guess)
+    return np.array(path, dtype=np.int32)
 
 
 def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener=None,
@@ -199,7 +99,8 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
         progress: optional ``progress(games_done, n_games)``.
 
     Returns:
-        :class:`BeliefScore`.
+        :class:`~solver.evaluation.scoring.Score` with ``belief`` and ``games`` (every game's
+        guesses); no decisions in games mode.
 
     Raises:
         InputError: the policy cannot play in this setting; a bad seed.
@@ -212,8 +113,11 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
     opener_index = _opener_index(policy.word_list, opener)
     started = time.perf_counter()
     if policy.deterministic:
-        per_answer, games = _score_tree(policy, universe, opener_index, guess_limit, max_game_guesses,
-                                        progress)
+        answer_of_member = np.full(universe.n_members, -1, dtype=np.int64)
+        answer_of_member[universe.member_of_answer] = np.arange(policy.word_list.n_answers)
+        per_answer, decisions, games = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
+                                                   universe.table, answer_of_member, keep_games=True)
+        mode = "tree"
         seed_used = None
     else:
         n = policy.word_list.n_answers
@@ -224,8 +128,8 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
             if progress is not None:
                 progress(a + 1, n)
         per_answer = np.array([len(g) for g in games], dtype=np.int64)
-        seed_used = int(seed)
+        seed_used, decisions, mode = int(seed), [], "games"
     seconds = time.perf_counter() - started
     opener_word = None if opener_index is None else policy.word_list.guesses[opener_index]
-    return BeliefScore(policy.name, universe.belief, opener_word, seed_used, per_answer, games, seconds,
-                       guess_limit)
+    return Score(policy.name, opener_word, per_answer, seconds, mode, guess_limit, decisions, seed_used, 1,
+                 universe.belief, games)

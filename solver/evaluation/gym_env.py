@@ -1,6 +1,7 @@
 """``ExactWordle-v0``: a Gymnasium environment whose ``info`` carries the exact optimum.
 
-One episode is one game of Wordle (normal mode) against an answer drawn with the
+One episode is one game of Wordle (normal mode; the rules are
+:class:`solver.game.environments.Game`'s) against an answer drawn with the
 environment's ``np_random`` at :meth:`ExactWordleEnv.reset` (or given:
 ``reset(options={"answer": "cigar"})``). Every step the agent plays a guess; besides the
 usual reward it learns what the move was worth against the exact optimum (Bertsimas &
@@ -50,6 +51,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from solver.game.environments import Game
 from solver.game.feedback import code_to_text
 from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
 
@@ -160,10 +162,10 @@ class ExactWordleEnv(gym.Env):
         return math.inf if q >= INF else float(q - before["optimal_value"])
 
     def _play(self, guess_index: int) -> None:
-        code = int(self.service.table[guess_index, self._answer])
-        word = self.word_list.guesses[guess_index]
-        self._state = self._state[self.service.table[guess_index, self._state] == code]
-        self._steps.append((word, code))
+        """The guess played by the game's rules (:class:`solver.game.environments.Game`)."""
+        code = self._game.step(guess_index)
+        self._state = self._game.state
+        self._steps.append((self.word_list.guesses[guess_index], code))
 
     def _observation(self) -> np.ndarray:
         obs = np.zeros((self.guess_limit, 2), dtype=np.int64)
@@ -191,8 +193,9 @@ class ExactWordleEnv(gym.Env):
                 raise InputError(f"{options['answer']!r} is the opener: the game is won before a decision")
         else:
             self._answer = int(candidates[int(self.np_random.integers(len(candidates)))])
+        self._game = Game(self.word_list, self.service.table, self._answer, guess_limit=self.guess_limit)
         self._steps = []
-        self._state = np.arange(self.word_list.n_answers, dtype=np.int32)
+        self._state = self._game.state
         info: dict = {}
         if self.opener is not None:
             before = self._values()

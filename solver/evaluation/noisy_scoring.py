@@ -2,8 +2,8 @@
 
 A game against answer ``a`` with seed ``s``: the agent guesses; if the guess is the answer the
 game ends (the all-green pattern is shown without noise); otherwise the true pattern is
-noised (:func:`solver.policies._noisy_kernel.add_noise`, the game's own SplitMix64 stream
-seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
+noised (the environment :class:`solver.game.environments.NoisyGame`, the game's own
+SplitMix64 stream seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
 guesses is stopped. The random agents' decision ``k`` is seeded by
 ``SeedSequence(entropy=s, spawn_key=(a, k))`` (as in :mod:`solver.evaluation.belief_scoring`),
 so a game's outcome depends only on ``(s, a)``, not on the order in which games are played.
@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.evaluation.scoring import _decision_seed
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
-from solver.policies.noisy import DEFAULT_CAP, NoisyAgent, NoisyBelief
+from solver.game.protocol import decision_rng
+from solver.game.environments import NoisyGame as NoisyGameEnvironment
+from solver.policies.noisy import DEFAULT_CAP
 
 Z95 = 1.959963984540054
 
@@ -62,34 +63,26 @@ class NoisyGame:
     won: bool
 
 
-def play_noisy_game(agent: NoisyAgent, answer: int, seed: int, cap: int = DEFAULT_CAP,
+def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
                     memo: dict | None = None) -> NoisyGame:
-    """Play one game of ``agent`` against answer index ``answer`` (module docstring). ``memo``:
-    a dict shared by the games of a deterministic agent (decisions keyed by the history)."""
-    from solver.policies._noisy_kernel import add_noise, game_stream
-
-    word_list = agent.word_list
-    table = agent.table
-    target = int(word_list.answer_guess_index[answer])
-    belief = NoisyBelief(word_list, table)
-    rng = game_stream(np.uint64(seed), np.uint64(answer))
-    guesses, shown = [], []
-    key = ()
+    """Play one game of ``agent`` against answer index ``answer`` in the environment
+    :class:`solver.game.environments.NoisyGame` (module docstring). ``memo``: a dict shared by
+    the games of a deterministic agent (decisions keyed by the history)."""
+    game = NoisyGameEnvironment(agent.word_list, agent.table, answer, seed)
+    guesses = []
     for turn in range(cap):
         if agent.deterministic and memo is not None:
+            key = tuple(game.history)
             guess = memo.get(key)
             if guess is None:
-                guess = memo[key] = agent.choose(belief)
+                guess = memo[key] = agent.choose(game.belief(), None)
         else:
-            guess = agent.choose(belief, _decision_seed(seed, answer, turn) if not agent.deterministic else None)
-        guesses.append(guess)
-        if guess == target:
-            return NoisyGame(answer, seed, guesses, shown, True)
-        rng, observed = add_noise(int(table[guess, answer]), np.uint64(rng), word_list.word_length)
-        shown.append(int(observed))
-        belief.update(guess, int(observed))
-        key = key + (guess, int(observed))
-    return NoisyGame(answer, seed, guesses, shown, False)
+            guess = agent.choose(game.belief(), None if agent.deterministic else decision_rng(seed, answer, turn))
+        guesses.append(int(guess))
+        game.step(guess)
+        if game.won:
+            return NoisyGame(answer, seed, guesses, list(game.shown), True)
+    return NoisyGame(answer, seed, guesses, list(game.shown), False)
 
 
 @dataclass
@@ -165,7 +158,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def score_noisy(agent: NoisyAgent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
+def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
                 keep_games: bool = False) -> NoisyScore:
     """Play ``agent`` against every answer (or the answer indices ``answers``) once per seed.
 

@@ -9,7 +9,13 @@ Two ways to play all ``n_answers`` games, with the same result for a determinist
 - **games** (randomised policies, e.g. UCT): game by game. The seed of decision ``k``
   (0-based, the opener not counted) of the game against answer index ``a`` is drawn from
   ``numpy.random.SeedSequence(entropy=seed, spawn_key=(a, k))``, so results do not depend on
-  how the games are split between worker processes. Games run in parallel with joblib.
+  how the games are split between worker processes; the policy is given
+  ``numpy.random.default_rng`` of that seed (:func:`solver.game.protocol.decision_rng`). Games
+  run in parallel with joblib.
+
+Every policy is asked through the agent protocol, ``choose(belief, rng)``
+(:mod:`solver.game.protocol`); the belief carries the history, which a function of the
+history (:class:`solver.policies.function.FunctionPolicy`) reads.
 
 A game goes on past the guess limit until it is won (so its guesses can be counted); a game
 not won within ``guess_limit`` guesses is a **failure**. A policy is then asked with
@@ -31,6 +37,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.feedback import table_cache_path
+from solver.game.environments import Game
+from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, all_green
 
@@ -60,23 +68,27 @@ class Decision:
 
 
 @dataclass
-class ScoreResult:
-    """The outcome of :func:`score_policy`.
+class Score:
+    """The outcome of scoring an agent against every answer (:func:`score_policy`, and
+    :func:`solver.evaluation.belief_scoring.score_in_belief` in a belief setting): the one
+    score type.
 
     Attributes:
-        policy: the policy's name.
-        opener: the first guess (word).
+        policy: the agent's name.
+        opener: the first guess (word), or None when the agent chose its own.
         guesses_per_answer: int64[n_answers], guesses used against each answer (≥ 1).
         seconds: wall seconds of the evaluation.
         mode: ``"tree"`` or ``"games"``.
-        guess_limit: games not won within this many guesses are failures.
-        decisions: the policy's decisions (the opener excluded); in tree mode each state once.
+        guess_limit: games not won within this many guesses are failures (losses).
+        decisions: the agent's decisions (the opener excluded); in tree mode each state once.
         seed: the master seed (games mode) or None.
         jobs: worker processes used.
+        belief: the belief setting, ``"answers"`` or ``"guesses"`` (:mod:`solver.policies.belief`).
+        games: per answer, the int32 guess indices played (the last one the answer), when kept.
     """
 
     policy: str
-    opener: str
+    opener: str | None
     guesses_per_answer: np.ndarray
     seconds: float
     mode: str
@@ -84,6 +96,8 @@ class ScoreResult:
     decisions: list = field(default_factory=list, repr=False)
     seed: int | None = None
     jobs: int = 1
+    belief: str = "answers"
+    games: list | None = field(default=None, repr=False)
 
     @property
     def n_games(self) -> int:
@@ -107,6 +121,16 @@ class ScoreResult:
         return int((self.guesses_per_answer > self.guess_limit).sum())
 
     @property
+    def losses(self) -> int:
+        """The same as :attr:`failures` (the classic agents' reports say losses)."""
+        return self.failures
+
+    @property
+    def win_rate(self) -> float:
+        """Share of the games won within ``guess_limit`` guesses."""
+        return 1.0 - self.failures / self.n_games
+
+    @property
     def histogram(self) -> list[int]:
         """``histogram[i]`` = games won in ``i + 1`` guesses; length max(guess_limit, max)."""
         counts = np.bincount(self.guesses_per_answer, minlength=max(self.guess_limit, self.max_guesses) + 1)
@@ -116,6 +140,10 @@ class ScoreResult:
     def seconds_per_game(self) -> float:
         """Wall seconds per game (times the worker count in games mode: a CPU-time estimate)."""
         return self.seconds * max(1, self.jobs) / self.n_games
+
+
+#: The former name of :class:`Score`.
+ScoreResult = Score
 
 
 def _opener_index(word_list, opener) -> int:
@@ -137,13 +165,10 @@ def _split(row: np.ndarray, state: np.ndarray):
     return [(int(sorted_codes[s]), state[order[s:e]]) for s, e in zip(starts, ends)]
 
 
-def _ask(policy: Policy, history, state: np.ndarray, left: int, seed: int | None = None) -> int:
-    """The policy's guess index in ``state`` after ``history`` (``(guess index, code)`` pairs):
-    a policy of the history (``uses_history``, :class:`solver.policies.function.FunctionPolicy`)
-    is given it, any other only the state."""
-    if getattr(policy, "uses_history", False):
-        return _check_guess(policy, policy.choose_after(history, state, left, seed))
-    return _check_guess(policy, policy.choose(state, left, seed))
+def _ask(policy: Policy, history, state: np.ndarray, left: int, rng: np.random.Generator | None = None) -> int:
+    """The policy's guess index given the belief (``state``, ``left`` guesses left, ``history``
+    of ``(guess index, code)`` pairs), through the agent protocol."""
+    return _check_guess(policy, policy.choose(Belief(state, left, history), rng))
 
 
 def _check_guess(policy: Policy, guess: int) -> int:
@@ -152,63 +177,78 @@ def _check_guess(policy: Policy, guess: int) -> int:
     return guess
 
 
-def _score_tree(policy: Policy, opener_index: int, guess_limit: int, max_game_guesses: int,
-                progress) -> tuple[np.ndarray, list]:
-    word_list, table = policy.word_list, policy.table
-    per_answer = np.zeros(word_list.n_answers, dtype=np.int64)
+def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_game_guesses: int,
+                progress, table: np.ndarray | None = None, answer_of_column: np.ndarray | None = None,
+                keep_games: bool = False) -> tuple[np.ndarray, list, list | None]:
+    """Play every game at once as a recursive partition (module docstring):
+    ``(guesses per answer, decisions, games)``.
+
+    ``table``: feedback of every guess against every column (default the policy's, over the
+    answers); ``answer_of_column``: int64[n_columns], the answer index of each column, −1 for a
+    word that is no answer (a class without an answer is not played on; default: the columns
+    are the answers). ``opener_index`` None: the agent chooses its first guess too.
+    ``keep_games``: also return each answer's guesses (int32 arrays), else None."""
+    word_list = policy.word_list
+    table = policy.table if table is None else table
+    n_answers = word_list.n_answers
+    per_answer = np.zeros(n_answers, dtype=np.int64)
+    games: list | None = [None] * n_answers if keep_games else None
     decisions: list[Decision] = []
     green = all_green(word_list.word_length)
     done = 0
-    # (state, guesses played before this one, guess to play or -1 = ask the policy, history)
-    stack = [(np.arange(word_list.n_answers, dtype=np.int32), 0, opener_index, ())]
+    # (state, guess to play or -1 = ask the policy, history)
+    stack = [(np.arange(table.shape[1], dtype=np.int32), -1 if opener_index is None else opener_index, ())]
     while stack:
-        state, used, guess, history = stack.pop()
+        state, guess, history = stack.pop()
+        used = len(history)
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won {len(state)} games after "
                               f"{max_game_guesses} guesses (no progress)")
         if guess < 0:
             left = max(1, guess_limit - used)
             guess = _ask(policy, history, state, left)
-            decisions.append(Decision(state, left, guess, len(state)))
-        classes = _split(table[guess], state)
-        for code, members in reversed(classes):
+            n_games = len(state) if answer_of_column is None else int((answer_of_column[state] >= 0).sum())
+            decisions.append(Decision(state, left, guess, n_games))
+        for code, members in reversed(_split(table[guess], state)):
+            answers = members if answer_of_column is None else answer_of_column[members]
+            if answer_of_column is not None:
+                answers = answers[answers >= 0]
+                if answers.size == 0:
+                    continue  # no hidden answer reaches this class
             if code == green:
-                per_answer[members] = used + 1
+                per_answer[answers] = used + 1
+                if keep_games:
+                    games[int(answers[0])] = np.array([g for g, _ in history] + [guess], dtype=np.int32)
                 done += 1
                 if progress is not None:
-                    progress(done, word_list.n_answers)
+                    progress(done, n_answers)
             else:
-                stack.append((members, used + 1, -1, history + ((guess, code),)))
-    return per_answer, decisions
+                stack.append((members, -1, history + ((guess, code),)))
+    return per_answer, decisions, games
 
 
-def _decision_seed(seed: int, answer: int, k: int) -> int:
-    ss = np.random.SeedSequence(entropy=seed, spawn_key=(int(answer), int(k)))
-    return int(ss.generate_state(1, dtype=np.uint64)[0])
+#: The seed of decision ``k`` of the game against answer ``a`` (kept for the noisy scorer).
+_decision_seed = decision_seed
 
 
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
               seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES):
-    """Play one game against answer index ``answer``: ``(guesses used, decisions)`` where the
-    decisions are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
-    table = policy.table
-    state = np.arange(policy.word_list.n_answers, dtype=np.int32)
-    green = all_green(policy.word_list.word_length)
-    guess, used, decisions, history = opener_index, 0, [], ()
+    """Play one game against answer index ``answer`` in the environment
+    :class:`solver.game.environments.Game`: ``(guesses used, decisions)`` where the decisions
+    are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
+    game = Game(policy.word_list, policy.table, answer, guess_limit=guess_limit)
+    guess, decisions = opener_index, []
     while True:
-        used += 1
-        code = int(table[guess, answer])
-        if code == green:
-            return used, decisions
-        if used >= max_game_guesses:
+        game.step(guess)
+        if game.won:
+            return game.guesses, decisions
+        if game.guesses >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
                               f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
                               "guesses (no progress)")
-        state = state[table[guess, state] == code]
-        history += ((guess, code),)
-        left = max(1, guess_limit - used)
-        guess = _ask(policy, history, state, left, _decision_seed(seed, answer, used - 1))
-        decisions.append((state, left, guess))
+        belief = game.belief()
+        guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, game.guesses - 1)))
+        decisions.append((belief.state, belief.guesses_left, guess))
 
 
 _WORKER_TABLES: dict[str, np.ndarray] = {}
@@ -271,7 +311,7 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
 
 def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed: int = 0,
                  jobs: int = 1, mode: str = "auto", progress=None,
-                 max_game_guesses: int = MAX_GAME_GUESSES) -> ScoreResult:
+                 max_game_guesses: int = MAX_GAME_GUESSES) -> Score:
     """Play ``policy`` from ``opener`` against every answer of its word list.
 
     Args:
@@ -288,7 +328,7 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
             fail to split a two-word state many times running) raises the limit to its own.
 
     Returns:
-        :class:`ScoreResult` (total, average, max, histogram, failures, seconds per game).
+        :class:`Score` (total, average, max, histogram, failures, seconds per game).
 
     Raises:
         UnknownWordError: the opener is not an allowed guess.
@@ -302,7 +342,7 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         raise ValueError(f"mode must be 'tree', 'games' or 'auto', got {mode!r}")
     started = time.perf_counter()
     if mode == "tree":
-        per_answer, decisions = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress)
+        per_answer, decisions, _ = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress)
         workers = 1
     else:
         from joblib import cpu_count
@@ -311,5 +351,5 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         per_answer, decisions = _score_games(policy, opener_index, guess_limit, seed, workers,
                                              max_game_guesses, progress)
     seconds = time.perf_counter() - started
-    return ScoreResult(policy.name, policy.word_list.guesses[opener_index], per_answer, seconds, mode,
+    return Score(policy.name, policy.word_list.guesses[opener_index], per_answer, seconds, mode,
                        guess_limit, decisions, seed if mode == "games" else None, workers)

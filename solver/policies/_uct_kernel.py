@@ -32,6 +32,7 @@ Each rollout creates at most one decision node, so ``n_rollouts + 1`` decision n
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game._random_kernel import splitmix64  # noqa: F401  (also used by the other policy kernels)
 
 from solver.policies._policy_kernel import _key_of_row, new_scratch
 
@@ -47,17 +48,6 @@ STAT_SCANS = 3
 STAT_SIM_STEPS = 4
 STAT_MAX_DEPTH = 5
 N_STATS = 6
-
-
-@njit(cache=True)
-def splitmix64(x):
-    """One step of SplitMix64 (Steele, Lea & Flood 2014): ``(next_state, output)``, uint64."""
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return x, z
 
 
 @njit(cache=True)

@@ -1,13 +1,15 @@
 """The policy interface shared by every policy: heuristics, rollout, UCT and the exact tree.
 
-A **state** is the set of answers still possible, given as a sorted ``int32`` array of answer
-indices (into ``word_list.answers``); ``guesses_left`` counts the guesses still allowed
-(6 at the start of a game). A policy maps (state, guesses_left) to a guess index (into
-``word_list.guesses``).
+Every policy is an agent of the one protocol (:mod:`solver.game.protocol`):
+``choose(belief, rng) -> guess index``, the :class:`~solver.game.protocol.Belief` holding the
+**state** (the answers still possible, a sorted ``int32`` array of answer indices into
+``word_list.answers``), ``guesses_left`` (6 at the start of a game) and the history.
 
 Every policy guesses the answer when only one remains (docs/algorithms.md §8.1: without this rule
 MIG_A would play the alphabetically first word); :meth:`Policy.choose` enforces it before
-calling the policy's own :meth:`Policy._choose`.
+calling the policy's own rule :meth:`Policy._choose` ``(state, guesses_left, seed)``, where
+``seed`` is the integer the decision's generator was made from
+(:func:`solver.game.protocol.rng_seed`; None for a deterministic call).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 import numpy as np
+
+from solver.game.errors import InputError
+from solver.game.protocol import Belief, rng_seed
 
 
 class Policy(ABC):
@@ -36,15 +41,35 @@ class Policy(ABC):
         self.word_list = word_list
         self.table = table
 
-    def choose(self, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
-        """Guess index to play in ``state`` (sorted int32 answer indices, non-empty) with
-        ``guesses_left`` ≥ 1 guesses left. ``seed`` drives randomised policies (ignored by
-        deterministic ones). Raises ValueError on an empty state."""
+    def choose(self, belief: Belief, rng: np.random.Generator | None = None) -> int:
+        """Guess index to play given ``belief`` (:class:`~solver.game.protocol.Belief`, its state
+        non-empty). ``rng`` drives randomised policies (ignored by deterministic ones); see
+        :func:`solver.game.protocol.decision_rng`. Raises ValueError on an empty state,
+        TypeError when ``belief`` is not a Belief."""
+        if not isinstance(belief, Belief):
+            raise TypeError(f"choose takes a solver.game.protocol.Belief, not {type(belief).__name__} "
+                            "(Belief(state, guesses_left))")
+        return self._decide(belief, rng_seed(rng))
+
+    def _decide(self, belief: Belief, seed: int | None) -> int:
+        """The one-left rule, then :meth:`_choose`."""
+        state = belief.state
         if len(state) == 0:
             raise ValueError("empty state: no answer is consistent with the feedback so far")
         if len(state) == 1:
             return int(self.word_list.answer_guess_index[state[0]])
-        return int(self._choose(state, guesses_left, seed))
+        return int(self._choose(state, belief.guesses_left, seed))
+
+    def in_belief(self, universe) -> Policy:
+        """This policy playing in ``universe``'s belief setting
+        (:class:`solver.policies.belief.Universe`). A policy that needs the answer list plays
+        only in ``answers`` (itself); the classic agents also play in ``guesses``
+        (:meth:`solver.policies.classic.ClassicPolicy.in_belief`). Raises InputError otherwise."""
+        if universe.belief != "answers":
+            raise InputError(f"policy {self.name!r} plays only in the answers belief setting (it needs the "
+                             "answer list); the guesses setting takes random_total, random_possible, minimax1, "
+                             "expectimax1, entropy, qlearning")
+        return self
 
     @abstractmethod
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:

@@ -47,6 +47,9 @@ from solver.policies.belief import Universe, answers_universe, guesses_universe
 
 #: Registry names of the agents of this module (Q-learning: solver.policies.qlearning).
 NAMES = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy")
+#: Posterior probability above which the deterministic agents guess the most probable word
+#: (a weighted belief: Noisy Wordle, :mod:`solver.policies.noisy`).
+COMMIT_THRESHOLD = 0.5
 
 
 class ClassicPolicy(Policy):
@@ -86,14 +89,37 @@ class ClassicPolicy(Policy):
         state["_universe"] = None
         return state
 
-    def choose(self, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
-        """Guess index to play in ``state`` (sorted int32 member indices, non-empty) with
-        ``guesses_left`` ≥ 1. Raises ValueError on an empty state."""
+    def _decide(self, belief, seed: int | None) -> int:
+        """The belief's state holds member indices of :attr:`universe` (non-empty). With weights
+        (a noisy posterior), a committing agent first guesses a word of probability above
+        :data:`COMMIT_THRESHOLD`, then :meth:`_choose_weighted` decides."""
+        state = belief.state
         if len(state) == 0:
             raise ValueError("empty state: no word is consistent with the feedback so far")
         if len(state) == 1:
             return int(self.universe.guess_of_member[state[0]])
-        return int(self._choose(np.ascontiguousarray(state, dtype=np.int32), guesses_left, seed))
+        state = np.ascontiguousarray(state, dtype=np.int32)
+        if belief.weights is None:
+            return int(self._choose(state, belief.guesses_left, seed))
+        weights = np.ascontiguousarray(belief.weights, dtype=np.float64)
+        if self.commits:
+            k = int(np.argmax(weights))
+            if float(weights[k] / weights.sum()) > COMMIT_THRESHOLD:
+                return int(self.universe.guess_of_member[state[k]])
+        return int(self._choose_weighted(state, weights, belief, seed))
+
+    #: Whether a weighted belief's most probable word is guessed once its probability exceeds
+    #: :data:`COMMIT_THRESHOLD` (the deterministic agents; the random baselines do not).
+    commits = False
+
+    def _choose_weighted(self, state: np.ndarray, weights: np.ndarray, belief, seed: int | None) -> int:
+        """The rule over a weighted belief; by default the weights are ignored (the random
+        agents draw uniformly over the words still possible, Q-learning reads its table)."""
+        return self._choose(state, belief.guesses_left, seed)
+
+    def _answers_only(self) -> None:
+        if self.belief != "answers":
+            raise ValueError(f"{self.name} plays a weighted belief only over the answers")
 
 
 def _need_seed(name: str, seed: int | None) -> int:
@@ -135,6 +161,7 @@ class DepthOnePolicy(ClassicPolicy):
     """
 
     OBJECTIVES = ("minimax", "expectimax")
+    commits = True
 
     def __init__(self, word_list, table: np.ndarray, objective: str = "minimax"):
         super().__init__(word_list, table)
@@ -151,6 +178,19 @@ class DepthOnePolicy(ClassicPolicy):
                                   MINIMAX if self.objective == "minimax" else EXPECTIMAX,
                                   n_patterns(self.word_list.word_length)))
 
+    def _choose_weighted(self, state, weights, belief, seed):
+        """Least largest class mass / least ``Σ_C W(C)²`` over the classes the guess would make if
+        the feedback were truthful (:mod:`solver.policies.noisy`)."""
+        from solver.policies._noisy_kernel import weighted_depth_one_choose
+
+        self._answers_only()
+        alive = np.zeros(self.word_list.n_answers, dtype=np.bool_)
+        alive[state] = True
+        answer_of_guess = np.ascontiguousarray(self.word_list.guess_answer_index, dtype=np.int32)
+        return int(weighted_depth_one_choose(self.table, state, weights, alive, answer_of_guess,
+                                             0 if self.objective == "minimax" else 1,
+                                             n_patterns(self.word_list.word_length)))
+
 
 class EntropyPolicy(ClassicPolicy):
     """``entropy``: the guess of largest feedback entropy over the belief (module docstring);
@@ -162,6 +202,7 @@ class EntropyPolicy(ClassicPolicy):
     """
 
     name = "entropy"
+    commits = True
 
     def _choose(self, state, guesses_left, seed):
         from solver.policies._policy_kernel import mig_choose
@@ -171,6 +212,22 @@ class EntropyPolicy(ClassicPolicy):
         return int(mig_choose(state, universe.table, universe.guess_of_member, universe.member_of_guess,
                               True, factor_tables(universe.n_members),
                               n_patterns(self.word_list.word_length)))
+
+    def _choose_weighted(self, state, weights, belief, seed):
+        """Under noisy feedback: the largest expected information gain over the posterior among
+        :func:`solver.policies.noisy.entropy_candidates` (:mod:`solver.policies.noisy`)."""
+        from solver.policies._noisy_kernel import entropy_choose
+        from solver.policies.noisy import entropy_candidates
+
+        self._answers_only()
+        if not belief.noisy:
+            raise ValueError("the entropy agent takes weights only under noisy feedback")
+        length = self.word_list.word_length
+        answer_guess = self.word_list.answer_guess_index
+        answer_of_guess = np.ascontiguousarray(self.word_list.guess_answer_index, dtype=np.int32)
+        candidates = entropy_candidates(self.table, state, weights, answer_guess, n_patterns(length))
+        return int(entropy_choose(self.table, candidates, state, weights, answer_of_guess, length,
+                                  n_patterns(length)))
 
 
 def make_classic(word_list, table: np.ndarray, name: str) -> ClassicPolicy:

@@ -61,7 +61,7 @@ class ExactPolicy(Policy):
             states are answered without search; None to solve every state.
         guess_limit: guesses allowed in a game (6); the tree's root has all of them.
 
-    ``choose(state, guesses_left)`` plays the optimal guess; it raises
+    ``choose(Belief(state, guesses_left))`` plays the optimal guess; it raises
     :class:`solver.exact.bellman.UnwinnableError` if no policy wins every answer of the state in time.
     """
 

@@ -59,11 +59,9 @@ class FunctionPolicy(Policy):
         deterministic: True (default) when the guess depends only on the history: the scorer
             then asks once per state of the policy's decision tree. False: game by game.
 
-    :meth:`choose_after` is what the scorer calls; :meth:`choose` (without the history)
-    raises TypeError.
+    :meth:`choose` is the agent protocol's (:mod:`solver.game.protocol`): the function sees
+    the belief's history and its answers still possible.
     """
-
-    uses_history = True
 
     def __init__(self, fn: Callable, word_list, table: np.ndarray, *, name: str | None = None,
                  deterministic: bool = True):
@@ -75,15 +73,16 @@ class FunctionPolicy(Policy):
         self.deterministic = bool(deterministic)
         self._with_answers = _takes_answers(fn)
 
-    def choose_after(self, history, state: np.ndarray, guesses_left: int, seed: int | None = None) -> int:
-        """Guess index the function plays after ``history`` (``(guess index, feedback code)``
-        pairs) in ``state`` (sorted int32 answer indices). Raises
-        :class:`PolicyFunctionError` for a word not in the guess list or an index out of range."""
+    def _decide(self, belief, seed: int | None) -> int:
+        """Guess index the function plays after ``belief.history`` (``(guess index, feedback
+        code)`` pairs), its answers still possible ``belief.state`` (sorted int32 answer
+        indices); no one-left rule. Raises :class:`PolicyFunctionError` for a word not in the
+        guess list or an index out of range."""
         words = self.word_list.guesses
         length = self.word_list.word_length
-        played = tuple((words[g], code_to_text(int(code), length)) for g, code in history)
+        played = tuple((words[g], code_to_text(int(code), length)) for g, code in belief.history)
         if self._with_answers:
-            answers = tuple(self.word_list.answers[int(a)] for a in state)
+            answers = tuple(self.word_list.answers[int(a)] for a in belief.state)
             guess = self.fn(played, answers)
         else:
             guess = self.fn(played)
@@ -101,8 +100,5 @@ class FunctionPolicy(Policy):
             raise PolicyFunctionError(f"policy {self.name!r} returned {guess!r} after {list(played)}, "
                                       f"which is not in the {self.word_list.name!r} guess list") from None
 
-    def choose(self, state, guesses_left, seed=None) -> int:
-        raise TypeError(f"policy {self.name!r} is a function of the history: call choose_after")
-
-    def _choose(self, state, guesses_left, seed):  # pragma: no cover - choose is overridden
+    def _choose(self, state, guesses_left, seed):  # pragma: no cover - _decide is overridden
         raise TypeError("a function policy chooses from the history")

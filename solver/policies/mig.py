@@ -109,7 +109,7 @@ class MIGPolicy(Policy):
         variant: ``"a"`` (ties alphabetical) or ``"b"`` (answers first among ties).
         ties: ``"exact"`` (default) or ``"float"`` (the thesis-reproducing float reading above).
 
-    ``choose(state, guesses_left)`` ignores ``guesses_left`` (MIG plays the same at any depth).
+    ``choose(belief)`` ignores ``belief.guesses_left`` (MIG plays the same at any depth).
     Named ``mig_a``, ``mig_b`` (``mig_a_float``, ``mig_b_float`` for the float reading).
     """
 

@@ -1,16 +1,19 @@
-"""Noisy Wordle: the Bayesian belief over the answers and the agents that play on it
+"""Noisy Wordle: the agents that play on the Bayesian belief over the answers
 (docs/algorithms.md §14; issue 12, item 4).
 
 The game: after each guess that is not the answer, one of the L positions of the feedback,
 chosen uniformly, is recoloured uniformly among the three colours (possibly to its own
 colour). When the guess *is* the answer the game ends and the all-green pattern is shown
 without noise; a noisy pattern of another guess may by chance look all green, and then the
-game goes on. The likelihood ``P(shown | guess, answer)`` and the belief's weights are in
-:mod:`solver.policies._noisy_kernel`.
+game goes on. These rules, the likelihood ``P(shown | guess, answer)`` and the belief's
+weights are the game layer's (:class:`solver.game.environments.NoisyGame`,
+:class:`~solver.game.environments.NoisyBelief`, :mod:`solver.game._noise_kernel`).
 
-Agents (the classic agents of :mod:`solver.policies.classic` adapted, and an entropy agent).
-Every agent first applies the **one-left rule**: when one answer has positive weight, it is
-guessed. Then:
+Agents: the classic agents themselves (:mod:`solver.policies.classic`,
+:mod:`solver.policies.qlearning`), given a weighted :class:`~solver.game.protocol.Belief`
+(:meth:`NoisyBelief.belief`: the answers of positive weight, their weights, ``noisy=True``);
+no agent is written twice. Every agent first applies the **one-left rule**: when one answer
+has positive weight, it is guessed. Then:
 
 - ``random_total``: a uniformly random allowed guess;
 - ``random_possible``: a uniformly random answer of positive weight (uniform, not by weight);
@@ -35,19 +38,17 @@ for many turns). The random agents do not (they are baselines).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.spec import all_green, n_patterns
+from solver.game.environments import NoisyBelief, noise_likelihood  # noqa: F401  (re-exported)
+from solver.game.spec import all_green
+from solver.policies.classic import COMMIT_THRESHOLD  # noqa: F401  (re-exported: the commit rule's threshold)
 
 #: The agents, in report order.
 NOISY_AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "qlearning", "entropy")
 #: Default guess cap of a noisy game: a game not won after this many guesses is stopped (a loss).
 DEFAULT_CAP = 20
-#: Posterior probability above which the deterministic agents guess the most probable answer.
-COMMIT_THRESHOLD = 0.5
 #: Guesses of best noise-free score that the entropy agent scores (beside the possible answers).
 ENTROPY_SHORTLIST = 100
 
@@ -68,113 +69,6 @@ def check_agents(names) -> list[str]:
     return out
 
 
-def noise_likelihood(shown: int, true: int, word_length: int = 5) -> float:
-    """``P(shown | true pattern)`` under the noise (1/3, 1/(3L) or 0; module docstring)."""
-    from solver.policies._noisy_kernel import scaled_likelihood
-
-    return scaled_likelihood(int(shown), int(true), int(word_length)) / (3.0 * word_length)
-
-
-class NoisyBelief:
-    """The Bayesian belief over the answers of a Noisy Wordle game.
-
-    Attributes:
-        matches: int32[n_answers], how many shown patterns equalled the answer's true pattern.
-        alive: bool[n_answers], False once an observation had likelihood 0 for the answer (or
-            the answer was guessed and the game went on).
-
-    The weight of an alive answer is ``L ** matches`` up to a common factor: the product of its
-    likelihoods (uniform prior over the answers).
-    """
-
-    def __init__(self, word_list, table: np.ndarray):
-        self.word_list = word_list
-        self.table = table
-        self.word_length = word_list.word_length
-        self.matches = np.zeros(word_list.n_answers, dtype=np.int32)
-        self.alive = np.ones(word_list.n_answers, dtype=np.bool_)
-        self.n_alive = word_list.n_answers
-        self.history: list[tuple[int, int]] = []
-
-    def update(self, guess: int, shown: int) -> None:
-        """Take the shown pattern of ``guess`` (a guess index) that did not win."""
-        from solver.policies._noisy_kernel import update_belief
-
-        guessed_answer = int(self.word_list.guess_answer_index[guess])
-        self.n_alive = int(update_belief(self.matches, self.alive, self.table[guess], guessed_answer,
-                                         int(shown), self.word_length))
-        self.history.append((int(guess), int(shown)))
-
-    def weights(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(members, weights)``: alive answer indices (int32) and their weights (float64, the
-        largest 1)."""
-        from solver.policies._noisy_kernel import belief_weights
-
-        return belief_weights(self.matches, self.alive, self.word_length)
-
-    def posterior(self) -> np.ndarray:
-        """float64[n_answers]: the posterior probability of each answer (sums to 1)."""
-        members, weights = self.weights()
-        out = np.zeros(self.word_list.n_answers, dtype=np.float64)
-        out[members] = weights / weights.sum()
-        return out
-
-    def most_probable(self) -> tuple[int, float]:
-        """``(answer index, posterior)`` of the most probable answer (ties: lowest index)."""
-        members, weights = self.weights()
-        k = int(np.argmax(weights))
-        return int(members[k]), float(weights[k] / weights.sum())
-
-
-@dataclass
-class NoisyAgent:
-    """An agent of Noisy Wordle (module docstring). ``choose(belief, seed)`` returns a guess
-    index; ``seed`` (the decision's seed) is needed by the random agents only."""
-
-    name: str
-    word_list: object
-    table: np.ndarray
-    qtable: object = None
-
-    @property
-    def deterministic(self) -> bool:
-        return not self.name.startswith("random")
-
-    def choose(self, belief: NoisyBelief, seed: int | None = None) -> int:
-        if belief.n_alive == 0:
-            raise ValueError("no answer has positive weight")
-        answer_guess = self.word_list.answer_guess_index
-        if belief.n_alive == 1:
-            return int(answer_guess[int(np.flatnonzero(belief.alive)[0])])
-        if self.name == "random_total":
-            return int(np.random.default_rng(_need_seed(self.name, seed)).integers(self.word_list.n_guesses))
-        if self.name == "random_possible":
-            alive = np.flatnonzero(belief.alive)
-            pick = int(np.random.default_rng(_need_seed(self.name, seed)).integers(alive.size))
-            return int(answer_guess[alive[pick]])
-        best, probability = belief.most_probable()
-        if probability > COMMIT_THRESHOLD:
-            return int(answer_guess[best])
-        members, weights = belief.weights()
-        answer_of_guess = np.ascontiguousarray(self.word_list.guess_answer_index, dtype=np.int32)
-        length = self.word_list.word_length
-        if self.name in ("minimax1", "expectimax1"):
-            from solver.policies._noisy_kernel import weighted_depth_one_choose
-
-            return int(weighted_depth_one_choose(self.table, members, weights, belief.alive, answer_of_guess,
-                                                 0 if self.name == "minimax1" else 1, n_patterns(length)))
-        if self.name == "qlearning":
-            from solver.policies._classic_kernel import q_choose
-
-            guess_of_member = np.ascontiguousarray(answer_guess, dtype=np.int32)
-            return int(q_choose(members, self.qtable.q_values, guess_of_member))
-        from solver.policies._noisy_kernel import entropy_choose
-
-        candidates = entropy_candidates(self.table, members, weights, answer_guess, n_patterns(length))
-        return int(entropy_choose(self.table, candidates, members, weights, answer_of_guess, length,
-                                  n_patterns(length)))
-
-
 def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarray, answer_guess: np.ndarray,
                        patterns: int, shortlist: int | None = None) -> np.ndarray:
     """The guesses the entropy agent scores: the ``shortlist`` (:data:`ENTROPY_SHORTLIST`) guesses
@@ -188,21 +82,22 @@ def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarr
     return np.union1d(best, answer_guess[members]).astype(np.int32)
 
 
-def _need_seed(name: str, seed: int | None) -> int:
-    if seed is None:
-        raise ValueError(f"{name} is randomised: it needs a seed for every decision")
-    return int(seed)
-
-
-def make_noisy_agent(name: str, word_list, table: np.ndarray, qtable=None) -> NoisyAgent:
-    """The agent ``name`` (one of :data:`NOISY_AGENTS`). qlearning loads the answers-setting
-    table from artifacts/ unless ``qtable`` is given (QTableError, exit 2, if missing)."""
+def make_noisy_agent(name: str, word_list, table: np.ndarray, qtable=None):
+    """The agent ``name`` (one of :data:`NOISY_AGENTS`): the classic agent of that name
+    (:mod:`solver.policies.classic`, :mod:`solver.policies.qlearning`), which plays a weighted
+    belief (:meth:`NoisyBelief.belief`) by the rules of the module docstring. qlearning loads the
+    answers-setting table from artifacts/ now unless ``qtable`` is given (QTableError, exit 2, if
+    missing)."""
     (name,) = check_agents([name])
-    if name == "qlearning" and qtable is None:
-        from solver.policies.qlearning import load_qtable, qtable_path
+    if name == "qlearning":
+        from solver.policies.qlearning import QLearningPolicy
 
-        qtable = load_qtable(qtable_path(word_list, "answers"), word_list)
-    return NoisyAgent(name, word_list, table, qtable)
+        agent = QLearningPolicy(word_list, table, qtable)
+        agent.qtable()  # a missing or mismatched table fails before any game
+        return agent
+    from solver.policies.classic import make_classic
+
+    return make_classic(word_list, table, name)
 
 
 def green_code(word_list) -> int:

@@ -183,6 +183,7 @@ class QLearningPolicy(ClassicPolicy):
 
     name = "qlearning"
     deterministic = True
+    commits = True
 
     def __init__(self, word_list, table: np.ndarray, qtable: QTable | None = None,
                  directory: str | Path | None = None):
