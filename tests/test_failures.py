@@ -396,7 +396,7 @@ def test_every_writer_respects_the_umask(home, words, capsys):
         assert call(tools.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
                     "--out", home / "t.msgpack", capsys=capsys)[0] == 0
         word_list = load_word_list(words)
-        from solver.exact.journal import Journal
+        from solver.runs.journal import Journal
         from solver.game.feedback import table_cache_path
 
         journal = Journal.open(bellman.journal_path(word_list, "crane", 6), {"run": 1})

@@ -146,7 +146,7 @@ def test_a_proof_killed_with_sigkill_resumes_without_redoing_work(tmp_path):
 
 def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
     from solver.exact import prove as prove_module
-    from solver.exact.journal import ForeignJournalError
+    from solver.runs.journal import ForeignJournalError
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     first, second = small_list(12), small_list(13)
@@ -155,7 +155,7 @@ def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
     # the second list's proof finds the first list's journal at its own path: refused
     stale = prove_module.journal_path(first, spec, 1, None)
     stale.parent.mkdir(parents=True, exist_ok=True)
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.runs.journal import Journal, run_fingerprint
 
     Journal.open(stale, run_fingerprint(first, mode="normal", objective="total", guess_limit=6,
                                         kind="prove", rank=1, openers=[]), resume=False).close()
@@ -179,7 +179,7 @@ def test_the_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypa
     assert openers_csv(two) == openers_csv(one)
     # prove() keeps its journal (the CLI discards it after writing the CSV): keep its first
     # half of records and a torn one, as a SIGKILL part-way would leave it
-    from solver.exact.journal import _frames
+    from solver.runs.journal import _frames
 
     path = prove_module.journal_path(wl, one.spec, 2, None)
     data = path.read_bytes()
@@ -202,7 +202,7 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
     again: every resumed run writes the uninterrupted run's CSV. (Before the replay, the cuts
     late in the search gave cut-off openers a bound one lower.)"""
     from solver.exact import prove as prove_module
-    from solver.exact.journal import _frames
+    from solver.runs.journal import _frames
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     monkeypatch.setattr(prove_module, "SEEDS", 1)

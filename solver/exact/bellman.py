@@ -6,7 +6,7 @@ is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per object
 (:mod:`solver.exact._objective_kernel`, docs/algorithms.md §2.4). The game (word length,
 guess limit, mode, objective) is a :class:`solver.game.spec.GameSpec`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel by forked worker
-processes, largest first, and each finished class is recorded in a journal (:mod:`solver.exact.journal`)
+processes, largest first, and each finished class is recorded in a journal (:mod:`solver.runs.journal`)
 so an interrupted solve resumes. :func:`solve_and_save` (what ``python -m tools.solve`` runs)
 checks the output path and the cache before any work, and discards the journal only once
 the artifact is written, so a failed final write loses nothing.
@@ -19,7 +19,6 @@ among the guesses that split the state.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import time
@@ -30,14 +29,15 @@ import numpy as np
 
 from policy_tree.tree import DecisionTree
 from solver.game.checks import check_jobs
-from solver.game.errors import InputError, OutputError, WriteFailedError
+from solver.game.errors import InputError, WriteFailedError
 from solver.game.feedback import code_to_text, feedback_table, table_cache_path
-from solver.game.files import cache_dir, prepare_output_file, usable_cache_dir, write_atomic
+from solver.game.files import prepare_output_file, usable_cache_dir, write_atomic
 from solver.game.hashing import constraint_keys, zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
+from solver.exact.versions import SOLVER_VERSION  # noqa: F401  (re-exported)
+from solver.runs.naming import artifact_path, check_artifact_name, solve_journal_path  # noqa: F401
 
-SOLVER_VERSION = "0.2.0"
 INF = 1 << 30
 #: Limits of the search kernel's candidate sort key (:mod:`solver.exact._search_kernel`).
 MAX_ANSWERS = 11585
@@ -497,28 +497,23 @@ def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
 
 def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
-    """The journal of one solve (:mod:`solver.exact.journal`): one record per finished root
+    """The journal of one solve (:mod:`solver.runs.journal`): one record per finished root
     class, kept in ``cache_dir()/journals`` until the tree is assembled (:func:`solve`) or,
     with ``keep_journal``, until the artifact is written (:func:`save_artifact`,
-    :func:`solve_and_save`). One file per (lists,
-    opener, guess limit, objective, mode, priors, feedback rule); the solver version and the kernels' sources are in
-    its fingerprint, so a journal of an older solver is refused rather than reused."""
-    key = hashlib.sha256(
-        f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{opener}:{guess_limit}:"
-        f"{objective}:{mode}{':' + priors.sha256 if priors is not None else ''}"
-        f"{'' if feedback == 'standard' else ':feedback=' + feedback}".encode()
-    ).hexdigest()[:20]
-    return cache_dir() / "journals" / f"solve-{key}.journal"
+    :func:`solve_and_save`). Named by :func:`solver.runs.naming.solve_journal_path`; the
+    solver version and the kernels' sources are in its fingerprint, so a journal of an older
+    solver is refused rather than reused."""
+    return solve_journal_path(word_list, opener, guess_limit, objective, mode, priors, feedback)
 
 
 def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool, priors=None):
-    """The solve's :class:`~solver.exact.journal.Journal`; raises ForeignJournalError when
+    """The solve's :class:`~solver.runs.journal.Journal`; raises ForeignJournalError when
     ``resume`` and the file holds another run's journal."""
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.runs.journal import Journal, run_fingerprint
 
-    fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
-                                  guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                  kind="solve", opener=opener,
+    fingerprint = run_fingerprint(word_list, kind="solve", solver_version=SOLVER_VERSION,
+                                  mode=spec.mode, objective=spec.objective,
+                                  guess_limit=spec.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
                                   feedback=spec.feedback)
     path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors,
@@ -683,46 +678,11 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
     return tree, {name: int(stats[i]) for i, name in enumerate(names)}
 
 
-def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
-                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
-                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
-    """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
-    (mode ``normal`` or ``hard``),
-    ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
-    ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
-    objective for Yellow Wordle (``legacy-normal-yellow-salet-limit8.msgpack``). ``<name>`` is the lists'
-    :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
-    shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
-    kind = "" if feedback == "standard" else f"{feedback}-"
-    kind += "" if objective == "total" else f"{objective}-"
-    if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
-        kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
-    limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
-    opener = opener.strip().lower()
-    return Path(directory) / f"{word_list.output_name}-{mode}-{kind}{opener}{limit}.msgpack"
-
-
 def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
     """:func:`artifact_path` of a solve's result."""
     return artifact_path(result.word_list, result.opener, objective=result.objective,
                          guess_limit=result.guess_limit, directory=directory, mode=result.mode,
                          priors=result.priors, feedback=result.feedback)
-
-
-def check_artifact_name(word_list: WordList, path: str | Path) -> None:
-    """Refuse (:class:`~solver.game.errors.OutputError`) an artifact file name that claims a
-    shipped list (``legacy-normal-…``, ``nyt-2024-normal-…``) for lists that are not that
-    list, so a custom list never writes over a shipped artifact."""
-    from solver.game.wordlists import BUILTIN_LISTS
-
-    name = Path(path).name
-    for shipped in BUILTIN_LISTS:
-        if (name.startswith((f"{shipped}-normal-", f"{shipped}-hard-"))
-                and word_list.shipped_name != shipped):
-            raise OutputError(
-                f"{path} is named for the shipped {shipped!r} list, but {word_list.name!r} holds "
-                f"other words; write it elsewhere, e.g. "
-                f"{Path(path).with_name(name.replace(shipped, word_list.output_name, 1))}")
 
 
 def artifact_bytes(result: SolveResult) -> bytes:

@@ -32,7 +32,7 @@ Work goes to joblib workers (processes, ``jobs``) or to a dask.distributed clust
 (``backend="dask"``, ``scheduler`` its address), through joblib's dask backend. Each worker
 keeps one memo across its openers (a state's value does not depend on the opener that led
 to it), of a fixed size set by ``memory_gb``. Every finished opener, and every chunk of
-bounds, is journaled (:mod:`solver.exact.journal`), so a run stopped by Ctrl-C or SIGKILL
+bounds, is journaled (:mod:`solver.runs.journal`), so a run stopped by Ctrl-C or SIGKILL
 resumes without redoing it. Speed and memory: docs/benchmarks.md.
 """
 
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
 import io
 import os
 import threading
@@ -53,10 +52,11 @@ import numpy as np
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, game_spec, search_rules
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
-from solver.game.files import cache_dir, write_atomic
+from solver.game.files import write_atomic
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
+from solver.runs.naming import journal_file
 
 #: Bytes per memo slot (two uint64 keys, meta, value, guess: 5 × 8).
 MEMO_SLOT_BYTES = 40
@@ -282,9 +282,8 @@ def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple 
     ``prove``, or ``prove-worst`` for :mod:`solver.exact.prove_worst`)."""
     chosen = ",".join(openers) if openers else "*"
     limit = "" if top is None else f":top{top}"
-    key = hashlib.sha256(f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{spec}:"
-                         f"{rank}:{chosen}{limit}".encode()).hexdigest()[:20]
-    return cache_dir() / "journals" / f"{kind}-{key}.journal"
+    return journal_file(kind, word_list.answers_sha256, word_list.guesses_sha256, spec, rank,
+                        f"{chosen}{limit}")
 
 
 def _journal_kind(spec: GameSpec) -> str:
@@ -337,7 +336,7 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     from joblib import cpu_count
 
     from solver.exact._search_kernel import guess_bounds
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.runs.journal import Journal, run_fingerprint
 
     spec = game_spec(word_list, guess_limit, objective, mode)
     if openers is not None:
@@ -375,9 +374,9 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
         everything = np.arange(word_list.n_answers, dtype=np.int32)
         cheap, order = guess_bounds(everything, table, spec.n_patterns, spec.objective_id)
         names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
-        fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
-                                      guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                      kind="prove", rank=rank, openers=list(names or ()),
+        fingerprint = run_fingerprint(word_list, kind="prove", solver_version=SOLVER_VERSION,
+                                      mode=spec.mode, objective=spec.objective,
+                                      guess_limit=spec.guess_limit, rank=rank, openers=list(names or ()),
                                       **({} if top is None else {"top": top}))
         with Journal.open(journal_path(word_list, spec, rank, names, top), fingerprint,
                           resume=resume) as journal:

@@ -22,7 +22,7 @@ are listed best first, ties (the rule with a least maximum) in the proof's order
 
 The work goes to the workers of :mod:`solver.exact.prove` (joblib processes or a dask
 cluster); each keeps one memo of decided states across its chunks. Each finished chunk is
-journaled (:mod:`solver.exact.journal`), so an interrupted run resumes.
+journaled (:mod:`solver.runs.journal`), so an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
     """
     from solver.exact._objective_kernel import TOTAL
     from solver.exact._search_kernel import guess_bounds
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.runs.journal import Journal, run_fingerprint
 
     started = time.perf_counter()
     runner = _Runner(jobs, backend, scheduler)
@@ -115,9 +115,9 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
         # most classes first (answers first among equal counts), then Σ|C|², then index
         cheap, order = guess_bounds(everything, table, spec.n_patterns, TOTAL)
         queue = sorted(chosen, key=lambda g: (int(cheap[g]), int(order[g]), g))
-        fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
-                                      guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                      kind="prove-worst", rank=rank, openers=list(names or ()))
+        fingerprint = run_fingerprint(word_list, kind="prove-worst", solver_version=SOLVER_VERSION,
+                                      mode=spec.mode, objective=spec.objective,
+                                      guess_limit=spec.guess_limit, rank=rank, openers=list(names or ()))
         path = journal_path(word_list, spec, rank, names, kind="prove-worst")
         with Journal.open(path, fingerprint, resume=resume) as journal:
             proof = _Levels(word_list, spec, rank, queue, job, runner, journal, progress, started)

@@ -10,7 +10,7 @@ writes the outputs.
 
 Files under the output directory ``<out>/<name>/``:
 
-- ``results/report.journal``: the report's journal (:mod:`solver.exact.journal`), one record
+- ``results/report.journal``: the report's journal (:mod:`solver.runs.journal`), one record
   per finished piece — ``optimum/<opener>`` and ``policy/<opener>/<policy>`` — so an
   interrupted run resumes without redoing finished work. It is kept after the report is
   written (a later run with more openers or policies reuses it). Its fingerprint holds the
@@ -130,12 +130,13 @@ def journal_path(out_dir: str | Path) -> Path:
 
 
 def report_fingerprint(word_list) -> dict:
-    """The fingerprint of a report's journal (:func:`solver.exact.journal.run_fingerprint`):
+    """The fingerprint of a report's journal (:func:`solver.runs.journal.run_fingerprint`):
     the lists, normal mode, total objective, the guess limit, the solver version, every
     kernel's source, and :data:`REPORT_VERSION`."""
-    from solver.exact.journal import run_fingerprint
+    from solver.exact.versions import SOLVER_VERSION
+    from solver.runs.journal import run_fingerprint
 
-    return run_fingerprint(word_list, mode="normal", objective="total", guess_limit=GUESS_LIMIT,
+    return run_fingerprint(word_list, solver_version=SOLVER_VERSION,
                            kind="gap-report", report_version=REPORT_VERSION)
 
 
@@ -196,7 +197,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     from joblib import Parallel, cpu_count, delayed
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from solver.exact.journal import Journal
+    from solver.runs.journal import Journal
     from solver.exact.optimum_cache import ARTIFACT_DIRS, load_or_solve_optimum, matching_tree
 
     openers, policies = validate_request(word_list, openers, policies)
