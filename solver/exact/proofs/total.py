@@ -52,7 +52,7 @@ from solver.game.hashing import zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
 from solver.exact.proofs.results import OpenerValue, ProofResult
-from solver.exact.proofs.runner import BACKENDS, Job, Runner, journal_path, memo_capacity, resident
+from solver.exact.proofs.runner import BACKENDS, Executor, Job, journal_path, memo_capacity, resident
 from solver.exact.proofs.worst import prove_least_maximum
 
 #: Openers bounded first (phase A), in the cheap order.
@@ -197,7 +197,7 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
                                    jobs=workers, memory_gb=memory_gb, resume=resume,
                                    progress=progress, backend=backend, scheduler=scheduler)
     started = time.perf_counter()
-    runner = Runner(workers, backend, scheduler)
+    runner = Executor(workers, backend, scheduler)
     try:
         workers = runner.workers
         job = Job(word_list, spec, memo_capacity(memory_gb, workers))

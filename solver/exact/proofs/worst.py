@@ -35,7 +35,7 @@ import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError
 from solver.exact.proofs.results import OpenerValue, ProofResult
-from solver.exact.proofs.runner import Job, Runner, journal_path, memo_capacity, resident
+from solver.exact.proofs.runner import Executor, Job, journal_path, memo_capacity, resident
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 
@@ -107,7 +107,7 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
     from solver.runs.journal import Journal, run_fingerprint
 
     started = time.perf_counter()
-    runner = Runner(jobs, backend, scheduler)
+    runner = Executor(jobs, backend, scheduler)
     try:
         job = Job(word_list, spec, memo_capacity(memory_gb, runner.workers))
         table = feedback_table(word_list)

@@ -1,0 +1,150 @@
+"""The one parallel executor of the exact layer: the solve's root classes and the opener
+proofs' chunks run through :class:`Executor`.
+
+Two ways to hand out tasks, for two kinds of work:
+
+- :meth:`Executor.as_finished` — results as they finish, on processes forked from this one
+  (they start with its imports and loaded kernels: fresh interpreters took about a second
+  each of a two-second SALET solve, docs/benchmarks.md), with an optional deadline. A solve
+  journals each root class as it finishes, which joblib's forking backend cannot do.
+- :meth:`Executor.map` — results in order, on joblib's loky workers, or on a dask.distributed
+  cluster (``backend="dask"``, ``scheduler`` its address) through joblib's dask backend. The
+  proofs' cut-offs depend on the order of the results, never on the workers.
+
+With one worker (and no deadline) the tasks run in this process. On an exception or Ctrl-C
+the workers are stopped, so nothing outlives the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+
+from solver.game.errors import InputError
+
+#: The backends of :meth:`Executor.map`.
+BACKENDS = ("loky", "dask")
+
+
+class DeadlineReached(Exception):
+    """A solve given a ``deadline`` stopped there; the root classes it finished are kept in
+    its journal, so the next call with the same inputs resumes from them."""
+
+
+class Executor:
+    """Runs tasks on ``workers`` processes (or on a dask cluster), see the module docstring.
+
+    Args:
+        workers: processes (≥ 1); with ``backend="dask"`` the cluster's threads are used
+            instead (:attr:`workers` is set to their number).
+        backend: ``"loky"`` or ``"dask"`` (for :meth:`map`; :meth:`as_finished` forks).
+        scheduler: the dask scheduler's address, needed with ``backend="dask"``.
+
+    Raises:
+        InputError: an unknown backend, dask without a scheduler, or a scheduler that cannot
+            be reached or has no workers.
+    """
+
+    def __init__(self, workers: int, backend: str = "loky", scheduler: str | None = None):
+        if backend not in BACKENDS:
+            raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+        self.workers = workers
+        self._stack = contextlib.ExitStack()
+        self._parallel = None
+        if backend == "dask":
+            self._parallel = self._dask(scheduler)
+        elif workers > 1:
+            from joblib import Parallel
+            self._parallel = Parallel(n_jobs=workers, max_nbytes=None, return_as="generator")
+
+    def _dask(self, scheduler: str | None):
+        from joblib import Parallel, parallel_config
+
+        if not scheduler:
+            raise InputError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786, "
+                             "from `dask scheduler`)")
+        from solver.game.errors import require_extra
+
+        require_extra("distributed", "dask", "--backend dask")
+        try:
+            from distributed import Client
+            client = self._stack.enter_context(Client(scheduler, timeout="5s"))
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InputError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+        threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+        if threads < 1:
+            raise InputError(f"the dask scheduler at {scheduler} has no workers")
+        self.workers = threads
+        self._stack.enter_context(parallel_config(backend="dask"))
+        return Parallel(n_jobs=-1, return_as="generator")
+
+    def map(self, function, calls):
+        """Yield ``function(*args)`` for each args tuple of ``calls``, in order."""
+        from joblib import delayed
+
+        if self._parallel is None:
+            for args in calls:
+                yield function(*args)
+        else:
+            yield from self._parallel(delayed(function)(*args) for args in calls)
+
+    def as_finished(self, function, tasks, n_tasks: int, deadline: float | None = None):
+        """Yield ``function(task)`` for each of the ``n_tasks`` tasks (an iterable, consumed
+        as workers ask, in its order), as they finish, on at most ``n_tasks`` forked workers
+        (in this process for one worker without a deadline). ``function`` is a module-level
+        function (the spawn start method, where there is no fork, pickles it by name). Past
+        ``deadline`` (:func:`time.monotonic`), :class:`DeadlineReached` is raised and the
+        workers are stopped."""
+        import multiprocessing
+
+        n_jobs = min(self.workers, n_tasks)
+        if n_jobs <= 1 and deadline is None:
+            for task in tasks:
+                yield function(task)
+            return
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        with multiprocessing.get_context(method).Pool(max(n_jobs, 1), _worker_start,
+                                                      (os.getpid(),)) as pool:
+            # one task at a time, in the order given: the pool's task thread builds the tasks
+            # as workers ask, so the first start at once
+            results = pool.imap_unordered(function, tasks, chunksize=1)
+            while True:
+                try:
+                    # a bounded wait: Ctrl-C may reach one of the pool's threads, and only the
+                    # main thread running again raises KeyboardInterrupt
+                    yield results.next(timeout=0.2)
+                except multiprocessing.TimeoutError:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        raise DeadlineReached("the solve reached its deadline") from None
+                    continue
+                except StopIteration:
+                    return
+
+    def close(self) -> None:
+        """Release the dask client, if any. Idempotent."""
+        self._stack.close()
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _worker_start(parent: int) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (it terminates the pool), and on
+    Linux a worker dies with its parent, so that a killed run leaves nothing computing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the call above
+            os._exit(1)
