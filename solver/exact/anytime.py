@@ -147,7 +147,7 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     each guess's search scans every guess at the root, so this is for small states). Only
     then, when ``top`` > 1, the candidates in order against the ``top``-th best value, skipping
     those already exact or whose proven bound already reaches it."""
-    from solver.exact._search_kernel import evaluate_guess, new_search
+    from solver.exact.search import evaluate_guess, new_search
 
     S, d, P, goa, z1, z2, rules, constraint, allowed = problem
     search = new_search(d, P.shape[0], P.shape[1], n_patterns, capacity)
@@ -171,7 +171,7 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     if optimum is not None:  # V* is known already (a decision tree's)
         pass
     elif whole:
-        from solver.exact._search_kernel import solve_state
+        from solver.exact.search import solve_state
 
         value, g = solve_state(S, int(d), P, goa, z1, z2, capacity, n_patterns, int(objective),
                                int(mode_id), rules, constraint, allowed)
@@ -229,7 +229,7 @@ def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
     """(order, bounds): the guesses that split S in the solver's candidate order (bound, Σ|C|²,
     index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``; only the ``allowed``
     guesses (int32 indices; hard mode) when given."""
-    from solver.exact._search_kernel import guess_bounds
+    from solver.exact.search import guess_bounds
 
     bound, order_term = guess_bounds(S, P, n_patterns, objective)
     if allowed is not None:
@@ -262,7 +262,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     """Load the search's kernels in this process once for tables of ``dtype`` (numba's cache:
     a call on a two-answer problem with the argument types of the real calls), so that a
     forked child starts warm; ``whole`` adds the whole-state search (large states)."""
-    from solver.exact._search_kernel import evaluate_guess, new_search, solve_state
+    from solver.exact.search import evaluate_guess, new_search, solve_state
 
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
@@ -444,7 +444,7 @@ def cheap_lower_bound(word_list: WordList, state: np.ndarray, table: np.ndarray,
                       spec: GameSpec | None = None) -> int:
     """The least per-guess bound (``3n − k − [g ∈ S]`` for the total, docs/algorithms.md
     §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search."""
-    from solver.exact._search_kernel import guess_bounds
+    from solver.exact.search import guess_bounds
 
     spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
     S, P, _, _, _ = local_problem(word_list, np.asarray(state, dtype=np.int32), table)

@@ -76,7 +76,7 @@ def _worker_table(table_path: str) -> np.ndarray:
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
                  rules, constraint, candidates, objective_id):
     """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
-    from solver.exact._search_kernel import solve_subtree
+    from solver.exact.search import solve_subtree
 
     state, table, local_guess_of_answer, z1, z2 = _localise(
         _worker_table(table_path), answers, guess_of_answer, zobrist)
@@ -117,7 +117,7 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
         UnwinnableError: no policy wins every answer in time.
         InputError: an empty state, an unknown answer, ``guesses_left < 1``, an unknown objective.
     """
-    from solver.exact._search_kernel import solve_state as kernel
+    from solver.exact.search import solve_state as kernel
 
     state = _state_array(word_list, answers)
     if guesses_left < 1:
@@ -164,7 +164,7 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
         HardModeError: in hard mode, a guess of the history ignores an earlier hint.
         UnwinnableError: the state cannot be won within the guesses left.
     """
-    from solver.exact._search_kernel import solve_subtree
+    from solver.exact.search import solve_subtree
     from solver.game.hard_mode import check_hard_mode_history
 
     history = list(history)

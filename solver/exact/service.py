@@ -423,7 +423,7 @@ class SearchService:
         guesses more that make it winnable (§15.2); without it, V* may be ``INF`` (tree None).
         """
         from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
-        from solver.exact._search_kernel import solve_subtree
+        from solver.exact.search import solve_subtree
         from solver.game.hashing import zobrist_keys
         from policy_tree.tree import DecisionTree
 

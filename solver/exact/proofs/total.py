@@ -71,7 +71,7 @@ _LOCAL = threading.local()
 def _worker_state(job: Job):
     """(table, transposed table, Zobrist keys, search, bits) of this worker, built once."""
     from solver.exact._opener_kernel import new_bits
-    from solver.exact._search_kernel import new_search
+    from solver.exact.search import new_search
 
     key = (job.word_list.identity, job.spec, job.memo_capacity)
     state = getattr(_LOCAL, "state", None)
@@ -90,7 +90,7 @@ def _worker_state(job: Job):
 
 def _opener(job: Job, g: int, beta: int, deep: bool) -> int:
     from solver.exact._opener_kernel import opener_value
-    from solver.exact._search_kernel import evaluate_guess
+    from solver.exact.search import evaluate_guess
     from solver.game._hard_mode_kernel import no_constraint
 
     table, transposed, z1, z2, search, bits, rules = _worker_state(job)
@@ -168,7 +168,7 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     """
     from joblib import cpu_count
 
-    from solver.exact._search_kernel import guess_bounds
+    from solver.exact.search import guess_bounds
     from solver.runs.journal import Journal, run_fingerprint
 
     spec = game_spec(word_list, guess_limit, objective, mode)

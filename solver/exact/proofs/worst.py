@@ -103,7 +103,7 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
     from solver.exact._objective_kernel import TOTAL
-    from solver.exact._search_kernel import guess_bounds
+    from solver.exact.search import guess_bounds
     from solver.runs.journal import Journal, run_fingerprint
 
     started = time.perf_counter()
