@@ -1,5 +1,5 @@
-"""The one parallel executor of the exact layer: the solve's root classes and the opener
-proofs' chunks run through :class:`Executor`.
+"""The one parallel executor: the solve's root classes, the opener proofs' chunks and the
+scoring's games (:mod:`solver.evaluation.scoring`) run through :class:`Executor`.
 
 Two ways to hand out tasks, for two kinds of work:
 
@@ -10,6 +10,8 @@ Two ways to hand out tasks, for two kinds of work:
 - :meth:`Executor.map` — results in order, on joblib's loky workers, or on a dask.distributed
   cluster (``backend="dask"``, ``scheduler`` its address) through joblib's dask backend. The
   proofs' cut-offs depend on the order of the results, never on the workers.
+  :meth:`Executor.map_unordered` is the same, results as they finish (scoring's chunks of
+  games, merged in any order).
 
 With one worker (and no deadline) the tasks run in this process. On an exception or Ctrl-C
 the workers are stopped, so nothing outlives the run.
@@ -52,12 +54,14 @@ class Executor:
             raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
         self.workers = workers
         self._stack = contextlib.ExitStack()
-        self._parallel = None
+        self._parallel = self._unordered = None
         if backend == "dask":
-            self._parallel = self._dask(scheduler)
+            self._parallel, self._unordered = self._dask(scheduler)
         elif workers > 1:
             from joblib import Parallel
-            self._parallel = Parallel(n_jobs=workers, max_nbytes=None, return_as="generator")
+            self._parallel, self._unordered = (
+                Parallel(n_jobs=workers, max_nbytes=None, return_as=order)
+                for order in ("generator", "generator_unordered"))
 
     def _dask(self, scheduler: str | None):
         from joblib import Parallel, parallel_config
@@ -78,7 +82,8 @@ class Executor:
             raise InputError(f"the dask scheduler at {scheduler} has no workers")
         self.workers = threads
         self._stack.enter_context(parallel_config(backend="dask"))
-        return Parallel(n_jobs=-1, return_as="generator")
+        return (Parallel(n_jobs=-1, return_as="generator"),
+                Parallel(n_jobs=-1, return_as="generator_unordered"))
 
     def map(self, function, calls):
         """Yield ``function(*args)`` for each args tuple of ``calls``, in order."""
@@ -89,6 +94,17 @@ class Executor:
                 yield function(*args)
         else:
             yield from self._parallel(delayed(function)(*args) for args in calls)
+
+    def map_unordered(self, function, calls):
+        """Yield ``function(*args)`` for each args tuple of ``calls``, as they finish (on loky
+        or dask workers; in order, in this process, with one worker)."""
+        from joblib import delayed
+
+        if self._unordered is None:
+            for args in calls:
+                yield function(*args)
+        else:
+            yield from self._unordered(delayed(function)(*args) for args in calls)
 
     def as_finished(self, function, tasks, n_tasks: int, deadline: float | None = None):
         """Yield ``function(task)`` for each of the ``n_tasks`` tasks (an iterable, consumed
