@@ -194,7 +194,9 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         ForeignJournalError: ``resume`` and the report's journal (or that of an interrupted
             exact solve) was written by another solver version or other kernels.
     """
-    from joblib import Parallel, cpu_count, delayed
+    from joblib import cpu_count
+
+    from solver.exact.executor import Executor
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from solver.runs.journal import Journal
@@ -255,14 +257,10 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         todo.sort(key=lambda t: (-_cost_guess(t[1]), all_policies.index(t[1]), openers.index(t[0])))
         if todo:
             inner_jobs = 1 if n_workers > 1 else jobs
-            tasks = (delayed(score_task)(word_list, opener, name, optimal[opener]["tree_path"], seed,
-                                         top, inner_jobs)
+            calls = ((word_list, opener, name, optimal[opener]["tree_path"], seed, top, inner_jobs)
                      for opener, name in todo)
-            if n_workers == 1 or len(todo) == 1:
-                outputs = (task[0](*task[1], **task[2]) for task in tasks)
-            else:
-                outputs = Parallel(n_jobs=n_workers, return_as="generator_unordered", batch_size=1,
-                                   max_nbytes=None)(tasks)
+            workers = 1 if len(todo) == 1 else n_workers
+            outputs = Executor(workers).map_unordered(score_task, calls)
             for data in outputs:
                 data = dict(data, seed=seed, top=top)
                 journal.append(f"policy/{data['opener']}/{data['policy']}", data)
