@@ -9,7 +9,8 @@ Two ways to play all ``n_answers`` games, with the same result for a determinist
 - **games** (randomised policies, e.g. UCT): game by game. The seed of decision ``k``
   (0-based, the opener not counted) of the game against answer index ``a`` is drawn from
   ``numpy.random.SeedSequence(entropy=seed, spawn_key=(a, k))``, so results do not depend on
-  how the games are split between worker processes. Games run in parallel with joblib.
+  how the games are split between worker processes. Games run in parallel on the executor
+  (:class:`solver.exact.executor.Executor`: joblib's loky workers).
 
 A game goes on past the guess limit until it is won (so its guesses can be counted); a game
 not won within ``guess_limit`` guesses is a **failure**. A policy is then asked with

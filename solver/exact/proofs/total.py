@@ -28,8 +28,9 @@ ran against, and is taken from the journal only when the replay reaches it with 
 cut-off, so work finished late in the interrupted run never tightens the cut-offs of earlier
 steps (which would stop some bounds lower and change the table).
 
-Work goes to joblib workers (processes, ``jobs``) or to a dask.distributed cluster
-(``backend="dask"``, ``scheduler`` its address), through joblib's dask backend. Each worker
+Work goes to the executor (:mod:`solver.exact.executor`): joblib workers (processes,
+``jobs``) or a dask.distributed cluster (``backend="dask"``, ``scheduler`` its address),
+through joblib's dask backend. Each worker
 keeps one memo across its openers (a state's value does not depend on the opener that led
 to it), of a fixed size set by ``memory_gb``. Every finished opener, and every chunk of
 bounds, is journaled (:mod:`solver.runs.journal`), so a run stopped by Ctrl-C or SIGKILL
