@@ -48,11 +48,11 @@ class ProofResult:
             ≥ the K-th value.
         openers: one :class:`OpenerValue` per opener considered, best first (value, then
             exact before bounds, then alphabetical; for the worst case, in the proof's order,
-            :mod:`solver.exact.prove_worst`).
+            :mod:`solver.exact.proofs.worst`).
         searched: how many openers were searched (the rest were ruled out by their bound),
             including those whose search came from the journal.
         reused: how many of those searches came from the journal of an interrupted run (for
-            the worst case, :mod:`solver.exact.prove_worst`: the decisions read from it).
+            the worst case, :mod:`solver.exact.proofs.worst`: the decisions read from it).
         seconds: wall seconds of the run.
         phase_seconds: wall seconds of each phase (``seed``, ``bound``, ``search``).
         top: None for a proof over every opener considered; N when only the N openers with

@@ -60,7 +60,7 @@ def resident(memo: tuple) -> tuple:
 def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None,
                  top: int | None = None, kind: str = "prove") -> Path:
     """The journal of one proof run (``cache_dir()/journals/<kind>-<hash>.journal``; ``kind``
-    ``prove``, or ``prove-worst`` for :mod:`solver.exact.prove_worst`)."""
+    ``prove``, or ``prove-worst`` for :mod:`solver.exact.proofs.worst`)."""
     chosen = ",".join(openers) if openers else "*"
     limit = "" if top is None else f":top{top}"
     return journal_file(kind, word_list.answers_sha256, word_list.guesses_sha256, spec, rank,
