@@ -12,6 +12,10 @@ Two ways to hand out tasks, for two kinds of work:
   proofs' cut-offs depend on the order of the results, never on the workers.
   :meth:`Executor.map_unordered` is the same, results as they finish (scoring's chunks of
   games, merged in any order).
+- :func:`stream` — the items of one generator run in a forked child, until it ends or a
+  deadline passes, then the child is killed (the anytime search,
+  :func:`solver.exact.anytime.rank_guesses`: a search that cannot be interrupted from inside
+  is stopped from outside, and what it sent is kept).
 
 With one worker (and no deadline) the tasks run in this process. On an exception or Ctrl-C
 the workers are stopped, so nothing outlives the run.
@@ -147,6 +151,68 @@ class Executor:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _context():
+    import multiprocessing
+
+    try:
+        return multiprocessing.get_context("fork")  # the child inherits the loaded kernels
+    except ValueError:  # no fork on this platform: a fresh interpreter (slower to start)
+        return multiprocessing.get_context("spawn")
+
+
+def stream(steps, args: tuple, deadline: float):
+    """Yield the items of the generator ``steps(*args)`` run in a child process (forked where
+    the platform forks), as the child sends them, until it ends or ``deadline``
+    (:func:`time.monotonic`) passes; the child is then killed. Close the generator (or leave
+    the loop) to stop the child early. ``steps`` is a module-level function.
+
+    Raises:
+        RuntimeError: ``steps`` raised in the child (its type and message), or the child died
+            without a word (its exit code).
+    """
+    context = _context()
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_stream_child, daemon=True, args=(sender, steps, args))
+    child.start()
+    sender.close()
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not receiver.poll(left):
+                return
+            try:
+                kind, item = receiver.recv()
+            except EOFError:  # the child died without a word
+                raise RuntimeError(f"the child process stopped unexpectedly (exit code "
+                                   f"{child.exitcode})") from None
+            if kind == "end":
+                return
+            if kind == "error":
+                raise RuntimeError(item)
+            yield item
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+
+
+def _stream_child(conn, steps, args: tuple) -> None:
+    """Child process of :func:`stream`: send ``("item", x)`` for each item, then ``("end",
+    None)``, or ``("error", text)`` on any failure."""
+    try:
+        for item in steps(*args):
+            conn.send(("item", item))
+        conn.send(("end", None))
+    except BaseException as exc:  # noqa: B036 - the parent must hear of any failure
+        try:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        except Exception:
+            pass
+    finally:
+        conn.close()
 
 
 def _worker_start(parent: int) -> None:
