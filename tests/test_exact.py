@@ -131,7 +131,7 @@ def test_interrupted_solve_resumes_from_its_journal(legacy, tmp_path, monkeypatc
 
 def test_a_journal_of_another_solver_is_refused(legacy, tmp_path, monkeypatch):
     from solver.exact import bellman
-    from solver.exact.journal import ForeignJournalError
+    from solver.runs.journal import ForeignJournalError
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = random_sub_list(legacy, 22, 40, 120)

@@ -33,7 +33,7 @@ import tools.report
 import tools.solve
 import tools.tree
 import tools.uct_report
-from solver.exact import bellman
+from solver.exact import artifacts, bellman
 from solver.studies import uct_study
 from solver.game.wordlists import load_word_list
 
@@ -116,12 +116,12 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
     word_list = load_word_list(words)
     expected = bellman.solve(word_list, "salet", jobs=1, resume=False).total
     journal = bellman.journal_path(word_list, "salet", 6)
-    real_write = bellman.write_atomic
+    real_write = artifacts.write_atomic
 
     def disk_full(path, payload):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(bellman, "write_atomic", disk_full)
+    monkeypatch.setattr(artifacts, "write_atomic", disk_full)
     status, _, err = call(tools.solve.main, "--words", words, "--opener", "salet", "--out",
                           home / "tree.msgpack", "--jobs", "1", capsys=capsys)
     assert status == 1
@@ -130,7 +130,7 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
     assert journal.exists() and not (home / "tree.msgpack").exists()
 
     # the rerun reads every root class back from the journal: no class is solved again
-    monkeypatch.setattr(bellman, "write_atomic", real_write)
+    monkeypatch.setattr(artifacts, "write_atomic", real_write)
     monkeypatch.setattr(bellman, "_solve_class", no_solve)
     status, out, err = call(tools.solve.main, "--words", words, "--opener", "salet", "--out",
                             home / "tree.msgpack", "--jobs", "1", capsys=capsys)
@@ -396,7 +396,7 @@ def test_every_writer_respects_the_umask(home, words, capsys):
         assert call(tools.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
                     "--out", home / "t.msgpack", capsys=capsys)[0] == 0
         word_list = load_word_list(words)
-        from solver.exact.journal import Journal
+        from solver.runs.journal import Journal
         from solver.game.feedback import table_cache_path
 
         journal = Journal.open(bellman.journal_path(word_list, "crane", 6), {"run": 1})

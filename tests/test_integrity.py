@@ -197,7 +197,7 @@ def test_a_proof_whose_csv_cannot_be_written_names_its_journal(tmp_path, monkeyp
     """A full disk at the end of a proof: exit 1, the message names the CSV, the journal that
     kept the work and how to resume; the journal is still there."""
     import tools.prove
-    from solver.exact import prove as prove_module
+    from solver.exact.proofs import results as prove_module
 
     words = tmp_path / "words"
     words.mkdir()

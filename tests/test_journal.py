@@ -1,4 +1,4 @@
-"""``solver.exact.journal``: records round-trip (numpy arrays included), a torn or damaged
+"""``solver.runs.journal``: records round-trip (numpy arrays included), a torn or damaged
 tail is dropped, a foreign journal is refused unless the caller starts over."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.exact.journal import (
+from solver.runs.journal import (
     ForeignJournalError, Journal, MAGIC, kernel_hashes, run_fingerprint,
 )
 from solver.game.errors import InputError
@@ -125,8 +125,8 @@ def test_the_fingerprint_covers_every_kernel_source():
     on_disk = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "solver").rglob("_*_kernel.py"))
     assert sorted(hashes) == on_disk and "solver/exact/_search_kernel.py" in hashes
     words = from_words(["cigar", "rebut"], ["cigar", "rebut", "salet"], "tiny")
-    fingerprint = run_fingerprint(words, mode="normal", objective="total", guess_limit=6,
-                                  opener="salet")
+    fingerprint = run_fingerprint(words, kind="solve", solver_version="1.2.3", opener="salet")
     assert fingerprint["kernels"] == hashes and fingerprint["opener"] == "salet"
     assert fingerprint["answers_sha256"] == words.answers_sha256
-    assert fingerprint["solver_version"]
+    assert fingerprint["solver_version"] == "1.2.3"  # the caller's, passed in: the journal
+    assert "mode" not in fingerprint  # knows nothing of the solver (no dummy rules)

@@ -48,12 +48,14 @@ def test_proof_equals_brute_force(tmp_path, monkeypatch, seed, objective, rank):
 @pytest.mark.parametrize("seed,top,rank", [(6, 5, 1), (7, 12, 3), (8, 1, 1)])
 def test_top_n_is_the_best_of_the_n_best_bounds(tmp_path, monkeypatch, seed, top, rank):
     from solver.exact.bellman import game_spec
-    from solver.exact.prove import _Job, _opener, default_csv_path
+    from solver.exact.proofs.runner import Job
+    from solver.exact.proofs.total import _opener
+    from solver.exact.prove import default_csv_path
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(seed)
     truth = brute_values(wl, "total")
-    job = _Job(wl, game_spec(wl, 6, "total", "normal"), 1 << 16)
+    job = Job(wl, game_spec(wl, 6, "total", "normal"), 1 << 16)
     bounds = {wl.guesses[g]: _opener(job, g, INF, False) for g in range(wl.n_guesses)}
     assert all(bounds[w] <= truth[w] for w in truth)  # a depth-one bound is a lower bound
     result = prove(wl, rank=rank, top=top, jobs=1, resume=False)
@@ -145,8 +147,8 @@ def test_a_proof_killed_with_sigkill_resumes_without_redoing_work(tmp_path):
 
 
 def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
-    from solver.exact import prove as prove_module
-    from solver.exact.journal import ForeignJournalError
+    from solver.exact.proofs import total as prove_module
+    from solver.runs.journal import ForeignJournalError
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     first, second = small_list(12), small_list(13)
@@ -155,7 +157,7 @@ def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
     # the second list's proof finds the first list's journal at its own path: refused
     stale = prove_module.journal_path(first, spec, 1, None)
     stale.parent.mkdir(parents=True, exist_ok=True)
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.runs.journal import Journal, run_fingerprint
 
     Journal.open(stale, run_fingerprint(first, mode="normal", objective="total", guess_limit=6,
                                         kind="prove", rank=1, openers=[]), resume=False).close()
@@ -170,7 +172,7 @@ def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
 def test_the_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypatch):
     """The same proof run in one process and on two workers, and resumed from a journal cut
     short, gives the same openers table (cut-offs are fixed per batch, bounds read no memo)."""
-    from solver.exact import prove as prove_module
+    from solver.exact.proofs import total as prove_module
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(21, 40, 160)
@@ -179,7 +181,7 @@ def test_the_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypa
     assert openers_csv(two) == openers_csv(one)
     # prove() keeps its journal (the CLI discards it after writing the CSV): keep its first
     # half of records and a torn one, as a SIGKILL part-way would leave it
-    from solver.exact.journal import _frames
+    from solver.runs.journal import _frames
 
     path = prove_module.journal_path(wl, one.spec, 2, None)
     data = path.read_bytes()
@@ -201,8 +203,8 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
     leave it), and the run is also stopped by Ctrl-C at several points, resumed and stopped
     again: every resumed run writes the uninterrupted run's CSV. (Before the replay, the cuts
     late in the search gave cut-off openers a bound one lower.)"""
-    from solver.exact import prove as prove_module
-    from solver.exact.journal import _frames
+    from solver.exact.proofs import total as prove_module
+    from solver.runs.journal import _frames
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     monkeypatch.setattr(prove_module, "SEEDS", 1)

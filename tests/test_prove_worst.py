@@ -162,8 +162,8 @@ def test_the_least_maximum_proof_equals_the_brute_force(tmp_path, monkeypatch, l
 @pytest.mark.kernels
 def test_the_worst_case_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypatch,
                                                                         legacy):
-    from solver.exact import prove as prove_module
-    from solver.exact.journal import _frames
+    from solver.exact.proofs import total as prove_module
+    from solver.runs.journal import _frames
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = random_sub_list(legacy, 7, 60, 200)

@@ -20,7 +20,7 @@ from solver.policies.mig import MIGPolicy
 from solver.policies.registry import UnknownPolicyError, check_policy_name, make_policy, register_policy
 from solver.evaluation.regret import DecisionRegret, decision_regrets
 from solver.evaluation.scoring import score_policy
-from solver.exact.journal import Journal
+from solver.runs.journal import Journal
 from solver.studies.gap_report import journal_path, report_fingerprint
 from solver.game.wordlists import load_word_list
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.exact.journal import ForeignJournalError, Journal
+from solver.runs.journal import ForeignJournalError, Journal
 from solver.game.errors import InputError
 from solver.game.wordlists import load_word_list
 from solver.studies.uct_study import (

@@ -1,4 +1,4 @@
-"""An import-linter contract type for the numba kernels (used by `make lint`, not at run time).
+"""Import-linter contract types for the numba kernels (used by `make lint`, not at run time).
 
 The built-in contract types name modules explicitly or with whole-segment wildcards, so none
 of them can say "every file named ``_*_kernel.py``". ``KernelContract`` finds the kernel
@@ -7,7 +7,10 @@ direct imports: other kernels, the ``allowed_modules`` packages (the game layer)
 ``allowed_external`` packages (numba, numpy) only. Configured in pyproject.toml:
 
     [tool.importlinter]
-    contract_types = ["kernels: tools._lint_contracts.KernelContract"]
+    contract_types = ["kernels: tools._lint_contracts.KernelContract", ...]
+
+``SoleImporterContract`` names the one module allowed to import a kernel directly (the search
+kernel's door, :mod:`solver.exact.search`); other kernels may import it too.
 """
 
 from __future__ import annotations
@@ -68,3 +71,42 @@ class KernelContract(Contract):
         output.print_error("A kernel may import only other _*_kernel modules, "
                            f"{', '.join(self.allowed_modules or [])} and "
                            f"{', '.join(self.allowed_external or [])}.", bold=False)
+
+
+class SoleImporterContract(Contract):
+    """Only the ``importers`` (and kernel modules) import ``module`` directly: one door to a
+    kernel. Indirect imports through an importer are the point, so they are allowed.
+
+    Configured in pyproject.toml, e.g. the search kernel behind :mod:`solver.exact.search`::
+
+        type = "sole_importer"
+        module = "solver.exact._search_kernel"
+        importers = ["solver.exact.search"]
+    """
+
+    type_name = "sole_importer"
+
+    module = fields.StringField()
+    importers = fields.ListField(subfield=fields.StringField())
+
+    def check(self, graph, verbose: bool) -> ContractCheck:
+        if self.module not in graph.modules:
+            raise ValueError(f"{self.module} is not a module of the graph")
+        allowed = set(self.importers)
+        illegal = []
+        for importer in sorted(graph.find_modules_that_directly_import(self.module)):
+            if importer in allowed or is_kernel(importer):
+                continue
+            lines = sorted(d["line_number"] for d in graph.get_import_details(
+                importer=importer, imported=self.module))
+            illegal.append((importer, lines))
+        return ContractCheck(kept=not illegal, metadata={"illegal": illegal})
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        for importer, lines in check.metadata["illegal"]:
+            where = ", ".join(f"l.{n}" for n in lines) or "?"
+            output.print_error(f"{importer} is not allowed to import {self.module} ({where})",
+                               bold=False)
+        output.new_line()
+        output.print_error(f"Only {', '.join(self.importers)} (and kernels) may import "
+                           f"{self.module}.", bold=False)

@@ -11,7 +11,8 @@ Two ways to play all ``n_answers`` games, with the same result for a determinist
   ``numpy.random.SeedSequence(entropy=seed, spawn_key=(a, k))``, so results do not depend on
   how the games are split between worker processes; the policy is given
   ``numpy.random.default_rng`` of that seed (:func:`solver.game.protocol.decision_rng`). Games
-  run in parallel with joblib.
+  run in parallel on the executor (:class:`solver.exact.executor.Executor`: joblib's loky
+  workers).
 
 Every policy is asked through the agent protocol, ``choose(belief, rng)``
 (:mod:`solver.game.protocol`); the belief carries the history, which a function of the
@@ -272,7 +273,9 @@ def _play_chunk(policy: Policy, table_path: str | None, answers, opener_index: i
 
 def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int, jobs: int,
                  max_game_guesses: int, progress) -> tuple[np.ndarray, list]:
-    from joblib import Parallel, cpu_count, delayed
+    from joblib import cpu_count
+
+    from solver.exact.executor import Executor
 
     word_list = policy.word_list
     n = word_list.n_answers
@@ -290,9 +293,9 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
             payload.table = None
             table_path = str(path)
         chunks = np.array_split(np.arange(n), min(n, n_workers * 8))
-        runner = Parallel(n_jobs=n_workers, return_as="generator_unordered", max_nbytes=None)
-        results = runner(delayed(_play_chunk)(payload, table_path, chunk, opener_index, guess_limit,
-                                              seed, max_game_guesses) for chunk in chunks)
+        results = Executor(n_workers).map_unordered(
+            _play_chunk, ((payload, table_path, chunk, opener_index, guess_limit, seed,
+                           max_game_guesses) for chunk in chunks))
     done = 0
     for chunk_result in results:
         for a, used, decisions in chunk_result:

@@ -9,9 +9,10 @@ objective, mode, feedback rule and priors. What it finds:
 - ``V*(S, d)``, the optimal value, and the first optimal guess in the candidate order (§4.2);
 - ``Q*(S, d, g)`` of the ``top`` best guesses and of any ``forced`` guess (the move a player made).
 
-A large state is searched in a child process that streams the exact ``Q*`` of each guess it
-finishes and is stopped at the deadline; a small one (at most :data:`IN_PROCESS_MAX` answers:
-milliseconds) in this process, one guess at a time, the deadline checked between guesses.
+A large state is searched in a child process (:func:`solver.exact.executor.stream`) that
+streams the exact ``Q*`` of each guess it finishes and is stopped at the deadline; a small
+one (at most :data:`IN_PROCESS_MAX` answers: milliseconds) in this process, one guess at a
+time, the deadline checked between guesses.
 When the deadline comes first every finished value is kept, with a proven lower bound on
 ``V*`` (the least of the finished guesses' values and the unfinished guesses' bounds, §3.2).
 Values already known exactly (a decision tree's, :mod:`solver.exact.service`) are passed in
@@ -147,7 +148,7 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     each guess's search scans every guess at the root, so this is for small states). Only
     then, when ``top`` > 1, the candidates in order against the ``top``-th best value, skipping
     those already exact or whose proven bound already reaches it."""
-    from solver.exact._search_kernel import evaluate_guess, new_search
+    from solver.exact.search import evaluate_guess, new_search
 
     S, d, P, goa, z1, z2, rules, constraint, allowed = problem
     search = new_search(d, P.shape[0], P.shape[1], n_patterns, capacity)
@@ -171,7 +172,7 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     if optimum is not None:  # V* is known already (a decision tree's)
         pass
     elif whole:
-        from solver.exact._search_kernel import solve_state
+        from solver.exact.search import solve_state
 
         value, g = solve_state(S, int(d), P, goa, z1, z2, capacity, n_patterns, int(objective),
                                int(mode_id), rules, constraint, allowed)
@@ -229,7 +230,7 @@ def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
     """(order, bounds): the guesses that split S in the solver's candidate order (bound, Σ|C|²,
     index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``; only the ``allowed``
     guesses (int32 indices; hard mode) when given."""
-    from solver.exact._search_kernel import guess_bounds
+    from solver.exact.search import guess_bounds
 
     bound, order_term = guess_bounds(S, P, n_patterns, objective)
     if allowed is not None:
@@ -241,20 +242,6 @@ def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
     return order, bound[order].astype(np.int64)
 
 
-def _child_main(conn, *args) -> None:
-    """Child process: send every message of :func:`_rank_steps` (or ``("error", text)``)."""
-    try:
-        for message in _rank_steps(*args):
-            conn.send(message)
-    except BaseException as exc:  # noqa: B036 - the parent must hear of any failure
-        try:
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
-        except Exception:
-            pass
-    finally:
-        conn.close()
-
-
 _WARM: set = set()
 
 
@@ -262,7 +249,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     """Load the search's kernels in this process once for tables of ``dtype`` (numba's cache:
     a call on a two-answer problem with the argument types of the real calls), so that a
     forked child starts warm; ``whole`` adds the whole-state search (large states)."""
-    from solver.exact._search_kernel import evaluate_guess, new_search, solve_state
+    from solver.exact.search import evaluate_guess, new_search, solve_state
 
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
@@ -285,15 +272,6 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     _WARM.add(key)
 
 
-def _context():
-    import multiprocessing
-
-    try:
-        return multiprocessing.get_context("fork")  # the child inherits the loaded kernels
-    except ValueError:  # no fork on this platform: a fresh interpreter (slower to start)
-        return multiprocessing.get_context("spawn")
-
-
 def _record(ranking: Ranking, message) -> bool:
     """Take one message of the search into ``ranking``; True when the search is over."""
     kind = message[0]
@@ -311,31 +289,6 @@ def _record(ranking: Ranking, message) -> bool:
         q = int(q) if exact or old is None else max(int(q), old[0])
         ranking.q_values[int(g)] = (q, bool(exact))
     return False
-
-
-def _collect(ranking: Ranking, conn, child, deadline: float) -> None:
-    """Take the child's messages into ``ranking`` until it is done or the deadline passes;
-    then kill it (what it sent is kept)."""
-    failure = None
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not conn.poll(left):
-                break
-            try:
-                message = conn.recv()
-            except EOFError:  # the child died without a word
-                failure = f"the search process stopped unexpectedly (exit code {child.exitcode})"
-                break
-            if _record(ranking, message):
-                break
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        conn.close()
-    if failure is not None:
-        raise RuntimeError(f"the exact search failed: {failure}")
 
 
 def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1, forced=(),
@@ -423,13 +376,18 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
             if _record(ranking, message) or time.monotonic() >= deadline:
                 break
     else:
+        from solver.exact.executor import stream
+
         _load_kernels(P.dtype, patterns, whole)
-        context = _context()
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(target=_child_main, daemon=True, args=(sender, *args))
-        child.start()
-        sender.close()
-        _collect(ranking, receiver, child, deadline)
+        messages = stream(_rank_steps, args, deadline)
+        try:
+            for message in messages:
+                if _record(ranking, message):
+                    break
+        except RuntimeError as error:
+            raise RuntimeError(f"the exact search failed: {error}") from None
+        finally:
+            messages.close()  # the child is killed; what it sent is kept
     position = _positions(order)
     found = sorted((q, position[g], g) for g, (q, exact) in ranking.q_values.items()
                    if exact and q < INF and g in position)
@@ -444,7 +402,7 @@ def cheap_lower_bound(word_list: WordList, state: np.ndarray, table: np.ndarray,
                       spec: GameSpec | None = None) -> int:
     """The least per-guess bound (``3n − k − [g ∈ S]`` for the total, docs/algorithms.md
     §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search."""
-    from solver.exact._search_kernel import guess_bounds
+    from solver.exact.search import guess_bounds
 
     spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
     S, P, _, _, _ = local_problem(word_list, np.asarray(state, dtype=np.int32), table)

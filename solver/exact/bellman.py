@@ -6,7 +6,8 @@ is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per object
 (:mod:`solver.exact._objective_kernel`, docs/algorithms.md §2.4). The game (word length,
 guess limit, mode, objective) is a :class:`solver.game.spec.GameSpec`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel by forked worker
-processes, largest first, and each finished class is recorded in a journal (:mod:`solver.exact.journal`)
+processes (:mod:`solver.exact.executor`), largest first, and each finished class is recorded
+in a journal (:mod:`solver.runs.journal`)
 so an interrupted solve resumes. :func:`solve_and_save` (what ``python -m tools.solve`` runs)
 checks the output path and the cache before any work, and discards the journal only once
 the artifact is written, so a failed final write loses nothing.
@@ -15,124 +16,38 @@ Tie-break (what makes the tree deterministic, docs/algorithms.md §4.4): at ever
 guess played is the first optimal guess in the candidate order (the objective's lower bound
 ascending — ``3n − k − [g ∈ S]`` for the total — then Σ|C|² ascending, then alphabetical),
 among the guesses that split the state.
+
+Around the search: the result types (:mod:`solver.exact.results`), the inputs checked and put
+in the kernels' form (:mod:`solver.exact.inputs`), the workers (:mod:`solver.exact.executor`)
+and the artifact's bytes and write (:mod:`solver.exact.artifacts`); their public names are
+re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from policy_tree.tree import DecisionTree
+from solver.exact.artifacts import (_kept_proof, artifact_bytes, default_artifact_path,  # noqa: F401
+                                    save_artifact)
+from solver.exact.executor import DeadlineReached, Executor  # noqa: F401
+from solver.exact.inputs import (_check_priors, _localise, _state_array, allowed_after,  # noqa: F401
+                                 coded_history, game_spec, local_rules, objective_id,
+                                 remaining_answers, search_rules)
+from solver.exact.results import (INF, MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa: F401
+                                  StateSolution, UnwinnableError)
+from solver.exact.versions import SOLVER_VERSION
 from solver.game.checks import check_jobs
-from solver.game.errors import InputError, OutputError, WriteFailedError
+from solver.game.errors import InputError, WriteFailedError
 from solver.game.feedback import code_to_text, feedback_table, table_cache_path
-from solver.game.files import cache_dir, prepare_output_file, usable_cache_dir, write_atomic
-from solver.game.hashing import constraint_keys, zobrist_keys
+from solver.game.files import prepare_output_file, usable_cache_dir
+from solver.game.hashing import zobrist_keys
 from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
-
-SOLVER_VERSION = "0.2.0"
-INF = 1 << 30
-#: Limits of the search kernel's candidate sort key (:mod:`solver.exact._search_kernel`).
-MAX_ANSWERS = 11585
-MAX_GUESSES = 1 << 17
-
-
-class UnwinnableError(InputError):
-    """No policy wins every game within the guess limit from this opener or state."""
-
-
-class DeadlineReached(Exception):
-    """A solve given a ``deadline`` stopped there; the root classes it finished are kept in
-    its journal, so the next call with the same inputs resumes from them."""
-
-
-@dataclass
-class SolveResult:
-    """The outcome of :func:`solve`.
-
-    Attributes:
-        word_list: the lists solved.
-        opener: the root guess.
-        total: Σ over answers of guesses used, an int (for the worst-case objective too: the
-            tree minimises ``max_guesses``, and ``total`` is what that tree adds up to).
-        tree: the optimal decision tree.
-        guesses_per_answer: int64[n_answers], guesses used for each answer.
-        seconds: wall seconds of the solve (classes read from the journal cost ~0); for the
-            run's log only, never written to the artifact.
-        stats: counters summed over classes (states searched, memo hits, guesses expanded).
-        journal: the solve's journal while it is kept for :func:`save_artifact` to discard
-            (``solve(..., keep_journal=True)``), else None.
-        opener_proof: the record that the opener was proven optimal over every allowed guess
-            (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`; set by
-            :func:`solver.exact.prove.save_proven_tree`), else None.
-        mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
-        priors: the :class:`solver.game.priors.Priors` the tree minimises the expected guesses
-            under (§10.3), or None (every answer equally likely).
-        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (Yellow Wordle, §10.4).
-    """
-
-    word_list: WordList
-    opener: str
-    total: int
-    tree: DecisionTree
-    guesses_per_answer: np.ndarray
-    seconds: float
-    guess_limit: int = GUESS_LIMIT
-    stats: dict = field(default_factory=dict)
-    objective: str = "total"
-    journal: object = field(default=None, repr=False, compare=False)
-    opener_proof: dict | None = None
-    mode: str = "normal"
-    priors: object = None
-    feedback: str = "standard"
-
-    @property
-    def weighted_total(self) -> int | None:
-        """Σ_a w_a · guesses(a) under the priors' integer weights (what the search minimised
-        with priors, §10.3), or None without priors."""
-        if self.priors is None:
-            return None
-        return int((self.priors.weights * self.guesses_per_answer).sum())
-
-    @property
-    def expected_guesses(self) -> float:
-        """Expected guesses per game: under the priors when given, else the average."""
-        if self.priors is None:
-            return self.average
-        return self.weighted_total / self.priors.total_weight
-
-    @property
-    def spec(self) -> GameSpec:
-        """The game that was solved."""
-        return GameSpec(word_length=self.word_list.word_length, guess_limit=self.guess_limit,
-                        objective=self.objective, mode=self.mode, feedback=self.feedback)
-
-    @property
-    def value(self) -> int:
-        """The optimised value: ``total`` (objective total) or ``max_guesses`` (worst)."""
-        return self.max_guesses if self.objective == "worst" else self.total
-
-    @property
-    def average(self) -> float:
-        return self.total / self.word_list.n_answers
-
-    @property
-    def max_guesses(self) -> int:
-        return int(self.guesses_per_answer.max())
-
-    @property
-    def histogram(self) -> list[int]:
-        """``histogram[i]`` = answers solved in ``i + 1`` guesses, length ``guess_limit``."""
-        counts = np.bincount(self.guesses_per_answer, minlength=self.guess_limit + 1)
-        return [int(c) for c in counts[1:self.guess_limit + 1]]
-
+from solver.runs.naming import artifact_path, check_artifact_name, solve_journal_path  # noqa: F401
 
 def _memo_capacity(class_size: int) -> int:
     # ~40 bytes a slot: 2**21 slots (80 MB) covers the classes of any reasonable opener with
@@ -161,7 +76,7 @@ def _worker_table(table_path: str) -> np.ndarray:
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
                  rules, constraint, candidates, objective_id):
     """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
-    from solver.exact._search_kernel import solve_subtree
+    from solver.exact.search import solve_subtree
 
     state, table, local_guess_of_answer, z1, z2 = _localise(
         _worker_table(table_path), answers, guess_of_answer, zobrist)
@@ -171,141 +86,9 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
                                constraint, candidates)
 
 
-def _solved_classes(tasks, n_tasks: int, n_jobs: int, deadline: float | None = None):
-    """Run ``_solve_class(*task)`` for each of the ``n_tasks`` tasks (an iterable), ``n_jobs``
-    at a time (in this process for 1 without a deadline), yielding the results as they finish;
-    past ``deadline`` (:func:`time.monotonic`), :class:`DeadlineReached` is raised and the
-    workers are stopped.
-
-    The workers are forked where the platform forks: they start with this process's imports
-    and loaded kernels (fresh interpreters took about a second each of a two-second SALET
-    solve, docs/benchmarks.md). joblib is not used here: its forking backend cannot hand
-    results back as they finish, and the journal records each class as it finishes. On an
-    exception or Ctrl-C the workers are terminated (the pool's context manager), so nothing
-    outlives the run.
-    """
-    import multiprocessing
-
-    from joblib import effective_n_jobs
-
-    n_jobs = min(effective_n_jobs(n_jobs), n_tasks)
-    if n_jobs <= 1 and deadline is None:
-        for task in tasks:
-            yield _solve_class(*task)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(n_jobs, _worker_start, (os.getpid(),)) as pool:
-        # one class at a time, in the order given (largest first): the pool's task thread
-        # builds the tasks as workers ask, so the first start at once
-        results = pool.imap_unordered(_solve_task, tasks, chunksize=1)
-        while True:
-            try:
-                # a bounded wait: Ctrl-C may reach one of the pool's threads, and only the
-                # main thread running again raises KeyboardInterrupt
-                yield results.next(timeout=0.2)
-            except multiprocessing.TimeoutError:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise DeadlineReached("the solve reached its deadline") from None
-                continue
-            except StopIteration:
-                return
-
-
 def _solve_task(task: tuple):
+    """:func:`_solve_class` of one task tuple (what the executor's workers call)."""
     return _solve_class(*task)
-
-
-def _worker_start(parent: int) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (it terminates the pool), and on
-    Linux a worker dies with its parent, so that a killed run leaves nothing computing."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # the parent died before the call above
-            os._exit(1)
-
-
-def search_rules(word_list: WordList, priors=None) -> tuple:
-    """The ``rules`` argument of the search kernels: (the guesses' letters uint8[n_guesses,
-    L], the hard-mode constraint keys 1 and 2, the answers' weights int64[n_answers]), the
-    first three read in hard mode only, the weights under priors only (§10.1, §10.3); the
-    weights are the priors' or ones."""
-    from solver.game.hard_mode import guess_letters
-
-    weights = (np.ascontiguousarray(priors.weights, dtype=np.int64) if priors is not None
-               else np.ones(word_list.n_answers, dtype=np.int64))
-    return (guess_letters(word_list),) + constraint_keys() + (weights,)
-
-
-def local_rules(rules: tuple, answers: np.ndarray) -> tuple:
-    """``rules`` for a state localised by :func:`_localise` (the weights of its answers)."""
-    return rules[:3] + (np.ascontiguousarray(rules[3][answers]),)
-
-
-def objective_id(spec: GameSpec, priors=None) -> int:
-    """The search's objective id: the spec's, or the weighted total under priors (§10.3)."""
-    from solver.exact._objective_kernel import WEIGHTED
-
-    if priors is None:
-        return spec.objective_id
-    if spec.objective != "total":
-        raise InputError(f"priors weight the total objective; the {spec.objective!r} objective "
-                         "takes none")
-    return WEIGHTED
-
-
-def _check_priors(word_list: WordList, priors) -> None:
-    if priors is not None and len(priors.weights) != word_list.n_answers:
-        raise InputError(f"the priors have {len(priors.weights)} weights for "
-                         f"{word_list.n_answers} answers")
-
-
-def allowed_after(word_list: WordList, spec: GameSpec, history) -> tuple[np.ndarray, np.ndarray]:
-    """(constraint int8[WIDTH], allowed guesses int32 ascending) after ``history`` ((guess
-    word, feedback code) pairs): every guess and no constraint in normal mode; in hard mode
-    those the history's hints allow (docs/algorithms.md §10)."""
-    from solver.game._hard_mode_kernel import no_constraint
-    from solver.game.hard_mode import allowed_guesses, history_constraint
-
-    if spec.mode != "hard":
-        return no_constraint(), np.arange(word_list.n_guesses, dtype=np.int32)
-    return history_constraint(word_list, history), allowed_guesses(word_list, history)
-
-
-def _localise(table, answers, guess_of_answer, zobrist):
-    """The state's own columns of the table, with answers renumbered 0..n-1 (their order kept,
-    so every tie-break is unchanged). A subset's scan then reads one or two cache lines per
-    guess instead of one per answer: the full table is 30 MB, a class's columns about 1 MB.
-
-    Returns (local answers int32[n], local table uint8[n_guesses, n], guess_of_answer
-    int32[n], zobrist1 uint64[n], zobrist2 uint64[n])."""
-    local_table = np.ascontiguousarray(table[:, answers])
-    return (np.arange(len(answers), dtype=np.int32), local_table,
-            np.ascontiguousarray(guess_of_answer[answers]),
-            np.ascontiguousarray(zobrist[0][answers]), np.ascontiguousarray(zobrist[1][answers]))
-
-
-def game_spec(word_list: WordList, guess_limit: int = GUESS_LIMIT, objective: str = "total",
-              mode: str = "normal", feedback: str = "standard") -> GameSpec:
-    """The :class:`GameSpec` of a solve on ``word_list``; raises InputError for bad values,
-    hard mode with a feedback rule other than the standard one, or lists larger than the
-    search supports (≤ 11585 answers, < 131072 guesses)."""
-    if word_list.n_answers > MAX_ANSWERS or word_list.n_guesses >= MAX_GUESSES:
-        raise InputError(f"the exact solver supports at most {MAX_ANSWERS} answers and "
-                         f"{MAX_GUESSES - 1} guesses; {word_list.name!r} has {word_list.n_answers} "
-                         f"and {word_list.n_guesses}")
-    if feedback != "standard" and mode == "hard":
-        raise InputError(f"hard mode reads the greens of the standard feedback; it cannot be "
-                         f"combined with --feedback {feedback}")
-    return GameSpec(word_length=word_list.word_length, guess_limit=guess_limit,
-                    objective=objective, mode=mode, feedback=feedback)
 
 
 def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None,
@@ -334,7 +117,7 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
         UnwinnableError: no policy wins every answer in time.
         InputError: an empty state, an unknown answer, ``guesses_left < 1``, an unknown objective.
     """
-    from solver.exact._search_kernel import solve_state as kernel
+    from solver.exact.search import solve_state as kernel
 
     state = _state_array(word_list, answers)
     if guesses_left < 1:
@@ -352,73 +135,6 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
     if value >= INF:
         raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
     return int(value), word_list.guesses[int(guess)]
-
-
-def _state_array(word_list: WordList, answers) -> np.ndarray:
-    indices = [word_list.answer_index(a) if isinstance(a, str) else int(a) for a in answers]
-    state = np.unique(np.asarray(indices, dtype=np.int32))
-    if state.size == 0:
-        raise InputError("the state is empty: no answer is possible")
-    if state[0] < 0 or state[-1] >= word_list.n_answers:
-        raise InputError("answer index out of range")
-    return state
-
-
-@dataclass
-class StateSolution:
-    """The outcome of :func:`solve_from`: the optimal subtree below a history.
-
-    Attributes:
-        word_list: the lists.
-        history: the (guess, feedback code) pairs played so far, as given.
-        answers: the answers still possible after the history (the state), sorted words.
-        guesses_left: guesses still allowed (the guess limit minus the history's length).
-        value: the Bellman value of the state under ``objective`` (Σ of further guesses over
-            the answers, or the most further guesses any answer needs); 0 when the history
-            already found the answer.
-        tree: the optimal subtree (root = the next guess); empty when the game is over.
-        objective: ``"total"`` or ``"worst"``.
-    """
-
-    word_list: WordList
-    history: list
-    answers: tuple[str, ...]
-    guesses_left: int
-    value: int
-    tree: DecisionTree
-    objective: str = "total"
-    mode: str = "normal"
-
-    @property
-    def next_guess(self) -> str | None:
-        """The optimal next guess, or None when the history already found the answer."""
-        if self.tree.n_nodes == 0:
-            return None
-        return self.word_list.guesses[int(self.tree.node_guess[0])]
-
-
-def remaining_answers(word_list: WordList, history, table: np.ndarray | None = None) -> np.ndarray:
-    """int32 answer indices consistent with every (guess, feedback) of ``history``.
-
-    ``history`` holds (guess word, feedback) pairs, the feedback as a code or as text
-    (``"bbygb"``, see :func:`solver.game.feedback.parse_feedback`). Raises UnknownWordError
-    for a guess not in the list and FeedbackError for malformed feedback or a history no
-    answer fits (naming the first guess at which none is left)."""
-    from solver.game.errors import FeedbackError
-    from solver.game.feedback import parse_feedback
-
-    table = feedback_table(word_list) if table is None else table
-    state = np.arange(word_list.n_answers, dtype=np.int32)
-    for turn, (guess, feedback) in enumerate(history, start=1):
-        g = word_list.guess_index(guess)
-        code = feedback if isinstance(feedback, (int, np.integer)) else parse_feedback(
-            feedback, word_list.word_length)
-        state = state[table[g, state] == int(code)]
-        if state.size == 0:
-            text = code_to_text(int(code), word_list.word_length)
-            raise FeedbackError(f"no answer fits the history: after guess {turn} "
-                                f"({word_list.guesses[g]}:{text}) none of the answers is left")
-    return state
 
 
 def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
@@ -448,7 +164,7 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
         HardModeError: in hard mode, a guess of the history ignores an earlier hint.
         UnwinnableError: the state cannot be won within the guesses left.
     """
-    from solver.exact._search_kernel import solve_subtree
+    from solver.exact.search import solve_subtree
     from solver.game.hard_mode import check_hard_mode_history
 
     history = list(history)
@@ -485,40 +201,25 @@ def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
                          mode)
 
 
-def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
-    """``history`` as (guess word as listed, feedback code) pairs; raises UnknownWordError and
-    FeedbackError as :func:`remaining_answers` does."""
-    from solver.game.feedback import parse_feedback
-
-    return [(word_list.guesses[word_list.guess_index(g)],
-             int(f) if isinstance(f, (int, np.integer)) else parse_feedback(f, word_list.word_length))
-            for g, f in history]
-
-
 def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
-    """The journal of one solve (:mod:`solver.exact.journal`): one record per finished root
+    """The journal of one solve (:mod:`solver.runs.journal`): one record per finished root
     class, kept in ``cache_dir()/journals`` until the tree is assembled (:func:`solve`) or,
     with ``keep_journal``, until the artifact is written (:func:`save_artifact`,
-    :func:`solve_and_save`). One file per (lists,
-    opener, guess limit, objective, mode, priors, feedback rule); the solver version and the kernels' sources are in
-    its fingerprint, so a journal of an older solver is refused rather than reused."""
-    key = hashlib.sha256(
-        f"{word_list.answers_sha256}:{word_list.guesses_sha256}:{opener}:{guess_limit}:"
-        f"{objective}:{mode}{':' + priors.sha256 if priors is not None else ''}"
-        f"{'' if feedback == 'standard' else ':feedback=' + feedback}".encode()
-    ).hexdigest()[:20]
-    return cache_dir() / "journals" / f"solve-{key}.journal"
+    :func:`solve_and_save`). Named by :func:`solver.runs.naming.solve_journal_path`; the
+    solver version and the kernels' sources are in its fingerprint, so a journal of an older
+    solver is refused rather than reused."""
+    return solve_journal_path(word_list, opener, guess_limit, objective, mode, priors, feedback)
 
 
 def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool, priors=None):
-    """The solve's :class:`~solver.exact.journal.Journal`; raises ForeignJournalError when
+    """The solve's :class:`~solver.runs.journal.Journal`; raises ForeignJournalError when
     ``resume`` and the file holds another run's journal."""
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.runs.journal import Journal, run_fingerprint
 
-    fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
-                                  guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                  kind="solve", opener=opener,
+    fingerprint = run_fingerprint(word_list, kind="solve", solver_version=SOLVER_VERSION,
+                                  mode=spec.mode, objective=spec.objective,
+                                  guess_limit=spec.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
                                   feedback=spec.feedback)
     path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors,
@@ -605,7 +306,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     if guess_limit == 1 and root_classes:
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     if todo:
-        n_jobs = 1 if len(todo) == 1 else jobs
+        from joblib import effective_n_jobs
+
+        workers = 1 if len(todo) == 1 else effective_n_jobs(jobs)
         table_path = str(table_cache_path(word_list, feedback))
         rules = search_rules(word_list, priors)
         tasks = ((code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
@@ -613,7 +316,8 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
                   search_objective)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
-        for code, result in _solved_classes(tasks, len(todo), n_jobs, deadline):
+        for code, result in Executor(workers).as_finished(_solve_task, tasks, len(todo),
+                                                          deadline):
             if result[0] >= INF:
                 raise UnwinnableError(
                     f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "
@@ -681,99 +385,6 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
     )
     names = ("states_searched", "memo_hits", "guesses_expanded")
     return tree, {name: int(stats[i]) for i, name in enumerate(names)}
-
-
-def artifact_path(word_list: WordList, opener: str, *, objective: str = "total",
-                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
-                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
-    """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
-    (mode ``normal`` or ``hard``),
-    ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
-    ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
-    objective for Yellow Wordle (``legacy-normal-yellow-salet-limit8.msgpack``). ``<name>`` is the lists'
-    :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
-    shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
-    kind = "" if feedback == "standard" else f"{feedback}-"
-    kind += "" if objective == "total" else f"{objective}-"
-    if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
-        kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
-    limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
-    opener = opener.strip().lower()
-    return Path(directory) / f"{word_list.output_name}-{mode}-{kind}{opener}{limit}.msgpack"
-
-
-def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
-    """:func:`artifact_path` of a solve's result."""
-    return artifact_path(result.word_list, result.opener, objective=result.objective,
-                         guess_limit=result.guess_limit, directory=directory, mode=result.mode,
-                         priors=result.priors, feedback=result.feedback)
-
-
-def check_artifact_name(word_list: WordList, path: str | Path) -> None:
-    """Refuse (:class:`~solver.game.errors.OutputError`) an artifact file name that claims a
-    shipped list (``legacy-normal-…``, ``nyt-2024-normal-…``) for lists that are not that
-    list, so a custom list never writes over a shipped artifact."""
-    from solver.game.wordlists import BUILTIN_LISTS
-
-    name = Path(path).name
-    for shipped in BUILTIN_LISTS:
-        if (name.startswith((f"{shipped}-normal-", f"{shipped}-hard-"))
-                and word_list.shipped_name != shipped):
-            raise OutputError(
-                f"{path} is named for the shipped {shipped!r} list, but {word_list.name!r} holds "
-                f"other words; write it elsewhere, e.g. "
-                f"{Path(path).with_name(name.replace(shipped, word_list.output_name, 1))}")
-
-
-def artifact_bytes(result: SolveResult) -> bytes:
-    """``result`` as msgpack artifact bytes (schema: :mod:`policy_tree.schema`)."""
-    from policy_tree.artifact import encode_artifact
-
-    return encode_artifact(
-        word_list=result.word_list, tree=result.tree, mode=result.mode, objective=result.objective,
-        guess_limit=result.guess_limit, opener=result.opener, total=result.total,
-        max_guesses=result.max_guesses, histogram=result.histogram,
-        solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
-        feedback=result.feedback,
-        priors=None if result.priors is None else {
-            "source": result.priors.source, "sha256": result.priors.sha256,
-            "weights": np.ascontiguousarray(result.priors.weights, dtype="<i8").tobytes(),
-            "weighted_total": result.weighted_total},
-    )
-
-
-def save_artifact(result: SolveResult, path: str | Path) -> Path:
-    """Write ``result`` as a msgpack artifact with :func:`solver.game.files.write_atomic`
-    (temporary file, fsync, rename); returns the path. A journal the solve kept
-    (``keep_journal=True``) is discarded once the file is written, never before: when the
-    write raises (OSError), the journal stays and a rerun reads every root class back."""
-    path = write_atomic(path, artifact_bytes(result))
-    if result.journal is not None:
-        result.journal.discard()
-        result.journal = None
-    return path
-
-
-def _kept_proof(path: Path, result: SolveResult) -> dict | None:
-    """The opener proof recorded in the artifact already at ``path``, if that artifact is for
-    the same lists, opener, objective and guess limit: re-solving a proven opener's tree does
-    not lose the record that the opener is optimal (the proof is about the opener)."""
-    if not path.exists():
-        return None
-    import policy_tree
-    from policy_tree.errors import ArtifactError
-
-    try:
-        old = policy_tree.load(path)
-    except (ArtifactError, OSError):
-        return None
-    same = (old.header["answers_sha256"] == result.word_list.answers_sha256
-            and old.header["guesses_sha256"] == result.word_list.guesses_sha256
-            and old.opener == result.opener and old.objective == result.objective
-            and old.guess_limit == result.guess_limit and old.mode == result.mode
-            and result.priors is None and old.priors is None
-            and old.feedback == result.feedback)
-    return old.opener_proof if same else None
 
 
 def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path | None = None, *,

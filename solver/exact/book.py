@@ -9,7 +9,7 @@ guess limit, priors), in this order:
 2. the shipped trees: ``artifacts/*.msgpack`` and ``artifacts/book/*.msgpack``
    (:data:`SHIPPED_DIRS`; installed from a wheel, the copy in the package,
    :func:`solver.game.files.shipped_artifacts_dir`), named as
-   :func:`solver.exact.bellman.artifact_path` names them;
+   :func:`solver.runs.naming.artifact_path` names them;
 3. the user cache, ``<cache>/book/<solver fingerprint>/`` (:func:`cache_directory`): trees this
    solver solved for earlier questions. The directory is keyed by the solver version and the
    kernels' sources, so a tree from another solver is never mistaken for this one's;
@@ -46,7 +46,7 @@ POPULAR_OPENERS = ("adieu", "stare", "slate", "audio", "raise", "arise", "crane"
 
 
 def _opener_of(name: str) -> str:
-    """The opener a tree file is named for (:func:`solver.exact.bellman.artifact_path`):
+    """The opener a tree file is named for (:func:`solver.runs.naming.artifact_path`):
     the last part of the name before ``-limit<N>`` and ``.msgpack``."""
     import re
 
@@ -57,8 +57,8 @@ def _opener_of(name: str) -> str:
 def solver_fingerprint() -> str:
     """20 hex digits of sha256 over the solver version and every kernel's source: a tree
     cached by one solver is looked up only by the same solver."""
-    from solver.exact.bellman import SOLVER_VERSION
-    from solver.exact.journal import kernel_hashes
+    from solver.exact.versions import SOLVER_VERSION
+    from solver.runs.journal import kernel_hashes
 
     text = json.dumps({"solver_version": SOLVER_VERSION, "kernels": kernel_hashes()},
                       sort_keys=True)
@@ -107,8 +107,8 @@ class OpeningBook:
                 and tree.guess_limit == self.spec.guess_limit and same_priors)
 
     def file_name(self, opener: str) -> str:
-        """The tree's file name (:func:`solver.exact.bellman.artifact_path`)."""
-        from solver.exact.bellman import artifact_path
+        """The tree's file name (:func:`solver.runs.naming.artifact_path`)."""
+        from solver.runs.naming import artifact_path
 
         return artifact_path(self.word_list, opener, objective=self.spec.objective,
                              guess_limit=self.spec.guess_limit, directory=".", mode=self.spec.mode,

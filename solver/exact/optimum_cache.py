@@ -6,7 +6,7 @@
    (by default :data:`ARTIFACT_DIRS`: the current directory's ``artifacts/``, where
    ``python -m tools.solve`` writes, then the shipped trees; ``<name>`` is the lists'
    :attr:`~solver.game.wordlists.WordList.output_name`, see
-   :func:`solver.exact.bellman.artifact_path`),
+   :func:`solver.runs.naming.artifact_path`),
 2. the user cache, ``cache_dir()/optimal-trees/<name>-<key>-normal-<opener>-<limit>.msgpack``
    (:func:`optimal_tree_cache_path`; ``key`` hashes both word lists),
 3. a solve (:func:`solver.exact.bellman.solve`), whose tree is then written to the cache.

@@ -29,26 +29,29 @@ and ``prove``), organised so that almost every answer is a lookup:
 Values are in the objective's units (docs/algorithms.md §2): the total of the guesses still
 needed over the state's answers, the most any answer needs (worst case), or the weighted
 total under priors (§10.3).
+
+The answers' types and the history checks are :mod:`solver.exact.advice` (re-exported here).
+Why this module is over 500 lines: it is one class, :class:`SearchService`, whose methods are
+the service's questions (position, advise, Q-values, states solved off the tree) sharing one
+cache of solved subtrees and one opening book; split across modules they would share that
+state through private attributes instead.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text, parse_feedback
-from solver.game.spec import GUESS_LIMIT, GameSpec, all_green
+from solver.game.feedback import code_to_text
+from solver.game.spec import GUESS_LIMIT, GameSpec
 from solver.game.wordlists import WordList
+from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
+                                 Position, check_budget, format_steps, normalise_history)
 
-EXACT = "exact"
-NOT_PROVEN = "best found, not proven"
-SOLVED = "solved"
 #: Alternatives listed by default.
 TOP = 5
 #: Seconds a question with no tree for its state gets at the empty history when no time was
@@ -62,213 +65,6 @@ MAX_EXTRA_GUESSES = 12
 KERNEL_LOAD_SECONDS = 0.8
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
-
-
-# -- histories ---------------------------------------------------------------------------------
-def normalise_history(word_list: WordList, history, guess_limit: int | None = None
-                      ) -> list[tuple[str, int]]:
-    """``history`` as ``(guess word, feedback code)`` pairs, each checked.
-
-    Items are ``"word:feedback"`` tokens or ``(word, feedback)`` pairs (feedback a code
-    0..3**L − 1 or text: b/y/g, 0/1/2 or the shared squares). Raises
-    :class:`~solver.game.errors.InputError` subclasses naming the guess at fault: a malformed
-    token or feedback, a word not in the guess list, a guess after an all-green feedback, more
-    guesses than ``guess_limit`` (when given; a lost game has as many as the limit).
-    """
-    from policy_tree.lookup import parse_history_token
-
-    length = word_list.word_length
-    steps: list[tuple[str, int]] = []
-    for turn, item in enumerate(history, start=1):
-        try:
-            if isinstance(item, str):
-                word, code = parse_history_token(item)
-            else:
-                word, feedback = item
-                word = str(word).strip().lower()
-                if isinstance(feedback, (int, np.integer)) and not isinstance(feedback, bool):
-                    code = int(feedback)
-                    code_to_text(code, length)  # raises FeedbackError when out of range
-                else:
-                    code = parse_feedback(str(feedback), length)
-            word = word_list.guesses[word_list.guess_index(word)]
-        except InputError as exc:
-            raise type(exc)(f"guess {turn}: {exc}") from None
-        if steps and steps[-1][1] == all_green(length):
-            raise FeedbackError(f"guess {turn} ({word}) follows an all-green feedback: the game "
-                                f"was already won at guess {turn - 1}")
-        steps.append((word, code))
-    if guess_limit is not None and len(steps) > guess_limit:
-        raise InputError(f"the history has {len(steps)} guesses, more than the limit of {guess_limit}")
-    return steps
-
-
-def format_steps(steps) -> list[str]:
-    """``[("salet", 3), ...]`` → ``["salet:bbybb", ...]``."""
-    return [f"{word}:{code_to_text(code, len(word))}" for word, code in steps]
-
-
-def check_budget(budget) -> None:
-    """Refuse (InputError) a budget that is not None or a positive finite number of seconds."""
-    if budget is None:
-        return
-    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not math.isfinite(budget) \
-            or budget <= 0:
-        raise InputError(f"the time budget must be a positive number of seconds, got {budget!r}")
-
-
-# -- answers -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Alternative:
-    """One guess at the state with its value.
-
-    Attributes:
-        guess: the word.
-        q_value: ``Q*(S, d, guess)`` in the objective's units (an int): exact when ``exact``,
-            else a proven lower bound.
-        exact: whether ``q_value`` is exact.
-        could_be_answer: the guess is one of the answers still possible.
-        per_game: what ``q_value`` is divided by for the expected guesses of one game: ``|S|``,
-            the state's weight under priors, or 1 for the worst case.
-    """
-
-    guess: str
-    q_value: int
-    exact: bool
-    could_be_answer: bool
-    per_game: int
-
-    @property
-    def expected(self) -> float:
-        """Expected guesses for one game from here when this guess is played (``q / |S|``;
-        the worst case itself for the worst-case objective)."""
-        return self.q_value / self.per_game
-
-    def to_json(self) -> dict:
-        return {"guess": self.guess, "q_total": self.q_value, "expected": self.expected,
-                "exact": self.exact, "could_be_answer": self.could_be_answer}
-
-
-@dataclass
-class Advice:
-    """The service's answer about one history (:meth:`SearchService.advise`).
-
-    Attributes:
-        word_list: the lists' name.
-        history: the history as ``(guess, feedback code)`` pairs.
-        answers: the answers still possible, in list order (the allowed guesses that fit, when
-            ``outside_list``).
-        guesses_left: guesses left within the game's limit (0 once a lost game used them all).
-        status: ``"exact"`` (``next_guess`` is optimal, ``value`` is ``V*``), ``"best found,
-            not proven"`` (the deadline came first: ``next_guess`` is the best guess found,
-            ``value`` an upper bound on ``V*`` reached by playing it: its exact ``Q*``, or the
-            value of the fast policy that starts with it (``source`` ``"heuristic"``), or
-            None; ``lower_bound`` a proven bound on ``V*``) or
-            ``"solved"`` (the history ends in all green; no next guess).
-        source: ``"tree"`` (a shipped, cached or just solved decision tree), ``"solver"`` (a
-            state off every tree, solved now), ``"heuristic"`` (the fast policy's guess — the
-            first guess in the candidate order at every node, §4.2 — when the search found
-            nothing better in time) or None when solved.
-        next_guess: the word to play, or None when solved.
-        value: ``V*`` in the objective's units as described under ``status``, or None.
-        lower_bound: a proven lower bound on ``V*`` (equal to ``value`` when exact).
-        alternatives: up to ``top`` guesses with their values, best first.
-        alternatives_complete: whether ``alternatives`` are proven to be the best ``top``.
-        left_tree: when the history left the opener's tree, a sentence saying where; else None.
-        seconds: wall seconds.
-        objective: the game's objective (``"total"``, ``"worst"``); ``weighted`` under priors.
-        mode: ``"normal"`` or ``"hard"``.
-        per_game: ``|S|`` (total), the state's weight (priors) or 1 (worst case): value / per_game
-            is the expected number of guesses of one game (the worst case itself).
-        extra_guesses: 0, or how many guesses past the limit the values count when the answers
-            left cannot all be won within the guesses left (a lost game, §15.2).
-        outside_list: no answer of the list fits the history: ``answers`` are the allowed
-            guesses that fit.
-        opener_tree: the opener whose tree answered, or None.
-    """
-
-    word_list: str
-    history: list
-    answers: tuple
-    guesses_left: int
-    status: str
-    source: str | None
-    next_guess: str | None
-    value: int | None
-    lower_bound: int | None
-    alternatives: list = field(default_factory=list)
-    alternatives_complete: bool = True
-    left_tree: str | None = None
-    seconds: float = 0.0
-    objective: str = "total"
-    mode: str = "normal"
-    per_game: int | None = None
-    extra_guesses: int = 0
-    outside_list: bool = False
-    opener_tree: str | None = None
-
-    @property
-    def n_answers(self) -> int:
-        return len(self.answers)
-
-    @property
-    def expected(self) -> float | None:
-        """``value / per_game``: expected further guesses for one game (the next one included)."""
-        if self.value is None:
-            return None
-        return self.value / (self.per_game or self.n_answers)
-
-    @property
-    def lost(self) -> bool:
-        """The answers left cannot all be won within the game's guess limit."""
-        return self.extra_guesses > 0
-
-    def to_json(self) -> dict:
-        """A JSON-ready dict (what ``tools.assist --json`` prints and the web page receives)."""
-        per_game = self.per_game or self.n_answers
-        return {
-            "word_list": self.word_list, "history": format_steps(self.history),
-            "mode": self.mode, "objective": self.objective,
-            "answers_remaining": self.n_answers, "answers": list(self.answers),
-            "guesses_left": self.guesses_left, "status": self.status, "source": self.source,
-            "next_guess": self.next_guess, "value_total": self.value,
-            "expected_guesses": self.expected,
-            "lower_bound_total": self.lower_bound,
-            "lower_bound_expected": None if self.lower_bound is None else self.lower_bound / per_game,
-            "alternatives": [a.to_json() for a in self.alternatives],
-            "alternatives_complete": self.alternatives_complete,
-            "left_tree": self.left_tree, "extra_guesses": self.extra_guesses,
-            "outside_list": self.outside_list, "opener_tree": self.opener_tree,
-            "seconds": round(self.seconds, 4),
-        }
-
-
-@dataclass
-class Position:
-    """Where a history leads, for :meth:`SearchService.position`.
-
-    Attributes:
-        steps: the history.
-        state: int32 answer indices still possible (sorted).
-        guesses_left: within the game's limit (may be 0).
-        tree: the DecisionTree whose node ``node`` is this state (the opener's tree or a
-            solved subtree, over the service's guess list), or None.
-        node: that node, or None.
-        tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
-        extra: extra guesses past the limit the tree was solved with (§15.2).
-        left_tree: the sentence for :attr:`Advice.left_tree`, or None.
-        opener: the opener whose tree the history followed, or None.
-    """
-
-    steps: list
-    state: np.ndarray
-    guesses_left: int
-    tree: object = None
-    node: int | None = None
-    tree_value: int | None = None
-    extra: int = 0
-    left_tree: str | None = None
-    opener: str | None = None
 
 
 class SearchService:
@@ -423,7 +219,7 @@ class SearchService:
         guesses more that make it winnable (§15.2); without it, V* may be ``INF`` (tree None).
         """
         from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
-        from solver.exact._search_kernel import solve_subtree
+        from solver.exact.search import solve_subtree
         from solver.game.hashing import zobrist_keys
         from policy_tree.tree import DecisionTree
 

@@ -3,7 +3,7 @@
 Every file the project writes in place (artifacts, the feedback-table cache, report outputs,
 exports) goes through :func:`write_atomic`, so a reader never sees a half-written file and a
 crash leaves either the old file or the new one, never a mix. Append-only journals of long
-runs are :mod:`solver.exact.journal` (they create their file with :func:`write_atomic`).
+runs are :mod:`solver.runs.journal` (they create their file with :func:`write_atomic`).
 
 Long runs check where they will write *before* any work starts: :func:`prepare_output_file`
 and :func:`prepare_output_dir` create missing directories or refuse the path

@@ -17,7 +17,7 @@ opener is given. The optimum compared against:
 
 Files under ``<out>`` (``reports/classic`` for the shipped report): ``classic.csv`` (one row per
 (belief, agent, seed)), ``classic.md`` (the summary: mean ± sd over seeds, beside the published
-figures) and ``results/classic.journal`` (one record per finished run, :mod:`solver.exact.journal`;
+figures) and ``results/classic.journal`` (one record per finished run, :mod:`solver.runs.journal`;
 an interrupted run resumes; a journal of other kernels is refused).
 """
 
@@ -155,9 +155,10 @@ def score_run(policy, universe, seed: int | None, opener: str | None, optimum_to
 
 
 def report_fingerprint(word_list) -> dict:
-    from solver.exact.journal import run_fingerprint
+    from solver.exact.versions import SOLVER_VERSION
+    from solver.runs.journal import run_fingerprint
 
-    return run_fingerprint(word_list, mode="normal", objective="total", guess_limit=GUESS_LIMIT,
+    return run_fingerprint(word_list, solver_version=SOLVER_VERSION,
                            kind="classic-report", report_version=REPORT_VERSION)
 
 
@@ -183,7 +184,7 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from solver.exact.journal import Journal
+    from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
     from solver.game.files import prepare_output_dir, usable_cache_dir
     from solver.policies.belief import make_universe

@@ -10,7 +10,7 @@ writes the outputs.
 
 Files under the output directory ``<out>/<name>/``:
 
-- ``results/report.journal``: the report's journal (:mod:`solver.exact.journal`), one record
+- ``results/report.journal``: the report's journal (:mod:`solver.runs.journal`), one record
   per finished piece — ``optimum/<opener>`` and ``policy/<opener>/<policy>`` — so an
   interrupted run resumes without redoing finished work. It is kept after the report is
   written (a later run with more openers or policies reuses it). Its fingerprint holds the
@@ -130,12 +130,13 @@ def journal_path(out_dir: str | Path) -> Path:
 
 
 def report_fingerprint(word_list) -> dict:
-    """The fingerprint of a report's journal (:func:`solver.exact.journal.run_fingerprint`):
+    """The fingerprint of a report's journal (:func:`solver.runs.journal.run_fingerprint`):
     the lists, normal mode, total objective, the guess limit, the solver version, every
     kernel's source, and :data:`REPORT_VERSION`."""
-    from solver.exact.journal import run_fingerprint
+    from solver.exact.versions import SOLVER_VERSION
+    from solver.runs.journal import run_fingerprint
 
-    return run_fingerprint(word_list, mode="normal", objective="total", guess_limit=GUESS_LIMIT,
+    return run_fingerprint(word_list, solver_version=SOLVER_VERSION,
                            kind="gap-report", report_version=REPORT_VERSION)
 
 
@@ -193,10 +194,12 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         ForeignJournalError: ``resume`` and the report's journal (or that of an interrupted
             exact solve) was written by another solver version or other kernels.
     """
-    from joblib import Parallel, cpu_count, delayed
+    from joblib import cpu_count
+
+    from solver.exact.executor import Executor
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from solver.exact.journal import Journal
+    from solver.runs.journal import Journal
     from solver.exact.optimum_cache import ARTIFACT_DIRS, load_or_solve_optimum, matching_tree
 
     openers, policies = validate_request(word_list, openers, policies)
@@ -254,14 +257,10 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         todo.sort(key=lambda t: (-_cost_guess(t[1]), all_policies.index(t[1]), openers.index(t[0])))
         if todo:
             inner_jobs = 1 if n_workers > 1 else jobs
-            tasks = (delayed(score_task)(word_list, opener, name, optimal[opener]["tree_path"], seed,
-                                         top, inner_jobs)
+            calls = ((word_list, opener, name, optimal[opener]["tree_path"], seed, top, inner_jobs)
                      for opener, name in todo)
-            if n_workers == 1 or len(todo) == 1:
-                outputs = (task[0](*task[1], **task[2]) for task in tasks)
-            else:
-                outputs = Parallel(n_jobs=n_workers, return_as="generator_unordered", batch_size=1,
-                                   max_nbytes=None)(tasks)
+            workers = 1 if len(todo) == 1 else n_workers
+            outputs = Executor(workers).map_unordered(score_task, calls)
             for data in outputs:
                 data = dict(data, seed=seed, top=top)
                 journal.append(f"policy/{data['opener']}/{data['policy']}", data)

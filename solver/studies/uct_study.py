@@ -9,7 +9,7 @@ seeded by ``SeedSequence(seed, spawn_key=(a, k))``, joblib workers. A determinis
 (``minimax1``, ``expectimax1``, ``entropy``, ``qlearning``, ``mig_b``, ...) is played once in
 tree mode, whatever the seeds (they would give the same games); its row has an empty seed.
 Each finished run is first recorded in the study's journal ``runs.journal``
-(:mod:`solver.exact.journal`: its ``runs.csv`` row and guesses per answer, fsynced), then
+(:mod:`solver.runs.journal`: its ``runs.csv`` row and guesses per answer, fsynced), then
 folded into ``runs.csv`` (one row per run) and ``per_answer.csv`` (one column per run, named
 ``<policy>@<seed>``, or ``<policy>`` for a deterministic one), both rewritten atomically; the
 journal is discarded once every run is folded. A study killed between the two steps folds the
@@ -41,7 +41,6 @@ import numpy as np
 from solver.game.checks import check_jobs
 from solver.game.errors import InputError
 from solver.game.files import ARTIFACTS_DIR, prepare_output_dir, usable_cache_dir, write_text_atomic
-from solver.game.spec import GUESS_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "reports" / "uct"
@@ -94,10 +93,11 @@ def check_study(out_dir: str | Path, word_list, opener: str | None = None) -> No
 
 
 def study_fingerprint(word_list) -> dict:
-    """The fingerprint of the study's journal (:func:`solver.exact.journal.run_fingerprint`)."""
-    from solver.exact.journal import run_fingerprint
+    """The fingerprint of the study's journal (:func:`solver.runs.journal.run_fingerprint`)."""
+    from solver.exact.versions import SOLVER_VERSION
+    from solver.runs.journal import run_fingerprint
 
-    return run_fingerprint(word_list, mode="normal", objective="total", guess_limit=GUESS_LIMIT,
+    return run_fingerprint(word_list, solver_version=SOLVER_VERSION,
                            kind="uct-study")
 
 
@@ -441,12 +441,12 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
     (QTableError), a bad ``jobs`` or seed, or CSVs of other lists (:func:`check_study`);
     WordListError / UnknownWordError for the lists or the opener; OutputError / CacheError
     when ``out_dir`` or the cache cannot be written. Then
-    :class:`~solver.exact.journal.ForeignJournalError` when ``resume`` and ``runs.journal`` was
+    :class:`~solver.runs.journal.ForeignJournalError` when ``resume`` and ``runs.journal`` was
     written by other kernels or another solver version (``resume=False`` discards it: runs it
     holds that are not in the CSVs yet are played again)."""
     import numbers
 
-    from solver.exact.journal import Journal
+    from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
     from solver.game.wordlists import WordList, load_word_list
 

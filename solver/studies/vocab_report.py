@@ -18,10 +18,10 @@ seed — the report computes:
   episodes: ``episodes_per_answer`` × the list's answers, seed = the list's seed).
 
 Every finished piece (one list's optimum, one (list, agent) score) is a record of the journal
-``<out>/results/vocab.journal`` (:mod:`solver.exact.journal`), so an interrupted run resumes;
+``<out>/results/vocab.journal`` (:mod:`solver.runs.journal`), so an interrupted run resumes;
 the journal's fingerprint holds the whole request (base lists, grid, agents, training
 settings, solver and kernels), and a journal of another request is refused
-(:class:`~solver.exact.journal.ForeignJournalError`; ``resume=False`` starts over).
+(:class:`~solver.runs.journal.ForeignJournalError`; ``resume=False`` starts over).
 
 Outputs under ``out_dir`` (``reports/classic`` for the shipped report): ``vocab.csv`` (one row
 per list and agent, the optimum as agent ``optimum``), ``vocab.md`` (one table per kind, means
@@ -104,9 +104,10 @@ def check_request(agents, kinds, fractions, seeds) -> tuple[list, list, list, li
 
 def report_fingerprint(base, agents, kinds, fractions, seeds, episodes_per_answer) -> dict:
     """The journal's fingerprint: the base lists, the request, the solver and its kernels."""
-    from solver.exact.journal import run_fingerprint
+    from solver.exact.versions import SOLVER_VERSION
+    from solver.runs.journal import run_fingerprint
 
-    return run_fingerprint(base, mode="normal", objective="total", guess_limit=GUESS_LIMIT,
+    return run_fingerprint(base, solver_version=SOLVER_VERSION,
                            kind="vocab-report", report_version=REPORT_VERSION, agents=list(agents),
                            kinds=list(kinds), fractions=[float(f) for f in fractions], seeds=list(seeds),
                            episodes_per_answer=int(episodes_per_answer), proof_memory_gb=PROOF_MEMORY_GB)
@@ -202,7 +203,7 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from solver.exact.journal import Journal
+    from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
     from solver.game.files import prepare_output_dir, usable_cache_dir
     from solver.game.variants import variant_lists

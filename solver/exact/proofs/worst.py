@@ -20,9 +20,9 @@ every run of the same proof: each decision is a yes or no that does not depend o
 and the chunks a level decides depend only on the outcomes of the chunks before them. Rows
 are listed best first, ties (the rule with a least maximum) in the proof's order.
 
-The work goes to the workers of :mod:`solver.exact.prove` (joblib processes or a dask
+The work goes to the runner of :mod:`solver.exact.proofs.runner` (joblib processes or a dask
 cluster); each keeps one memo of decided states across its chunks. Each finished chunk is
-journaled (:mod:`solver.exact.journal`), so an interrupted run resumes.
+journaled (:mod:`solver.runs.journal`), so an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ import warnings
 import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError
-from solver.exact.prove import (OpenerValue, ProofResult, _Job, _memo_capacity, _Runner,
-                                journal_path, resident)
+from solver.exact.proofs.results import OpenerValue, ProofResult
+from solver.exact.proofs.runner import Executor, Job, journal_path, memo_capacity, resident
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 
@@ -46,7 +46,7 @@ CHUNK = 32
 _LOCAL = threading.local()
 
 
-def _worker_state(job: _Job):
+def _worker_state(job: Job):
     """(table, Zobrist keys 1 and 2, memo, workspace, rules, all guesses, unknown counts) of
     this worker thread, built once per job."""
     from solver.exact._guarantee_kernel import guarantee_workspace
@@ -69,7 +69,7 @@ def _worker_state(job: _Job):
     return state[1:]
 
 
-def decide_openers(job: _Job, openers: list[int], limit: int) -> list[tuple[int, float]]:
+def decide_openers(job: Job, openers: list[int], limit: int) -> list[tuple[int, float]]:
     """joblib task: for each opener (guess index), whether it guarantees ``limit`` guesses:
     ``(pattern, seconds)``, ``pattern`` -1 if it does, else the feedback code of a root class
     that cannot be won in ``limit − 1`` (the first in the kernel's class order)."""
@@ -89,10 +89,10 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
                         memory_gb: float, resume: bool, progress, backend: str,
                         scheduler: str | None) -> ProofResult:
     """The worst-case opener proof (the module docstring); called by
-    :func:`solver.exact.prove.prove` with its arguments checked.
+    :func:`solver.exact.proofs.total.prove` with its arguments checked.
 
     Returns:
-        :class:`solver.exact.prove.ProofResult` whose values are guesses: the least
+        :class:`solver.exact.proofs.results.ProofResult` whose values are guesses: the least
         guaranteed maximum for an ``exact`` opener, a proven lower bound otherwise;
         ``searched`` counts the openers decided at least once, ``reused`` the decisions (an
         opener at a level) read from the journal, and ``phase_seconds`` has one entry per
@@ -103,21 +103,21 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
     from solver.exact._objective_kernel import TOTAL
-    from solver.exact._search_kernel import guess_bounds
-    from solver.exact.journal import Journal, run_fingerprint
+    from solver.exact.search import guess_bounds
+    from solver.runs.journal import Journal, run_fingerprint
 
     started = time.perf_counter()
-    runner = _Runner(jobs, backend, scheduler)
+    runner = Executor(jobs, backend, scheduler)
     try:
-        job = _Job(word_list, spec, _memo_capacity(memory_gb, runner.workers))
+        job = Job(word_list, spec, memo_capacity(memory_gb, runner.workers))
         table = feedback_table(word_list)
         everything = np.arange(word_list.n_answers, dtype=np.int32)
         # most classes first (answers first among equal counts), then Σ|C|², then index
         cheap, order = guess_bounds(everything, table, spec.n_patterns, TOTAL)
         queue = sorted(chosen, key=lambda g: (int(cheap[g]), int(order[g]), g))
-        fingerprint = run_fingerprint(word_list, mode=spec.mode, objective=spec.objective,
-                                      guess_limit=spec.guess_limit, solver_version=SOLVER_VERSION,
-                                      kind="prove-worst", rank=rank, openers=list(names or ()))
+        fingerprint = run_fingerprint(word_list, kind="prove-worst", solver_version=SOLVER_VERSION,
+                                      mode=spec.mode, objective=spec.objective,
+                                      guess_limit=spec.guess_limit, rank=rank, openers=list(names or ()))
         path = journal_path(word_list, spec, rank, names, kind="prove-worst")
         with Journal.open(path, fingerprint, resume=resume) as journal:
             proof = _Levels(word_list, spec, rank, queue, job, runner, journal, progress, started)

@@ -3,8 +3,9 @@
 A long run appends one record per finished piece (a root class of a solve, an (opener,
 policy) result of the gap report, a run of the UCT study); a rerun opens the same journal,
 skips the pieces it holds and appends the rest. A journal belongs to one run, named by a
-*fingerprint*: everything the pieces' results depend on (see :func:`run_fingerprint`). A
-journal whose stored fingerprint differs from the one asked for is refused, never reused.
+*fingerprint*: everything the pieces' results depend on (see :func:`run_fingerprint`), which
+the caller names (its version included): this module knows nothing of the solver. A journal
+whose stored fingerprint differs from the one asked for is refused, never reused.
 
 File format (all integers little-endian). The file is a sequence of frames::
 
@@ -87,20 +88,16 @@ def kernel_hashes(root: str | Path = SOLVER_ROOT) -> dict[str, str]:
             for path in sorted(root.rglob("_*_kernel.py"))}
 
 
-def run_fingerprint(word_list, *, mode: str, objective: str, guess_limit: int,
-                    solver_version: str | None = None, **extra) -> dict:
+def run_fingerprint(word_list, **inputs) -> dict:
     """The fingerprint of a run over ``word_list``: a dict to pass to :meth:`Journal.open`.
 
-    Holds the sha256 of both lists, ``mode`` (``"normal"``), ``objective`` (``"total"``),
-    ``guess_limit``, the solver version (:data:`solver.exact.bellman.SOLVER_VERSION` if not
-    given), :func:`kernel_hashes`, and any ``extra`` msgpack-serialisable items (e.g. the
-    opener, the kind of run).
+    Holds the sha256 of both lists, :func:`kernel_hashes`, and the caller's ``inputs``:
+    msgpack-serialisable items naming everything else the run's results depend on (the kind
+    of run, the caller's own version, the opener, the game's rules...). The journal gives
+    them no meaning; it only compares them.
     """
-    if solver_version is None:
-        from solver.exact.bellman import SOLVER_VERSION as solver_version
     return {"answers_sha256": word_list.answers_sha256, "guesses_sha256": word_list.guesses_sha256,
-            "mode": mode, "objective": objective, "guess_limit": int(guess_limit),
-            "solver_version": solver_version, "kernels": kernel_hashes(), **extra}
+            "kernels": kernel_hashes(), **inputs}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,71 @@
+"""Saving a solve's decision tree: the artifact's bytes (schema :mod:`policy_tree.schema`),
+its default name (:func:`solver.runs.naming.artifact_path`) and the atomic write that keeps
+the opener proof an earlier artifact recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from solver.exact.results import SolveResult
+from solver.exact.versions import SOLVER_VERSION
+from solver.game.files import write_atomic
+from solver.runs.naming import artifact_path
+
+def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
+    """:func:`artifact_path` of a solve's result."""
+    return artifact_path(result.word_list, result.opener, objective=result.objective,
+                         guess_limit=result.guess_limit, directory=directory, mode=result.mode,
+                         priors=result.priors, feedback=result.feedback)
+
+
+def artifact_bytes(result: SolveResult) -> bytes:
+    """``result`` as msgpack artifact bytes (schema: :mod:`policy_tree.schema`)."""
+    from policy_tree.artifact import encode_artifact
+
+    return encode_artifact(
+        word_list=result.word_list, tree=result.tree, mode=result.mode, objective=result.objective,
+        guess_limit=result.guess_limit, opener=result.opener, total=result.total,
+        max_guesses=result.max_guesses, histogram=result.histogram,
+        solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
+        feedback=result.feedback,
+        priors=None if result.priors is None else {
+            "source": result.priors.source, "sha256": result.priors.sha256,
+            "weights": np.ascontiguousarray(result.priors.weights, dtype="<i8").tobytes(),
+            "weighted_total": result.weighted_total},
+    )
+
+
+def save_artifact(result: SolveResult, path: str | Path) -> Path:
+    """Write ``result`` as a msgpack artifact with :func:`solver.game.files.write_atomic`
+    (temporary file, fsync, rename); returns the path. A journal the solve kept
+    (``keep_journal=True``) is discarded once the file is written, never before: when the
+    write raises (OSError), the journal stays and a rerun reads every root class back."""
+    path = write_atomic(path, artifact_bytes(result))
+    if result.journal is not None:
+        result.journal.discard()
+        result.journal = None
+    return path
+
+
+def _kept_proof(path: Path, result: SolveResult) -> dict | None:
+    """The opener proof recorded in the artifact already at ``path``, if that artifact is for
+    the same lists, opener, objective and guess limit: re-solving a proven opener's tree does
+    not lose the record that the opener is optimal (the proof is about the opener)."""
+    if not path.exists():
+        return None
+    import policy_tree
+    from policy_tree.errors import ArtifactError
+
+    try:
+        old = policy_tree.load(path)
+    except (ArtifactError, OSError):
+        return None
+    same = (old.header["answers_sha256"] == result.word_list.answers_sha256
+            and old.header["guesses_sha256"] == result.word_list.guesses_sha256
+            and old.opener == result.opener and old.objective == result.objective
+            and old.guess_limit == result.guess_limit and old.mode == result.mode
+            and result.priors is None and old.priors is None
+            and old.feedback == result.feedback)
+    return old.opener_proof if same else None

@@ -1,0 +1,232 @@
+"""The one parallel executor: the solve's root classes, the opener proofs' chunks and the
+scoring's games (:mod:`solver.evaluation.scoring`) run through :class:`Executor`.
+
+Two ways to hand out tasks, for two kinds of work:
+
+- :meth:`Executor.as_finished` — results as they finish, on processes forked from this one
+  (they start with its imports and loaded kernels: fresh interpreters took about a second
+  each of a two-second SALET solve, docs/benchmarks.md), with an optional deadline. A solve
+  journals each root class as it finishes, which joblib's forking backend cannot do.
+- :meth:`Executor.map` — results in order, on joblib's loky workers, or on a dask.distributed
+  cluster (``backend="dask"``, ``scheduler`` its address) through joblib's dask backend. The
+  proofs' cut-offs depend on the order of the results, never on the workers.
+  :meth:`Executor.map_unordered` is the same, results as they finish (scoring's chunks of
+  games, merged in any order).
+- :func:`stream` — the items of one generator run in a forked child, until it ends or a
+  deadline passes, then the child is killed (the anytime search,
+  :func:`solver.exact.anytime.rank_guesses`: a search that cannot be interrupted from inside
+  is stopped from outside, and what it sent is kept).
+
+With one worker (and no deadline) the tasks run in this process. On an exception or Ctrl-C
+the workers are stopped, so nothing outlives the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+
+from solver.game.errors import InputError
+
+#: The backends of :meth:`Executor.map`.
+BACKENDS = ("loky", "dask")
+
+
+class DeadlineReached(Exception):
+    """A solve given a ``deadline`` stopped there; the root classes it finished are kept in
+    its journal, so the next call with the same inputs resumes from them."""
+
+
+class Executor:
+    """Runs tasks on ``workers`` processes (or on a dask cluster), see the module docstring.
+
+    Args:
+        workers: processes (≥ 1); with ``backend="dask"`` the cluster's threads are used
+            instead (:attr:`workers` is set to their number).
+        backend: ``"loky"`` or ``"dask"`` (for :meth:`map`; :meth:`as_finished` forks).
+        scheduler: the dask scheduler's address, needed with ``backend="dask"``.
+
+    Raises:
+        InputError: an unknown backend, dask without a scheduler, or a scheduler that cannot
+            be reached or has no workers.
+    """
+
+    def __init__(self, workers: int, backend: str = "loky", scheduler: str | None = None):
+        if backend not in BACKENDS:
+            raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+        self.workers = workers
+        self._stack = contextlib.ExitStack()
+        self._parallel = self._unordered = None
+        if backend == "dask":
+            self._parallel, self._unordered = self._dask(scheduler)
+        elif workers > 1:
+            from joblib import Parallel
+            self._parallel, self._unordered = (
+                Parallel(n_jobs=workers, max_nbytes=None, return_as=order)
+                for order in ("generator", "generator_unordered"))
+
+    def _dask(self, scheduler: str | None):
+        from joblib import Parallel, parallel_config
+
+        if not scheduler:
+            raise InputError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786, "
+                             "from `dask scheduler`)")
+        from solver.game.errors import require_extra
+
+        require_extra("distributed", "dask", "--backend dask")
+        try:
+            from distributed import Client
+            client = self._stack.enter_context(Client(scheduler, timeout="5s"))
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InputError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+        threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+        if threads < 1:
+            raise InputError(f"the dask scheduler at {scheduler} has no workers")
+        self.workers = threads
+        self._stack.enter_context(parallel_config(backend="dask"))
+        return (Parallel(n_jobs=-1, return_as="generator"),
+                Parallel(n_jobs=-1, return_as="generator_unordered"))
+
+    def map(self, function, calls):
+        """Yield ``function(*args)`` for each args tuple of ``calls``, in order."""
+        from joblib import delayed
+
+        if self._parallel is None:
+            for args in calls:
+                yield function(*args)
+        else:
+            yield from self._parallel(delayed(function)(*args) for args in calls)
+
+    def map_unordered(self, function, calls):
+        """Yield ``function(*args)`` for each args tuple of ``calls``, as they finish (on loky
+        or dask workers; in order, in this process, with one worker)."""
+        from joblib import delayed
+
+        if self._unordered is None:
+            for args in calls:
+                yield function(*args)
+        else:
+            yield from self._unordered(delayed(function)(*args) for args in calls)
+
+    def as_finished(self, function, tasks, n_tasks: int, deadline: float | None = None):
+        """Yield ``function(task)`` for each of the ``n_tasks`` tasks (an iterable, consumed
+        as workers ask, in its order), as they finish, on at most ``n_tasks`` forked workers
+        (in this process for one worker without a deadline). ``function`` is a module-level
+        function (the spawn start method, where there is no fork, pickles it by name). Past
+        ``deadline`` (:func:`time.monotonic`), :class:`DeadlineReached` is raised and the
+        workers are stopped."""
+        import multiprocessing
+
+        n_jobs = min(self.workers, n_tasks)
+        if n_jobs <= 1 and deadline is None:
+            for task in tasks:
+                yield function(task)
+            return
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        with multiprocessing.get_context(method).Pool(max(n_jobs, 1), _worker_start,
+                                                      (os.getpid(),)) as pool:
+            # one task at a time, in the order given: the pool's task thread builds the tasks
+            # as workers ask, so the first start at once
+            results = pool.imap_unordered(function, tasks, chunksize=1)
+            while True:
+                try:
+                    # a bounded wait: Ctrl-C may reach one of the pool's threads, and only the
+                    # main thread running again raises KeyboardInterrupt
+                    yield results.next(timeout=0.2)
+                except multiprocessing.TimeoutError:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        raise DeadlineReached("the solve reached its deadline") from None
+                    continue
+                except StopIteration:
+                    return
+
+    def close(self) -> None:
+        """Release the dask client, if any. Idempotent."""
+        self._stack.close()
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _context():
+    import multiprocessing
+
+    try:
+        return multiprocessing.get_context("fork")  # the child inherits the loaded kernels
+    except ValueError:  # no fork on this platform: a fresh interpreter (slower to start)
+        return multiprocessing.get_context("spawn")
+
+
+def stream(steps, args: tuple, deadline: float):
+    """Yield the items of the generator ``steps(*args)`` run in a child process (forked where
+    the platform forks), as the child sends them, until it ends or ``deadline``
+    (:func:`time.monotonic`) passes; the child is then killed. Close the generator (or leave
+    the loop) to stop the child early. ``steps`` is a module-level function.
+
+    Raises:
+        RuntimeError: ``steps`` raised in the child (its type and message), or the child died
+            without a word (its exit code).
+    """
+    context = _context()
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_stream_child, daemon=True, args=(sender, steps, args))
+    child.start()
+    sender.close()
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not receiver.poll(left):
+                return
+            try:
+                kind, item = receiver.recv()
+            except EOFError:  # the child died without a word
+                raise RuntimeError(f"the child process stopped unexpectedly (exit code "
+                                   f"{child.exitcode})") from None
+            if kind == "end":
+                return
+            if kind == "error":
+                raise RuntimeError(item)
+            yield item
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+
+
+def _stream_child(conn, steps, args: tuple) -> None:
+    """Child process of :func:`stream`: send ``("item", x)`` for each item, then ``("end",
+    None)``, or ``("error", text)`` on any failure."""
+    try:
+        for item in steps(*args):
+            conn.send(("item", item))
+        conn.send(("end", None))
+    except BaseException as exc:  # noqa: B036 - the parent must hear of any failure
+        try:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        except Exception:
+            pass
+    finally:
+        conn.close()
+
+
+def _worker_start(parent: int) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (it terminates the pool), and on
+    Linux a worker dies with its parent, so that a killed run leaves nothing computing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the call above
+            os._exit(1)

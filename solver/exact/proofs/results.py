@@ -1,0 +1,119 @@
+"""The outcome of an opener proof (:class:`ProofResult`, one :class:`OpenerValue` per opener)
+and its openers table (CSV, deterministic: committed as an artifact)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.exact.bellman import INF
+from solver.game.files import write_atomic
+from solver.game.spec import GameSpec
+from solver.game.wordlists import WordList
+
+#: Columns of the openers CSV (deterministic: committed as an artifact).
+CSV_COLUMNS = ("opener", "status", "value")
+#: Columns of the timings CSV beside it (not deterministic, so never committed).
+TIMING_COLUMNS = ("opener", "status", "value", "seconds")
+
+
+@dataclass(frozen=True)
+class OpenerValue:
+    """One opener's outcome.
+
+    Attributes:
+        opener: the guess.
+        status: ``"exact"`` (``value`` is its optimal total, or least worst case) or
+            ``"lower_bound"`` (``value`` is a proven lower bound that rules it out).
+        value: an int (total guesses over all answers, or the most guesses for the
+            worst-case objective); ``INF`` (2**30) for an opener that cannot win every game.
+        seconds: wall seconds its search took (0 when it was never searched).
+    """
+
+    opener: str
+    status: str
+    value: int
+    seconds: float
+
+
+@dataclass
+class ProofResult:
+    """The outcome of :func:`prove`.
+
+    Attributes:
+        word_list, spec: what was solved.
+        rank: K; the K best openers' values are exact and every other opener's bound is
+            ≥ the K-th value.
+        openers: one :class:`OpenerValue` per opener considered, best first (value, then
+            exact before bounds, then alphabetical; for the worst case, in the proof's order,
+            :mod:`solver.exact.proofs.worst`).
+        searched: how many openers were searched (the rest were ruled out by their bound),
+            including those whose search came from the journal.
+        reused: how many of those searches came from the journal of an interrupted run (for
+            the worst case, :mod:`solver.exact.proofs.worst`: the decisions read from it).
+        seconds: wall seconds of the run.
+        phase_seconds: wall seconds of each phase (``seed``, ``bound``, ``search``).
+        top: None for a proof over every opener considered; N when only the N openers with
+            the best depth-one bounds were considered (``openers`` lists only those): the
+            best of them, not proven over all openers.
+    """
+
+    word_list: WordList
+    spec: GameSpec
+    rank: int
+    openers: list[OpenerValue]
+    searched: int
+    reused: int
+    seconds: float
+    phase_seconds: dict = field(default_factory=dict)
+    top: int | None = None
+
+    @property
+    def best(self) -> OpenerValue:
+        """The best opener (exact)."""
+        return self.openers[0]
+
+    @property
+    def ranked(self) -> list[OpenerValue]:
+        """The exact values, best first (at least ``rank`` of them)."""
+        return [o for o in self.openers if o.status == "exact"]
+
+
+def openers_csv(result: ProofResult, seconds: bool = False) -> str:
+    """The openers table as CSV text, best first: ``opener,status,value`` (the same for every
+    run of the same proof), or with ``seconds`` also each opener's search time."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(TIMING_COLUMNS if seconds else CSV_COLUMNS)
+    for row in result.openers:
+        value = "inf" if row.value >= INF else row.value
+        fields = (row.opener, row.status, value)
+        writer.writerow(fields + (f"{row.seconds:.3f}",) if seconds else fields)
+    return buffer.getvalue()
+
+
+def timings_path(path: str | Path) -> Path:
+    """The timings CSV beside an openers CSV: ``<stem>.seconds.csv`` (git-ignored under
+    artifacts/, since timings differ from run to run)."""
+    path = Path(path)
+    return path.with_name(path.stem + ".seconds.csv")
+
+
+def save_openers_csv(result: ProofResult, path: str | Path) -> tuple[Path, Path]:
+    """Write :func:`openers_csv` and its timings beside it (:func:`timings_path`), each
+    atomically; returns both paths."""
+    written = write_atomic(path, openers_csv(result).encode())
+    return written, write_atomic(timings_path(path), openers_csv(result, seconds=True).encode())
+
+
+def default_csv_path(word_list: WordList, objective: str = "total", mode: str = "normal",
+                     directory: str | Path = "artifacts", top: int | None = None) -> Path:
+    """``<directory>/<lists>-<mode>[-worst][-top<N>]-openers.csv``, named by the lists' identity
+    (:attr:`solver.game.wordlists.WordList.output_name`: ``legacy``, ``nyt-2024`` or
+    ``custom-<hash>``), so a custom list never writes over a shipped list's file; ``-top<N>``
+    marks a search of the N openers with the best bounds (not a proof over all openers)."""
+    suffix = "" if objective == "total" else f"-{objective}"
+    limit = "" if top is None else f"-top{top}"
+    return Path(directory) / f"{word_list.output_name}-{mode}{suffix}{limit}-openers.csv"

@@ -1,0 +1,67 @@
+"""What both opener proofs share (:mod:`solver.exact.proofs.total`, :mod:`.worst`): the task
+description every worker gets (:class:`Job`), the memo size (:func:`memo_capacity`), the
+journal's name (:func:`journal_path`), and the executor that hands tasks to the workers
+(:class:`solver.exact.executor.Executor`, the solve's too, re-exported). The proofs import
+this module, never each other's internals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.exact.executor import BACKENDS, Executor  # noqa: F401  (re-exported)
+from solver.game.errors import InputError
+from solver.game.spec import GameSpec
+from solver.game.wordlists import WordList
+from solver.runs.naming import journal_file
+
+#: Bytes per memo slot (two uint64 keys, meta, value, guess: 5 × 8).
+MEMO_SLOT_BYTES = 40
+
+
+def memo_capacity(memory_gb: float, workers: int) -> int:
+    """Memo slots per worker: a power of two using at most 60 % of ``memory_gb`` for all
+    workers' memos (the rest: tables, workspaces, Python)."""
+    import math
+
+    if isinstance(memory_gb, bool) or not isinstance(memory_gb, (int, float)) \
+            or not math.isfinite(memory_gb) or memory_gb <= 0:
+        raise InputError(f"--memory-gb must be a finite number of GB > 0, got {memory_gb!r}")
+    budget = memory_gb * 1e9 * 0.6 / max(workers, 1) / MEMO_SLOT_BYTES
+    if budget < 1 << 16:
+        raise InputError(f"--memory-gb {memory_gb} is too small: at least "
+                         f"{(1 << 16) * MEMO_SLOT_BYTES * max(workers, 1) / 0.6 / 1e9:.2f} GB "
+                         f"are needed for {workers} worker(s)")
+    return 1 << int(np.floor(np.log2(budget)))
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every task needs: the lists (a worker builds or loads their table), the game and
+    the memo size."""
+
+    word_list: WordList
+    spec: GameSpec
+    memo_capacity: int
+
+
+def resident(memo: tuple) -> tuple:
+    """The memo's arrays with every page written once, so that the worker's size is fixed
+    from its first task on: loky ends a worker that grows by more than 300 MB after its
+    first task (its leak check), and a memo filling up lazily-mapped zero pages would grow
+    that much and be dropped with the worker, part-way through a proof."""
+    for array in memo:  # each is uniform when new (zeros, or -1): rewrite that value
+        array.fill(array.flat[0])
+    return memo
+
+
+def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None,
+                 top: int | None = None, kind: str = "prove") -> Path:
+    """The journal of one proof run (``cache_dir()/journals/<kind>-<hash>.journal``; ``kind``
+    ``prove``, or ``prove-worst`` for :mod:`solver.exact.proofs.worst`)."""
+    chosen = ",".join(openers) if openers else "*"
+    limit = "" if top is None else f":top{top}"
+    return journal_file(kind, word_list.answers_sha256, word_list.guesses_sha256, spec, rank,
+                        f"{chosen}{limit}")

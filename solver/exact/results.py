@@ -1,0 +1,141 @@
+"""The results of the exact solver (:mod:`solver.exact.bellman`): a solve's tree and figures
+(:class:`SolveResult`), a state's exact value and optimal guesses (:class:`StateSolution`),
+and the error of a game no policy wins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from policy_tree.tree import DecisionTree
+from solver.game.errors import InputError
+from solver.game.spec import GUESS_LIMIT, GameSpec
+from solver.game.wordlists import WordList
+
+INF = 1 << 30
+
+
+#: Limits of the search kernel's candidate sort key (:mod:`solver.exact._search_kernel`).
+MAX_ANSWERS = 11585
+
+
+MAX_GUESSES = 1 << 17
+
+
+class UnwinnableError(InputError):
+    """No policy wins every game within the guess limit from this opener or state."""
+
+
+@dataclass
+class SolveResult:
+    """The outcome of :func:`solve`.
+
+    Attributes:
+        word_list: the lists solved.
+        opener: the root guess.
+        total: Σ over answers of guesses used, an int (for the worst-case objective too: the
+            tree minimises ``max_guesses``, and ``total`` is what that tree adds up to).
+        tree: the optimal decision tree.
+        guesses_per_answer: int64[n_answers], guesses used for each answer.
+        seconds: wall seconds of the solve (classes read from the journal cost ~0); for the
+            run's log only, never written to the artifact.
+        stats: counters summed over classes (states searched, memo hits, guesses expanded).
+        journal: the solve's journal while it is kept for :func:`save_artifact` to discard
+            (``solve(..., keep_journal=True)``), else None.
+        opener_proof: the record that the opener was proven optimal over every allowed guess
+            (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`; set by
+            :func:`solver.exact.prove.save_proven_tree`), else None.
+        mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
+        priors: the :class:`solver.game.priors.Priors` the tree minimises the expected guesses
+            under (§10.3), or None (every answer equally likely).
+        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (Yellow Wordle, §10.4).
+    """
+
+    word_list: WordList
+    opener: str
+    total: int
+    tree: DecisionTree
+    guesses_per_answer: np.ndarray
+    seconds: float
+    guess_limit: int = GUESS_LIMIT
+    stats: dict = field(default_factory=dict)
+    objective: str = "total"
+    journal: object = field(default=None, repr=False, compare=False)
+    opener_proof: dict | None = None
+    mode: str = "normal"
+    priors: object = None
+    feedback: str = "standard"
+
+    @property
+    def weighted_total(self) -> int | None:
+        """Σ_a w_a · guesses(a) under the priors' integer weights (what the search minimised
+        with priors, §10.3), or None without priors."""
+        if self.priors is None:
+            return None
+        return int((self.priors.weights * self.guesses_per_answer).sum())
+
+    @property
+    def expected_guesses(self) -> float:
+        """Expected guesses per game: under the priors when given, else the average."""
+        if self.priors is None:
+            return self.average
+        return self.weighted_total / self.priors.total_weight
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game that was solved."""
+        return GameSpec(word_length=self.word_list.word_length, guess_limit=self.guess_limit,
+                        objective=self.objective, mode=self.mode, feedback=self.feedback)
+
+    @property
+    def value(self) -> int:
+        """The optimised value: ``total`` (objective total) or ``max_guesses`` (worst)."""
+        return self.max_guesses if self.objective == "worst" else self.total
+
+    @property
+    def average(self) -> float:
+        return self.total / self.word_list.n_answers
+
+    @property
+    def max_guesses(self) -> int:
+        return int(self.guesses_per_answer.max())
+
+    @property
+    def histogram(self) -> list[int]:
+        """``histogram[i]`` = answers solved in ``i + 1`` guesses, length ``guess_limit``."""
+        counts = np.bincount(self.guesses_per_answer, minlength=self.guess_limit + 1)
+        return [int(c) for c in counts[1:self.guess_limit + 1]]
+
+
+@dataclass
+class StateSolution:
+    """The outcome of :func:`solve_from`: the optimal subtree below a history.
+
+    Attributes:
+        word_list: the lists.
+        history: the (guess, feedback code) pairs played so far, as given.
+        answers: the answers still possible after the history (the state), sorted words.
+        guesses_left: guesses still allowed (the guess limit minus the history's length).
+        value: the Bellman value of the state under ``objective`` (Σ of further guesses over
+            the answers, or the most further guesses any answer needs); 0 when the history
+            already found the answer.
+        tree: the optimal subtree (root = the next guess); empty when the game is over.
+        objective: ``"total"`` or ``"worst"``.
+    """
+
+    word_list: WordList
+    history: list
+    answers: tuple[str, ...]
+    guesses_left: int
+    value: int
+    tree: DecisionTree
+    objective: str = "total"
+    mode: str = "normal"
+
+    @property
+    def next_guess(self) -> str | None:
+        """The optimal next guess, or None when the history already found the answer."""
+        if self.tree.n_nodes == 0:
+            return None
+        return self.word_list.guesses[int(self.tree.node_guess[0])]

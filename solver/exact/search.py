@@ -1,0 +1,21 @@
+"""The search service's one door to the search kernel (:mod:`solver.exact._search_kernel`):
+the only module outside the kernels that imports it (import-linter contract
+``search-kernel-door`` in pyproject.toml). The solver (:mod:`solver.exact.bellman`), the
+service (:mod:`solver.exact.service`), the anytime search (:mod:`solver.exact.anytime`) and
+the proofs (:mod:`solver.exact.proofs`) call these names:
+
+- :func:`solve_state` — a state's exact value and first optimal guess;
+- :func:`solve_subtree` — a state's exact value and its optimal subtree (tree arrays);
+- :func:`evaluate_guess` — a guess's Q-value against a cut-off (exact below it, else a
+  proven lower bound), over a search kept by :func:`new_search`;
+- :func:`guess_bounds` — every guess's lower bound on a state, and its order term.
+
+Shapes, dtypes and errors: each kernel's docstring. Importing this module loads (or
+compiles) the kernels, so callers that must stay light import it inside the function that
+searches, as they did the kernel.
+"""
+
+from solver.exact._search_kernel import (evaluate_guess, guess_bounds, new_search, solve_state,
+                                         solve_subtree)
+
+__all__ = ["evaluate_guess", "guess_bounds", "new_search", "solve_state", "solve_subtree"]

@@ -1,0 +1,73 @@
+"""The names of the files long runs write: journals in the user cache, decision-tree artifacts.
+
+A name is a function of the run's inputs only, so a rerun finds its journal and a shipped
+artifact is never overwritten by another list's tree. Plain Python; no solver import (the
+callers pass the inputs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from solver.game.errors import OutputError
+from solver.game.files import cache_dir
+from solver.game.spec import GUESS_LIMIT
+
+
+def journal_file(kind: str, *inputs) -> Path:
+    """``cache_dir()/journals/<kind>-<key>.journal``: ``<key>`` is the first 20 hex digits of
+    the sha256 of the ``inputs`` (each turned to ``str``) joined by ``:``. The journal's
+    fingerprint (:func:`solver.runs.journal.run_fingerprint`) still decides whether a file
+    found there is reused: the name only keeps runs with other inputs apart."""
+    key = hashlib.sha256(":".join(str(part) for part in inputs).encode()).hexdigest()[:20]
+    return cache_dir() / "journals" / f"{kind}-{key}.journal"
+
+
+def solve_journal_path(word_list, opener: str, guess_limit: int, objective: str = "total",
+                       mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
+    """The journal of one solve: one file per (lists, opener, guess limit, objective, mode,
+    priors, feedback rule). ``priors``: None or weights with a ``sha256`` attribute
+    (:class:`solver.game.priors.Priors`)."""
+    inputs = [word_list.answers_sha256, word_list.guesses_sha256, opener, guess_limit, objective,
+              mode]
+    if priors is not None:
+        inputs.append(priors.sha256)
+    if feedback != "standard":
+        inputs.append(f"feedback={feedback}")
+    return journal_file("solve", *inputs)
+
+
+def artifact_path(word_list, opener: str, *, objective: str = "total",
+                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
+                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
+    """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
+    (mode ``normal`` or ``hard``),
+    ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
+    ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
+    objective for Yellow Wordle (``legacy-normal-yellow-salet-limit8.msgpack``). ``<name>`` is the lists'
+    :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
+    shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
+    kind = "" if feedback == "standard" else f"{feedback}-"
+    kind += "" if objective == "total" else f"{objective}-"
+    if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
+        kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
+    limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
+    opener = opener.strip().lower()
+    return Path(directory) / f"{word_list.output_name}-{mode}-{kind}{opener}{limit}.msgpack"
+
+
+def check_artifact_name(word_list, path: str | Path) -> None:
+    """Refuse (:class:`~solver.game.errors.OutputError`) an artifact file name that claims a
+    shipped list (``legacy-normal-…``, ``nyt-2024-normal-…``) for lists that are not that
+    list, so a custom list never writes over a shipped artifact."""
+    from solver.game.wordlists import BUILTIN_LISTS
+
+    name = Path(path).name
+    for shipped in BUILTIN_LISTS:
+        if (name.startswith((f"{shipped}-normal-", f"{shipped}-hard-"))
+                and word_list.shipped_name != shipped):
+            raise OutputError(
+                f"{path} is named for the shipped {shipped!r} list, but {word_list.name!r} holds "
+                f"other words; write it elsewhere, e.g. "
+                f"{Path(path).with_name(name.replace(shipped, word_list.output_name, 1))}")
