@@ -392,6 +392,29 @@ def test_new_opener_tree_is_built_once_and_cached(legacy_table, tmp_path, monkey
     assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
 
 
+def test_a_journal_of_another_solver_version_is_not_reused_and_not_an_error(tmp_path, monkeypatch):
+    """After an upgrade the user cache may hold the journal of an opener's solve written by
+    another solver version: the book never reuses it, and solves the opener anew instead of
+    refusing the player's question (a solve's own --no-resume is the user's to give)."""
+    from conftest import numpy_sub_list
+
+    from solver.runs.journal import Journal, run_fingerprint
+    from solver.runs.naming import solve_journal_path
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    word_list, table = numpy_sub_list(11, 30, 60)
+    opener, answer = word_list.guesses[1], word_list.answers[0]
+    path = solve_journal_path(word_list, opener, 6)
+    foreign = Journal.open(path, run_fingerprint(word_list, kind="solve", solver_version="0-old"), resume=False)
+    foreign.append("class 0", {"value": 1})  # a record the new solve must not read
+    foreign.close()
+    history = [(opener, code_to_text(feedback_code(opener, answer)))]
+    advice = SearchService(word_list, table=table).advise(history, top=0)
+    independent = solve_from(word_list, history, table=table)
+    assert advice.status == EXACT and advice.opener_tree == opener
+    assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
+
+
 # -- 8. bad input on the command line --------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.parametrize("args", [["salet:bbbbq"], ["zzzzz:bbbbb"], ["--budget", "nan"],

@@ -198,12 +198,22 @@ class OpeningBook:
         from solver.game.files import write_atomic
 
         from solver.exact.bellman import UnwinnableError
+        from solver.runs.journal import ForeignJournalError
+
+        def solved(resume: bool):
+            return solve(self.word_list, opener, guess_limit=self.spec.guess_limit,
+                         objective=self.spec.objective, mode=self.spec.mode, priors=self.priors,
+                         jobs=jobs, progress=progress, keep_journal=True, resume=resume,
+                         feedback=self.spec.feedback, deadline=deadline)
 
         try:
-            result = solve(self.word_list, opener, guess_limit=self.spec.guess_limit,
-                           objective=self.spec.objective, mode=self.spec.mode, priors=self.priors,
-                           jobs=jobs, progress=progress, keep_journal=True,
-                           feedback=self.spec.feedback, deadline=deadline)
+            try:
+                result = solved(resume=True)
+            except ForeignJournalError:
+                # the journal of these inputs under another solver version or other kernels
+                # (an upgrade): never reused; the book's solve is the user's question, not a run
+                # of theirs to resume, so it starts over instead of refusing to answer
+                result = solved(resume=False)
         except UnwinnableError as exc:
             self._unwinnable[opener] = str(exc)
             if self.cache:
