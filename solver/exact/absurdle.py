@@ -24,9 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policy_tree.lookup import parse_history_token
 from solver.game.errors import InputError
-from solver.game.feedback import code_to_text, feedback_table, parse_feedback
+from solver.game.feedback import code_to_text, feedback_table
 from solver.game.spec import all_green, n_patterns
 from solver.game.wordlists import WordList
 
@@ -92,31 +91,20 @@ def adversary_state(word_list: WordList, history, tie: str = DEFAULT_TIE,
     ``history`` holds ``"word:feedback"`` tokens or ``(word, feedback)`` pairs (feedback as
     text such as ``"bbygb"`` or as a code). The state is a sorted int32 array of answer
     indices. Raises AbsurdleInputError (naming the guess) for a pattern the adversary would
-    not show under ``tie`` or a history already won, UnknownWordError for a word not in the
-    guesses, FeedbackError for malformed feedback.
+    not show under ``tie`` or a history that ends in a win, UnknownWordError for a word not in
+    the guesses, FeedbackError for malformed feedback or a guess after a win
+    (:func:`solver.exact.advice.normalise_history` checks each guess).
     """
     check_tie(tie)
     table = feedback_table(word_list) if table is None else table
     length = word_list.word_length
     priority = tie_priority(tie, length)
+    from solver.exact.advice import normalise_history
+
+    steps = normalise_history(word_list, history)  # the one parser: each guess and feedback checked
     state = np.arange(word_list.n_answers, dtype=np.int32)
-    steps: list[tuple[str, int]] = []
-    for turn, item in enumerate(history, start=1):
-        try:
-            if isinstance(item, str):
-                word, code = parse_history_token(item)
-            else:
-                word, feedback = item
-                word = str(word).strip().lower()
-                code = int(feedback) if isinstance(feedback, (int, np.integer)) else parse_feedback(
-                    str(feedback), length)
-                code_to_text(code, length)
-            g = word_list.guess_index(word)
-        except InputError as exc:
-            raise type(exc)(f"guess {turn}: {exc}") from None
-        if steps and steps[-1][1] == all_green(length):
-            raise AbsurdleInputError(f"guess {turn} ({word}) follows an all-green feedback: the game "
-                                     f"was won at guess {turn - 1}")
+    for turn, (word, code) in enumerate(steps, start=1):
+        g = word_list.guess_index(word)
         allowed = kept_codes(table, g, state, tie, priority)
         if code not in allowed:
             shown = " or ".join(code_to_text(c, length) for c in allowed)
@@ -124,7 +112,6 @@ def adversary_state(word_list: WordList, history, tie: str = DEFAULT_TIE,
                 f"guess {turn} ({word}:{code_to_text(code, length)}): the adversary (tie rule "
                 f"{tie}) would not show this pattern; it shows {shown}")
         state = state[table[g, state] == code]
-        steps.append((word, code))
     if steps and steps[-1][1] == all_green(length):
         raise AbsurdleInputError(f"the history ends in a win at guess {len(steps)} "
                                  f"({steps[-1][0]}): nothing is left to solve")
