@@ -26,8 +26,9 @@ _games: dict = {}
 _progress = None
 
 
-class Game:
-    """One word list in a worker: its search service per mode."""
+class OfferedList:
+    """One offered word list in a worker: its search service per mode (not the game layer's
+    :class:`solver.game.environments.Game`, which holds the rules)."""
 
     def __init__(self, name: str):
         from solver.exact.service import SearchService
@@ -61,7 +62,7 @@ def start(lists, role: str, progress=None) -> None:
         os.nice(5)
     _progress = progress
     for name in lists:
-        _games[name] = Game(name)
+        _games[name] = OfferedList(name)
 
 
 def warm(role: str) -> str:
