@@ -60,16 +60,19 @@ test-jit-off: install
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -m "kernels and not slow" -p no:cacheprovider \
 		-W "ignore:overflow encountered:RuntimeWarning"
 
-# `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states.
+# Every benchmark keeps its figures in benchmarks/results/; the last step writes them into
+# docs/benchmarks.md (one table per workload). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states.
 bench: install
 	$(PY) -m benchmarks.bench
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))
 	$(PY) -m benchmarks.bench_serve
 	$(PY) -m benchmarks.bench_prove
+	$(PY) -m benchmarks.bench_prove --mode hard --rank 1
 	$(PY) -m benchmarks.bench_prove --objective worst --rank 1
 	$(PY) -m benchmarks.bench_classic
 	$(PY) -m benchmarks.bench_absurdle
+	$(PY) -m benchmarks.report
 
 # The optimality-gap report: 16 openers, heuristics beside the exact optimum (reports/legacy/);
 # then the vocabulary-variant report (reports/classic/vocab.*, about 2 minutes on 2 cores).

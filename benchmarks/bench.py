@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import EXIT_INTERRUPTED, EXIT_OK, add_debug_option, entry_point, exit_with
 
@@ -144,9 +145,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         table = Table(title="exact solver")
         table.add_column("figure")
         table.add_column("value", justify="right")
-        for name, value in bench_solve(args.repeat, args.opener, console):
+        rows = bench_solve(args.repeat, args.opener, console)
+        for name, value in rows:
             table.add_row(name, value)
         console.print(table)
+        if rows:
+            record("solve", f"{args.opener.upper()}'s tree, whole process (`tools.solve`)",
+                   ("figure", "value"), rows, prog="python -m benchmarks.bench", argv=argv)
     status = EXIT_OK
     for module_name, key, by_default in OPTIONAL:
         if args.only != key and not (args.only is None and by_default):

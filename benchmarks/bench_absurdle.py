@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.record import record
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
@@ -65,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in rows:
         table_out.add_row(*row)
     Console(width=150).print(table_out)
+    record("absurdle", f"Absurdle's least forced win, {word_list.name} lists",
+           ("tie rule", "run", "least", "proof states", "proof partitions", "proof s", "wall s"),
+           rows, prog="python -m benchmarks.bench_absurdle", argv=argv)
     return EXIT_OK
 
 

@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import add_debug_option, entry_point, exit_with
 
@@ -66,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"assist {' '.join(TWO_GUESS)} (cold process): median {wall:.2f} s wall, {cpu:.2f} s CPU "
           f"over {args.repeat} runs; {doc['next_guess']} {doc['status']}, "
           f"{doc['answers_remaining']} answers; advise() {doc['seconds']:.3f} s")
+    rows = [(f"`tools.assist {' '.join(TWO_GUESS)}`, cold process, median of {args.repeat}",
+             f"{wall:.2f} s wall, {cpu:.2f} s CPU; {doc['next_guess']} {doc['status']}, "
+             f"{doc['answers_remaining']} answers")]
     print("assist OPENER:bbbbb (cold process, budget 10 s):")
     for opener in REPORT_OPENERS:
         seconds, cpu, doc = _assist([f"{opener}:bbbbb", "--budget", "10"])
@@ -73,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {opener}:bbbbb  {doc['answers_remaining']:4d} answers  {seconds:5.2f} s wall "
               f"{cpu:5.2f} s CPU  {doc['next_guess']} {doc['status']} ({doc['expected_guesses']:.4f}, "
               f"bound {doc['lower_bound_expected']:.4f}; alternatives {complete}; {doc['source']})")
+        rows.append((f"`tools.assist {opener}:bbbbb --budget 10`, cold process ({doc['answers_remaining']} answers)",
+                     f"{seconds:.2f} s wall, {cpu:.2f} s CPU; {doc['next_guess']} {doc['status']}, "
+                     f"alternatives {complete}"))
     import policy_tree
     from starlette.testclient import TestClient
 
@@ -95,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 assert response.status_code == 200 and response.json()["status"] == "exact"
     print(f"page next-guess request, states in the tree ({len(times)} requests, warm server): "
           f"median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
+    rows.append((f"page `POST /api/next`, states in the tree, warm, in process ({len(times)} requests)",
+                 f"median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"))
+    record("assist", "The next guess (`tools.assist`) and the page's lookups", ("figure", "value"), rows,
+           prog=parser.prog, argv=argv)
     return 0
 
 

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import EXIT_OK, entry_point, exit_with
 
@@ -69,13 +70,18 @@ def main(argv=None) -> int:
     parser.add_argument("--cold-opener", default="hotel", help="opener with no shipped tree")
     args = parser.parse_args(argv)
     print("warm: tools.assist --json, whole process, median of", args.repeat)
+    rows = []
     for (words, mode), histories in HISTORIES.items():
         for history in histories:
             times = [_assist([*history, "--words", words, "--mode", mode]) for _ in range(args.repeat)]
             line = f"  {words:8s} {mode:6s} {' '.join(history):28s} {statistics.median(times):6.3f} s"
+            selby = ""
             if args.selby and mode == "normal" and words == "legacy":
-                line += _selby_pair(args.selby, history, args.repeat)
+                selby = _selby_pair(args.selby, history, args.repeat)
+                line += selby
             print(line, flush=True)
+            rows.append(("`tools.assist`, whole process", words, mode, " ".join(history),
+                         f"{statistics.median(times):.3f} s" + (f" ({selby.strip()})" if selby else "")))
     from starlette.testclient import TestClient
 
     from solver.web.app import create_app
@@ -95,6 +101,8 @@ def main(argv=None) -> int:
                 assert response.status_code == 200, response.text
             print(f"  {words:8s} {mode:6s} {' '.join(history):28s} median {statistics.median(times) * 1000:6.1f} ms, "
                   f"max {max(times) * 1000:6.1f} ms", flush=True)
+            rows.append(("`POST /api/next`, in process", words, mode, " ".join(history),
+                         f"{statistics.median(times) * 1000:.1f} ms (max {max(times) * 1000:.1f} ms)"))
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, EXACT_WORDLE_CACHE=cache)
         history = f"{args.cold_opener}:bbbbb"
@@ -102,6 +110,10 @@ def main(argv=None) -> int:
         warm = _assist([history], env)
         print(f"cold: tools.assist {history} in an empty cache (tree solved first) {cold:.2f} s; "
               f"then warm {warm:.3f} s")
+        rows.append(("`tools.assist`, empty cache (tree solved first), then warm", "legacy", "normal",
+                     history, f"{cold:.2f} s, then {warm:.3f} s"))
+    record("play", f"Next guess after popular openers, warm (median of {args.repeat})",
+           ("how", "lists", "mode", "history", "time"), rows, prog=parser.prog, argv=argv)
     return EXIT_OK
 
 

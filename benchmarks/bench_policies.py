@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
@@ -71,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, total, average, seconds, games in rows:
         table_out.add_row(label, str(total), average, f"{seconds:.3f}", f"{1000 * seconds / games:.3f}")
     Console().print(table_out)
+    figures = [(label, str(total), average, f"{seconds:.3f}", f"{1000 * seconds / games:.3f}")
+               for label, total, average, seconds, games in rows]
+    notes = []
     if args.report:
         from solver.studies.gap_report import DEFAULT_OPENERS, DEFAULT_POLICIES, run_report
 
@@ -78,8 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = time.perf_counter()
             run_report(word_list, DEFAULT_OPENERS, DEFAULT_POLICIES, tmp, jobs=args.jobs)
             seconds = time.perf_counter() - started
-        Console().print(f"full report ({len(DEFAULT_OPENERS)} openers × {len(DEFAULT_POLICIES)} policies, "
-                        f"{args.jobs} jobs): {seconds:.1f} s")
+        line = (f"full report ({len(DEFAULT_OPENERS)} openers × {len(DEFAULT_POLICIES)} policies, "
+                f"{args.jobs} jobs): {seconds:.1f} s")
+        Console().print(line)
+        notes.append(f"The gap report, {line}.")
+    record("policies", f"Heuristics over all games: {word_list.name} lists, opener {args.opener.upper()}",
+           ("policy", "total", "average", "seconds", "ms per game"), figures, notes=notes,
+           prog="python -m benchmarks.bench_policies", argv=argv)
     return EXIT_OK
 
 

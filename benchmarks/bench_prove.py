@@ -21,6 +21,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 from benchmarks.bench import measure
@@ -89,10 +90,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     table = Table(title=f"opener proof, {args.words} lists, {args.mode}, {args.objective}")
     table.add_column("figure")
     table.add_column("value", justify="right")
+    rows = []
     for rank in ranks:
-        for name, value in bench_prove(args.words, rank, args.jobs, args.objective, args.mode):
-            table.add_row(name, value)
+        rows += bench_prove(args.words, rank, args.jobs, args.objective, args.mode)
+    for name, value in rows:
+        table.add_row(name, value)
     console.print(table)
+    workload = "-".join(["prove", *([args.words] if args.words != "legacy" else []), args.mode,
+                         *(["worst"] if args.objective == "worst" else [])])
+    what = "least guaranteed maximum" if args.objective == "worst" else "opener proof"
+    record(workload, f"The {what}, {args.mode} mode, {args.words} lists (`tools.prove`)",
+           ("figure", "value"), rows, prog="python -m benchmarks.bench_prove", argv=argv)
     return EXIT_OK
 
 

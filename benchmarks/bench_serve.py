@@ -24,6 +24,8 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.record import record
+
 ROOT = Path(__file__).resolve().parents[1]
 def free_port() -> int:
     with socket.socket() as sock:
@@ -150,9 +152,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  cheap lookups alone:                   {percentiles(alone)}")
         print(f"  cheap lookups with 4 searches running: {percentiles(loaded)}")
         statuses = sorted({status for _, status in searches})
+        rows = [(f"cheap lookups alone ({args.lookups})", " ".join(percentiles(alone).split())),
+                (f"cheap lookups with 4 searches running ({args.lookups})", " ".join(percentiles(loaded).split()))]
         if searches:
             print(f"  the searches: {len(searches)} answered (HTTP {', '.join(map(str, statuses))}), "
                   f"median {statistics.median(s for s, _ in searches):.2f} s")
+            rows.append(("the searches (budget 5 s)", f"{len(searches)} answered (HTTP "
+                         f"{', '.join(map(str, statuses))}), median {statistics.median(s for s, _ in searches):.2f} s"))
+        record("serve", "Web server under load: loopback, SALET tree, legacy lists", ("figure", "value"), rows,
+               prog=parser.prog, argv=argv)
     finally:
         server.terminate()
         server.wait(timeout=30)

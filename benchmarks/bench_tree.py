@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from collections.abc import Sequence
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import add_debug_option, entry_point, exit_with
 
@@ -79,14 +80,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     next_median = statistics.median(next_times)
     verdict = "within" if next_median <= NEXT_BUDGET_SECONDS else "OVER"
+    verify_median = statistics.median(verify_times)
     print(f"decision tree lookups: {args.artifact}")
     print(f"  next {' '.join(history)}: median {next_median:.3f} s wall over {args.repeat} cold "
           f"runs (min {min(next_times):.3f}, max {max(next_times):.3f}); {verdict} the "
           f"{NEXT_BUDGET_SECONDS} s budget")
-    print(f"  verify (cold process): median {statistics.median(verify_times):.3f} s wall over "
+    print(f"  verify (cold process): median {verify_median:.3f} s wall over "
           f"{args.repeat} runs")
     print(f"  verify replay in process: {replay:.3f} s for {report.n_answers} answers "
           f"({'OK' if report.ok else 'FAILED'})")
+    record("lookup", f"Decision-tree lookup (`tools.tree`), {args.artifact.name}", ("figure", "value"), [
+        (f"`tools.tree next {' '.join(history)}`, cold process, median of {args.repeat}",
+         f"{next_median:.3f} s ({verdict} the {NEXT_BUDGET_SECONDS} s budget)"),
+        (f"`tools.tree verify`, cold process, median of {args.repeat}", f"{verify_median:.3f} s"),
+        (f"verify replay in process, {report.n_answers} answers",
+         f"{replay:.3f} s ({'OK' if report.ok else 'FAILED'})"),
+    ], prog=parser.prog, argv=argv)
     return 0
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.record import record
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
@@ -95,18 +96,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"seed {args.seed}")
     table.add_column("figure")
     table.add_column("value", justify="right")
-    table.add_row("wall seconds", f"{figures['wall']:.1f}")
-    table.add_row("seconds per game (wall × workers / games)",
-                  f"{figures['seconds_per_game']:.3f}")
-    table.add_row("decisions searched (≥ 2 answers)", f"{figures['decisions']:,}")
-    table.add_row("rollouts", f"{figures['rollouts']:,}")
-    table.add_row("rollouts per second per core", f"{figures['rollouts_per_second']:,.0f}")
-    table.add_row("average guesses", f"{figures['average']:.4f}")
-    table.add_row("failures (> 6 guesses)", str(figures["failures"]))
+    rows = [("wall seconds", f"{figures['wall']:.1f}"),
+            ("seconds per game (wall × workers / games)", f"{figures['seconds_per_game']:.3f}"),
+            ("decisions searched (≥ 2 answers)", f"{figures['decisions']:,}"),
+            ("rollouts", f"{figures['rollouts']:,}"),
+            ("rollouts per second per core", f"{figures['rollouts_per_second']:,.0f}"),
+            ("average guesses", f"{figures['average']:.4f}"),
+            ("failures (> 6 guesses)", str(figures["failures"]))]
     if figures["games"] > 0:
         projected = figures["seconds_per_game"] * 2315 / 2
-        table.add_row("projected 2,315 games on 2 cores, s (budget 900)", f"{projected:.0f}")
+        rows.append(("projected 2,315 games on 2 cores, s (budget 900)", f"{projected:.0f}"))
+    for row in rows:
+        table.add_row(*row)
     Console().print(table)
+    record("uct", table.title, ("figure", "value"), rows, prog="python -m benchmarks.bench_uct", argv=argv)
     return EXIT_OK
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +11,10 @@ import pytest
 
 from solver.game.feedback import feedback_table
 from solver.game.wordlists import from_words
+
+# A benchmark run by a test keeps its figures in a scratch directory, never in the committed
+# benchmarks/results/ (benchmarks/record.py); subprocesses inherit it.
+os.environ["EXACT_WORDLE_BENCH_RESULTS"] = tempfile.mkdtemp(prefix="bench-results-")
 
 # Four -atch answers and four probes (hand-worked entropies in test_heuristics.py).
 ATCH = ["hatch", "latch", "match", "patch"]

@@ -1,0 +1,77 @@
+"""docs/benchmarks.md's generated part: benchmarks keep their figures (benchmarks/record.py) and
+``python -m benchmarks.report`` writes them as one table per workload (benchmarks/report.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import record, report
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _keep(tmp_path, monkeypatch, workload="solve", rows=(("wall s", "1.12"),)):
+    monkeypatch.setenv(record.RESULTS_ENV, str(tmp_path / "results"))
+    return record.record(workload, "SALET's tree", ("figure", "value"), rows,
+                         prog="python -m benchmarks.bench", argv=["--repeat", "5"], notes=["A note."])
+
+
+def test_record_keeps_the_table_the_command_and_the_machine(tmp_path, monkeypatch):
+    path = _keep(tmp_path, monkeypatch)
+    assert path == tmp_path / "results" / "solve.json"
+    doc = json.loads(path.read_text())
+    assert doc["rows"] == [["wall s", "1.12"]] and doc["columns"] == ["figure", "value"]
+    assert doc["command"] == "python -m benchmarks.bench --repeat 5"
+    assert doc["machine"]["cores"] >= 1 and len(doc["machine"]["load"]) == 3
+    assert record.load(path).rows == (("wall s", "1.12"),)
+
+
+def test_record_refuses_a_bad_name_or_a_ragged_row(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="workload name"):
+        _keep(tmp_path, monkeypatch, workload="../x")
+    with pytest.raises(ValueError, match="has 1 cells for 2 columns"):
+        _keep(tmp_path, monkeypatch, rows=(("only one",),))
+
+
+def test_render_replaces_only_the_generated_part(tmp_path, monkeypatch):
+    _keep(tmp_path, monkeypatch)
+    _keep(tmp_path, monkeypatch, workload="prove-normal", rows=(("prove --rank 1, wall s", "58"),))
+    directory = tmp_path / "results"
+    first = report.render("# Benchmarks\n\nIntro.\n\n## History\n\nold | figures\n", directory)
+    assert first.startswith("# Benchmarks\n\nIntro.\n\n" + report.BEGIN)
+    assert first.endswith(report.END + "\n\n## History\n\nold | figures\n")
+    # one table per workload, in ORDER: the SALET tree before the proof
+    assert first.index("### SALET's tree") < first.index("| prove --rank 1, wall s | 58 |")
+    assert "Command: `python -m benchmarks.bench --repeat 5`" in first and "A note." in first
+    assert report.render(first, directory) == first  # idempotent
+    _keep(tmp_path, monkeypatch, rows=(("wall s", "0.98"),))
+    second = report.render(first, directory)
+    assert "| wall s | 0.98 |" in second and "| wall s | 1.12 |" not in second
+    assert second.endswith("## History\n\nold | figures\n")
+    with pytest.raises(ValueError, match="markers are broken"):
+        report.render(first.replace(report.END, ""), directory)
+
+
+def test_check_fails_on_a_stale_document_and_writes_nothing(tmp_path, monkeypatch):
+    _keep(tmp_path, monkeypatch)
+    document = tmp_path / "benchmarks.md"
+    document.write_text("# Benchmarks\n\nIntro.\n\n## History\n")
+    argv = ["--results", str(tmp_path / "results"), "--document", str(document)]
+    assert report.main([*argv, "--check"]) == 1
+    assert document.read_text() == "# Benchmarks\n\nIntro.\n\n## History\n"
+    assert report.main(argv) == 0
+    assert report.main([*argv, "--check"]) == 0
+
+
+def test_the_committed_document_is_what_the_committed_results_make():
+    """docs/benchmarks.md cannot drift from benchmarks/results/ (run in a subprocess, without the
+    tests' scratch results directory)."""
+    run = subprocess.run([sys.executable, "-m", "benchmarks.report", "--check",
+                          "--results", str(ROOT / "benchmarks" / "results")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
