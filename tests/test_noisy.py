@@ -158,10 +158,10 @@ def test_same_seed_same_games_in_any_order(small, name):
     forward = score_noisy(agent, [5, 6], cap=20)
     backward = score_noisy(make_noisy_agent(name, word_list, table), [6, 5], cap=20,
                            answers=range(word_list.n_answers - 1, -1, -1))
-    assert np.array_equal(forward.guesses[0], backward.guesses[1][::-1])
-    assert np.array_equal(forward.guesses[1], backward.guesses[0][::-1])
+    assert np.array_equal(forward.guesses_per_answer[0], backward.guesses_per_answer[1][::-1])
+    assert np.array_equal(forward.guesses_per_answer[1], backward.guesses_per_answer[0][::-1])
     other = score_noisy(agent, [7], cap=20)
-    assert not np.array_equal(forward.guesses[0], other.guesses[0])  # the noise differs per seed
+    assert not np.array_equal(forward.guesses_per_answer[0], other.guesses_per_answer[0])  # the noise differs per seed
 
 
 def test_wilson_interval_known_values():

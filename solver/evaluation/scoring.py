@@ -32,6 +32,7 @@ keeps other large arrays should drop them in ``__getstate__`` and rebuild them l
 from __future__ import annotations
 
 import copy
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -70,22 +71,32 @@ class Decision:
 
 @dataclass
 class Score:
-    """The outcome of scoring an agent against every answer (:func:`score_policy`, and
-    :func:`solver.evaluation.belief_scoring.score_in_belief` in a belief setting): the one
-    score type.
+    """The outcome of scoring an agent: the one score type of every scorer —
+    :func:`score_policy` (from an opener, standard or hard mode),
+    :func:`solver.evaluation.belief_scoring.score_in_belief` (a belief setting),
+    :func:`solver.evaluation.noisy_scoring.score_noisy` (Noisy Wordle, once per seed) and
+    :func:`solver.evaluation.absurdle_play.score_absurdle` (against the Absurdle adversary).
 
     Attributes:
-        policy: the agent's name.
+        policy: the agent's name (also :attr:`agent`).
         opener: the first guess (word), or None when the agent chose its own.
-        guesses_per_answer: int64[n_answers], guesses used against each answer (≥ 1).
+        guesses_per_answer: int64, the guesses of each game (≥ 1): shape (n_answers,) for one
+            game per answer; (n_seeds, n_answers) when ``seeds`` is set (a row per seed: Noisy
+            Wordle); (n_seeds,) for Absurdle (one game per seed, no answer). A game stopped at
+            ``cap`` counts ``cap + 1``.
         seconds: wall seconds of the evaluation.
         mode: ``"tree"`` or ``"games"``.
         guess_limit: games not won within this many guesses are failures (losses).
         decisions: the agent's decisions (the opener excluded); in tree mode each state once.
-        seed: the master seed (games mode) or None.
+        seed: the master seed (games mode, one seed) or None.
         jobs: worker processes used.
         belief: the belief setting, ``"answers"`` or ``"guesses"`` (:mod:`solver.policies.belief`).
-        games: per answer, the int32 guess indices played (the last one the answer), when kept.
+        games: the games played, when kept: per answer the int32 guess indices played (the last
+            one the answer); the noisy and Absurdle scorers' game records.
+        seeds: the master seeds, one row of ``guesses_per_answer`` each (None: one seed, ``seed``).
+        cap: games are stopped after this many guesses (None: played until won).
+        seed_seconds, seed_cpu_seconds: wall and process CPU seconds per seed (when ``seeds``).
+        game_mode: the rules played, ``"normal"`` or ``"hard"``.
     """
 
     policy: str
@@ -99,10 +110,20 @@ class Score:
     jobs: int = 1
     belief: str = "answers"
     games: list | None = field(default=None, repr=False)
+    seeds: list | None = None
+    cap: int | None = None
+    seed_seconds: list = field(default_factory=list, repr=False)
+    seed_cpu_seconds: list = field(default_factory=list, repr=False)
+    game_mode: str = "normal"
+
+    @property
+    def agent(self) -> str:
+        """The agent's name (the same as :attr:`policy`)."""
+        return self.policy
 
     @property
     def n_games(self) -> int:
-        return int(self.guesses_per_answer.shape[0])
+        return int(self.guesses_per_answer.size)
 
     @property
     def total(self) -> int:
@@ -118,7 +139,7 @@ class Score:
 
     @property
     def failures(self) -> int:
-        """Games not won within ``guess_limit`` guesses."""
+        """Games not won within ``guess_limit`` guesses (a stopped game among them)."""
         return int((self.guesses_per_answer > self.guess_limit).sum())
 
     @property
@@ -127,20 +148,74 @@ class Score:
         return self.failures
 
     @property
+    def wins(self) -> int:
+        """Games won within ``guess_limit`` guesses."""
+        return self.n_games - self.failures
+
+    @property
     def win_rate(self) -> float:
         """Share of the games won within ``guess_limit`` guesses."""
         return 1.0 - self.failures / self.n_games
 
     @property
+    def won(self) -> np.ndarray:
+        """bool, the shape of ``guesses_per_answer``: the game was won at all (not stopped at
+        ``cap``)."""
+        if self.cap is None:
+            return np.ones(self.guesses_per_answer.shape, dtype=np.bool_)
+        return self.guesses_per_answer <= self.cap
+
+    @property
+    def stopped(self) -> int:
+        """Games stopped at ``cap`` (not won at all)."""
+        return int((~self.won).sum())
+
+    @property
     def histogram(self) -> list[int]:
         """``histogram[i]`` = games won in ``i + 1`` guesses; length max(guess_limit, max)."""
-        counts = np.bincount(self.guesses_per_answer, minlength=max(self.guess_limit, self.max_guesses) + 1)
+        counts = np.bincount(self.guesses_per_answer.ravel(),
+                             minlength=max(self.guess_limit, self.max_guesses) + 1)
         return [int(c) for c in counts[1:]]
 
     @property
     def seconds_per_game(self) -> float:
         """Wall seconds per game (times the worker count in games mode: a CPU-time estimate)."""
         return self.seconds * max(1, self.jobs) / self.n_games
+
+    @property
+    def average_ci(self) -> tuple[float, float]:
+        """95 % normal-approximation interval of the average over the games,
+        ``mean ± 1.96 sd / √n``: the randomness of the games (noise, seeds), not a sample of
+        answers."""
+        n = self.n_games
+        sd = float(self.guesses_per_answer.std(ddof=1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n)
+        return self.average - half, self.average + half
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """95 % Wilson interval of the win rate within ``guess_limit``."""
+        return wilson(self.wins, self.n_games)
+
+    def seed_averages(self) -> list[float]:
+        """The average guesses of each seed's games (a row of ``guesses_per_answer`` each)."""
+        rows = self.guesses_per_answer.reshape(len(self.seeds or [self.seed]), -1)
+        return [float(row.mean()) for row in rows]
+
+
+#: The 97.5 % quantile of the standard normal distribution (two-sided 95 % intervals).
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (Wilson 1927)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 #: The former name of :class:`Score`.

@@ -54,7 +54,7 @@ def _progress(console):
 
 def run_noisy(word_list, table, agents, seeds, cap, console=None) -> list:
     """Score every agent (:func:`solver.evaluation.noisy_scoring.score_noisy`) with a progress
-    bar; returns the :class:`~solver.evaluation.noisy_scoring.NoisyScore` list."""
+    bar; returns the :class:`~solver.evaluation.scoring.Score` list (``seeds`` set)."""
     from solver.evaluation.noisy_scoring import score_noisy
     from solver.policies.noisy import make_noisy_agent
 
@@ -79,7 +79,7 @@ def noisy_csv(scores) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(NOISY_CSV_COLUMNS)
     for score in scores:
-        for seed, row, won in zip(score.seeds, score.guesses, score.won):
+        for seed, row, won in zip(score.seeds, score.guesses_per_answer, score.won):
             wins = int((won & (row <= score.guess_limit)).sum())
             writer.writerow([score.agent, seed, score.cap, row.size, f"{row.mean():.5f}", wins,
                              f"{wins / row.size:.5f}", int((~won).sum()), _histogram(row, score.cap)])
@@ -114,7 +114,7 @@ def noisy_markdown(scores, lists: str, n_answers: int) -> str:
         per_seed = " / ".join(f"{v:.3f}" for v in score.seed_averages())
         lines.append(f"| {score.agent} | {score.n_games} | {score.average:.4f} | [{low:.4f}, {high:.4f}] | "
                      f"{100 * score.win_rate:.2f} | [{100 * wlow:.2f}, {100 * whigh:.2f}] | {per_seed} | "
-                     f"{score.stopped} | {sum(score.seconds) / score.n_games:.5f} |")
+                     f"{score.stopped} | {score.seconds / score.n_games:.5f} |")
     lines += ["", "## The agents", "",
               "Every agent guesses the answer when it is the only one of positive weight. "
               "random_total: a uniformly random allowed guess; random_possible: a uniformly random answer "
