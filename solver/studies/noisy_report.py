@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -140,8 +139,8 @@ def write_noisy(scores, out_dir: str | Path, lists: str, n_answers: int) -> tupl
 
 def run_absurdle_agents(word_list, table, agents, seeds, tie, cap, console=None) -> list[dict]:
     """Each agent against the adversary: one game if deterministic, one per seed otherwise.
-    Returns one dict per agent: ``agent``, ``games`` (AbsurdleGame list), ``lengths``."""
-    from solver.evaluation.absurdle_play import game_length, play_absurdle
+    Returns one dict per agent: ``agent``, ``games`` (AbsurdleLine list), ``lengths``."""
+    from solver.evaluation.absurdle_play import score_absurdle
     from solver.policies.registry import make_policy
 
     rows = []
@@ -149,12 +148,10 @@ def run_absurdle_agents(word_list, table, agents, seeds, tie, cap, console=None)
         task = progress.add_task(f"absurdle ({tie})", total=len(agents))
         for name in agents:
             policy = make_policy(name, word_list, table)
-            runs = [None] if policy.deterministic else list(seeds)
-            started = time.perf_counter()
-            games = [play_absurdle(policy, tie, seed=0 if s is None else s, cap=cap, table=table) for s in runs]
-            rows.append({"agent": name, "deterministic": policy.deterministic, "seeds": runs, "games": games,
-                         "lengths": [game_length(g, cap) for g in games],
-                         "seconds_per_game": (time.perf_counter() - started) / len(games)})
+            score = score_absurdle(policy, tie, seeds, cap, table)
+            rows.append({"agent": name, "deterministic": policy.deterministic, "seeds": score.seeds or [None],
+                         "games": score.games, "lengths": [int(x) for x in score.guesses_per_answer],
+                         "seconds_per_game": score.seconds / score.n_games})
             progress.advance(task)
     return rows
 
