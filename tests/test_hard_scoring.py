@@ -55,10 +55,13 @@ def twin_choice(name, guesses, possible, seed):
     raise ValueError(name)
 
 
-def twin_hard_games(word_list, name, opener):
+def twin_hard_games(word_list, name, opener, members=None):
     """Guesses per answer of agent ``name`` in hard mode from ``opener``, game by game, and how
-    many decisions the restriction changed (the choice over every guess was not allowed)."""
+    many decisions the restriction changed (the choice over every guess was not allowed).
+    ``members``: the words the agent believes possible (default the answers; the guesses for
+    the ``guesses`` belief setting)."""
     guesses, answers = list(word_list.guesses), list(word_list.answers)
+    members = answers if members is None else list(members)
     per_answer, changed = [], 0
     for a, answer in enumerate(answers):
         history, guess, k = [], opener, 0
@@ -67,7 +70,7 @@ def twin_hard_games(word_list, name, opener):
             history.append((guess, feedback(guess, answer)))
             if guess == answer:
                 break
-            possible = naive_classic.consistent(answers, history)
+            possible = naive_classic.consistent(members, history)
             if len(possible) == 1:
                 guess = possible[0]
             else:
@@ -134,6 +137,22 @@ def test_belief_scorer_hard_mode_is_the_same_score(small):
     assert all(naive_hard.allowed([(word_list.guesses[g], int(table[g, a])) for g in game[:k]],
                                   word_list.guesses[game[k]])
                for a, game in enumerate(score.games) for k in range(len(game)))
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("name", ["minimax1", "entropy"])
+def test_hard_mode_in_the_guesses_belief_setting(small, name, tmp_path, monkeypatch):
+    """In the guesses setting (every allowed guess consistent with the feedback is possible)
+    the restricted agents play the twin's games too."""
+    from solver.policies.belief import guesses_universe
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    word_list, table = small
+    universe = guesses_universe(word_list, use_cache=False)
+    score = score_in_belief(make_policy(name, word_list, table), universe, opener=word_list.guesses[OPENER],
+                            game_mode="hard")
+    expected, _ = twin_hard_games(word_list, name, word_list.guesses[OPENER], members=word_list.guesses)
+    assert score.belief == "guesses" and score.guesses_per_answer.tolist() == expected
 
 
 @pytest.mark.kernels
