@@ -183,3 +183,38 @@ def test_hard_mode_refusals(small):
     rebel.word_list, rebel.table = word_list, table
     with pytest.raises(PolicyError, match="hard mode does not allow"):
         score_policy(rebel, OPENER, game_mode="hard")
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("pattern, opener", [("s..ll", "swill"), ("..ill", "swill")])
+def test_exact_policy_in_hard_mode_plays_the_brute_force_tree(pattern, opener):
+    """On a word family (where hard mode bites: tests/test_hard_mode.py), the exact policy
+    scored in hard mode plays the brute force's optimal hard-mode tree from the opener: every
+    answer's guesses are its depth there; in normal mode it scores fewer."""
+    from naive import table as naive_table
+    from solver.game.feedback import feedback_table
+    from solver.game.wordlists import load_word_list
+    from solver.policies.exact_policy import ExactPolicy
+    from test_hard_mode import family_list
+
+    word_list = family_list(load_word_list("legacy"), pattern)
+    table = feedback_table(word_list, use_cache=False)
+    brute = naive_hard.HardBruteForce(word_list.guesses, word_list.answers,
+                                      naive_table(word_list.guesses, word_list.answers))
+    everything, all_guesses = tuple(range(word_list.n_answers)), frozenset(range(word_list.n_guesses))
+    g = word_list.guess_index(opener)
+    value = brute.cost(g, everything, all_guesses, 6)
+    depth = {}
+
+    def walk(node, state, level):
+        for code, members in brute.classes(node["guess"], state).items():
+            if code == brute.all_green:
+                depth[members[0]] = level
+            else:
+                walk(node["children"][code], members, level + 1)
+
+    walk(brute.tree(everything, all_guesses, 6, g), everything, 1)
+    score = score_policy(ExactPolicy(word_list, table), opener, game_mode="hard")
+    assert score.total == value
+    assert score.guesses_per_answer.tolist() == [depth[a] for a in range(word_list.n_answers)]
+    assert score_policy(ExactPolicy(word_list, table), opener).total < value

@@ -14,8 +14,9 @@ helper of ``choose`` (a template method), not a second protocol: nothing else ca
 
 In hard mode (the belief's ``allowed`` is set) :meth:`Policy.choose` calls
 :meth:`Policy._choose_hard` ``(state, guesses_left, seed, allowed)`` instead; a policy that
-cannot restrict its guesses (rollout, UCT, the exact policy) refuses with an InputError. The
-classic agents and MIG restrict theirs (:func:`restricted_rows`).
+cannot restrict its guesses (rollout, UCT) refuses with an InputError. The classic agents and
+MIG restrict theirs (:func:`restricted_rows`); the exact policy solves hard mode
+(:meth:`solver.policies.exact_policy.ExactPolicy.solve_hard`).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class Policy(ABC):
         refused unless a policy overrides it."""
         raise InputError(f"policy {self.name!r} does not play hard mode (it cannot restrict its guesses); "
                          "hard mode takes mig_a, mig_b, random_total, random_possible, minimax1, expectimax1, "
-                         "entropy, qlearning or a function of the history")
+                         "entropy, qlearning, exact or a function of the history")
 
     def in_belief(self, universe) -> Policy:
         """This policy playing in ``universe``'s belief setting
