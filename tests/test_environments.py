@@ -11,10 +11,12 @@ import pytest
 
 import naive
 import naive_hard
+import naive_absurdle
 import naive_noisy as twin
 from conftest import numpy_sub_list
 from solver.evaluation.noisy_scoring import play_noisy_game
 from solver.evaluation.scoring import score_policy
+from solver.game.absurdle import AbsurdleGame, AbsurdleInputError
 from solver.game.environments import Game, HardGame, NoisyGame
 from solver.game.errors import HardModeError
 from solver.game.protocol import Agent, Belief, decision_rng, decision_seed, rng_seed
@@ -82,6 +84,44 @@ def test_hard_game_refuses_what_the_twin_refuses(small):
                 assert game.history == before
                 refused += 1
     assert refused > 0 and allowed > 0
+
+
+@pytest.mark.parametrize("tie", ["adversarial", "fewest-clues", "lowest-code"])
+def test_absurdle_game_replies_are_the_twin_adversary(small, tie):
+    """The environment's replies are the twin adversary's (every largest class under
+    adversarial, the rule's one otherwise); step keeps that class, refuses another pattern
+    (nothing played) and the belief is the class kept."""
+    word_list, table = small
+    twin_game = naive_absurdle.NaiveAbsurdle(word_list.answers, word_list.guesses, tie)
+    rng = np.random.default_rng(11)
+    for _ in range(6):
+        game = AbsurdleGame(word_list, table, tie)
+        state = tuple(word_list.answers)
+        while not game.won and game.guesses < 8:
+            guess = int(rng.integers(word_list.n_guesses))
+            expected = twin_game.replies(word_list.guesses[guess], state)
+            assert game.replies(guess) == [code for code, _ in expected]
+            others = sorted(set(range(243)) - {code for code, _ in expected})
+            with pytest.raises(AbsurdleInputError, match="would not show this pattern"):
+                game.step(guess, int(others[0]))
+            k = int(rng.integers(len(expected)))
+            code, state = expected[k]
+            assert game.step(guess, code) == code
+            belief = game.belief()
+            assert [word_list.answers[a] for a in belief.state] == sorted(state)
+            assert belief.history == tuple(game.history) and belief.guesses_left == max(1, 6 - game.guesses)
+            assert game.won == (code == 242)
+
+
+def test_absurdle_game_default_reply_and_copies(small):
+    word_list, table = small
+    game = AbsurdleGame(word_list, table, "adversarial")
+    replies = game.replies(3)
+    branch = game.copy()
+    assert game.step(3) == replies[0]
+    assert branch.history == [] and branch.state.size == word_list.n_answers
+    with pytest.raises(AbsurdleInputError, match="unknown tie rule"):
+        AbsurdleGame(word_list, table, "kindest")
 
 
 def test_noisy_game_belief_is_the_twin_posterior(small):

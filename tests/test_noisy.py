@@ -158,10 +158,10 @@ def test_same_seed_same_games_in_any_order(small, name):
     forward = score_noisy(agent, [5, 6], cap=20)
     backward = score_noisy(make_noisy_agent(name, word_list, table), [6, 5], cap=20,
                            answers=range(word_list.n_answers - 1, -1, -1))
-    assert np.array_equal(forward.guesses[0], backward.guesses[1][::-1])
-    assert np.array_equal(forward.guesses[1], backward.guesses[0][::-1])
+    assert np.array_equal(forward.guesses_per_answer[0], backward.guesses_per_answer[1][::-1])
+    assert np.array_equal(forward.guesses_per_answer[1], backward.guesses_per_answer[0][::-1])
     other = score_noisy(agent, [7], cap=20)
-    assert not np.array_equal(forward.guesses[0], other.guesses[0])  # the noise differs per seed
+    assert not np.array_equal(forward.guesses_per_answer[0], other.guesses_per_answer[0])  # the noise differs per seed
 
 
 def test_wilson_interval_known_values():
@@ -281,3 +281,24 @@ def test_cli_missing_qtable_exit_2(lists_dir, tmp_path):
     result = run_cli("--words", str(lists_dir), "--agents", "qlearning", "--out", str(tmp_path))
     assert result.returncode == 2
     assert "no trained Q-table" in result.stderr
+
+
+@pytest.mark.kernels
+def test_score_absurdle_is_the_one_score_of_the_games(small):
+    """score_absurdle plays the same games as play_absurdle: one for a deterministic agent, one
+    per seed otherwise, in the one Score (a stopped game counts cap + 1)."""
+    from solver.evaluation.absurdle_play import play_absurdle, score_absurdle
+    from solver.evaluation.scoring import Score
+    from solver.policies.registry import make_policy
+
+    word_list, table = small
+    minimax = make_policy("minimax1", word_list, table)
+    score = score_absurdle(minimax, "adversarial", seeds=[3, 4], table=table)
+    assert isinstance(score, Score) and score.seeds is None and score.n_games == 1
+    assert score.guesses_per_answer.tolist() == [play_absurdle(minimax, "adversarial", table=table).guesses]
+    randomised = make_policy("random_total", word_list, table)
+    score = score_absurdle(randomised, "lowest-code", seeds=[3, 4], cap=6, table=table)
+    games = [play_absurdle(randomised, "lowest-code", seed=s, cap=6, table=table) for s in (3, 4)]
+    assert score.seeds == [3, 4]
+    assert score.guesses_per_answer.tolist() == [g.guesses if g.won else 7 for g in games]
+    assert score.stopped == sum(not g.won for g in games)

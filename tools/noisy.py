@@ -104,8 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary["noisy"] = [{"agent": s.agent, "games": s.n_games, "cap": s.cap, "average": round(s.average, 5),
                              "average_ci95": [round(x, 5) for x in s.average_ci],
                              "win_rate": round(s.win_rate, 5), "win_rate_ci95": [round(x, 5) for x in s.win_rate_ci],
-                             "stopped": s.stopped, "wall_seconds_per_seed": [round(x, 2) for x in s.seconds],
-                             "cpu_seconds_per_seed": [round(x, 2) for x in s.cpu_seconds]} for s in scores]
+                             "stopped": s.stopped, "wall_seconds_per_seed": [round(x, 2) for x in s.seed_seconds],
+                             "cpu_seconds_per_seed": [round(x, 2) for x in s.seed_cpu_seconds]} for s in scores]
         if not args.json:
             for row in summary["noisy"]:
                 console.print(escape(f"{row['agent']:16} {row['games']} games  average {row['average']:.4f} "

@@ -26,9 +26,9 @@ import time
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError, Score, _score_tree
+from solver.evaluation.scoring import PolicyError, Score, _check_guess, _score_tree, check_game_mode
 from solver.game.errors import InputError
-from solver.game.environments import Game
+from solver.game.environments import Game, HardGame
 from solver.game.protocol import decision_rng
 from solver.game.spec import GUESS_LIMIT
 from solver.policies.base import Policy
@@ -55,19 +55,15 @@ def _opener_index(word_list, opener) -> int | None:
     return word_list.guess_index(str(opener).strip().lower())
 
 
-def _check(policy: Policy, guess: int) -> int:
-    if not 0 <= guess < policy.word_list.n_guesses:
-        raise PolicyError(f"policy {policy.name!r} returned guess index {guess}, out of range")
-    return guess
-
-
 def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: int | None = None,
                      seed: int = 0, guess_limit: int = GUESS_LIMIT,
-                     max_game_guesses: int = MAX_GAME_GUESSES) -> np.ndarray:
+                     max_game_guesses: int = MAX_GAME_GUESSES, hard: bool = False) -> np.ndarray:
     """One game against answer index ``answer`` in the environment
-    :class:`solver.game.environments.Game` over the universe's members: the guess indices
-    played (int32), the last one the answer. Decision seeds as in the module docstring."""
-    game = Game(policy.word_list, universe.table, int(universe.member_of_answer[answer]), guess_limit=guess_limit)
+    :class:`solver.game.environments.Game` (:class:`~solver.game.environments.HardGame` when
+    ``hard``) over the universe's members: the guess indices played (int32), the last one the
+    answer. Decision seeds as in the module docstring."""
+    game = (HardGame if hard else Game)(policy.word_list, universe.table, int(universe.member_of_answer[answer]),
+                                        guess_limit=guess_limit)
     path = []
     while not game.won:
         used = game.guesses
@@ -78,7 +74,8 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
             guess = opener_index
         else:
             decision = used if opener_index is None else used - 1  # the agent's own decisions
-            guess = _check(policy, policy.choose(game.belief(), decision_rng(seed, answer, decision)))
+            belief = game.belief()
+            guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, decision)), belief)
         path.append(guess)
         game.step(guess)
     return np.array(path, dtype=np.int32)
@@ -86,7 +83,7 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
 
 def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener=None,
                     guess_limit: int = GUESS_LIMIT, max_game_guesses: int = MAX_GAME_GUESSES,
-                    progress=None) -> BeliefScore:
+                    progress=None, game_mode: str = "normal") -> BeliefScore:
     """Play ``policy`` against every answer of its word list in ``universe``'s belief setting.
 
     Args:
@@ -97,6 +94,8 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
         guess_limit: games longer than this are losses (6).
         max_game_guesses: a game longer than this raises PolicyError.
         progress: optional ``progress(games_done, n_games)``.
+        game_mode: ``"normal"`` or ``"hard"`` (each belief carries the guesses allowed,
+            :func:`solver.evaluation.scoring.score_policy`).
 
     Returns:
         :class:`~solver.evaluation.scoring.Score` with ``belief`` and ``games`` (every game's
@@ -105,8 +104,10 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
     Raises:
         InputError: the policy cannot play in this setting; a bad seed.
         UnknownWordError: the opener is not an allowed guess.
-        PolicyError: a bad guess index, or no progress.
+        PolicyError: a bad guess index (in hard mode: one the hints do not allow), or no progress.
+        ValueError: an unknown ``game_mode``.
     """
+    hard = check_game_mode(game_mode)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InputError(f"the seed is a whole number ≥ 0, not {seed!r}")
     policy = bind_policy(policy, universe)
@@ -116,7 +117,7 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
         answer_of_member = np.full(universe.n_members, -1, dtype=np.int64)
         answer_of_member[universe.member_of_answer] = np.arange(policy.word_list.n_answers)
         per_answer, decisions, games = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
-                                                   universe.table, answer_of_member, keep_games=True)
+                                                   universe.table, answer_of_member, keep_games=True, hard=hard)
         mode = "tree"
         seed_used = None
     else:
@@ -124,7 +125,8 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
         games = []
         for a in range(n):
             games.append(play_belief_game(policy, universe, a, opener_index=opener_index, seed=int(seed),
-                                          guess_limit=guess_limit, max_game_guesses=max_game_guesses))
+                                          guess_limit=guess_limit, max_game_guesses=max_game_guesses,
+                                          hard=hard))
             if progress is not None:
                 progress(a + 1, n)
         per_answer = np.array([len(g) for g in games], dtype=np.int64)
@@ -132,4 +134,4 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
     seconds = time.perf_counter() - started
     opener_word = None if opener_index is None else policy.word_list.guesses[opener_index]
     return Score(policy.name, opener_word, per_answer, seconds, mode, guess_limit, decisions, seed_used, 1,
-                 universe.belief, games)
+                 universe.belief, games, game_mode=game_mode)

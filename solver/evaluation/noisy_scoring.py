@@ -17,19 +17,17 @@ simulation's randomness (noise and seeds) over the fixed answer list.
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from solver.evaluation.scoring import Z95, Score, wilson  # noqa: F401  (Z95, wilson: re-exported)
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
 from solver.game.protocol import decision_rng
 from solver.game.environments import NoisyGame as NoisyGameEnvironment
 from solver.policies.noisy import DEFAULT_CAP
-
-Z95 = 1.959963984540054
 
 
 def check_seeds(seeds) -> list[int]:
@@ -85,82 +83,22 @@ def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
     return NoisyGame(answer, seed, guesses, list(game.shown), False)
 
 
-@dataclass
-class NoisyScore:
-    """The games of one agent over every answer and seed.
-
-    Attributes:
-        agent, seeds, cap, guess_limit.
-        guesses: int64[n_seeds, n_answers], guesses per game (``cap + 1`` for a stopped game).
-        won: bool[n_seeds, n_answers], won at all (within the cap).
-        seconds: wall seconds per seed (all its games); cpu_seconds: process CPU seconds per
-            seed. A deterministic agent's decisions are memoised by history across seeds, so
-            the first seed's figure is the cold one.
-    """
-
-    agent: str
-    seeds: list
-    cap: int
-    guesses: np.ndarray
-    won: np.ndarray
-    seconds: list
-    guess_limit: int = GUESS_LIMIT
-    games: list = field(default_factory=list, repr=False)
-    cpu_seconds: list = field(default_factory=list)
-
-    @property
-    def n_games(self) -> int:
-        return int(self.guesses.size)
-
-    @property
-    def average(self) -> float:
-        return float(self.guesses.mean())
-
-    @property
-    def average_ci(self) -> tuple[float, float]:
-        """95 % normal-approximation interval of the average over all games."""
-        n = self.n_games
-        sd = float(self.guesses.std(ddof=1)) if n > 1 else 0.0
-        half = Z95 * sd / math.sqrt(n)
-        return self.average - half, self.average + half
-
-    @property
-    def wins(self) -> int:
-        """Games won within ``guess_limit`` guesses."""
-        return int((self.won & (self.guesses <= self.guess_limit)).sum())
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.n_games
-
-    @property
-    def win_rate_ci(self) -> tuple[float, float]:
-        """95 % Wilson interval of the win rate within ``guess_limit``."""
-        return wilson(self.wins, self.n_games)
-
-    @property
-    def stopped(self) -> int:
-        """Games stopped at the cap (not won at all)."""
-        return int((~self.won).sum())
-
-    def seed_averages(self) -> list[float]:
-        return [float(row.mean()) for row in self.guesses]
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (Wilson 1927)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+#: The score of :func:`score_noisy`: the one score type, with ``seeds`` and ``cap`` set
+#: (:class:`solver.evaluation.scoring.Score`).
+NoisyScore = Score
 
 
 def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
-                keep_games: bool = False) -> NoisyScore:
+                keep_games: bool = False) -> Score:
     """Play ``agent`` against every answer (or the answer indices ``answers``) once per seed.
+
+    Returns:
+        :class:`~solver.evaluation.scoring.Score` with ``seeds`` and ``cap``:
+        ``guesses_per_answer`` int64[n_seeds, n_answers] (``cap + 1`` for a stopped game),
+        ``seed_seconds`` / ``seed_cpu_seconds`` the wall / process CPU seconds of each seed's
+        games (a deterministic agent's decisions are memoised by history across seeds, so the
+        first seed's figure is the cold one), ``games`` the :class:`NoisyGame` records when
+        ``keep_games``.
 
     Raises:
         InputError: a bad seed or cap (before any work).
@@ -170,7 +108,6 @@ def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=Non
     answers = range(agent.word_list.n_answers) if answers is None else [int(a) for a in answers]
     answers = list(answers)
     guesses = np.zeros((len(seeds), len(answers)), dtype=np.int64)
-    won = np.zeros((len(seeds), len(answers)), dtype=np.bool_)
     seconds, cpu_seconds, games = [], [], []
     memo: dict = {}
     done, total = 0, len(seeds) * len(answers)
@@ -179,7 +116,6 @@ def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=Non
         for j, answer in enumerate(answers):
             game = play_noisy_game(agent, answer, seed, cap, memo)
             guesses[i, j] = len(game.guesses) if game.won else cap + 1
-            won[i, j] = game.won
             if keep_games:
                 games.append(game)
             done += 1
@@ -187,4 +123,5 @@ def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=Non
                 progress(done, total)
         seconds.append(time.perf_counter() - started)
         cpu_seconds.append(time.process_time() - cpu_started)
-    return NoisyScore(agent.name, seeds, cap, guesses, won, seconds, GUESS_LIMIT, games, cpu_seconds)
+    return Score(agent.name, None, guesses, sum(seconds), "games", GUESS_LIMIT, games=games, seeds=seeds,
+                 cap=cap, seed_seconds=seconds, seed_cpu_seconds=cpu_seconds)

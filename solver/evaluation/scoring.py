@@ -18,6 +18,11 @@ Every policy is asked through the agent protocol, ``choose(belief, rng)``
 (:mod:`solver.game.protocol`); the belief carries the history, which a function of the
 history (:class:`solver.policies.function.FunctionPolicy`) reads.
 
+``game_mode="hard"`` scores hard mode (docs/algorithms.md §10): each belief carries the guesses
+the history's hints allow (``allowed``, as the environment
+:class:`solver.game.environments.HardGame` gives it), and a guess outside them raises
+:class:`PolicyError`.
+
 A game goes on past the guess limit until it is won (so its guesses can be counted); a game
 not won within ``guess_limit`` guesses is a **failure**. A policy is then asked with
 ``guesses_left`` clamped to 1. A game longer than ``max_game_guesses`` means the policy makes
@@ -32,16 +37,17 @@ keeps other large arrays should drop them in ``__getstate__`` and rebuild them l
 from __future__ import annotations
 
 import copy
+import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from solver.game.feedback import table_cache_path
-from solver.game.environments import Game
+from solver.game.environments import Game, HardGame
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
-from solver.game.spec import GUESS_LIMIT, all_green
+from solver.game.spec import GUESS_LIMIT, MODES, all_green
 
 #: A game still not won after this many guesses raises PolicyError (no progress).
 MAX_GAME_GUESSES = 32
@@ -70,22 +76,32 @@ class Decision:
 
 @dataclass
 class Score:
-    """The outcome of scoring an agent against every answer (:func:`score_policy`, and
-    :func:`solver.evaluation.belief_scoring.score_in_belief` in a belief setting): the one
-    score type.
+    """The outcome of scoring an agent: the one score type of every scorer —
+    :func:`score_policy` (from an opener, standard or hard mode),
+    :func:`solver.evaluation.belief_scoring.score_in_belief` (a belief setting),
+    :func:`solver.evaluation.noisy_scoring.score_noisy` (Noisy Wordle, once per seed) and
+    :func:`solver.evaluation.absurdle_play.score_absurdle` (against the Absurdle adversary).
 
     Attributes:
-        policy: the agent's name.
+        policy: the agent's name (also :attr:`agent`).
         opener: the first guess (word), or None when the agent chose its own.
-        guesses_per_answer: int64[n_answers], guesses used against each answer (≥ 1).
+        guesses_per_answer: int64, the guesses of each game (≥ 1): shape (n_answers,) for one
+            game per answer; (n_seeds, n_answers) when ``seeds`` is set (a row per seed: Noisy
+            Wordle); (n_seeds,) for Absurdle (one game per seed, no answer). A game stopped at
+            ``cap`` counts ``cap + 1``.
         seconds: wall seconds of the evaluation.
         mode: ``"tree"`` or ``"games"``.
         guess_limit: games not won within this many guesses are failures (losses).
         decisions: the agent's decisions (the opener excluded); in tree mode each state once.
-        seed: the master seed (games mode) or None.
+        seed: the master seed (games mode, one seed) or None.
         jobs: worker processes used.
         belief: the belief setting, ``"answers"`` or ``"guesses"`` (:mod:`solver.policies.belief`).
-        games: per answer, the int32 guess indices played (the last one the answer), when kept.
+        games: the games played, when kept: per answer the int32 guess indices played (the last
+            one the answer); the noisy and Absurdle scorers' game records.
+        seeds: the master seeds, one row of ``guesses_per_answer`` each (None: one seed, ``seed``).
+        cap: games are stopped after this many guesses (None: played until won).
+        seed_seconds, seed_cpu_seconds: wall and process CPU seconds per seed (when ``seeds``).
+        game_mode: the rules played, ``"normal"`` or ``"hard"``.
     """
 
     policy: str
@@ -99,10 +115,20 @@ class Score:
     jobs: int = 1
     belief: str = "answers"
     games: list | None = field(default=None, repr=False)
+    seeds: list | None = None
+    cap: int | None = None
+    seed_seconds: list = field(default_factory=list, repr=False)
+    seed_cpu_seconds: list = field(default_factory=list, repr=False)
+    game_mode: str = "normal"
+
+    @property
+    def agent(self) -> str:
+        """The agent's name (the same as :attr:`policy`)."""
+        return self.policy
 
     @property
     def n_games(self) -> int:
-        return int(self.guesses_per_answer.shape[0])
+        return int(self.guesses_per_answer.size)
 
     @property
     def total(self) -> int:
@@ -118,7 +144,7 @@ class Score:
 
     @property
     def failures(self) -> int:
-        """Games not won within ``guess_limit`` guesses."""
+        """Games not won within ``guess_limit`` guesses (a stopped game among them)."""
         return int((self.guesses_per_answer > self.guess_limit).sum())
 
     @property
@@ -127,20 +153,74 @@ class Score:
         return self.failures
 
     @property
+    def wins(self) -> int:
+        """Games won within ``guess_limit`` guesses."""
+        return self.n_games - self.failures
+
+    @property
     def win_rate(self) -> float:
         """Share of the games won within ``guess_limit`` guesses."""
         return 1.0 - self.failures / self.n_games
 
     @property
+    def won(self) -> np.ndarray:
+        """bool, the shape of ``guesses_per_answer``: the game was won at all (not stopped at
+        ``cap``)."""
+        if self.cap is None:
+            return np.ones(self.guesses_per_answer.shape, dtype=np.bool_)
+        return self.guesses_per_answer <= self.cap
+
+    @property
+    def stopped(self) -> int:
+        """Games stopped at ``cap`` (not won at all)."""
+        return int((~self.won).sum())
+
+    @property
     def histogram(self) -> list[int]:
         """``histogram[i]`` = games won in ``i + 1`` guesses; length max(guess_limit, max)."""
-        counts = np.bincount(self.guesses_per_answer, minlength=max(self.guess_limit, self.max_guesses) + 1)
+        counts = np.bincount(self.guesses_per_answer.ravel(),
+                             minlength=max(self.guess_limit, self.max_guesses) + 1)
         return [int(c) for c in counts[1:]]
 
     @property
     def seconds_per_game(self) -> float:
         """Wall seconds per game (times the worker count in games mode: a CPU-time estimate)."""
         return self.seconds * max(1, self.jobs) / self.n_games
+
+    @property
+    def average_ci(self) -> tuple[float, float]:
+        """95 % normal-approximation interval of the average over the games,
+        ``mean ± 1.96 sd / √n``: the randomness of the games (noise, seeds), not a sample of
+        answers."""
+        n = self.n_games
+        sd = float(self.guesses_per_answer.std(ddof=1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n)
+        return self.average - half, self.average + half
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """95 % Wilson interval of the win rate within ``guess_limit``."""
+        return wilson(self.wins, self.n_games)
+
+    def seed_averages(self) -> list[float]:
+        """The average guesses of each seed's games (a row of ``guesses_per_answer`` each)."""
+        rows = self.guesses_per_answer.reshape(len(self.seeds or [self.seed]), -1)
+        return [float(row.mean()) for row in rows]
+
+
+#: The 97.5 % quantile of the standard normal distribution (two-sided 95 % intervals).
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (Wilson 1927)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 #: The former name of :class:`Score`.
@@ -166,21 +246,40 @@ def _split(row: np.ndarray, state: np.ndarray):
     return [(int(sorted_codes[s]), state[order[s:e]]) for s, e in zip(starts, ends)]
 
 
-def _ask(policy: Policy, history, state: np.ndarray, left: int, rng: np.random.Generator | None = None) -> int:
+def _ask(policy: Policy, history, state: np.ndarray, left: int, rng: np.random.Generator | None = None,
+         hard: bool = False) -> int:
     """The policy's guess index given the belief (``state``, ``left`` guesses left, ``history``
-    of ``(guess index, code)`` pairs), through the agent protocol."""
-    return _check_guess(policy, policy.choose(Belief(state, left, history), rng))
+    of ``(guess index, code)`` pairs; in hard mode the guesses allowed), through the agent
+    protocol."""
+    allowed = None
+    if hard:
+        from solver.game.hard_mode import allowed_after
+
+        allowed = allowed_after(policy.word_list, history)
+    belief = Belief(state, left, history, allowed=allowed)
+    return _check_guess(policy, policy.choose(belief, rng), belief)
 
 
-def _check_guess(policy: Policy, guess: int) -> int:
+def _check_guess(policy: Policy, guess: int, belief: Belief | None = None) -> int:
     if not 0 <= guess < policy.word_list.n_guesses:
         raise PolicyError(f"policy {policy.name!r} returned guess index {guess}, out of range")
+    if belief is not None and not belief.is_allowed(guess):
+        words = policy.word_list.guesses
+        raise PolicyError(f"policy {policy.name!r} played {words[guess]!r} after "
+                          f"{[words[g] for g, _ in belief.history]}, which hard mode does not allow")
     return guess
+
+
+def check_game_mode(game_mode: str) -> bool:
+    """True for ``"hard"``, False for ``"normal"`` (:data:`solver.game.spec.MODES`); else ValueError."""
+    if game_mode not in MODES:
+        raise ValueError(f"game_mode must be one of {', '.join(MODES)}, got {game_mode!r}")
+    return game_mode == "hard"
 
 
 def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_game_guesses: int,
                 progress, table: np.ndarray | None = None, answer_of_column: np.ndarray | None = None,
-                keep_games: bool = False) -> tuple[np.ndarray, list, list | None]:
+                keep_games: bool = False, hard: bool = False) -> tuple[np.ndarray, list, list | None]:
     """Play every game at once as a recursive partition (module docstring):
     ``(guesses per answer, decisions, games)``.
 
@@ -188,7 +287,8 @@ def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_
     answers); ``answer_of_column``: int64[n_columns], the answer index of each column, −1 for a
     word that is no answer (a class without an answer is not played on; default: the columns
     are the answers). ``opener_index`` None: the agent chooses its first guess too.
-    ``keep_games``: also return each answer's guesses (int32 arrays), else None."""
+    ``keep_games``: also return each answer's guesses (int32 arrays), else None. ``hard``: hard
+    mode (each belief carries the guesses allowed; the opener is always allowed)."""
     word_list = policy.word_list
     table = policy.table if table is None else table
     n_answers = word_list.n_answers
@@ -207,7 +307,7 @@ def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_
                               f"{max_game_guesses} guesses (no progress)")
         if guess < 0:
             left = max(1, guess_limit - used)
-            guess = _ask(policy, history, state, left)
+            guess = _ask(policy, history, state, left, hard=hard)
             n_games = len(state) if answer_of_column is None else int((answer_of_column[state] >= 0).sum())
             decisions.append(Decision(state, left, guess, n_games))
         for code, members in reversed(_split(table[guess], state)):
@@ -233,11 +333,12 @@ _decision_seed = decision_seed
 
 
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
-              seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES):
+              seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES, hard: bool = False):
     """Play one game against answer index ``answer`` in the environment
-    :class:`solver.game.environments.Game`: ``(guesses used, decisions)`` where the decisions
-    are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
-    game = Game(policy.word_list, policy.table, answer, guess_limit=guess_limit)
+    :class:`solver.game.environments.Game` (:class:`~solver.game.environments.HardGame` when
+    ``hard``): ``(guesses used, decisions)`` where the decisions are ``(state, guesses_left,
+    guess)`` tuples (the opener excluded)."""
+    game = (HardGame if hard else Game)(policy.word_list, policy.table, answer, guess_limit=guess_limit)
     guess, decisions = opener_index, []
     while True:
         game.step(guess)
@@ -248,7 +349,7 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
                               f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
                               "guesses (no progress)")
         belief = game.belief()
-        guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, game.guesses - 1)))
+        guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, game.guesses - 1)), belief)
         decisions.append((belief.state, belief.guesses_left, guess))
 
 
@@ -256,7 +357,7 @@ _WORKER_TABLES: dict[str, np.ndarray] = {}
 
 
 def _play_chunk(policy: Policy, table_path: str | None, answers, opener_index: int,
-                guess_limit: int, seed: int, max_game_guesses: int):
+                guess_limit: int, seed: int, max_game_guesses: int, hard: bool = False):
     """joblib task: play the games of one chunk of answers."""
     if table_path is not None:
         if table_path not in _WORKER_TABLES:
@@ -266,13 +367,13 @@ def _play_chunk(policy: Policy, table_path: str | None, answers, opener_index: i
     out = []
     for a in answers:
         used, decisions = play_game(policy, int(a), opener_index, guess_limit=guess_limit,
-                                    seed=seed, max_game_guesses=max_game_guesses)
+                                    seed=seed, max_game_guesses=max_game_guesses, hard=hard)
         out.append((int(a), used, decisions))
     return out
 
 
 def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int, jobs: int,
-                 max_game_guesses: int, progress) -> tuple[np.ndarray, list]:
+                 max_game_guesses: int, progress, hard: bool = False) -> tuple[np.ndarray, list]:
     from joblib import cpu_count
 
     from solver.exact.executor import Executor
@@ -283,7 +384,7 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
     merged: dict[tuple, Decision] = {}
     n_workers = cpu_count() if jobs < 0 else max(1, jobs)
     if n_workers == 1:
-        results = (_play_chunk(policy, None, [a], opener_index, guess_limit, seed, max_game_guesses)
+        results = (_play_chunk(policy, None, [a], opener_index, guess_limit, seed, max_game_guesses, hard)
                    for a in range(n))
     else:
         path = table_cache_path(word_list)
@@ -295,7 +396,7 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
         chunks = np.array_split(np.arange(n), min(n, n_workers * 8))
         results = Executor(n_workers).map_unordered(
             _play_chunk, ((payload, table_path, chunk, opener_index, guess_limit, seed,
-                           max_game_guesses) for chunk in chunks))
+                           max_game_guesses, hard) for chunk in chunks))
     done = 0
     for chunk_result in results:
         for a, used, decisions in chunk_result:
@@ -314,7 +415,7 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
 
 def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed: int = 0,
                  jobs: int = 1, mode: str = "auto", progress=None,
-                 max_game_guesses: int = MAX_GAME_GUESSES) -> Score:
+                 max_game_guesses: int = MAX_GAME_GUESSES, game_mode: str = "normal") -> Score:
     """Play ``policy`` from ``opener`` against every answer of its word list.
 
     Args:
@@ -329,14 +430,18 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         max_game_guesses: a game longer than this raises :class:`PolicyError`; a policy with a
             larger ``max_game_guesses`` attribute (``random_total``, whose random guesses may
             fail to split a two-word state many times running) raises the limit to its own.
+        game_mode: ``"normal"`` or ``"hard"`` (module docstring).
 
     Returns:
         :class:`Score` (total, average, max, histogram, failures, seconds per game).
 
     Raises:
         UnknownWordError: the opener is not an allowed guess.
-        PolicyError: the policy returned an invalid guess or made no progress.
+        PolicyError: the policy returned an invalid guess (in hard mode: one the hints do not
+            allow) or made no progress.
+        ValueError: an unknown ``mode`` or ``game_mode``.
     """
+    hard = check_game_mode(game_mode)
     opener_index = _opener_index(policy.word_list, opener)
     max_game_guesses = max(max_game_guesses, int(getattr(policy, "max_game_guesses", 0)))
     if mode == "auto":
@@ -345,14 +450,15 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         raise ValueError(f"mode must be 'tree', 'games' or 'auto', got {mode!r}")
     started = time.perf_counter()
     if mode == "tree":
-        per_answer, decisions, _ = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress)
+        per_answer, decisions, _ = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
+                                               hard=hard)
         workers = 1
     else:
         from joblib import cpu_count
 
         workers = cpu_count() if jobs < 0 else max(1, jobs)
         per_answer, decisions = _score_games(policy, opener_index, guess_limit, seed, workers,
-                                             max_game_guesses, progress)
+                                             max_game_guesses, progress, hard)
     seconds = time.perf_counter() - started
     return Score(policy.name, policy.word_list.guesses[opener_index], per_answer, seconds, mode,
-                       guess_limit, decisions, seed if mode == "games" else None, workers)
+                 guess_limit, decisions, seed if mode == "games" else None, workers, game_mode=game_mode)

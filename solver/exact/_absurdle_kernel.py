@@ -1,6 +1,6 @@
-"""Numba kernels of the Absurdle search (docs/algorithms.md §13): partitions of a state by a
-guess's table row, the adversary's kept class, the two-guess full-split test, and the
-three-guess search.
+"""Numba kernels of the Absurdle search (docs/algorithms.md §13): the largest class of each
+guess, the two-guess full-split test, and the three-guess search. The adversary's rule (class
+sizes, the kept class) is the game layer's kernel :mod:`solver.game._absurdle_kernel`.
 
 Pure functions over numpy arrays: ``table`` is the feedback table (n_guesses, n_answers) of
 uint8 or uint16 codes, ``state`` a sorted int32 array of answer indices, ``guesses`` an int32
@@ -15,23 +15,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+# the adversary's rule is the game layer's (re-exported for callers of this module)
+from solver.game._absurdle_kernel import class_counts, kept_code  # noqa: F401
 
 #: Counters written by the kernels (indices into the int64 ``counters`` array).
 STATES, GUESSES = 0, 1
-
-
-@njit(cache=True)
-def class_counts(table, g, state, counts):
-    """Fill ``counts`` (int64, n_patterns, zeroed here) with the class sizes of ``state``
-    under guess ``g``; return the largest class size."""
-    counts[:] = 0
-    largest = 0
-    for i in range(state.shape[0]):
-        code = table[g, state[i]]
-        counts[code] += 1
-        if counts[code] > largest:
-            largest = counts[code]
-    return largest
 
 
 @njit(cache=True)
@@ -40,17 +28,6 @@ def largest_class_sizes(table, state, guesses, n_patterns, sizes):
     counts = np.zeros(n_patterns, dtype=np.int64)
     for i in range(guesses.shape[0]):
         sizes[i] = class_counts(table, guesses[i], state, counts)
-
-
-@njit(cache=True)
-def kept_code(counts, largest, priority):
-    """The code of the class a deterministic adversary keeps: among the classes of size
-    ``largest``, the one of lowest ``priority``."""
-    best = -1
-    for code in range(counts.shape[0]):
-        if counts[code] == largest and (best < 0 or priority[code] < priority[best]):
-            best = code
-    return best
 
 
 @njit(cache=True)

@@ -1,12 +1,12 @@
 """Absurdle solved exactly: the least number of guesses that forces a win against qntm's
 adversary, one optimal line of play, and the exhausted search proving one guess fewer fails.
 
-The model, the tie rules and the bounds are docs/algorithms.md §13. In short: the adversary
-holds a set ``S`` of answers (a *state*; at the start every answer); after a guess it
-partitions ``S`` by feedback and keeps the largest class, showing its pattern; which of
-several largest classes it keeps is the *tie rule* (:data:`TIE_RULES`). The player wins when
-the kept class is the all-green one. Under each rule here the all-green class (one word) loses
-every tie, so a win means reducing ``S`` to a single word and then guessing it (§13.2).
+The model, the tie rules and the bounds are docs/algorithms.md §13. The adversary's rules (it
+keeps the largest class; the tie rules :data:`TIE_RULES`, :func:`kept_codes`) and the
+environment of one game (:class:`~solver.game.absurdle.AbsurdleGame`) are the game layer's,
+:mod:`solver.game.absurdle`, re-exported here; this module holds the exact search. Under each
+tie rule the all-green class (one word) loses every tie, so a win means reducing the state to a
+single word and then guessing it (§13.2).
 
 :func:`solve_absurdle` deepens the number of guesses ``t`` = 1, 2, … and asks whether a win
 within ``t`` guesses can be forced (``wins(S, t)``); the first ``t`` that succeeds is the
@@ -24,63 +24,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# the adversary's rules are the game layer's (re-exported here for the search's callers)
+from solver.game.absurdle import (DEFAULT_TIE, TIE_RULES, AbsurdleGame, AbsurdleInputError, check_tie,
+                                  kept_codes, tie_priority)
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text, feedback_table
 from solver.game.spec import all_green, n_patterns
 from solver.game.wordlists import WordList
 
-#: Tie rules: which of several largest classes the adversary keeps (docs/algorithms.md §13.1).
-TIE_RULES = {
-    "adversarial": "the largest class worst for the player (the search branches over every "
-                   "largest class: a win forced under this rule is forced under any rule)",
-    "fewest-clues": "the largest class whose pattern has the fewest greens, then the fewest "
-                    "yellows, then the lowest pattern code",
-    "lowest-code": "the largest class of lowest pattern code (Σ c_i·3^i, docs/algorithms.md §1.3)",
-}
-DEFAULT_TIE = "adversarial"
 #: The most guesses the deepening tries by default.
 DEFAULT_MAX_GUESSES = 8
-
-
-class AbsurdleInputError(InputError, ValueError):
-    """A tie rule, a guess limit or a history the Absurdle search cannot use."""
-
-
-# -- tie rules -----------------------------------------------------------------------------------
-def check_tie(tie: str) -> str:
-    """``tie`` if it names a rule of :data:`TIE_RULES`; else AbsurdleInputError."""
-    if tie not in TIE_RULES:
-        raise AbsurdleInputError(f"unknown tie rule {tie!r}: choose one of {', '.join(TIE_RULES)}")
-    return tie
-
-
-def tie_priority(tie: str, word_length: int = 5) -> np.ndarray:
-    """int32 array of shape (3**word_length,): the rank of each pattern code under a
-    deterministic tie rule (the adversary keeps the largest class of lowest rank). For
-    ``adversarial`` the ranks are those of ``lowest-code`` and only order the branches."""
-    check_tie(tie)
-    codes = np.arange(n_patterns(word_length), dtype=np.int64)
-    if tie == "fewest-clues":
-        digits = (codes[:, None] // 3 ** np.arange(word_length)) % 3
-        greens = (digits == 2).sum(axis=1)
-        yellows = (digits == 1).sum(axis=1)
-        order = np.lexsort((codes, yellows, greens))
-    else:
-        order = codes
-    priority = np.empty(codes.size, dtype=np.int32)
-    priority[order] = np.arange(codes.size, dtype=np.int32)
-    return priority
-
-
-def kept_codes(table: np.ndarray, g: int, state: np.ndarray, tie: str, priority: np.ndarray
-               ) -> list[int]:
-    """The patterns the adversary may show after guess index ``g`` on ``state``: the one kept
-    class's code under a deterministic rule, every largest class's code (by rank) under
-    ``adversarial``."""
-    codes, counts = np.unique(table[g, state], return_counts=True)
-    largest = codes[counts == counts.max()]
-    ranked = sorted((int(priority[c]), int(c)) for c in largest)
-    return [c for _, c in ranked] if tie == "adversarial" else [ranked[0][1]]
 
 
 # -- histories -----------------------------------------------------------------------------------
@@ -97,25 +50,16 @@ def adversary_state(word_list: WordList, history, tie: str = DEFAULT_TIE,
     """
     check_tie(tie)
     table = feedback_table(word_list) if table is None else table
-    length = word_list.word_length
-    priority = tie_priority(tie, length)
     from solver.exact.advice import normalise_history
 
     steps = normalise_history(word_list, history)  # the one parser: each guess and feedback checked
-    state = np.arange(word_list.n_answers, dtype=np.int32)
-    for turn, (word, code) in enumerate(steps, start=1):
-        g = word_list.guess_index(word)
-        allowed = kept_codes(table, g, state, tie, priority)
-        if code not in allowed:
-            shown = " or ".join(code_to_text(c, length) for c in allowed)
-            raise AbsurdleInputError(
-                f"guess {turn} ({word}:{code_to_text(code, length)}): the adversary (tie rule "
-                f"{tie}) would not show this pattern; it shows {shown}")
-        state = state[table[g, state] == code]
-    if steps and steps[-1][1] == all_green(length):
+    game = AbsurdleGame(word_list, table, tie)  # the rules: each pattern one the adversary shows
+    for word, code in steps:
+        game.step(word_list.guess_index(word), code)
+    if game.won:
         raise AbsurdleInputError(f"the history ends in a win at guess {len(steps)} "
                                  f"({steps[-1][0]}): nothing is left to solve")
-    return state, steps
+    return game.state, steps
 
 
 # -- the plan ------------------------------------------------------------------------------------
@@ -406,6 +350,6 @@ def replay(word_list: WordList, sequence, tie: str, table: np.ndarray | None = N
         int(word_list.answer_guess_index[state[0]]) == g
 
 
-__all__ = ["TIE_RULES", "DEFAULT_TIE", "DEFAULT_MAX_GUESSES", "AbsurdleInputError", "AbsurdleResult",
+__all__ = ["TIE_RULES", "DEFAULT_TIE", "DEFAULT_MAX_GUESSES", "AbsurdleGame", "AbsurdleInputError", "AbsurdleResult",
            "Level", "Move", "adversary_state", "check_tie", "check_max_guesses", "kept_codes",
            "replay", "size_bound", "solve_absurdle", "split_bound", "tie_priority"]

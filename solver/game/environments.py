@@ -8,13 +8,15 @@ nothing from the policies or the evaluation (import-linter, pyproject.toml).
 
 - :class:`Game` — standard Wordle: the true feedback; the belief is the answers consistent
   with it (docs/algorithms.md §1);
-- :class:`HardGame` — hard mode (docs/algorithms.md §10): a guess that breaks a revealed hint
-  raises :class:`~solver.game.errors.HardModeError`;
+- :class:`HardGame` — hard mode (docs/algorithms.md §10): the belief carries the guesses the
+  revealed hints allow (``allowed``); a guess that breaks one raises
+  :class:`~solver.game.errors.HardModeError`;
 - :class:`NoisyGame` — Noisy Wordle (docs/algorithms.md §14): after a guess that is not the
   answer, one uniform position of the feedback is recoloured uniformly; the belief is the
   Bayesian posterior over the answers (:class:`NoisyBelief`).
 
-The Absurdle adversary's rule (keep the largest class) is :mod:`solver.exact.absurdle`'s.
+The Absurdle adversary (it keeps the largest class; no answer is fixed) is the environment
+:class:`solver.game.absurdle.AbsurdleGame`, with the same ``belief()`` / ``step(guess)``.
 
 A game goes on past the guess limit until won (so its guesses can be counted): the belief's
 ``guesses_left`` is then clamped to 1.
@@ -89,8 +91,16 @@ class Game:
 
 class HardGame(Game):
     """One game of hard mode (docs/algorithms.md §10, :mod:`solver.game.hard_mode`): as
-    :class:`Game`, but :meth:`step` raises :class:`~solver.game.errors.HardModeError` for a
-    guess that breaks a hint revealed so far (nothing is played then)."""
+    :class:`Game`, but the belief's ``allowed`` lists the guesses the hints revealed so far
+    allow, and :meth:`step` raises :class:`~solver.game.errors.HardModeError` for a guess that
+    breaks one (nothing is played then)."""
+
+    def belief(self) -> Belief:
+        from solver.game.hard_mode import allowed_after
+
+        belief = super().belief()
+        return Belief(belief.state, belief.guesses_left, belief.history,
+                      allowed=allowed_after(self.word_list, self.history))
 
     def step(self, guess: int) -> int:
         from solver.game.errors import HardModeError

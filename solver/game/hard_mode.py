@@ -60,6 +60,13 @@ def allowed_guesses(word_list, history) -> np.ndarray:
     return out[:count].copy()
 
 
+def allowed_after(word_list, history) -> np.ndarray:
+    """int32 guess indices hard mode allows after ``history`` (``(guess index, feedback code)``
+    pairs, as a :class:`~solver.game.protocol.Belief` holds them), ascending."""
+    words = word_list.guesses
+    return allowed_guesses(word_list, [(words[int(g)], int(c)) for g, c in history])
+
+
 def history_constraint(word_list, history) -> np.ndarray:
     """The constraint row (int8[WIDTH], :mod:`solver.game._hard_mode_kernel`) of ``history``."""
     from solver.game._hard_mode_kernel import history_constraint as kernel

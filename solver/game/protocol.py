@@ -40,6 +40,9 @@ class Belief:
         noisy: the feedback of a guess that is not the answer is noised (Noisy Wordle,
             docs/algorithms.md §14: one uniform position recoloured uniformly), so an agent
             that predicts feedback must account for it.
+        allowed: in hard mode (docs/algorithms.md §10), the sorted int32 guess indices the
+            history's hints allow (:func:`solver.game.hard_mode.allowed_after`; the words of
+            ``state`` are always among them); None in normal mode (every guess allowed).
     """
 
     state: np.ndarray
@@ -47,10 +50,23 @@ class Belief:
     history: tuple = ()
     weights: np.ndarray | None = None
     noisy: bool = False
+    allowed: np.ndarray | None = None
 
     def __post_init__(self):
         if self.weights is not None and len(self.weights) != len(self.state):
             raise ValueError(f"belief weights have length {len(self.weights)}, its state {len(self.state)}")
+
+    @property
+    def hard(self) -> bool:
+        """Hard mode: only the guesses of :attr:`allowed` may be played."""
+        return self.allowed is not None
+
+    def is_allowed(self, guess: int) -> bool:
+        """Whether guess index ``guess`` may be played (always in normal mode)."""
+        if self.allowed is None:
+            return True
+        k = int(np.searchsorted(self.allowed, guess))
+        return k < len(self.allowed) and int(self.allowed[k]) == int(guess)
 
     @property
     def size(self) -> int:

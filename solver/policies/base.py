@@ -9,7 +9,14 @@ Every policy guesses the answer when only one remains (docs/algorithms.md §8.1:
 MIG_A would play the alphabetically first word); :meth:`Policy.choose` enforces it before
 calling the policy's own rule :meth:`Policy._choose` ``(state, guesses_left, seed)``, where
 ``seed`` is the integer the decision's generator was made from
-(:func:`solver.game.protocol.rng_seed`; None for a deterministic call).
+(:func:`solver.game.protocol.rng_seed`; None for a deterministic call). ``_choose`` is a private
+helper of ``choose`` (a template method), not a second protocol: nothing else calls it.
+
+In hard mode (the belief's ``allowed`` is set) :meth:`Policy.choose` calls
+:meth:`Policy._choose_hard` ``(state, guesses_left, seed, allowed)`` instead; a policy that
+cannot restrict its guesses (rollout, UCT) refuses with an InputError. The classic agents and
+MIG restrict theirs (:func:`restricted_rows`); the exact policy solves hard mode
+(:meth:`solver.policies.exact_policy.ExactPolicy.solve_hard`).
 """
 
 from __future__ import annotations
@@ -58,7 +65,18 @@ class Policy(ABC):
             raise ValueError("empty state: no answer is consistent with the feedback so far")
         if len(state) == 1:
             return int(self.word_list.answer_guess_index[state[0]])
+        if belief.allowed is not None:
+            allowed = np.ascontiguousarray(belief.allowed, dtype=np.int32)
+            return int(self._choose_hard(np.ascontiguousarray(state, dtype=np.int32), belief.guesses_left, seed,
+                                         allowed))
         return int(self._choose(state, belief.guesses_left, seed))
+
+    def _choose_hard(self, state: np.ndarray, guesses_left: int, seed: int | None, allowed: np.ndarray) -> int:
+        """The policy's rule in hard mode, among the guess indices ``allowed`` (sorted int32):
+        refused unless a policy overrides it."""
+        raise InputError(f"policy {self.name!r} does not play hard mode (it cannot restrict its guesses); "
+                         "hard mode takes mig_a, mig_b, random_total, random_possible, minimax1, expectimax1, "
+                         "entropy, qlearning, exact or a function of the history")
 
     def in_belief(self, universe) -> Policy:
         """This policy playing in ``universe``'s belief setting
@@ -74,3 +92,18 @@ class Policy(ABC):
     @abstractmethod
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
         """The policy's own rule, for states with at least two answers."""
+
+
+def restricted_rows(allowed: np.ndarray, table: np.ndarray, guess_of_member: np.ndarray,
+                    member_of_guess: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays of a choice kernel restricted to the guesses ``allowed`` (sorted int32 guess
+    indices), so that a kernel scanning "every guess" scans those: ``(table[allowed],
+    position in allowed of each member's guess (−1 if not allowed), member_of_guess[allowed])``,
+    each of its input's dtype.
+    A kernel's answer ``k`` is then guess ``allowed[k]``; the order of the guesses (and so every
+    tie-break by index) is kept."""
+    position = np.searchsorted(allowed, guess_of_member)
+    clipped = np.minimum(position, len(allowed) - 1)
+    found = allowed[clipped] == guess_of_member
+    return (np.ascontiguousarray(table[allowed]), np.where(found, clipped, -1).astype(guess_of_member.dtype),
+            np.ascontiguousarray(member_of_guess[allowed]))

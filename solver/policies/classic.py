@@ -32,6 +32,11 @@ rule, :mod:`solver.policies.base`).
 
 Ties (minimax1, expectimax1, entropy): a guess still possible first, then alphabetical
 (lowest index).
+
+Hard mode (the belief's ``allowed`` set, :class:`solver.game.environments.HardGame`): every
+rule above runs over the allowed guesses only (``random_total`` draws
+``default_rng(seed).integers(len(allowed))``-th of them); the words still possible are always
+allowed, so ``random_possible`` and ``qlearning`` play as in normal mode.
 The random agents need the per-decision seed that the scorers give (``seed=None`` raises).
 """
 
@@ -42,7 +47,7 @@ import copy
 import numpy as np
 
 from solver.game.spec import n_patterns
-from solver.policies.base import Policy
+from solver.policies.base import Policy, restricted_rows
 from solver.policies.belief import Universe, answers_universe, guesses_universe
 
 #: Registry names of the agents of this module (Q-learning: solver.policies.qlearning).
@@ -100,7 +105,12 @@ class ClassicPolicy(Policy):
             return int(self.universe.guess_of_member[state[0]])
         state = np.ascontiguousarray(state, dtype=np.int32)
         if belief.weights is None:
+            if belief.allowed is not None:
+                return int(self._choose_hard(state, belief.guesses_left, seed,
+                                             np.ascontiguousarray(belief.allowed, dtype=np.int32)))
             return int(self._choose(state, belief.guesses_left, seed))
+        if belief.allowed is not None:
+            raise ValueError(f"{self.name} plays a weighted belief only in normal mode")
         weights = np.ascontiguousarray(belief.weights, dtype=np.float64)
         if self.commits:
             k = int(np.argmax(weights))
@@ -116,6 +126,11 @@ class ClassicPolicy(Policy):
         """The rule over a weighted belief; by default the weights are ignored (the random
         agents draw uniformly over the words still possible, Q-learning reads its table)."""
         return self._choose(state, belief.guesses_left, seed)
+
+    def _choose_hard(self, state, guesses_left, seed, allowed):
+        """The rule among the guesses ``allowed``: by default :meth:`_choose`, for the agents
+        that only guess words still possible (always allowed in hard mode)."""
+        return self._choose(state, guesses_left, seed)
 
     def _answers_only(self) -> None:
         if self.belief != "answers":
@@ -140,6 +155,10 @@ class RandomTotal(ClassicPolicy):
     def _choose(self, state, guesses_left, seed):
         rng = np.random.default_rng(_need_seed(self.name, seed))
         return int(rng.integers(self.word_list.n_guesses))
+
+    def _choose_hard(self, state, guesses_left, seed, allowed):
+        rng = np.random.default_rng(_need_seed(self.name, seed))
+        return int(allowed[int(rng.integers(len(allowed)))])
 
 
 class RandomPossible(ClassicPolicy):
@@ -171,10 +190,19 @@ class DepthOnePolicy(ClassicPolicy):
         self.name = f"{objective}1"
 
     def _choose(self, state, guesses_left, seed):
+        universe = self.universe
+        return self._run(state, universe.table, universe.member_of_guess)
+
+    def _choose_hard(self, state, guesses_left, seed, allowed):
+        universe = self.universe
+        rows, _, member_of_guess = restricted_rows(allowed, universe.table, universe.guess_of_member,
+                                                   universe.member_of_guess)
+        return int(allowed[self._run(state, rows, member_of_guess)])
+
+    def _run(self, state, table, member_of_guess) -> int:
         from solver.policies._classic_kernel import EXPECTIMAX, MINIMAX, classic_choose
 
-        universe = self.universe
-        return int(classic_choose(state, universe.table, universe.member_of_guess, universe.n_members,
+        return int(classic_choose(state, table, member_of_guess, self.universe.n_members,
                                   MINIMAX if self.objective == "minimax" else EXPECTIMAX,
                                   n_patterns(self.word_list.word_length)))
 
@@ -205,13 +233,21 @@ class EntropyPolicy(ClassicPolicy):
     commits = True
 
     def _choose(self, state, guesses_left, seed):
+        universe = self.universe
+        return self._run(state, universe.table, universe.guess_of_member, universe.member_of_guess)
+
+    def _choose_hard(self, state, guesses_left, seed, allowed):
+        universe = self.universe
+        rows, guess_of_member, member_of_guess = restricted_rows(allowed, universe.table, universe.guess_of_member,
+                                                                 universe.member_of_guess)
+        return int(allowed[self._run(state, rows, guess_of_member, member_of_guess)])
+
+    def _run(self, state, table, guess_of_member, member_of_guess) -> int:
         from solver.policies._policy_kernel import mig_choose
         from solver.policies.mig import factor_tables
 
-        universe = self.universe
-        return int(mig_choose(state, universe.table, universe.guess_of_member, universe.member_of_guess,
-                              True, factor_tables(universe.n_members),
-                              n_patterns(self.word_list.word_length)))
+        return int(mig_choose(state, table, guess_of_member, member_of_guess, True,
+                              factor_tables(self.universe.n_members), n_patterns(self.word_list.word_length)))
 
     def _choose_weighted(self, state, weights, belief, seed):
         """Under noisy feedback: the largest expected information gain over the posterior among

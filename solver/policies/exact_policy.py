@@ -63,6 +63,9 @@ class ExactPolicy(Policy):
 
     ``choose(Belief(state, guesses_left))`` plays the optimal guess; it raises
     :class:`solver.exact.bellman.UnwinnableError` if no policy wins every answer of the state in time.
+    In hard mode (the belief's ``allowed`` set) it plays the first guess of the optimal hard-mode
+    subtree after the belief's history (:func:`solver.exact.bellman.solve_from`, ``mode="hard"``;
+    the tree, a normal-mode one, is not used then).
     """
 
     name = "exact"
@@ -75,6 +78,8 @@ class ExactPolicy(Policy):
         self.tree = tree
         #: (state bytes, guesses left) → (optimal total F, optimal guess index)
         self._known: dict[tuple[bytes, int], tuple[int, int]] = {}
+        #: the same in hard mode, keyed also by the history's constraint (:meth:`solve_hard`)
+        self._known_hard: dict[tuple, tuple[int, int]] = {}
         if tree is not None:
             self._index_tree(tree)
 
@@ -162,3 +167,29 @@ class ExactPolicy(Policy):
 
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
         return self.solve(state, guesses_left)[1]
+
+    def _decide(self, belief, seed: int | None) -> int:
+        if belief.allowed is None or len(belief.state) <= 1:
+            return super()._decide(belief, seed)
+        return self.solve_hard(belief.state, belief.history)[1]
+
+    def solve_hard(self, state, history) -> tuple[int, int]:
+        """``(F, optimal guess index)`` in hard mode for ``state`` (sorted int32 answer indices)
+        after ``history`` (``(guess index, feedback code)`` pairs, as a belief holds them), with
+        ``guess_limit − len(history)`` guesses left; memoised by the state, the guesses left
+        and the hard-mode constraint the history implies. Raises UnwinnableError (also past
+        the guess limit)."""
+        from solver.exact.bellman import solve_from
+        from solver.game.hard_mode import history_constraint
+
+        words = self.word_list.guesses
+        played = [(words[int(g)], int(c)) for g, c in history]
+        key = (_state_key(state, self.guess_limit - len(played)),
+               history_constraint(self.word_list, played).tobytes())
+        found = self._known_hard.get(key)
+        if found is None:
+            solution = solve_from(self.word_list, played, guess_limit=self.guess_limit, mode="hard",
+                                  table=self.table)
+            found = (int(solution.value), self.word_list.guess_index(solution.next_guess))
+            self._known_hard[key] = found
+        return found

@@ -16,7 +16,8 @@ answers)``: ``history`` a tuple of ``(guess, feedback)`` string pairs, first gue
 feedback as ``b``/``y``/``g`` letters (``("salet", "bbybb")``); ``answers`` a tuple of the
 answers consistent with it. It returns a word of the guess list (or a guess index). Its
 choice is scored as made: unlike the built-in policies it is not overridden when one answer
-remains.
+remains. In hard mode a guess that breaks a revealed hint raises :class:`PolicyFunctionError`
+(the function sees the history, so it can keep the hints).
 """
 
 from __future__ import annotations
@@ -77,7 +78,21 @@ class FunctionPolicy(Policy):
         """Guess index the function plays after ``belief.history`` (``(guess index, feedback
         code)`` pairs), its answers still possible ``belief.state`` (sorted int32 answer
         indices); no one-left rule. Raises :class:`PolicyFunctionError` for a word not in the
-        guess list or an index out of range."""
+        guess list, an index out of range, or (hard mode: ``belief.allowed`` set) a guess that
+        breaks a hint revealed so far."""
+        guess = self._call(belief)
+        if not belief.is_allowed(guess):
+            from solver.game.hard_mode import hard_mode_violation
+
+            words = self.word_list.guesses
+            played = [(words[g], int(code)) for g, code in belief.history]
+            raise PolicyFunctionError(f"policy {self.name!r} returned {words[guess]!r} after "
+                                      f"{[w for w, _ in played]}, which hard mode does not allow: "
+                                      f"{hard_mode_violation(played, words[guess])}")
+        return guess
+
+    def _call(self, belief) -> int:
+        """The function's guess index (checked to be a guess, not yet against hard mode)."""
         words = self.word_list.guesses
         length = self.word_list.word_length
         played = tuple((words[g], code_to_text(int(code), length)) for g, code in belief.history)

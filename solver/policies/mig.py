@@ -125,12 +125,21 @@ class MIGPolicy(Policy):
         self.name = f"mig_{self.variant}" + ("" if ties == "exact" else "_float")
 
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
+        return self._run(state, self.table, self.word_list.answer_guess_index, self.word_list.guess_answer_index)
+
+    def _choose_hard(self, state, guesses_left, seed, allowed):
+        """MIG over the guesses hard mode allows (:func:`solver.policies.base.restricted_rows`)."""
+        from solver.policies.base import restricted_rows
+
+        rows, guess_of_answer, answer_of_guess = restricted_rows(
+            allowed, self.table, self.word_list.answer_guess_index, self.word_list.guess_answer_index)
+        return int(allowed[self._run(state, rows, guess_of_answer, answer_of_guess)])
+
+    def _run(self, state, table, guess_of_answer, answer_of_guess) -> int:
         from solver.policies._policy_kernel import mig_choose, mig_choose_float
 
         if self.ties == "float":
-            return int(mig_choose_float(as_state(state), self.table, self.word_list.answer_guess_index,
-                                        self.word_list.guess_answer_index, self.answers_first,
-                                        pattern_count(self.word_list)))
-        return int(mig_choose(as_state(state), self.table, self.word_list.answer_guess_index,
-                              self.word_list.guess_answer_index, self.answers_first,
+            return int(mig_choose_float(as_state(state), table, guess_of_answer, answer_of_guess,
+                                        self.answers_first, pattern_count(self.word_list)))
+        return int(mig_choose(as_state(state), table, guess_of_answer, answer_of_guess, self.answers_first,
                               factor_tables(self.word_list.n_answers), pattern_count(self.word_list)))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -54,7 +53,7 @@ def _progress(console):
 
 def run_noisy(word_list, table, agents, seeds, cap, console=None) -> list:
     """Score every agent (:func:`solver.evaluation.noisy_scoring.score_noisy`) with a progress
-    bar; returns the :class:`~solver.evaluation.noisy_scoring.NoisyScore` list."""
+    bar; returns the :class:`~solver.evaluation.scoring.Score` list (``seeds`` set)."""
     from solver.evaluation.noisy_scoring import score_noisy
     from solver.policies.noisy import make_noisy_agent
 
@@ -79,7 +78,7 @@ def noisy_csv(scores) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(NOISY_CSV_COLUMNS)
     for score in scores:
-        for seed, row, won in zip(score.seeds, score.guesses, score.won):
+        for seed, row, won in zip(score.seeds, score.guesses_per_answer, score.won):
             wins = int((won & (row <= score.guess_limit)).sum())
             writer.writerow([score.agent, seed, score.cap, row.size, f"{row.mean():.5f}", wins,
                              f"{wins / row.size:.5f}", int((~won).sum()), _histogram(row, score.cap)])
@@ -114,7 +113,7 @@ def noisy_markdown(scores, lists: str, n_answers: int) -> str:
         per_seed = " / ".join(f"{v:.3f}" for v in score.seed_averages())
         lines.append(f"| {score.agent} | {score.n_games} | {score.average:.4f} | [{low:.4f}, {high:.4f}] | "
                      f"{100 * score.win_rate:.2f} | [{100 * wlow:.2f}, {100 * whigh:.2f}] | {per_seed} | "
-                     f"{score.stopped} | {sum(score.seconds) / score.n_games:.5f} |")
+                     f"{score.stopped} | {score.seconds / score.n_games:.5f} |")
     lines += ["", "## The agents", "",
               "Every agent guesses the answer when it is the only one of positive weight. "
               "random_total: a uniformly random allowed guess; random_possible: a uniformly random answer "
@@ -140,8 +139,8 @@ def write_noisy(scores, out_dir: str | Path, lists: str, n_answers: int) -> tupl
 
 def run_absurdle_agents(word_list, table, agents, seeds, tie, cap, console=None) -> list[dict]:
     """Each agent against the adversary: one game if deterministic, one per seed otherwise.
-    Returns one dict per agent: ``agent``, ``games`` (AbsurdleGame list), ``lengths``."""
-    from solver.evaluation.absurdle_play import game_length, play_absurdle
+    Returns one dict per agent: ``agent``, ``games`` (AbsurdleLine list), ``lengths``."""
+    from solver.evaluation.absurdle_play import score_absurdle
     from solver.policies.registry import make_policy
 
     rows = []
@@ -149,12 +148,10 @@ def run_absurdle_agents(word_list, table, agents, seeds, tie, cap, console=None)
         task = progress.add_task(f"absurdle ({tie})", total=len(agents))
         for name in agents:
             policy = make_policy(name, word_list, table)
-            runs = [None] if policy.deterministic else list(seeds)
-            started = time.perf_counter()
-            games = [play_absurdle(policy, tie, seed=0 if s is None else s, cap=cap, table=table) for s in runs]
-            rows.append({"agent": name, "deterministic": policy.deterministic, "seeds": runs, "games": games,
-                         "lengths": [game_length(g, cap) for g in games],
-                         "seconds_per_game": (time.perf_counter() - started) / len(games)})
+            score = score_absurdle(policy, tie, seeds, cap, table)
+            rows.append({"agent": name, "deterministic": policy.deterministic, "seeds": score.seeds or [None],
+                         "games": score.games, "lengths": [int(x) for x in score.guesses_per_answer],
+                         "seconds_per_game": score.seconds / score.n_games})
             progress.advance(task)
     return rows
 
