@@ -83,11 +83,6 @@ def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
     return NoisyGame(answer, seed, guesses, list(game.shown), False)
 
 
-#: The score of :func:`score_noisy`: the one score type, with ``seeds`` and ``cap`` set
-#: (:class:`solver.evaluation.scoring.Score`).
-NoisyScore = Score
-
-
 def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
                 keep_games: bool = False) -> Score:
     """Play ``agent`` against every answer (or the answer indices ``answers``) once per seed.
