@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 
 from solver.game.feedback import feedback_table
@@ -82,7 +83,7 @@ def q_value(word_list, table, state, guesses_left, guess) -> int:
 
     codes = table[word_list.guess_index(guess), state]
     green = 3 ** word_list.word_length - 1
-    return len(state) + sum(solve_state(word_list, state[codes == c], guesses_left - 1, table)[0]
+    return len(state) + sum(solve_state(Game(word_list), state[codes == c], guesses_left - 1, table)[0]
                             for c in np.unique(codes) if c != green)
 
 
@@ -97,7 +98,7 @@ def warm_assist_kernels(legacy_table):
     word_list, table = legacy_table
     for history in ([("salet", "bbbby"), ("crane", "bbbbb")], [("salet", "bbbbb")]):
         state = remaining_answers(word_list, history, table)
-        ranking = rank_guesses(word_list, state, 6 - len(history), top=5, budget=3600,
+        ranking = rank_guesses(Game(word_list), state, 6 - len(history), top=5, budget=3600,
                                table=table, in_process=True)
         assert ranking.finished
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 
 from solver.evaluation.analysis import analyse_game, parse_game
@@ -30,7 +31,7 @@ def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree, w
     word_list, table = legacy_table
     for answer in ("crony", "vivid", "zesty", "abbey"):
         game = legacy_tree.game(answer)
-        analysis = analyse_game(word_list, game, tree=legacy_tree, budget=0.2, table=table)
+        analysis = analyse_game(Game(word_list), game, tree=legacy_tree, budget=0.2, table=table)
         assert analysis.won and [m.regret for m in analysis.moves] == [0] * len(game)
         assert all(m.value_exact for m in analysis.moves[1:])
         first = analysis.moves[0]
@@ -42,7 +43,7 @@ def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree, w
         state = np.arange(word_list.n_answers, dtype=np.int32)
         for number, (guess, code) in enumerate(game[:-1], start=1):
             if number > 1:
-                value = solve_state(word_list, state, 7 - number, table)[0]
+                value = solve_state(Game(word_list), state, 7 - number, table)[0]
                 assert q_value(word_list, table, state, 7 - number, guess) == value
             state = state[table[word_list.guess_index(guess), state] == code]
 
@@ -55,14 +56,14 @@ def test_a_known_suboptimal_move_has_its_regret_pinned(legacy_table, legacy_tree
     move matches its definition from independent values."""
     word_list, table = legacy_table
     game = [("salet", "bbbby"), ("crane", feedback_code("crane", "birth")), ("birth", 242)]
-    analysis = analyse_game(word_list, game, tree=legacy_tree, budget=20, table=table)
+    analysis = analyse_game(Game(word_list), game, tree=legacy_tree, budget=20, table=table)
     second = analysis.moves[1]
     state = remaining_answers(word_list, game[:1], table)
     assert (second.answers_before, second.value, second.optimal_guess) == (86, 221, "north")
     assert second.q_value == q_value(word_list, table, state, 5, "crane") == 263
     assert second.regret == Fraction(21, 43)
     after = remaining_answers(word_list, game[:2], table)
-    v_after = solve_state(word_list, after, 4, table)[0]
+    v_after = solve_state(Game(word_list), after, 4, table)[0]
     assert second.luck == Fraction(263 - 86, 86) - Fraction(v_after, len(after))
     third = analysis.moves[2]
     assert third.value == v_after and third.q_value == q_value(word_list, table, after, 4, "birth")

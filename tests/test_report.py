@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from solver.game.spec import Game
 import pytest
 
 import naive_policies as naive
@@ -155,14 +156,14 @@ def test_the_optimum_cache_solves_once_then_reads(small, tmp_path, monkeypatch):
     other = word_list.answers[4]  # a tree of another opener under this opener's name is passed over
     shipped.rename(shipped.with_name(f"{word_list.output_name}-normal-{other}.msgpack"))
     assert load_or_solve_optimum(word_list, other, jobs=1, artifacts_dir=shipped.parent).source == "solved"
-    assert solved.header["total"] == solve(word_list, opener, jobs=1).total
+    assert solved.header["total"] == solve(Game(word_list), opener, jobs=1).total
 
 
 @pytest.mark.kernels
 def test_decision_regrets_against_brute_force(small):
     _, word_list, table = small
     opener = word_list.answers[3]
-    solved = solve(word_list, opener, jobs=1)
+    solved = solve(Game(word_list), opener, jobs=1)
     exact = ExactPolicy(word_list, table, solved.tree)
     result = score_policy(MIGPolicy(word_list, table, "a"), opener)
     regrets, summary = decision_regrets(exact, result.decisions)

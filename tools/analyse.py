@@ -98,9 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     grid = read_grid(args.grid)
     service = load_service(args, mode=args.mode or grid_mode(grid))
     steps = parse_game(service.word_list, args.guesses, answer=args.answer, grid=grid,
-                       guess_limit=service.spec.guess_limit)
+                       guess_limit=service.game.guess_limit)
     with SolveProgress() as progress:
-        analysis = analyse_game(service.word_list, steps, budget=args.budget, service=service,
+        analysis = analyse_game(service.game, steps, budget=args.budget, service=service,
                                 progress=progress)
     if args.json:
         print(json.dumps(analysis.to_json(), indent=2))

@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from solver.exact.bellman import solve_and_save
+    from solver.game.spec import FeedbackRule, Game, Objective
     from solver.game.wordlists import load_word_list
 
     from solver.game.feedback import check_feedback_rule
@@ -85,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from solver.game.priors import load_priors
 
         priors = load_priors(word_list, args.priors)
+    game = Game(word_list, args.guess_limit, args.feedback, args.mode, args.objective, priors)
     bar = Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
                    console=console, transient=True)
@@ -98,16 +100,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         # checks the opener, options, output path and cache before any work
-        result, path = solve_and_save(
-            word_list, args.opener, args.out, jobs=args.jobs, guess_limit=args.guess_limit,
-            objective=args.objective, mode=args.mode, priors=priors, resume=not args.no_resume,
-            progress=progress, feedback=args.feedback)
+        result, path = solve_and_save(game, args.opener, args.out, jobs=args.jobs,
+                                      resume=not args.no_resume, progress=progress)
     finally:
         if tasks:
             bar.stop()
-    title = "optimal tree" if args.objective == "total" else "least worst-case tree"
-    rule = "" if args.feedback == "standard" else f", {args.feedback} feedback"
-    table = Table(title=escape(f"{title}: {word_list.name}, {args.mode} mode{rule}, "
+    title = "optimal tree" if game.objective is Objective.TOTAL else "least worst-case tree"
+    rule = "" if game.feedback is FeedbackRule.STANDARD else f", {game.feedback} feedback"
+    table = Table(title=escape(f"{title}: {word_list.name}, {game.mode} mode{rule}, "
                                f"opener {result.opener}"))
     table.add_column("quantity")
     table.add_column("value", justify="right")
@@ -118,8 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.add_row("priors", escape(f"{priors.source} (sha256 {priors.sha256[:12]}…)"))
         table.add_row("expected guesses under the priors", f"{result.expected_guesses:.5f}")
     table.add_row("max guesses", str(result.max_guesses))
-    table.add_row(f"histogram (1..{result.guess_limit})", " ".join(str(h) for h in result.histogram))
-    if result.guess_limit > 6:
+    table.add_row(f"histogram (1..{game.guess_limit})", " ".join(str(h) for h in result.histogram))
+    if game.guess_limit > 6:
         won = sum(result.histogram[:6])
         table.add_row("won within 6", f"{won} ({100 * won / word_list.n_answers:.2f}%)")
     table.add_row("tree nodes", str(result.tree.n_nodes))

@@ -37,11 +37,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.evaluation.assist import check_options, format_steps, normalise_history, service_for
+from solver.evaluation.assist import check_budget, format_steps, normalise_history, service_for
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text, feedback_code, parse_feedback
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, Game
 from solver.game.wordlists import WordList
 
 _SQUARES = {"\u2b1b", "\u2b1c", "\U0001f7e8", "\U0001f7e9"}
@@ -246,44 +246,43 @@ def grid_mode(text: str | None) -> str | None:
     return "hard" if match.group(3) else "normal"
 
 
-def analyse_game(word_list: WordList, history, *, budget: float | None = None, tree=None,
-                 table: np.ndarray | None = None, mode: str = "normal",
-                 guess_limit: int = GUESS_LIMIT, service=None, progress=None) -> GameAnalysis:
+def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
+                 table: np.ndarray | None = None, service=None, progress=None) -> GameAnalysis:
     """Regret and luck of every move of a game (module docstring).
 
     Args:
-        word_list: the lists.
+        game: the :class:`~solver.game.spec.Game` (in hard mode every move must use the hints
+            before it; V* and Q* are then over the guesses hard mode allows, docs/algorithms.md
+            §10).
         history: the game, as for :func:`solver.evaluation.assist.normalise_history` (see
             :func:`parse_game` for the other ways a player gives it); won, lost or unfinished.
         budget: seconds the whole analysis may take (> 0), or None (default): every value
             exact, however long (a new opener's tree is solved once and kept).
         tree: a decision tree of these lists (its game is the one analysed), or None.
         table: the feedback table (loaded from the cache if omitted).
-        mode: ``"normal"`` or ``"hard"`` (every move must use the hints before it; V* and Q*
-            are then over the guesses hard mode allows, docs/algorithms.md §10).
-        service: a :class:`solver.exact.service.SearchService` to ask (the other game options
-            are then ignored).
+        service: a :class:`solver.exact.service.SearchService` to ask (``game`` is then
+            ignored).
         progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
         :func:`~solver.evaluation.assist.normalise_history` (naming the guess at fault), for a
-        history nothing fits, no guess, a bad mode or budget.
+        history nothing fits, no guess, a bad budget.
     """
     from solver.exact.bellman import DeadlineReached
 
     started = time.perf_counter()
-    check_options(mode, budget)
+    check_budget(budget)
     deadline = None if budget is None else time.monotonic() + budget
     if service is None:
-        service = service_for(word_list, tree=tree, mode=mode, guess_limit=guess_limit, table=table)
+        service = service_for(game, tree=tree, table=table)
     steps = service.normalise(history)
     if not steps:
         raise InputError("the game has no guesses to analyse")
     if service.state_after(steps).size == 0:
         return _analyse_outside_list(service, steps, budget, progress, started)
-    green = service.spec.all_green
-    limit = service.spec.guess_limit
+    green = service.game.all_green
+    limit = service.game.guess_limit
     moves: list[MoveAnalysis] = []
     state = np.arange(service.word_list.n_answers, dtype=np.int32)
     timed_out = False
@@ -303,14 +302,14 @@ def analyse_game(word_list: WordList, history, *, budget: float | None = None, t
         state = after
     won = steps[-1][1] == green
     return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
-                        service.spec.mode)
+                        service.game.mode.value)
 
 
 def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progress, deadline) -> None:
     """Fill in ``move`` (the ``t``-th of ``steps``): V*, the optimal guess, Q* of the move,
     regret and luck, each exact."""
     guess, code = steps[t - 1]
-    green = service.spec.all_green
+    green = service.game.all_green
     before = steps[:t - 1]
     d = move.guesses_left
     luck_after = None
@@ -401,9 +400,8 @@ def _analyse_outside_list(service, steps, budget, progress, started) -> GameAnal
     # the game's answer is one of the guesses that fit it: the answer list with those added
     answers = sorted(set(service.word_list.answers) | set(fitting))
     derived = from_words(answers, service.word_list.guesses, name=f"{service.word_list.name}+guesses")
-    other = SearchService(derived, mode=service.spec.mode, objective=service.spec.objective,
-                          guess_limit=service.spec.guess_limit, feedback=service.spec.feedback,
-                          book=False, cache=False)
-    analysis = analyse_game(derived, steps, budget=budget, service=other, progress=progress)
+    other = SearchService(service.game.replace(word_list=derived, priors=None), book=False,
+                          cache=False)
+    analysis = analyse_game(other.game, steps, budget=budget, service=other, progress=progress)
     analysis.word_list = service.word_list.name
     return analysis

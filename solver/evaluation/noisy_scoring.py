@@ -2,7 +2,7 @@
 
 A game against answer ``a`` with seed ``s``: the agent guesses; if the guess is the answer the
 game ends (the all-green pattern is shown without noise); otherwise the true pattern is
-noised (the environment :class:`solver.game.environments.NoisyGame`, the game's own
+noised (the environment :class:`solver.game.environments.NoisyEpisode`, the game's own
 SplitMix64 stream seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
 guesses is stopped. The random agents' decision ``k`` is seeded by
 ``SeedSequence(entropy=s, spawn_key=(a, k))`` (as in :mod:`solver.evaluation.belief_scoring`),
@@ -26,7 +26,7 @@ import numpy as np
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
 from solver.game.protocol import decision_rng
-from solver.game.environments import NoisyGame as NoisyGameEnvironment
+from solver.game.environments import NoisyEpisode
 from solver.policies.noisy import DEFAULT_CAP
 
 Z95 = 1.959963984540054
@@ -52,7 +52,7 @@ def check_cap(cap) -> int:
 
 
 @dataclass
-class NoisyGame:
+class NoisyOutcome:
     """One game: the guesses (indices), the patterns shown after each guess that did not win
     (the true ones are ``table[guess, answer]``), and whether it was won."""
 
@@ -64,11 +64,11 @@ class NoisyGame:
 
 
 def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
-                    memo: dict | None = None) -> NoisyGame:
+                    memo: dict | None = None) -> NoisyOutcome:
     """Play one game of ``agent`` against answer index ``answer`` in the environment
-    :class:`solver.game.environments.NoisyGame` (module docstring). ``memo``: a dict shared by
+    :class:`solver.game.environments.NoisyEpisode` (module docstring). ``memo``: a dict shared by
     the games of a deterministic agent (decisions keyed by the history)."""
-    game = NoisyGameEnvironment(agent.word_list, agent.table, answer, seed)
+    game = NoisyEpisode(agent.word_list, agent.table, answer, seed)
     guesses = []
     for turn in range(cap):
         if agent.deterministic and memo is not None:
@@ -81,8 +81,8 @@ def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
         guesses.append(int(guess))
         game.step(guess)
         if game.won:
-            return NoisyGame(answer, seed, guesses, list(game.shown), True)
-    return NoisyGame(answer, seed, guesses, list(game.shown), False)
+            return NoisyOutcome(answer, seed, guesses, list(game.shown), True)
+    return NoisyOutcome(answer, seed, guesses, list(game.shown), False)
 
 
 @dataclass

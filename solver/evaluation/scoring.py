@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.feedback import table_cache_path
-from solver.game.environments import Game
+from solver.game.environments import Episode
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, all_green
@@ -235,9 +235,9 @@ _decision_seed = decision_seed
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
               seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES):
     """Play one game against answer index ``answer`` in the environment
-    :class:`solver.game.environments.Game`: ``(guesses used, decisions)`` where the decisions
+    :class:`solver.game.environments.Episode`: ``(guesses used, decisions)`` where the decisions
     are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
-    game = Game(policy.word_list, policy.table, answer, guess_limit=guess_limit)
+    game = Episode(policy.word_list, policy.table, answer, guess_limit=guess_limit)
     guess, decisions = opener_index, []
     while True:
         game.step(guess)

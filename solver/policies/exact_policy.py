@@ -122,6 +122,7 @@ class ExactPolicy(Policy):
     def solve(self, state, guesses_left: int) -> tuple[int, int]:
         """``(F(S, d), optimal guess index)`` for a sorted int32 state; raises UnwinnableError."""
         from solver.exact.bellman import solve_state
+        from solver.game.spec import Game
 
         state = np.ascontiguousarray(state, dtype=np.int32)
         key = _state_key(state, guesses_left)
@@ -130,7 +131,7 @@ class ExactPolicy(Policy):
             if len(state) == 1:
                 found = (1, int(self.word_list.answer_guess_index[state[0]]))
             else:
-                total, word = solve_state(self.word_list, state, int(guesses_left), self.table)
+                total, word = solve_state(Game(self.word_list), state, int(guesses_left), self.table)
                 found = (int(total), self.word_list.guess_index(word))
             self._known[key] = found
         return found

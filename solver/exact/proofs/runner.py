@@ -13,7 +13,7 @@ import numpy as np
 
 from solver.exact.executor import BACKENDS, Executor  # noqa: F401  (re-exported)
 from solver.game.errors import InputError
-from solver.game.spec import GameSpec
+from solver.game.spec import Game
 from solver.game.wordlists import WordList
 from solver.runs.naming import journal_file
 
@@ -43,7 +43,7 @@ class Job:
     the memo size."""
 
     word_list: WordList
-    spec: GameSpec
+    game: Game
     memo_capacity: int
 
 
@@ -57,11 +57,14 @@ def resident(memo: tuple) -> tuple:
     return memo
 
 
-def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None,
+def journal_path(game: Game, rank: int, openers: tuple | None,
                  top: int | None = None, kind: str = "prove") -> Path:
     """The journal of one proof run (``cache_dir()/journals/<kind>-<hash>.journal``; ``kind``
     ``prove``, or ``prove-worst`` for :mod:`solver.exact.proofs.worst`)."""
     chosen = ",".join(openers) if openers else "*"
     limit = "" if top is None else f":top{top}"
-    return journal_file(kind, word_list.answers_sha256, word_list.guesses_sha256, spec, rank,
+    rules = (f"word_length={game.word_length}, guess_limit={game.guess_limit}, "
+             f"feedback={game.feedback.value}, mode={game.mode.value}, objective={game.objective.value}")
+    word_list = game.word_list
+    return journal_file(kind, word_list.answers_sha256, word_list.guesses_sha256, rules, rank,
                         f"{chosen}{limit}")
