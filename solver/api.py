@@ -41,7 +41,8 @@ from pathlib import Path
 from solver.game.spec import GUESS_LIMIT, Game
 from solver.game.wordlists import WordList
 
-#: Services kept per game, so repeated questions reuse what was solved (trees, subtrees).
+#: Services kept per :class:`~solver.game.spec.Game`, so repeated questions reuse what was
+#: solved (trees, subtrees).
 _SERVICES: dict = {}
 
 
@@ -78,10 +79,10 @@ def service(words="legacy", *, mode="normal"):
     """The :class:`~solver.exact.service.SearchService` of the game (kept for later calls)."""
     from solver.evaluation.assist import service_for
 
-    key = _game(words, mode=mode)
-    if key not in _SERVICES:
-        _SERVICES[key] = service_for(key)
-    return _SERVICES[key]
+    game = _game(words, mode=mode)
+    if game not in _SERVICES:
+        _SERVICES[game] = service_for(game)
+    return _SERVICES[game]
 
 
 def solve(opener: str = "salet", words="legacy", *, mode="normal", objective="total",
@@ -129,13 +130,15 @@ def analyse(history, words="legacy", *, answer: str | None = None, mode="normal"
     ``history``: ``"word:feedback"`` tokens or ``(word, feedback)`` pairs; or plain words with
     ``answer`` given (the feedback is computed). Returns a
     :class:`~solver.evaluation.analysis.GameAnalysis` (``moves``, ``total_regret``, ``to_json()``)."""
-    from solver.evaluation.analysis import analyse_game, parse_game
+    from solver.evaluation.analysis import analyse_game
+    from solver.game.history import History
 
     lists = word_list(words)
+    game = _game(lists, mode=mode)
     if answer is not None:
-        history = parse_game(lists, [h if isinstance(h, str) else f"{h[0]}:{h[1]}" for h in history],
-                             answer=answer)
-    return analyse_game(_game(lists, mode=mode), history, budget=budget,
+        history = History.from_record(
+            game, [h if isinstance(h, str) else f"{h[0]}:{h[1]}" for h in history], answer=answer)
+    return analyse_game(game, history, budget=budget,
                         service=service(lists, mode=mode), progress=progress)
 
 

@@ -93,11 +93,11 @@ def warm_assist_kernels(legacy_table):
     deadline, before any test gives a search a time budget: on a fresh machine the first
     compile takes longer than such budgets (a forked search child inherits what is loaded)."""
     from solver.evaluation.assist import rank_guesses
-    from solver.exact.bellman import remaining_answers
+    from solver.game.history import History
 
     word_list, table = legacy_table
     for history in ([("salet", "bbbby"), ("crane", "bbbbb")], [("salet", "bbbbb")]):
-        state = remaining_answers(word_list, history, table)
+        state = History.parse(Game(word_list), history, limit=False).state(table)
         ranking = rank_guesses(Game(word_list), state, 6 - len(history), top=5, budget=3600,
                                table=table, in_process=True)
         assert ranking.finished

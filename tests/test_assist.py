@@ -12,11 +12,12 @@ from pathlib import Path
 
 import numpy as np
 from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
 from naive import BruteForce, table as naive_table
 from solver.evaluation.assist import EXACT, NOT_PROVEN, advise
-from solver.exact.bellman import remaining_answers, solve_state
+from solver.exact.bellman import solve_state
 from conftest import q_value
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.wordlists import from_words
@@ -58,7 +59,7 @@ def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(lega
         history = [(w, feedback_code(w, answer)) for w in (first, second)]
         if history[-1][1] == 242 or history[0][1] == 242:
             continue
-        state = remaining_answers(word_list, history, table)
+        state = History.parse(Game(word_list), history, limit=False).state(table)
         if len(state) > 300:  # a slow state: the budget test covers those
             continue
         # book=False: the SALET tree only, so that other openers' states are searched on their
@@ -107,7 +108,7 @@ def test_top_five_q_values_are_exact_and_ranked(legacy_table, warm_assist_kernel
     word_list, table = legacy_table
     history = [("salet", "bbbby"), ("crane", "bbbbb")]
     advice = advise(Game(word_list), history, top=5, budget=60, table=table)
-    state = remaining_answers(word_list, history, table)
+    state = History.parse(Game(word_list), history, limit=False).state(table)
     assert advice.status == EXACT and advice.alternatives_complete
     assert (advice.next_guess, advice.value, advice.n_answers) == ("bitty", 63, 28)
     answers = set(advice.answers)
@@ -189,7 +190,7 @@ def test_small_list_against_the_brute_force_every_state():
         if code == 242:
             continue
         advice = advise(Game(word_list), [f"{first}:{code_to_text(code)}"], top=5, budget=30, table=table)
-        state = tuple(int(a) for a in remaining_answers(word_list, [(first, code)], table))
+        state = tuple(int(a) for a in History.parse(Game(word_list), [(first, code)], limit=False).state(table))
         value, guess = brute.best(state, 5)
         assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
         for alt in advice.alternatives:
@@ -210,7 +211,7 @@ def test_in_process_and_child_searches_agree():
     rng = random.Random(5)
     for _ in range(4):
         answer, first = rng.choice(word_list.answers), rng.choice(word_list.guesses)
-        state = remaining_answers(word_list, [(first, feedback_code(first, answer))], table)
+        state = History.parse(Game(word_list), [(first, feedback_code(first, answer))], limit=False).state(table)
         if len(state) < 3:
             continue
         forced = [rng.randrange(word_list.n_guesses)]
@@ -249,11 +250,12 @@ def test_the_optimum_is_proven_before_the_alternatives(monkeypatch):
 
     monkeypatch.setattr(assist, "_rank_steps", until_the_optimum)
     first = word_list.guesses[0]
-    answer = next(a for a in word_list.answers if len(remaining_answers(
-        word_list, [(first, feedback_code(first, a))], table)) >= 4)
+    game = Game(word_list)
+    answer = next(a for a in word_list.answers
+                  if len(History.parse(game, [(first, feedback_code(first, a))]).state(table)) >= 4)
     history = [(first, feedback_code(first, answer))]
     advice = advise(Game(word_list), history, top=5, budget=60, table=table, book=False)
-    state = tuple(int(a) for a in remaining_answers(word_list, history, table))
+    state = tuple(int(a) for a in History.parse(Game(word_list), history, limit=False).state(table))
     value, guess = brute.best(state, 5)
     assert seen[-1] == "optimum" and "done" not in seen
     assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
@@ -270,8 +272,9 @@ def test_a_won_game_and_a_single_answer():
     answer = word_list.answers[0]
     done = advise(Game(word_list), [(answer, 242)], table=table)
     assert done.status == "solved" and done.next_guess is None and done.value == 0
-    other = next(g for g in word_list.guesses if g != answer and len(remaining_answers(
-        word_list, [(g, feedback_code(g, answer))], table)) == 1)
+    game = Game(word_list)
+    other = next(g for g in word_list.guesses if g != answer
+                 and len(History.parse(game, [(g, feedback_code(g, answer))]).state(table)) == 1)
     single = advise(Game(word_list), [(other, feedback_code(other, answer))], table=table)
     assert (single.status, single.next_guess, single.value) == (EXACT, answer, 1)
 

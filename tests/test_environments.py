@@ -15,7 +15,7 @@ import naive_noisy as twin
 from conftest import numpy_sub_list
 from solver.evaluation.noisy_scoring import play_noisy_game
 from solver.evaluation.scoring import score_policy
-from solver.game.environments import Game, HardGame, NoisyGame
+from solver.game.environments import Episode, HardEpisode, NoisyEpisode
 from solver.game.errors import HardModeError
 from solver.game.protocol import Agent, Belief, decision_rng, decision_seed, rng_seed
 from solver.policies.classic import make_classic
@@ -31,7 +31,7 @@ def test_game_shows_the_true_feedback_and_keeps_the_consistent_answers(small):
     word_list, table = small
     rng = np.random.default_rng(1)
     for answer in rng.choice(word_list.n_answers, 10, replace=False):
-        game = Game(word_list, table, int(answer))
+        game = Episode(word_list, table, int(answer))
         for guess in rng.choice(word_list.n_guesses, 4, replace=False):
             if game.won:
                 break
@@ -55,9 +55,9 @@ def test_game_shows_the_true_feedback_and_keeps_the_consistent_answers(small):
 def test_game_rejects_bad_indices(small):
     word_list, table = small
     with pytest.raises(ValueError):
-        Game(word_list, table, word_list.n_answers)
+        Episode(word_list, table, word_list.n_answers)
     with pytest.raises(ValueError):
-        Game(word_list, table, 0).step(word_list.n_guesses)
+        Episode(word_list, table, 0).step(word_list.n_guesses)
 
 
 def test_hard_game_refuses_what_the_twin_refuses(small):
@@ -65,7 +65,7 @@ def test_hard_game_refuses_what_the_twin_refuses(small):
     rng = np.random.default_rng(4)
     refused = allowed = 0
     for answer in rng.choice(word_list.n_answers, 8, replace=False):
-        game = HardGame(word_list, table, int(answer))
+        game = HardEpisode(word_list, table, int(answer))
         game.step(int(rng.integers(word_list.n_guesses)))
         for guess in rng.choice(word_list.n_guesses, 40, replace=False):
             if game.won:
@@ -89,7 +89,7 @@ def test_noisy_game_belief_is_the_twin_posterior(small):
     answers = list(word_list.answers)
     rng = np.random.default_rng(8)
     for answer in (0, 17, 60):
-        game = NoisyGame(word_list, table, answer, seed=3)
+        game = NoisyEpisode(word_list, table, answer, seed=3)
         for _ in range(5):
             guess = int(rng.integers(word_list.n_guesses))
             if guess == word_list.guess_index(answers[answer]):
@@ -111,7 +111,7 @@ def test_noisy_scorer_replays_the_environment(small):
     agent = make_classic(word_list, table, "expectimax1")
     for answer in range(0, word_list.n_answers, 13):
         played = play_noisy_game(agent, answer, 5)
-        game = NoisyGame(word_list, table, answer, 5)
+        game = NoisyEpisode(word_list, table, answer, 5)
         shown = [game.step(g) for g in played.guesses]
         assert shown[:-1] == played.shown if played.won else shown == played.shown
         assert game.won == played.won
@@ -155,7 +155,7 @@ def test_any_agent_of_the_protocol_is_scored(small):
     result = score_policy(agent, opener)
     totals = []
     for answer in range(word_list.n_answers):
-        game = Game(word_list, table, answer)
+        game = Episode(word_list, table, answer)
         guess = 0
         while True:
             game.step(guess)

@@ -143,7 +143,7 @@ def test_a_journal_of_another_solver_is_refused(legacy, tmp_path, monkeypatch):
 
     with pytest.raises(KeyboardInterrupt):
         solve(Game(wl), wl.answers[0], jobs=1, progress=interrupt)
-    path = bellman.solve_journal_path(Game(wl), wl.answers[0])
+    path = bellman.journal_path("solve", *bellman.game_inputs(Game(wl)), wl.answers[0])
     assert path.exists()
     monkeypatch.setattr(bellman, "SOLVER_VERSION", "0.0.0-other")
     with pytest.raises(ForeignJournalError, match="solver_version"):

@@ -116,7 +116,7 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
         home, words, capsys, monkeypatch):
     word_list = load_word_list(words)
     expected = bellman.solve(Game(word_list), "salet", jobs=1, resume=False).total
-    journal = bellman.solve_journal_path(Game(word_list), "salet")
+    journal = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "salet")
     real_write = artifacts.write_atomic
 
     def disk_full(path, payload):
@@ -143,7 +143,7 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
 def test_solve_discards_its_journal_only_after_the_artifact_is_saved(home, words):
     word_list = load_word_list(words)
     result = bellman.solve(Game(word_list), "salet", jobs=1, keep_journal=True)
-    journal = bellman.solve_journal_path(Game(word_list), "salet")
+    journal = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "salet")
     assert journal.exists() and result.journal is not None
     bellman.save_artifact(result, home / "t.msgpack")
     assert not journal.exists() and result.journal is None
@@ -400,7 +400,8 @@ def test_every_writer_respects_the_umask(home, words, capsys):
         from solver.runs.journal import Journal
         from solver.game.feedback import table_cache_path
 
-        journal = Journal.open(bellman.solve_journal_path(Game(word_list), "crane"), {"run": 1})
+        path = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "crane")
+        journal = Journal.open(path, {"run": 1})
         journal.append("k", 1)
         assert call(tools.report.main, "--words", words, "--opener", "salet", "--policies",
                     "mig_a", "--jobs", "1", "--out", home / "r", capsys=capsys)[0] == 0

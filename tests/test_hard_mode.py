@@ -125,7 +125,7 @@ def test_hard_mode_value_guess_and_tree_equal_brute_force(legacy, kind, seed, n_
     # the whole tree from the brute force's opener, and from a history of two guesses
     result = solve(Game(wl, guess_limit=limit, objective=objective, mode="hard"), wl.guesses[guess],
                    jobs=1, resume=False)
-    assert result.value == value and result.mode == "hard"
+    assert result.value == value and result.game.hard
     assert tree_from_arrays(result.tree) == brute.tree(everything, all_guesses, limit)
 
 

@@ -155,13 +155,13 @@ def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
     prove(Game(first), jobs=1, resume=False)
     game = Game(first)
     # the second list's proof finds the first list's journal at its own path: refused
-    stale = prove_module.journal_path(game, 1, None)
+    stale = prove_module.proof_journal(game, 1)
     stale.parent.mkdir(parents=True, exist_ok=True)
     from solver.runs.journal import Journal, run_fingerprint
 
     Journal.open(stale, run_fingerprint(first, mode="normal", objective="total", guess_limit=6,
                                         kind="prove", rank=1, openers=[]), resume=False).close()
-    target = prove_module.journal_path(game, 1, None)
+    target = prove_module.proof_journal(Game(second), 1)
     target.write_bytes(stale.read_bytes())
     with pytest.raises(ForeignJournalError):
         prove(Game(second), jobs=1)
@@ -183,7 +183,7 @@ def test_the_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypa
     # half of records and a torn one, as a SIGKILL part-way would leave it
     from solver.runs.journal import _frames
 
-    path = prove_module.journal_path(one.game, 2, None)
+    path = prove_module.proof_journal(one.game, 2)
     data = path.read_bytes()
     frames = _frames(data)
     assert len(frames) > 4
@@ -213,7 +213,7 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
     wl, rank = small_list(seed, 40, 120), 4
     fresh = prove(Game(wl), rank=rank, jobs=1, resume=False)
     expected = openers_csv(fresh)
-    path = prove_module.journal_path(fresh.game, rank, None)
+    path = prove_module.proof_journal(fresh.game, rank)
     data = path.read_bytes()
     frames = _frames(data)
     assert len(frames) > 15

@@ -51,7 +51,7 @@ def kernel_state(wl, limit):
     z1, z2 = zobrist_keys(wl.n_answers)
     return (table, z1, z2, memo_arrays(1 << 14),
             guarantee_workspace(limit, wl.n_guesses, wl.n_answers, 243),
-            search_rules(wl)[:3])
+            search_rules(Game(wl))[:3])
 
 
 # least worst cases of their openers (brute force): 3 | 4-5 | 5-6 | 4-5 | 4-5 | 6 or none
@@ -171,7 +171,7 @@ def test_the_worst_case_table_does_not_depend_on_the_workers_or_a_resume(tmp_pat
     one = prove(Game(wl, objective="worst"), rank=2, jobs=1, resume=False)
     two = prove(Game(wl, objective="worst"), rank=2, jobs=2, resume=False)
     assert openers_csv(two) == openers_csv(one)
-    path = prove_module.journal_path(one.game, 2, None, kind="prove-worst")
+    path = prove_module.proof_journal(one.game, 2)
     data = path.read_bytes()
     frames = _frames(data)
     assert len(frames) > 4
@@ -211,7 +211,7 @@ def legacy_decisions(legacy, mode, limit, openers):
     z1, z2 = zobrist_keys(legacy.n_answers)
     memo = memo_arrays(1 << 22)
     workspace = guarantee_workspace(6, legacy.n_guesses, legacy.n_answers, 243)
-    rules = search_rules(legacy)[:3]
+    rules = search_rules(Game(legacy))[:3]
     everything = np.arange(legacy.n_guesses, dtype=np.int32)
     unknown = np.full(legacy.n_guesses, 1 << 20, dtype=np.int32)
     mode_id = 1 if mode == "hard" else 0

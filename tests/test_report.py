@@ -22,7 +22,8 @@ from solver.policies.registry import UnknownPolicyError, check_policy_name, make
 from solver.evaluation.regret import DecisionRegret, decision_regrets
 from solver.evaluation.scoring import score_policy
 from solver.runs.journal import Journal
-from solver.studies.gap_report import journal_path, report_fingerprint
+from solver.runs.naming import journal_path
+from solver.studies.gap_report import report_fingerprint
 from solver.game.wordlists import load_word_list
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +100,7 @@ def test_report_cli_end_to_end(small, tmp_path):
     markdown = (out / "gap.md").read_text()
     assert "## Where each policy loses most" in markdown and "![" in markdown
     # resume: a second run reuses every record of the journal and appends nothing
-    journal = journal_path(out)
+    journal = journal_path("report", directory=out / "results")
     records = Journal.open(journal, report_fingerprint(word_list)).records()
     assert len(records) == 2 + 2 * 3 + 2 * 2  # optima, policies, float twins of mig_a/mig_b
     assert sorted(k for k in records if k.startswith("optimum/")) == sorted(f"optimum/{o}" for o in openers)

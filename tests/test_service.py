@@ -14,10 +14,11 @@ from pathlib import Path
 
 import numpy as np
 from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
 from solver.exact.anytime import cheap_lower_bound
-from solver.exact.bellman import UnwinnableError, remaining_answers, solve_from, solve_state
+from solver.exact.bellman import UnwinnableError, solve_from, solve_state
 from solver.exact.book import POPULAR_OPENERS
 from solver.exact.service import EXACT, SOLVED, SearchService
 from solver.game.errors import FeedbackError
@@ -69,7 +70,7 @@ def random_histories(rng, word_list, table, mode, openers, count):
         history = [(opener, int(table[word_list.guess_index(opener), answer]))]
         if i % 2 == 1 and history[0][1] != GREEN:
             if rng.random() < 0.5:
-                state = remaining_answers(word_list, history, table)
+                state = History.parse(Game(word_list), history, limit=False).state(table)
                 second = word_list.answers[int(rng.choice(state))]
             else:
                 pool = allowed_guesses(word_list, history) if mode == "hard" \
@@ -129,7 +130,7 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
         t0 = time.perf_counter()
         advice = service.advise(tokens, top=0)
         seconds[tuple(tokens)] = time.perf_counter() - t0
-        state = remaining_answers(word_list, history, table)
+        state = History.parse(Game(word_list), history, limit=False).state(table)
         assert advice.n_answers == len(state), tokens
         assert advice.guesses_left == 6 - len(history), tokens
         if history[-1][1] == GREEN:
@@ -191,10 +192,10 @@ def test_lost_game_is_answered_with_extra_guesses(legacy_service):
 
 
 def test_lost_game_analysis_values_every_move(legacy_service):
-    from solver.evaluation.analysis import analyse_game, parse_game
+    from solver.evaluation.analysis import analyse_game
 
     word_list = legacy_service.word_list
-    steps = parse_game(word_list, LOST, answer="hatch")
+    steps = list(History.from_record(Game(word_list), LOST, answer="hatch"))
     analysis = analyse_game(Game(word_list), steps, service=legacy_service)
     assert len(analysis.moves) == 6 and analysis.won is False
     assert all(m.value is not None for m in analysis.moves)
@@ -301,7 +302,7 @@ def test_history_outside_the_answer_list(legacy_table):
     for history, word, fitting in outside_histories(word_list, table):
         tokens = [f"{w}:{code_to_text(c, 5)}" for w, c in history]
         with pytest.raises(FeedbackError):
-            remaining_answers(word_list, history, table)  # no answer fits
+            History.parse(Game(word_list), history, limit=False).state(table)  # no answer fits
         advice = service.advise(tokens, top=0)
         assert advice.outside_list is True and advice.status == EXACT, tokens
         assert list(advice.answers) == fitting and word in advice.answers, tokens
@@ -339,7 +340,7 @@ def test_worst_case_tree_answers_off_tree_under_its_objective(legacy_table):
     tree = policy_tree.load(ARTIFACTS / "legacy-normal-worst-salet.msgpack")
     assert tree.objective == "worst"
     advice = SearchService.for_tree(tree, table=table).advise(OFF_TREE, top=0)
-    state = remaining_answers(word_list, [t.split(":") for t in OFF_TREE], table)
+    state = History.parse(Game(word_list), [t.split(":") for t in OFF_TREE], limit=False).state(table)
     value, _ = solve_state(Game(word_list, objective="worst"), state, 4, table)
     assert advice.status == EXACT and advice.objective == "worst"
     assert advice.value == value and advice.per_game == 1
@@ -400,12 +401,12 @@ def test_a_journal_of_another_solver_version_is_not_reused_and_not_an_error(tmp_
     from conftest import numpy_sub_list
 
     from solver.runs.journal import Journal, run_fingerprint
-    from solver.runs.naming import solve_journal_path
+    from solver.runs.naming import game_inputs, journal_path
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     word_list, table = numpy_sub_list(11, 30, 60)
     opener, answer = word_list.guesses[1], word_list.answers[0]
-    path = solve_journal_path(Game(word_list), opener)
+    path = journal_path("solve", *game_inputs(Game(word_list)), opener)
     foreign = Journal.open(path, run_fingerprint(word_list, kind="solve", solver_version="0-old"), resume=False)
     foreign.append("class 0", {"value": 1})  # a record the new solve must not read
     foreign.close()
@@ -436,7 +437,7 @@ def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
     from naive import table as naive_table
 
     from solver.exact.anytime import greedy_guesses
-    from solver.exact.bellman import remaining_answers
+    from solver.game.history import History
     from solver.game.feedback import feedback_code
 
     word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
@@ -445,7 +446,7 @@ def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
     tight = 0
     for first in word_list.guesses[:12]:
         for code in sorted({feedback_code(first, a) for a in word_list.answers} - {242}):
-            state = remaining_answers(word_list, [(first, code)], table)
+            state = History.parse(Game(word_list), [(first, code)], limit=False).state(table)
             played = greedy_guesses(Game(word_list), state, 5, table=table)
             value, _ = brute.best(tuple(int(a) for a in state), 5)
             if played is None:  # the policy loses some answer: then it is no bound at all

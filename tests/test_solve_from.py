@@ -4,10 +4,11 @@ against the full solve."""
 from __future__ import annotations
 
 from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
 from naive import BruteForce, table as naive_table, tree_from_arrays
-from solver.exact.bellman import UnwinnableError, remaining_answers, solve_from, solve_state
+from solver.exact.bellman import UnwinnableError, solve_from, solve_state
 from solver.game.errors import FeedbackError, UnknownWordError
 from solver.game.feedback import feedback_code
 from solver.game.wordlists import from_words, load_word_list
@@ -36,7 +37,7 @@ def test_off_tree_history_equals_brute_force_on_the_state(legacy, objective, see
     answer = rng.choice(wl.answers)
     history = played(rng.sample(wl.guesses, 2), answer)
     solution = solve_from(Game(wl, objective=objective), history)
-    state = remaining_answers(wl, history)
+    state = History.parse(Game(wl), history, limit=False).state()
     assert solution.answers == tuple(wl.answers[a] for a in state)
     assert answer in solution.answers and solution.guesses_left == 4
     naive = naive_table(wl.guesses, wl.answers)

@@ -143,7 +143,7 @@ def yellow_tree(legacy):
 
 def test_artifact_round_trip_records_the_rule(yellow_tree):
     result, tree = yellow_tree
-    assert tree.feedback == "yellow" and result.feedback == "yellow"
+    assert tree.feedback == "yellow" and result.game.feedback == "yellow"
     assert tree.to_bytes() == artifact_bytes(result)
     assert tree.total == result.total
     for answer in tree.word_list.answers:
@@ -198,10 +198,10 @@ def test_lookup_refuses_a_green_in_a_yellow_game(yellow_tree):
 
 
 def test_journal_and_artifact_names_differ_by_rule(legacy):
-    from solver.exact.bellman import artifact_path, solve_journal_path
+    from solver.exact.bellman import artifact_path, game_inputs
 
-    assert (solve_journal_path(Game(legacy, guess_limit=8), "salet")
-            != solve_journal_path(Game(legacy, guess_limit=8, feedback="yellow"), "salet"))
+    assert (game_inputs(Game(legacy, guess_limit=8))
+            != game_inputs(Game(legacy, guess_limit=8, feedback="yellow")))
     assert artifact_path(Game(legacy, guess_limit=8, feedback="yellow"), "salet").name == \
         "legacy-normal-yellow-salet-limit8.msgpack"
 

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from solver.game.spec import MODES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
@@ -60,7 +61,7 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
                         help="word list: 'legacy' (the original 2022 lists), 'nyt-2024' (the NYT's "
                              "lists of 2024), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', or a "
                              "directory with answers.txt and guesses.txt (default: legacy)")
-    parser.add_argument("--mode", default=None, choices=("normal", "hard"),
+    parser.add_argument("--mode", default=None, choices=MODES,
                         help="play mode: normal (default) or hard (the NYT rule: every guess "
                              "keeps the greens in place and uses every revealed letter)")
     parser.add_argument("--budget", type=_cli.positive_seconds, default=None, metavar="SECONDS", help=budget_help)

@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from solver.game.spec import MODES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog_name("book"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
-    parser.add_argument("--mode", default="normal", choices=("normal", "hard"))
+    parser.add_argument("--mode", default="normal", choices=MODES)
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers (default: the popular openers, "
                              f"{','.join(POPULAR_OPENERS)}, those in the guess list)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from solver.game.spec import MODES, OBJECTIVES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
@@ -41,10 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
                              "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
-    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+    parser.add_argument("--mode", choices=MODES, default="normal",
                         help="normal (default) or hard: every guess keeps the greens in place "
                              "and uses every revealed letter (the NYT rule)")
-    parser.add_argument("--objective", choices=("total", "worst"), default="total",
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total",
                         help="minimise total guesses (default) or the worst case")
     parser.add_argument("--rank", type=_cli.positive_count, default=1,
                         help="solve the K best openers exactly (default 1: the best)")
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(artifacts/<list>-<mode>-<opener>.msgpack), marked as proven")
     parser.add_argument("--memory-gb", type=_cli.memory_gb, default=4.0,
                         help="memory for the workers' memo tables (default 4)")
-    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=_cli.guess_limit, default=6,
+    parser.add_argument("--guess-limit", dest="guess_limit", type=_cli.guess_limit, default=6,
                         metavar="K", help="every game must be won within K guesses (default 6)")
     parser.add_argument("--out", default=None,
                         help="CSV path (default: artifacts/<list>-<mode>-openers.csv)")

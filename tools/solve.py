@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from solver.game.spec import MODES, OBJECTIVES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
@@ -45,11 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "<list> = a shipped list's name (legacy, wordfreq-6, …) or "
                              "custom-<12 hex of the lists' sha256> "
                              "for any other lists)")
-    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=_cli.guess_limit, default=6,
+    parser.add_argument("--guess-limit", dest="guess_limit", type=_cli.guess_limit, default=6,
                         metavar="K",
                         help="every game must be won within K guesses (default 6); with the "
                              "total objective this is the least total subject to max ≤ K")
-    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+    parser.add_argument("--mode", choices=MODES, default="normal",
                         help="normal (any allowed guess) or hard: every guess keeps the greens "
                              "in place and uses every revealed letter (the NYT rule)")
     parser.add_argument("--priors", default=None, metavar="FILE|wordfreq",
@@ -60,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="feedback rule: standard (default) or yellow (Yellow Wordle: every "
                              "green shown as yellow unless the guess is right; SALET's tree wins "
                              "every game within 6 guesses, docs/variants.md)")
-    parser.add_argument("--objective", choices=("total", "worst"), default="total",
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")
     parser.add_argument("--no-resume", action="store_true",

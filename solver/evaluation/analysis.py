@@ -37,82 +37,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.evaluation.assist import check_budget, format_steps, normalise_history, service_for
+from solver.evaluation.assist import check_budget, format_steps, service_for
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback
-from solver.game.spec import GUESS_LIMIT, Game
-from solver.game.wordlists import WordList
-
-_SQUARES = {"\u2b1b", "\u2b1c", "\U0001f7e8", "\U0001f7e9"}
-
-
-def grid_rows(text: str, word_length: int = 5) -> list[int]:
-    """The feedback codes of a shared emoji grid, first row first. Lines that are not a row of
-    squares (the ``Wordle 1,234 4/6`` header, blank lines) are skipped. Raises FeedbackError
-    when no row is found or a row has the wrong number of squares."""
-    rows = []
-    for number, line in enumerate(str(text).splitlines(), start=1):
-        symbols = [ch for ch in line if ch not in " \t\ufe0f\r"]
-        if not symbols or not any(ch in _SQUARES for ch in symbols):
-            continue
-        if len(symbols) != word_length or not all(ch in _SQUARES for ch in symbols):
-            raise FeedbackError(f"grid line {number} ({line.strip()!r}) is not a row of "
-                                f"{word_length} squares (⬛ or ⬜, 🟨, 🟩)")
-        rows.append(parse_feedback("".join(symbols), word_length))
-    if not rows:
-        raise FeedbackError("the grid has no row of squares (⬛ or ⬜, 🟨, 🟩)")
-    return rows
-
-
-def parse_game(word_list: WordList, tokens, *, answer: str | None = None, grid: str | None = None,
-               guess_limit: int = GUESS_LIMIT) -> list[tuple[str, int]]:
-    """A finished game as ``(guess, feedback code)`` pairs, from what a player has at hand.
-
-    Args:
-        word_list: the lists.
-        tokens: the guesses in order, each ``"word"`` or ``"word:feedback"``.
-        answer: the answer, when known: the feedback of every plain word is computed from it,
-            and any given feedback must agree with it.
-        grid: the emoji grid Wordle shares: its rows are the feedback of the guesses in order.
-
-    Every guess needs its feedback from one of the three. Raises InputError subclasses naming
-    the guess at fault (an unknown word, feedback that disagrees with the answer or the grid,
-    a row count that differs from the guesses, a guess with no feedback, no guess at all).
-    """
-    tokens = [str(t).strip() for t in tokens if str(t).strip()]
-    if not tokens:
-        raise InputError("the game has no guesses: give them in order, e.g. salet crane bitty")
-    length = word_list.word_length
-    if answer is not None:
-        answer = str(answer).strip().lower()
-        word_list.guess_index(answer)  # an answer outside the answer list is a guess of the list
-    rows = grid_rows(grid, length) if grid is not None else None
-    if rows is not None and len(rows) != len(tokens):
-        raise InputError(f"the grid has {len(rows)} rows but {len(tokens)} guesses were given")
-    steps = []
-    for turn, token in enumerate(tokens, start=1):
-        word, sep, text = token.partition(":")
-        word = word.strip().lower()
-        try:
-            word_list.guess_index(word)
-            given = parse_feedback(text, length) if sep else None
-        except InputError as exc:
-            raise type(exc)(f"guess {turn}: {exc}") from None
-        for source, code in (("the grid", rows[turn - 1] if rows else None),
-                             (f"the answer {answer!r}", feedback_code(word, answer) if answer else None)):
-            if code is None:
-                continue
-            if given is not None and code != given:
-                raise FeedbackError(f"guess {turn} ({word}): the feedback {code_to_text(given, length)} "
-                                    f"disagrees with {source}, which gives {code_to_text(code, length)}")
-            given = code
-        if given is None:
-            raise InputError(f"guess {turn} ({word}) has no feedback: write it as {word}:bbygb, or give "
-                             "the answer (--answer) or the grid (--grid)")
-        steps.append((word, given))
-    return normalise_history(word_list, steps, guess_limit)
-
+from solver.game.feedback import code_to_text
+from solver.game.spec import Game
 
 @dataclass
 class MoveAnalysis:
@@ -233,19 +162,6 @@ class GameAnalysis:
         }
 
 
-def grid_mode(text: str | None) -> str | None:
-    """``"hard"`` when a shared grid's header marks hard mode (``Wordle 1,234 3/6*``, ``X/6*``),
-    ``"normal"`` for a header without the star, None when the text has no such header."""
-    import re
-
-    if text is None:
-        return None
-    match = re.search(r"\b([1-9X])/(\d+)(\*?)", str(text))
-    if match is None:
-        return None
-    return "hard" if match.group(3) else "normal"
-
-
 def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
                  table: np.ndarray | None = None, service=None, progress=None) -> GameAnalysis:
     """Regret and luck of every move of a game (module docstring).
@@ -254,8 +170,9 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
         game: the :class:`~solver.game.spec.Game` (in hard mode every move must use the hints
             before it; V* and Q* are then over the guesses hard mode allows, docs/algorithms.md
             §10).
-        history: the game, as for :func:`solver.evaluation.assist.normalise_history` (see
-            :func:`parse_game` for the other ways a player gives it); won, lost or unfinished.
+        history: the game, as for :meth:`solver.game.history.History.parse` (see
+            :meth:`~solver.game.history.History.from_record` for the other ways a player gives
+            it); won, lost or unfinished.
         budget: seconds the whole analysis may take (> 0), or None (default): every value
             exact, however long (a new opener's tree is solved once and kept).
         tree: a decision tree of these lists (its game is the one analysed), or None.
@@ -266,7 +183,7 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
-        :func:`~solver.evaluation.assist.normalise_history` (naming the guess at fault), for a
+        :meth:`~solver.game.history.History.parse` (naming the guess at fault), for a
         history nothing fits, no guess, a bad budget.
     """
     from solver.exact.bellman import DeadlineReached

@@ -26,7 +26,7 @@ import numpy as np
 from solver.exact.anytime import INF, Ranking, cheap_lower_bound, rank_guesses  # noqa: F401
 from solver.exact.book import ARTIFACTS_DIR  # noqa: F401
 from solver.exact.service import (EXACT, NOT_PROVEN, SOLVED, TOP, Advice, Alternative,  # noqa: F401
-                                  SearchService, check_budget, format_steps, normalise_history)
+                                  SearchService, check_budget, format_steps)
 from solver.game.errors import InputError
 from solver.game.spec import Game
 from solver.game.wordlists import WordList
@@ -56,7 +56,7 @@ def advise(game: Game, history=(), *, top: int = TOP, budget: float | None = Non
 
     Args:
         game: the :class:`~solver.game.spec.Game` (lists, mode, guess limit, …).
-        history: see :func:`solver.exact.service.normalise_history`; any guesses.
+        history: see :meth:`solver.game.history.History.parse`; any guesses.
         top: alternatives to list with exact ``Q*`` (0: none).
         budget: wall seconds this call may take, or None (default): the exact answer however
             long it takes (a new opener's tree is solved first; ``progress`` is told).

@@ -31,9 +31,8 @@ import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.spec import Game, Mode
+from solver.game.values import INF
 from solver.game.wordlists import WordList
-
-INF = 1 << 30
 
 @dataclass
 class Ranking:

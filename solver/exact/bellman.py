@@ -35,9 +35,8 @@ from solver.exact.artifacts import (_kept_proof, artifact_bytes, default_artifac
                                     save_artifact)
 from solver.exact.executor import DeadlineReached, Executor  # noqa: F401
 from solver.exact.inputs import (_localise, _state_array, allowed_after,  # noqa: F401
-                                 check_searchable, coded_history, local_rules, objective_id,
-                                 remaining_answers, search_rules)
-from solver.exact.results import (INF, MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa: F401
+                                 check_searchable, local_rules, objective_id, search_rules)
+from solver.exact.results import (MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa: F401
                                   StateSolution, UnwinnableError)
 from solver.exact.versions import SOLVER_VERSION
 from solver.game.checks import check_jobs
@@ -46,7 +45,8 @@ from solver.game.feedback import code_to_text, feedback_table, table_cache_path
 from solver.game.files import prepare_output_file, usable_cache_dir
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game, Objective
-from solver.runs.naming import artifact_path, check_artifact_name, solve_journal_path  # noqa: F401
+from solver.game.values import INF
+from solver.runs.naming import artifact_path, check_artifact_name, game_inputs, journal_path  # noqa: F401
 
 def _memo_capacity(class_size: int) -> int:
     # ~40 bytes a slot: 2**21 slots (80 MB) covers the classes of any reasonable opener with
@@ -147,20 +147,19 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> State
         the module docstring). A history that ends in all-green has value 0 and no tree.
 
     Raises:
-        UnknownWordError, FeedbackError: see :func:`remaining_answers`.
-        HardModeError: in hard mode, a guess of the history ignores an earlier hint.
+        UnknownWordError, FeedbackError, HardModeError: see
+            :meth:`solver.game.history.History.parse` (a history no answer fits:
+            FeedbackError naming the guess).
         UnwinnableError: the state cannot be won within the guesses left.
     """
     from solver.exact.search import solve_subtree
-    from solver.game.hard_mode import check_hard_mode_history
+    from solver.game.history import History
 
     history = list(history)
     word_list = check_searchable(game).word_list
     table = feedback_table(word_list, feedback=game.feedback) if table is None else table
-    state = remaining_answers(word_list, history, table)
-    coded = coded_history(word_list, history)
-    if game.hard:
-        check_hard_mode_history(coded)
+    parsed = History.parse(game, history, limit=False)
+    state = parsed.state(table)
     empty = DecisionTree(np.zeros(0, np.uint32), np.zeros(1, np.uint32),
                          np.zeros(0, game.code_dtype), np.zeros(0, np.uint32), game.word_length)
     answers = tuple(word_list.answers[int(a)] for a in state)
@@ -173,7 +172,7 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> State
         raise UnwinnableError(f"no guesses are left after {len(history)} guesses")
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
-    constraint, candidates = allowed_after(game, coded)
+    constraint, candidates = parsed.constraint(), parsed.allowed_guesses()
     value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
         local_state, guesses_left, local_table, guess_of_answer, z1, z2,
         _memo_capacity(len(state)), game.n_patterns, objective_id(game), game.mode_id,
@@ -190,9 +189,10 @@ def _open_journal(game: Game, opener: str, resume: bool):
     record per finished root class, kept in ``cache_dir()/journals`` until the tree is
     assembled (:func:`solve`) or, with ``keep_journal``, until the artifact is written
     (:func:`save_artifact`, :func:`solve_and_save`). Named by
-    :func:`solver.runs.naming.solve_journal_path`; the solver version and the kernels' sources
-    are in its fingerprint, so a journal of an older solver is refused rather than reused:
-    ForeignJournalError when ``resume`` and the file holds another run's journal."""
+    :func:`solver.runs.naming.journal_path` (kind ``solve``: the game, the opener); the
+    solver version and the kernels' sources are in its fingerprint, so a journal of an older
+    solver is refused rather than reused: ForeignJournalError when ``resume`` and the file
+    holds another run's journal."""
     from solver.runs.journal import Journal, run_fingerprint
 
     priors = game.priors
@@ -201,7 +201,8 @@ def _open_journal(game: Game, opener: str, resume: bool):
                                   guess_limit=game.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
                                   feedback=game.feedback.value)
-    return Journal.open(solve_journal_path(game, opener), fingerprint, resume=resume)
+    return Journal.open(journal_path("solve", *game_inputs(game), opener), fingerprint,
+                        resume=resume)
 
 
 def _class_record(result) -> dict:
@@ -235,8 +236,7 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
         progress: optional callable ``progress(done_answers, total_answers)`` called as
             classes finish.
         resume: reuse the root classes journaled by an interrupted run of the same solve
-            (:func:`solver.runs.naming.solve_journal_path`); False discards that journal and
-            starts over.
+            (:func:`_open_journal`); False discards that journal and starts over.
         keep_journal: keep the journal after the solve (in ``result.journal``), so that
             :func:`save_artifact` discards it only once the artifact is written; by default
             it is discarded as soon as the tree is assembled.

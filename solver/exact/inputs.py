@@ -9,7 +9,6 @@ import numpy as np
 
 from solver.exact.results import MAX_ANSWERS, MAX_GUESSES
 from solver.game.errors import InputError
-from solver.game.feedback import code_to_text, feedback_table
 from solver.game.hashing import constraint_keys
 from solver.game.spec import Game
 from solver.game.wordlists import WordList
@@ -83,37 +82,3 @@ def _state_array(word_list: WordList, answers) -> np.ndarray:
     if state[0] < 0 or state[-1] >= word_list.n_answers:
         raise InputError("answer index out of range")
     return state
-
-
-def remaining_answers(word_list: WordList, history, table: np.ndarray | None = None) -> np.ndarray:
-    """int32 answer indices consistent with every (guess, feedback) of ``history``.
-
-    ``history`` holds (guess word, feedback) pairs, the feedback as a code or as text
-    (``"bbygb"``, see :func:`solver.game.feedback.parse_feedback`). Raises UnknownWordError
-    for a guess not in the list and FeedbackError for malformed feedback or a history no
-    answer fits (naming the first guess at which none is left)."""
-    from solver.game.errors import FeedbackError
-    from solver.game.feedback import parse_feedback
-
-    table = feedback_table(word_list) if table is None else table
-    state = np.arange(word_list.n_answers, dtype=np.int32)
-    for turn, (guess, feedback) in enumerate(history, start=1):
-        g = word_list.guess_index(guess)
-        code = feedback if isinstance(feedback, (int, np.integer)) else parse_feedback(
-            feedback, word_list.word_length)
-        state = state[table[g, state] == int(code)]
-        if state.size == 0:
-            text = code_to_text(int(code), word_list.word_length)
-            raise FeedbackError(f"no answer fits the history: after guess {turn} "
-                                f"({word_list.guesses[g]}:{text}) none of the answers is left")
-    return state
-
-
-def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
-    """``history`` as (guess word as listed, feedback code) pairs; raises UnknownWordError and
-    FeedbackError as :func:`remaining_answers` does."""
-    from solver.game.feedback import parse_feedback
-
-    return [(word_list.guesses[word_list.guess_index(g)],
-             int(f) if isinstance(f, (int, np.integer)) else parse_feedback(f, word_list.word_length))
-            for g, f in history]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from policy_tree.tree import DecisionTree
 from solver.game.files import ARTIFACTS_DIR, cache_dir
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, Mode, Objective
 
 #: Where :func:`load_or_solve_optimum` looks for trees before the cache: ``./artifacts`` (what
 #: ``tools.solve`` wrote here), then the shipped trees (:data:`solver.game.files.ARTIFACTS_DIR`).
@@ -81,8 +81,8 @@ def matching_tree(path: str | Path, word_list, opener: str, guess_limit: int = G
     header = loaded.header
     if (loaded.word_list.answers_sha256 != word_list.answers_sha256
             or loaded.word_list.guesses_sha256 != word_list.guesses_sha256
-            or header.get("opener") != opener or header.get("mode") != "normal"
-            or header.get("objective") != "total" or header.get("guess_limit") != guess_limit):
+            or header.get("opener") != opener or header.get("mode") != Mode.NORMAL
+            or header.get("objective") != Objective.TOTAL or header.get("guess_limit") != guess_limit):
         return None
     return loaded
 

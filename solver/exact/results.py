@@ -13,9 +13,6 @@ from solver.game.errors import InputError
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 
-INF = 1 << 30
-
-
 #: Limits of the search kernel's candidate sort key (:mod:`solver.exact._search_kernel`).
 MAX_ANSWERS = 11585
 

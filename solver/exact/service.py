@@ -47,10 +47,11 @@ import numpy as np
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text
-from solver.game.spec import FeedbackRule, Game, Objective
+from solver.game.history import History
+from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Position, check_budget, format_steps, normalise_history)
+                                 Position, check_budget, format_steps)
 
 #: Alternatives listed by default.
 TOP = 5
@@ -135,24 +136,10 @@ class SearchService:
         return 1 if self.game.objective is Objective.WORST else int(len(state))
 
     def normalise(self, history) -> list[tuple[str, int]]:
-        """The history checked (:func:`normalise_history`; in hard mode every guess must use the
-        hints before it: HardModeError naming the guess; under the Yellow rule no feedback but
-        all-green shows a green)."""
-        steps = normalise_history(self.word_list, history, self.game.guess_limit)
-        if self.game.hard:
-            from solver.game.hard_mode import check_hard_mode_history
-
-            check_hard_mode_history(steps)
-        if self.game.feedback is FeedbackRule.YELLOW:
-            from solver.game.feedback import shows_green
-
-            for turn, (word, code) in enumerate(steps, start=1):
-                if code != self.game.all_green and shows_green(code, self.game.word_length):
-                    raise FeedbackError(
-                        f"guess {turn}: {word}:{code_to_text(code, self.game.word_length)} shows a "
-                        "green, but in Yellow Wordle greens show as yellow unless the whole guess "
-                        "is right")
-        return steps
+        """The history checked against the game (:meth:`solver.game.history.History.parse`:
+        each guess and feedback, the guess limit, hard mode's hints, the Yellow rule), as
+        ``(guess word, feedback code)`` pairs."""
+        return list(History.parse(self.game, history).steps)
 
     def state_after(self, steps) -> np.ndarray:
         """int32 answer indices consistent with every step (possibly empty)."""
@@ -335,7 +322,7 @@ class SearchService:
         """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
         Args:
-            history: see :func:`normalise_history`; any guesses, on or off any tree, won,
+            history: see :meth:`solver.game.history.History.parse`; any guesses, on or off any tree, won,
                 lost or still going.
             top: alternatives to list with exact ``Q*`` (0: none).
             budget: wall seconds this call may take (> 0), or None: wait for the exact answer

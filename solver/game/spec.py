@@ -88,7 +88,7 @@ def code_dtype(word_length: int) -> np.dtype:
     return np.dtype(np.uint8) if n_patterns(word_length) <= 256 else np.dtype(np.uint16)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Game:
     """A game, validated once, as every layer of the project takes it: the word lists, the
     guess limit, the feedback rule, the play mode, the objective and the answers' priors.
@@ -156,6 +156,12 @@ class Game:
 
     def __hash__(self) -> int:
         return hash(self._key())
+
+    def __repr__(self) -> str:
+        priors = None if self.priors is None else self.priors.sha256[:12]
+        return (f"Game({self.word_list.name!r}, guess_limit={self.guess_limit}, "
+                f"feedback={self.feedback.value!r}, mode={self.mode.value!r}, "
+                f"objective={self.objective.value!r}, priors={priors!r})")
 
     @property
     def word_length(self) -> int:

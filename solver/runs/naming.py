@@ -15,26 +15,38 @@ from solver.game.files import cache_dir
 from solver.game.spec import GUESS_LIMIT, FeedbackRule, Objective
 
 
-def journal_file(kind: str, *inputs) -> Path:
-    """``cache_dir()/journals/<kind>-<key>.journal``: ``<key>`` is the first 20 hex digits of
-    the sha256 of the ``inputs`` (each turned to ``str``) joined by ``:``. The journal's
-    fingerprint (:func:`solver.runs.journal.run_fingerprint`) still decides whether a file
-    found there is reused: the name only keeps runs with other inputs apart."""
+def journal_path(kind: str, *inputs, directory: str | Path | None = None) -> Path:
+    """Where a long run journals its finished work (:mod:`solver.runs.journal`), the one name
+    of every journal of the project.
+
+    - In the user cache (solves, proofs): ``cache_dir()/journals/<kind>-<key>.journal``,
+      ``<key>`` the first 20 hex digits of the sha256 of the ``inputs`` (each turned to
+      ``str``) joined by ``:`` — for a game, :func:`game_inputs` first. The journal's
+      fingerprint (:func:`solver.runs.journal.run_fingerprint`) still decides whether a file
+      found there is reused: the name only keeps runs with other inputs apart.
+    - Beside a study's outputs (``directory`` given, no ``inputs``):
+      ``<directory>/<kind>.journal``.
+    """
+    if directory is not None:
+        if inputs:
+            raise ValueError("a journal in a study's directory is named by its kind alone")
+        return Path(directory) / f"{kind}.journal"
     key = hashlib.sha256(":".join(str(part) for part in inputs).encode()).hexdigest()[:20]
     return cache_dir() / "journals" / f"{kind}-{key}.journal"
 
 
-def solve_journal_path(game, opener: str) -> Path:
-    """The journal of one solve: one file per (lists, opener, guess limit, objective, mode,
-    priors, feedback rule) of the :class:`~solver.game.spec.Game`."""
+def game_inputs(game) -> tuple:
+    """What names a :class:`~solver.game.spec.Game` in a journal's key: the lists' sha256s,
+    the guess limit, the objective and the mode, then the priors' sha256 (with priors) and
+    the feedback rule (other than the standard one)."""
     word_list = game.word_list
-    inputs = [word_list.answers_sha256, word_list.guesses_sha256, opener, game.guess_limit,
-              game.objective.value, game.mode.value]
+    inputs = (word_list.answers_sha256, word_list.guesses_sha256, game.guess_limit,
+              game.objective.value, game.mode.value)
     if game.priors is not None:
-        inputs.append(game.priors.sha256)
+        inputs += (game.priors.sha256,)
     if game.feedback is not FeedbackRule.STANDARD:
-        inputs.append(f"feedback={game.feedback.value}")
-    return journal_file("solve", *inputs)
+        inputs += (f"feedback={game.feedback.value}",)
+    return inputs
 
 
 def artifact_path(game, opener: str, *, directory: str | Path = "artifacts") -> Path:

@@ -261,7 +261,7 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
     async def _game_of(data: dict, words: str):
         from starlette.concurrency import run_in_threadpool
 
-        from solver.evaluation.analysis import grid_mode
+        from solver.game.history import grid_mode
 
         guesses, answer, grid = data["guesses"], data.get("answer"), data.get("grid")
         if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses) or len(guesses) > 6:
@@ -319,10 +319,11 @@ _word_lists: dict = {}
 
 
 def _parse_game(words: str, guesses, answer, grid):
-    """:func:`solver.evaluation.analysis.parse_game` on the named lists (loaded once)."""
-    from solver.evaluation.analysis import parse_game
+    """:meth:`solver.game.history.History.from_record` on the named lists (loaded once)."""
+    from solver.game.history import History
+    from solver.game.spec import Game
 
-    return parse_game(_word_lists[words], guesses, answer=answer, grid=grid)
+    return History.from_record(Game(_word_lists[words]), guesses, answer=answer, grid=grid)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -52,7 +52,9 @@ from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import FeedbackRule, Game, Objective
 from solver.exact.proofs.results import OpenerValue, ProofResult
-from solver.exact.proofs.runner import BACKENDS, Executor, Job, journal_path, memo_capacity, resident
+from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
+                                        resident)
+from solver.runs.naming import journal_path
 from solver.exact.proofs.worst import prove_least_maximum
 
 #: Openers bounded first (phase A), in the cheap order.
@@ -212,7 +214,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
                                       mode=game.mode.value, objective=game.objective.value,
                                       guess_limit=game.guess_limit, rank=rank, openers=list(names or ()),
                                       **({} if top is None else {"top": top}))
-        with Journal.open(journal_path(game, rank, names, top), fingerprint,
+        with Journal.open(journal_path("prove", *proof_journal_inputs(game, rank, names, top)), fingerprint,
                           resume=resume) as journal:
             proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal,
                            progress, started, top)
@@ -412,7 +414,7 @@ def proof_journal(game: Game, rank: int, openers=None, top: int | None = None) -
     word_list = game.word_list
     names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
         if openers is not None else None
-    return journal_path(game, rank, names, top, _journal_kind(game))
+    return journal_path(_journal_kind(game), *proof_journal_inputs(game, rank, names, top))
 
 
 def discard_journal(game: Game, rank: int, openers=None, top: int | None = None) -> None:

@@ -35,7 +35,8 @@ import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError
 from solver.exact.proofs.results import OpenerValue, ProofResult
-from solver.exact.proofs.runner import Executor, Job, journal_path, memo_capacity, resident
+from solver.exact.proofs.runner import Executor, Job, memo_capacity, proof_journal_inputs, resident
+from solver.runs.naming import journal_path
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 
@@ -118,7 +119,7 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
         fingerprint = run_fingerprint(word_list, kind="prove-worst", solver_version=SOLVER_VERSION,
                                       mode=game.mode.value, objective=game.objective.value,
                                       guess_limit=game.guess_limit, rank=rank, openers=list(names or ()))
-        path = journal_path(game, rank, names, kind="prove-worst")
+        path = journal_path("prove-worst", *proof_journal_inputs(game, rank, names))
         with Journal.open(path, fingerprint, resume=resume) as journal:
             proof = _Levels(word_list, game, rank, queue, job, runner, journal, progress, started)
             rows = proof.run()
