@@ -37,8 +37,9 @@ COMPILE_SNIPPET = """
 import time, numpy as np
 from solver.game.wordlists import from_words
 from solver.exact.bellman import solve
+from solver.game.spec import Game
 wl = from_words(["cigar", "rebut", "sissy", "humph", "awake"], ["cigar", "rebut", "sissy", "humph", "awake", "salet"])
-t = time.perf_counter(); solve(wl, "salet", jobs=1, resume=False); print(time.perf_counter() - t)
+t = time.perf_counter(); solve(Game(wl), "salet", jobs=1, resume=False); print(time.perf_counter() - t)
 """
 
 

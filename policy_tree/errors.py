@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.game.errors import FeedbackError, InputError
+from solver.game.errors import FeedbackError, HistoryTokenError, InputError  # noqa: F401 (re-exported)
 
 
 class ArtifactError(InputError, ValueError):
@@ -55,10 +55,6 @@ class WordListMismatchError(ArtifactError):
 class UnsolvedAnswerError(ArtifactError):
     """The tree loads but does not win some answer (no branch for a feedback it meets): the
     artifact is damaged; ``python -m tools.tree verify`` lists every such answer."""
-
-
-class HistoryTokenError(InputError, ValueError):
-    """A history token on the command line is not ``word:feedback``."""
 
 
 class HistoryError(InputError, KeyError):

@@ -19,12 +19,13 @@ from pathlib import Path
 from collections.abc import Iterable
 
 from policy_tree.errors import (
-    GameOverError, HistoryError, HistoryTokenError, InconsistentHistoryError, NotInTreeError,
+    GameOverError, HistoryError, InconsistentHistoryError, NotInTreeError,
     UnsolvedAnswerError,
 )
 from policy_tree.tree import DecisionTree
 from solver.game.errors import FeedbackError
 from solver.game.feedback import code_to_text, feedback_code, parse_feedback, shows_green
+from solver.game.history import parse_history_token  # noqa: F401 (re-exported)
 from solver.game.wordlists import WordList
 
 Feedback = int | str
@@ -36,19 +37,6 @@ SCALAR_FIELDS = (
     "objective", "guess_limit", "opener", "total", "average", "max_guesses", "histogram",
     "solver_version", "tree_sha256",
 )
-
-
-def parse_history_token(token: str) -> tuple[str, int]:
-    """``"salet:bbyyg"`` → ``("salet", code)``. The word is only lowercased, not checked
-    against a list. Raises :class:`HistoryTokenError` or :class:`solver.game.errors.FeedbackError`."""
-    word, sep, feedback = str(token).partition(":")
-    word = word.strip().lower()
-    if not sep or not word or not feedback.strip():
-        raise HistoryTokenError(
-            f"history token {token!r} is not word:feedback (e.g. salet:bbyyg, salet:00112 "
-            "or salet:⬛⬛🟨🟨🟩)"
-        )
-    return word, parse_feedback(feedback, len(word))
 
 
 def format_history(steps: Iterable[tuple[str, int]]) -> str:

@@ -10,7 +10,7 @@ The public API (:mod:`solver.api`), loaded on first use so that ``import solver`
     print(solver.score(first_fit, opener="salet"))
 
 :func:`solve`, :func:`prove`, :func:`advise`, :func:`analyse`, :func:`score` (with each
-decision's regret), :func:`score_policy`, :func:`decision_regrets`, :class:`Policy`,
+decision's regret), :func:`score_policy`, :func:`decision_regrets`, :class:`Game`, :class:`Policy`,
 :class:`FunctionPolicy`, :class:`ExactPolicy`, :class:`SearchService`, :func:`word_list`.
 
 The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`) is registered
@@ -31,6 +31,7 @@ _EXPORTS = {
     "analyse": ("solver.api", "analyse"),
     "score": ("solver.api", "score"),
     "word_list": ("solver.api", "word_list"),
+    "Game": ("solver.game.spec", "Game"),
     "service": ("solver.api", "service"),
     "as_policy": ("solver.api", "as_policy"),
     "PolicyScore": ("solver.api", "PolicyScore"),

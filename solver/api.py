@@ -38,10 +38,11 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, Game
 from solver.game.wordlists import WordList
 
-#: Services kept per game, so repeated questions reuse what was solved (trees, subtrees).
+#: Services kept per :class:`~solver.game.spec.Game`, so repeated questions reuse what was
+#: solved (trees, subtrees).
 _SERVICES: dict = {}
 
 
@@ -56,25 +57,35 @@ def word_list(words="legacy") -> WordList:
     return load_word_list(words if isinstance(words, (str, Path)) else str(words))
 
 
+def _game(words="legacy", *, mode="normal", objective="total", guess_limit: int = GUESS_LIMIT,
+         feedback="standard", priors=None) -> Game:
+    """The :class:`~solver.game.spec.Game` these options name, validated once: ``words`` as in
+    the module docstring; ``mode`` ``"normal"``/``"hard"``, ``objective``
+    ``"total"``/``"worst"``, ``feedback`` ``"standard"``/``"yellow"`` (names or
+    :class:`~solver.game.spec.Mode`, … members); ``priors`` a
+    :class:`~solver.game.priors.Priors` or None.
+
+    Raises WordListError, and InputError naming a bad option and its choices."""
+    return Game(word_list(words), guess_limit, feedback, mode, objective, priors)
+
+
 def _table(lists: WordList):
     from solver.game.feedback import feedback_table
 
     return feedback_table(lists)
 
 
-def service(words="legacy", *, mode: str = "normal"):
+def service(words="legacy", *, mode="normal"):
     """The :class:`~solver.exact.service.SearchService` of the game (kept for later calls)."""
-    from solver.evaluation.assist import check_options, service_for
+    from solver.evaluation.assist import service_for
 
-    lists = word_list(words)
-    check_options(mode, None)
-    key = (lists.identity, mode)
-    if key not in _SERVICES:
-        _SERVICES[key] = service_for(lists, mode=mode)
-    return _SERVICES[key]
+    game = _game(words, mode=mode)
+    if game not in _SERVICES:
+        _SERVICES[game] = service_for(game)
+    return _SERVICES[game]
 
 
-def solve(opener: str = "salet", words="legacy", *, mode: str = "normal", objective: str = "total",
+def solve(opener: str = "salet", words="legacy", *, mode="normal", objective="total",
           guess_limit: int = GUESS_LIMIT, jobs: int = -1, progress=None):
     """The optimal decision tree with ``opener`` first: :func:`solver.exact.bellman.solve`.
 
@@ -83,11 +94,11 @@ def solve(opener: str = "salet", words="legacy", *, mode: str = "normal", object
     UnknownWordError, UnwinnableError (no tree with this opener wins every game in time)."""
     from solver.exact.bellman import solve as _solve
 
-    return _solve(word_list(words), opener, guess_limit=guess_limit, objective=objective, mode=mode,
+    return _solve(_game(words, mode=mode, objective=objective, guess_limit=guess_limit), opener,
                   jobs=jobs, progress=progress)
 
 
-def prove(words="legacy", *, mode: str = "normal", objective: str = "total", rank: int = 1,
+def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
           jobs: int = -1, progress=None):
     """The best opener over every allowed guess, proven: :func:`solver.exact.prove.prove`
     (about 5 minutes on 2 cores for the legacy lists, docs/benchmarks.md).
@@ -95,11 +106,11 @@ def prove(words="legacy", *, mode: str = "normal", objective: str = "total", ran
     Returns a :class:`~solver.exact.prove.ProofResult`; ``openers[0]`` is the best."""
     from solver.exact.prove import prove as _prove
 
-    return _prove(word_list(words), objective=objective, mode=mode, rank=rank, jobs=jobs,
+    return _prove(_game(words, mode=mode, objective=objective), rank=rank, jobs=jobs,
                   progress=progress)
 
 
-def advise(history=(), words="legacy", *, mode: str = "normal", top: int = 5,
+def advise(history=(), words="legacy", *, mode="normal", top: int = 5,
            budget: float | None = None, progress=None):
     """The optimal next guess after ``history`` (``"salet:bbbby"`` tokens or ``(guess,
     feedback)`` pairs), its exact value and the ``top`` best guesses:
@@ -112,20 +123,22 @@ def advise(history=(), words="legacy", *, mode: str = "normal", top: int = 5,
     return service(words, mode=mode).advise(history, top=top, budget=budget, progress=progress)
 
 
-def analyse(history, words="legacy", *, answer: str | None = None, mode: str = "normal",
+def analyse(history, words="legacy", *, answer: str | None = None, mode="normal",
             budget: float | None = None, progress=None):
     """Regret (skill) and luck of every move of a game: :func:`solver.evaluation.analysis.analyse_game`.
 
     ``history``: ``"word:feedback"`` tokens or ``(word, feedback)`` pairs; or plain words with
     ``answer`` given (the feedback is computed). Returns a
     :class:`~solver.evaluation.analysis.GameAnalysis` (``moves``, ``total_regret``, ``to_json()``)."""
-    from solver.evaluation.analysis import analyse_game, parse_game
+    from solver.evaluation.analysis import analyse_game
+    from solver.game.history import History
 
     lists = word_list(words)
+    game = _game(lists, mode=mode)
     if answer is not None:
-        history = parse_game(lists, [h if isinstance(h, str) else f"{h[0]}:{h[1]}" for h in history],
-                             answer=answer)
-    return analyse_game(lists, history, budget=budget, mode=mode,
+        history = History.from_record(
+            game, [h if isinstance(h, str) else f"{h[0]}:{h[1]}" for h in history], answer=answer)
+    return analyse_game(game, history, budget=budget,
                         service=service(lists, mode=mode), progress=progress)
 
 

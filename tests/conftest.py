@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 
 from solver.game.feedback import feedback_table
@@ -88,7 +89,7 @@ def q_value(word_list, table, state, guesses_left, guess) -> int:
 
     codes = table[word_list.guess_index(guess), state]
     green = 3 ** word_list.word_length - 1
-    return len(state) + sum(solve_state(word_list, state[codes == c], guesses_left - 1, table)[0]
+    return len(state) + sum(solve_state(Game(word_list), state[codes == c], guesses_left - 1, table)[0]
                             for c in np.unique(codes) if c != green)
 
 
@@ -98,12 +99,12 @@ def warm_assist_kernels(legacy_table):
     deadline, before any test gives a search a time budget: on a fresh machine the first
     compile takes longer than such budgets (a forked search child inherits what is loaded)."""
     from solver.evaluation.assist import rank_guesses
-    from solver.exact.bellman import remaining_answers
+    from solver.game.history import History
 
     word_list, table = legacy_table
     for history in ([("salet", "bbbby"), ("crane", "bbbbb")], [("salet", "bbbbb")]):
-        state = remaining_answers(word_list, history, table)
-        ranking = rank_guesses(word_list, state, 6 - len(history), top=5, budget=3600,
+        state = History.parse(Game(word_list), history, limit=False).state(table)
+        ranking = rank_guesses(Game(word_list), state, 6 - len(history), top=5, budget=3600,
                                table=table, in_process=True)
         assert ranking.finished
 

@@ -36,7 +36,7 @@ def legacy():
 def check_against_naive(word_list, tie, history=(), limit=12):
     """Solve, then check the least and the plan against the brute force; returns the result."""
     table = feedback_table(word_list, use_cache=False)
-    result = solve_absurdle(word_list, history, tie=tie, table=table, max_guesses=limit)
+    result = solve_absurdle(word_list, history, tie=tie, table=table, depth_limit=limit)
     naive = NaiveAbsurdle(word_list.answers, word_list.guesses, tie)
     state = naive.answers
     for word, code in result.history:  # the naive adversary's state after the history
@@ -107,7 +107,7 @@ def test_a_history_continues(legacy, tie):
 @pytest.mark.kernels
 def test_no_forced_win_within_the_limit():
     word_list = from_words(ILL, ILL_GUESSES, "ill")
-    result = solve_absurdle(word_list, tie="adversarial", max_guesses=3)
+    result = solve_absurdle(word_list, tie="adversarial", depth_limit=3)
     assert result.least is None and result.plan is None and result.proof is None
     assert [level.won for level in result.levels] == [False, False, False]
 
@@ -147,7 +147,7 @@ def test_history_the_adversary_would_not_show():
     with pytest.raises(InputError, match="unknown tie rule 'kind'"):
         solve_absurdle(word_list, tie="kind")
     with pytest.raises(InputError, match="whole number ≥ 1"):
-        solve_absurdle(word_list, max_guesses=0)
+        solve_absurdle(word_list, depth_limit=0)
 
 
 @pytest.mark.slow
@@ -195,7 +195,7 @@ def test_cli_json_on_a_small_list(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--tie", "nicest"], "unknown tie rule 'nicest'"),
-    (["--max-guesses", "-1"], "argument --max-guesses: must be a number of guesses in 1..50, got '-1'"),
+    (["--max-depth", "-1"], "argument --max-depth: must be a number of guesses in 1..50, got '-1'"),
     (["--words", "nowhere"], "neither a shipped word list"),
 ])
 def test_cli_bad_options_exit_2(args, message):

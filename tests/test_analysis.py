@@ -10,10 +10,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
-from solver.evaluation.analysis import analyse_game, parse_game
-from solver.exact.bellman import remaining_answers, solve_state
+from solver.evaluation.analysis import analyse_game
+from solver.exact.bellman import solve_state
 from solver.game.errors import FeedbackError, InputError, UnknownWordError
 from conftest import q_value
 from solver.game.feedback import feedback_code
@@ -30,7 +32,7 @@ def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree, w
     word_list, table = legacy_table
     for answer in ("crony", "vivid", "zesty", "abbey"):
         game = legacy_tree.game(answer)
-        analysis = analyse_game(word_list, game, tree=legacy_tree, budget=0.2, table=table)
+        analysis = analyse_game(Game(word_list), game, tree=legacy_tree, budget=0.2, table=table)
         assert analysis.won and [m.regret for m in analysis.moves] == [0] * len(game)
         assert all(m.value_exact for m in analysis.moves[1:])
         first = analysis.moves[0]
@@ -42,7 +44,7 @@ def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree, w
         state = np.arange(word_list.n_answers, dtype=np.int32)
         for number, (guess, code) in enumerate(game[:-1], start=1):
             if number > 1:
-                value = solve_state(word_list, state, 7 - number, table)[0]
+                value = solve_state(Game(word_list), state, 7 - number, table)[0]
                 assert q_value(word_list, table, state, 7 - number, guess) == value
             state = state[table[word_list.guess_index(guess), state] == code]
 
@@ -55,14 +57,14 @@ def test_a_known_suboptimal_move_has_its_regret_pinned(legacy_table, legacy_tree
     move matches its definition from independent values."""
     word_list, table = legacy_table
     game = [("salet", "bbbby"), ("crane", feedback_code("crane", "birth")), ("birth", 242)]
-    analysis = analyse_game(word_list, game, tree=legacy_tree, budget=20, table=table)
+    analysis = analyse_game(Game(word_list), game, tree=legacy_tree, budget=20, table=table)
     second = analysis.moves[1]
-    state = remaining_answers(word_list, game[:1], table)
+    state = History.parse(Game(word_list), game[:1], limit=False).state(table)
     assert (second.answers_before, second.value, second.optimal_guess) == (86, 221, "north")
     assert second.q_value == q_value(word_list, table, state, 5, "crane") == 263
     assert second.regret == Fraction(21, 43)
-    after = remaining_answers(word_list, game[:2], table)
-    v_after = solve_state(word_list, after, 4, table)[0]
+    after = History.parse(Game(word_list), game[:2], limit=False).state(table)
+    v_after = solve_state(Game(word_list), after, 4, table)[0]
     assert second.luck == Fraction(263 - 86, 86) - Fraction(v_after, len(after))
     third = analysis.moves[2]
     assert third.value == v_after and third.q_value == q_value(word_list, table, after, 4, "birth")
@@ -73,12 +75,12 @@ def test_three_ways_to_give_a_game(legacy_table):
     word_list, _ = legacy_table
     answer = "birth"
     words = ["salet", "crane", "birth"]
-    from_answer = parse_game(word_list, words, answer=answer)
+    from_answer = list(History.from_record(Game(word_list), words, answer=answer))
     squares = {0: "⬛", 1: "🟨", 2: "🟩"}
     grid = "Wordle 1,234 3/6\n\n" + "\n".join(
         "".join(squares[(code // 3**i) % 3] for i in range(5)) for _, code in from_answer)
-    assert parse_game(word_list, words, grid=grid) == from_answer
-    assert parse_game(word_list, ["salet:bbbby", "crane:bybbb", "birth:ggggg"]) == from_answer
+    assert list(History.from_record(Game(word_list), words, grid=grid)) == from_answer
+    assert list(History.from_record(Game(word_list), ["salet:bbbby", "crane:bybbb", "birth:ggggg"])) == from_answer
     assert from_answer == [(w, feedback_code(w, answer)) for w in words]
 
 
@@ -93,7 +95,7 @@ def test_three_ways_to_give_a_game(legacy_table):
 def test_bad_games_name_what_is_wrong(legacy_table, tokens, options, error, fragment):
     word_list, _ = legacy_table
     with pytest.raises(error, match=None) as info:
-        parse_game(word_list, tokens, **options)
+        list(History.from_record(Game(word_list), tokens, **options))
     assert fragment in str(info.value)
 
 

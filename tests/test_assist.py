@@ -11,11 +11,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
 from naive import BruteForce, table as naive_table
 from solver.evaluation.assist import EXACT, NOT_PROVEN, advise
-from solver.exact.bellman import remaining_answers, solve_state
+from solver.exact.bellman import solve_state
 from conftest import q_value
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.wordlists import from_words
@@ -57,19 +59,19 @@ def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(lega
         history = [(w, feedback_code(w, answer)) for w in (first, second)]
         if history[-1][1] == 242 or history[0][1] == 242:
             continue
-        state = remaining_answers(word_list, history, table)
+        state = History.parse(Game(word_list), history, limit=False).state(table)
         if len(state) > 300:  # a slow state: the budget test covers those
             continue
         # book=False: the SALET tree only, so that other openers' states are searched on their
         # own (the state search under a budget), not answered from their openers' trees
-        advice = advise(word_list, history, top=1, budget=60, tree=legacy_tree, table=table, book=False)
+        advice = advise(Game(word_list), history, top=1, budget=60, tree=legacy_tree, table=table, book=False)
         assert advice.source == "solver" and (advice.left_tree is not None) == (first == "salet")
         assert advice.status == EXACT, history
         if len(state) <= 3 and brute_checked < 20:  # the brute force costs ~1 s a state
             expected = brute_value(word_list, state, 4)
             brute_checked += 1
         else:
-            expected = solve_state(word_list, state, 4, table)
+            expected = solve_state(Game(word_list), state, 4, table)
         assert (advice.value, advice.next_guess) == expected, history
         assert advice.alternatives[0].q_value == advice.value
         checked += 1
@@ -90,8 +92,8 @@ def test_on_the_tree_the_advice_is_the_trees(legacy_table, legacy_tree, warm_ass
             continue
         history = list(game[:2])
         position = legacy_tree.position(history)
-        advice = advise(word_list, history, top=1, budget=60, table=table)
-        from_tree = advise(word_list, history, top=0, tree=legacy_tree)
+        advice = advise(Game(word_list), history, top=1, budget=60, table=table)
+        from_tree = advise(Game(word_list), history, top=0, tree=legacy_tree)
         assert advice.status == EXACT and from_tree.status == EXACT and from_tree.source == "tree"
         assert advice.next_guess == from_tree.next_guess == legacy_tree.guess_at(position.node)
         assert advice.value == from_tree.value == tree_value(legacy_tree, position.node, position.answers)
@@ -105,8 +107,8 @@ def test_top_five_q_values_are_exact_and_ranked(legacy_table, warm_assist_kernel
     where that bound does not settle it, its exact Q*)."""
     word_list, table = legacy_table
     history = [("salet", "bbbby"), ("crane", "bbbbb")]
-    advice = advise(word_list, history, top=5, budget=60, table=table)
-    state = remaining_answers(word_list, history, table)
+    advice = advise(Game(word_list), history, top=5, budget=60, table=table)
+    state = History.parse(Game(word_list), history, limit=False).state(table)
     assert advice.status == EXACT and advice.alternatives_complete
     assert (advice.next_guess, advice.value, advice.n_answers) == ("bitty", 63, 28)
     answers = set(advice.answers)
@@ -139,7 +141,7 @@ def test_a_short_budget_is_honest(legacy_table, legacy_tree, warm_assist_kernels
     true_value = tree_value(legacy_tree, position.node, position.answers)
     for budget in (0.05, 0.3):
         started = time.perf_counter()
-        advice = advise(word_list, history, top=5, budget=budget, table=table, book=False)
+        advice = advise(Game(word_list), history, top=5, budget=budget, table=table, book=False)
         assert time.perf_counter() - started < budget + 5
         if advice.status == EXACT:
             assert advice.value == true_value
@@ -165,7 +167,7 @@ def test_thousands_of_answers_answer_within_the_budget(legacy_table, warm_assist
     proven, with a lower bound under its value, in about a second."""
     word_list, table = legacy_table
     started = time.perf_counter()
-    advice = advise(word_list, ["quiff:bbbbb"], top=5, budget=1.0, table=table, book=False)
+    advice = advise(Game(word_list), ["quiff:bbbbb"], top=5, budget=1.0, table=table, book=False)
     assert time.perf_counter() - started < 4
     assert advice.n_answers == 1172 and advice.status == NOT_PROVEN
     assert advice.lower_bound <= (advice.value if advice.value is not None else 1 << 30)
@@ -187,8 +189,8 @@ def test_small_list_against_the_brute_force_every_state():
         code = feedback_code(first, answer)
         if code == 242:
             continue
-        advice = advise(word_list, [f"{first}:{code_to_text(code)}"], top=5, budget=30, table=table)
-        state = tuple(int(a) for a in remaining_answers(word_list, [(first, code)], table))
+        advice = advise(Game(word_list), [f"{first}:{code_to_text(code)}"], top=5, budget=30, table=table)
+        state = tuple(int(a) for a in History.parse(Game(word_list), [(first, code)], limit=False).state(table))
         value, guess = brute.best(state, 5)
         assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
         for alt in advice.alternatives:
@@ -209,13 +211,13 @@ def test_in_process_and_child_searches_agree():
     rng = random.Random(5)
     for _ in range(4):
         answer, first = rng.choice(word_list.answers), rng.choice(word_list.guesses)
-        state = remaining_answers(word_list, [(first, feedback_code(first, answer))], table)
+        state = History.parse(Game(word_list), [(first, feedback_code(first, answer))], limit=False).state(table)
         if len(state) < 3:
             continue
         forced = [rng.randrange(word_list.n_guesses)]
-        here = rank_guesses(word_list, state, 5, top=5, forced=forced, budget=60, table=table,
+        here = rank_guesses(Game(word_list), state, 5, top=5, forced=forced, budget=60, table=table,
                             in_process=True)
-        child = rank_guesses(word_list, state, 5, top=5, forced=forced, budget=60, table=table,
+        child = rank_guesses(Game(word_list), state, 5, top=5, forced=forced, budget=60, table=table,
                              in_process=False)
         assert here.in_process and not child.in_process
         assert here.proven and here.finished and child.proven and child.finished
@@ -248,11 +250,12 @@ def test_the_optimum_is_proven_before_the_alternatives(monkeypatch):
 
     monkeypatch.setattr(assist, "_rank_steps", until_the_optimum)
     first = word_list.guesses[0]
-    answer = next(a for a in word_list.answers if len(remaining_answers(
-        word_list, [(first, feedback_code(first, a))], table)) >= 4)
+    game = Game(word_list)
+    answer = next(a for a in word_list.answers
+                  if len(History.parse(game, [(first, feedback_code(first, a))]).state(table)) >= 4)
     history = [(first, feedback_code(first, answer))]
-    advice = advise(word_list, history, top=5, budget=60, table=table, book=False)
-    state = tuple(int(a) for a in remaining_answers(word_list, history, table))
+    advice = advise(Game(word_list), history, top=5, budget=60, table=table, book=False)
+    state = tuple(int(a) for a in History.parse(Game(word_list), history, limit=False).state(table))
     value, guess = brute.best(state, 5)
     assert seen[-1] == "optimum" and "done" not in seen
     assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
@@ -267,11 +270,12 @@ def test_a_won_game_and_a_single_answer():
 
     word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
     answer = word_list.answers[0]
-    done = advise(word_list, [(answer, 242)], table=table)
+    done = advise(Game(word_list), [(answer, 242)], table=table)
     assert done.status == "solved" and done.next_guess is None and done.value == 0
-    other = next(g for g in word_list.guesses if g != answer and len(remaining_answers(
-        word_list, [(g, feedback_code(g, answer))], table)) == 1)
-    single = advise(word_list, [(other, feedback_code(other, answer))], table=table)
+    game = Game(word_list)
+    other = next(g for g in word_list.guesses if g != answer
+                 and len(History.parse(game, [(g, feedback_code(g, answer))]).state(table)) == 1)
+    single = advise(Game(word_list), [(other, feedback_code(other, answer))], table=table)
     assert (single.status, single.next_guess, single.value) == (EXACT, answer, 1)
 
 

@@ -29,6 +29,7 @@ import os
 import sys
 from pathlib import Path
 
+from solver.game.spec import Game
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -88,8 +89,8 @@ def world(tmp_path_factory):
     os.environ["EXACT_WORDLE_CACHE"] = str(cache)
     try:
         tiny = load_word_list(lists["tiny"])
-        good = save_artifact(solve(tiny, "salet", jobs=1, resume=False), inputs / "tiny.msgpack")
-        markup = save_artifact(solve(load_word_list(lists["markup"]), "salet", jobs=1, resume=False),
+        good = save_artifact(solve(Game(tiny), "salet", jobs=1, resume=False), inputs / "tiny.msgpack")
+        markup = save_artifact(solve(Game(load_word_list(lists["markup"])), "salet", jobs=1, resume=False),
                                inputs / "markup.msgpack")
     finally:
         if previous is None:

@@ -16,8 +16,8 @@ import naive_noisy as twin
 from conftest import numpy_sub_list
 from solver.evaluation.noisy_scoring import play_noisy_game
 from solver.evaluation.scoring import score_policy
-from solver.game.absurdle import AbsurdleGame, AbsurdleInputError
-from solver.game.environments import Game, HardGame, NoisyGame
+from solver.game.absurdle import AbsurdleEpisode, AbsurdleInputError
+from solver.game.environments import Episode, HardEpisode, NoisyEpisode
 from solver.game.errors import HardModeError
 from solver.game.protocol import Agent, Belief, decision_rng, decision_seed, rng_seed
 from solver.policies.classic import make_classic
@@ -33,7 +33,7 @@ def test_game_shows_the_true_feedback_and_keeps_the_consistent_answers(small):
     word_list, table = small
     rng = np.random.default_rng(1)
     for answer in rng.choice(word_list.n_answers, 10, replace=False):
-        game = Game(word_list, table, int(answer))
+        game = Episode(word_list, table, int(answer))
         for guess in rng.choice(word_list.n_guesses, 4, replace=False):
             if game.won:
                 break
@@ -57,9 +57,9 @@ def test_game_shows_the_true_feedback_and_keeps_the_consistent_answers(small):
 def test_game_rejects_bad_indices(small):
     word_list, table = small
     with pytest.raises(ValueError):
-        Game(word_list, table, word_list.n_answers)
+        Episode(word_list, table, word_list.n_answers)
     with pytest.raises(ValueError):
-        Game(word_list, table, 0).step(word_list.n_guesses)
+        Episode(word_list, table, 0).step(word_list.n_guesses)
 
 
 def test_hard_game_refuses_what_the_twin_refuses(small):
@@ -67,7 +67,7 @@ def test_hard_game_refuses_what_the_twin_refuses(small):
     rng = np.random.default_rng(4)
     refused = allowed = 0
     for answer in rng.choice(word_list.n_answers, 8, replace=False):
-        game = HardGame(word_list, table, int(answer))
+        game = HardEpisode(word_list, table, int(answer))
         game.step(int(rng.integers(word_list.n_guesses)))
         for guess in rng.choice(word_list.n_guesses, 40, replace=False):
             if game.won:
@@ -95,7 +95,7 @@ def test_absurdle_game_replies_are_the_twin_adversary(small, tie):
     twin_game = naive_absurdle.NaiveAbsurdle(word_list.answers, word_list.guesses, tie)
     rng = np.random.default_rng(11)
     for _ in range(6):
-        game = AbsurdleGame(word_list, table, tie)
+        game = AbsurdleEpisode(word_list, table, tie)
         state = tuple(word_list.answers)
         while not game.won and game.guesses < 8:
             guess = int(rng.integers(word_list.n_guesses))
@@ -115,13 +115,13 @@ def test_absurdle_game_replies_are_the_twin_adversary(small, tie):
 
 def test_absurdle_game_default_reply_and_copies(small):
     word_list, table = small
-    game = AbsurdleGame(word_list, table, "adversarial")
+    game = AbsurdleEpisode(word_list, table, "adversarial")
     replies = game.replies(3)
     branch = game.copy()
     assert game.step(3) == replies[0]
     assert branch.history == [] and branch.state.size == word_list.n_answers
     with pytest.raises(AbsurdleInputError, match="unknown tie rule"):
-        AbsurdleGame(word_list, table, "kindest")
+        AbsurdleEpisode(word_list, table, "kindest")
 
 
 def test_noisy_game_belief_is_the_twin_posterior(small):
@@ -129,7 +129,7 @@ def test_noisy_game_belief_is_the_twin_posterior(small):
     answers = list(word_list.answers)
     rng = np.random.default_rng(8)
     for answer in (0, 17, 60):
-        game = NoisyGame(word_list, table, answer, seed=3)
+        game = NoisyEpisode(word_list, table, answer, seed=3)
         for _ in range(5):
             guess = int(rng.integers(word_list.n_guesses))
             if guess == word_list.guess_index(answers[answer]):
@@ -151,7 +151,7 @@ def test_noisy_scorer_replays_the_environment(small):
     agent = make_classic(word_list, table, "expectimax1")
     for answer in range(0, word_list.n_answers, 13):
         played = play_noisy_game(agent, answer, 5)
-        game = NoisyGame(word_list, table, answer, 5)
+        game = NoisyEpisode(word_list, table, answer, 5)
         shown = [game.step(g) for g in played.guesses]
         assert shown[:-1] == played.shown if played.won else shown == played.shown
         assert game.won == played.won
@@ -195,7 +195,7 @@ def test_any_agent_of_the_protocol_is_scored(small):
     result = score_policy(agent, opener)
     totals = []
     for answer in range(word_list.n_answers):
-        game = Game(word_list, table, answer)
+        game = Episode(word_list, table, answer)
         guess = 0
         while True:
             game.step(guess)

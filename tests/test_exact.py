@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from solver.game.spec import Game
 import pytest
 
 from conftest import random_sub_list
@@ -38,9 +39,9 @@ def test_state_value_and_guess_equal_brute_force(legacy, seed, n_answers, n_gues
     expected_value, expected_guess = brute.best(everything, limit)
     if expected_value >= INF:
         with pytest.raises(UnwinnableError):
-            solve_state(wl, everything, limit)
+            solve_state(Game(wl), everything, limit)
         return
-    assert solve_state(wl, everything, limit) == (expected_value, wl.guesses[expected_guess])
+    assert solve_state(Game(wl), everything, limit) == (expected_value, wl.guesses[expected_guess])
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:8])
@@ -54,9 +55,9 @@ def test_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_answers, n_g
     cost = brute.guess_cost(opener, everything, limit)
     if cost >= INF:
         with pytest.raises(UnwinnableError):
-            solve(wl, wl.guesses[opener], guess_limit=limit, jobs=1, resume=False)
+            solve(Game(wl, guess_limit=limit), wl.guesses[opener], jobs=1, resume=False)
         return
-    result = solve(wl, wl.guesses[opener], guess_limit=limit, jobs=1, resume=False)
+    result = solve(Game(wl, guess_limit=limit), wl.guesses[opener], jobs=1, resume=False)
     assert result.total == cost
     assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
     assert result.guesses_per_answer.max() <= limit
@@ -65,13 +66,13 @@ def test_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_answers, n_g
 @pytest.mark.slow
 def test_small_states_use_the_exact_shortcuts(legacy):
     wl = legacy
-    assert solve_state(wl, ["cigar"], 1) == (1, "cigar")
-    assert solve_state(wl, ["cigar", "rebut"], 2) == (3, "cigar")
+    assert solve_state(Game(wl), ["cigar"], 1) == (1, "cigar")
+    assert solve_state(Game(wl), ["cigar", "rebut"], 2) == (3, "cigar")
     with pytest.raises(UnwinnableError):
-        solve_state(wl, ["cigar", "rebut"], 1)
+        solve_state(Game(wl), ["cigar", "rebut"], 1)
     # batch/catch/hatch/latch/match/patch/watch: no answer splits them, so at least 2n.
     family = ["batch", "catch", "hatch", "latch", "match", "patch", "watch"]
-    value, guess = solve_state(wl, family, 6)
+    value, guess = solve_state(Game(wl), family, 6)
     brute_wl = from_words(family, wl.guesses)
     brute = BruteForce(naive_table(brute_wl.guesses, brute_wl.answers), list(brute_wl.answer_guess_index))
     assert (value, guess) == (brute.value(tuple(range(7)), 6), brute_wl.guesses[brute.best(tuple(range(7)), 6)[1]])
@@ -80,7 +81,7 @@ def test_small_states_use_the_exact_shortcuts(legacy):
 @pytest.mark.slow
 def test_salet_total_is_7920(legacy):
     """The published optimum (docs/algorithms.md §11): SALET, total 7920, no answer needs > 5 guesses."""
-    result = solve(legacy, "salet", jobs=2, resume=False)
+    result = solve(Game(legacy), "salet", jobs=2, resume=False)
     assert result.total == 7920
     assert round(result.average, 5) == 3.42117
     assert result.max_guesses == 5
@@ -90,8 +91,8 @@ def test_salet_total_is_7920(legacy):
 
 @pytest.mark.slow
 def test_same_input_same_tree(legacy):
-    first = solve(legacy, "trace", jobs=2, resume=False)
-    second = solve(legacy, "trace", jobs=1, resume=False)
+    first = solve(Game(legacy), "trace", jobs=2, resume=False)
+    second = solve(Game(legacy), "trace", jobs=1, resume=False)
     assert first.total == second.total
     assert first.tree == second.tree
     # byte for byte: the artifact holds nothing that varies between runs (no timing)
@@ -103,7 +104,7 @@ def test_unknown_opener_is_rejected(legacy):
     from solver.game.errors import UnknownWordError
 
     with pytest.raises(UnknownWordError):
-        solve(legacy, "zzzzz")
+        solve(Game(legacy), "zzzzz")
 
 
 @pytest.mark.kernels
@@ -118,13 +119,13 @@ def test_interrupted_solve_resumes_from_its_journal(legacy, tmp_path, monkeypatc
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        solve(wl, wl.answers[0], jobs=1, progress=interrupt_after_two_classes)
+        solve(Game(wl), wl.answers[0], jobs=1, progress=interrupt_after_two_classes)
     finished = seen[-1]
     assert 0 < finished < wl.n_answers
     resumed = []
-    result = solve(wl, wl.answers[0], jobs=1, progress=lambda done, total: resumed.append(done))
+    result = solve(Game(wl), wl.answers[0], jobs=1, progress=lambda done, total: resumed.append(done))
     assert resumed[0] == finished  # the finished classes were loaded, not solved again
-    fresh = solve(wl, wl.answers[0], jobs=1, resume=False)
+    fresh = solve(Game(wl), wl.answers[0], jobs=1, resume=False)
     assert result.total == fresh.total and result.tree == fresh.tree
     assert not any((tmp_path / "journals").iterdir())  # discarded after success
 
@@ -141,13 +142,13 @@ def test_a_journal_of_another_solver_is_refused(legacy, tmp_path, monkeypatch):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        solve(wl, wl.answers[0], jobs=1, progress=interrupt)
-    path = bellman.journal_path(wl, wl.answers[0], 6)
+        solve(Game(wl), wl.answers[0], jobs=1, progress=interrupt)
+    path = bellman.journal_path("solve", *bellman.game_inputs(Game(wl)), wl.answers[0])
     assert path.exists()
     monkeypatch.setattr(bellman, "SOLVER_VERSION", "0.0.0-other")
     with pytest.raises(ForeignJournalError, match="solver_version"):
-        solve(wl, wl.answers[0], jobs=1)
+        solve(Game(wl), wl.answers[0], jobs=1)
     assert path.exists()  # refused, not touched
     seen = []
-    solve(wl, wl.answers[0], jobs=1, resume=False, progress=lambda done, total: seen.append(done))
+    solve(Game(wl), wl.answers[0], jobs=1, resume=False, progress=lambda done, total: seen.append(done))
     assert seen[0] == 0 and not path.exists()  # started over, then discarded

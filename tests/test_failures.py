@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 import msgpack
+from solver.game.spec import Game
 import pytest
 
 import policy_tree
@@ -114,8 +115,8 @@ def test_solve_creates_missing_parent_directories(home, words, capsys):
 def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
         home, words, capsys, monkeypatch):
     word_list = load_word_list(words)
-    expected = bellman.solve(word_list, "salet", jobs=1, resume=False).total
-    journal = bellman.journal_path(word_list, "salet", 6)
+    expected = bellman.solve(Game(word_list), "salet", jobs=1, resume=False).total
+    journal = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "salet")
     real_write = artifacts.write_atomic
 
     def disk_full(path, payload):
@@ -141,12 +142,12 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
 
 def test_solve_discards_its_journal_only_after_the_artifact_is_saved(home, words):
     word_list = load_word_list(words)
-    result = bellman.solve(word_list, "salet", jobs=1, keep_journal=True)
-    journal = bellman.journal_path(word_list, "salet", 6)
+    result = bellman.solve(Game(word_list), "salet", jobs=1, keep_journal=True)
+    journal = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "salet")
     assert journal.exists() and result.journal is not None
     bellman.save_artifact(result, home / "t.msgpack")
     assert not journal.exists() and result.journal is None
-    bellman.solve(word_list, "salet", jobs=1)  # the default: discarded as before
+    bellman.solve(Game(word_list), "salet", jobs=1)  # the default: discarded as before
     assert not journal.exists()
 
 
@@ -378,7 +379,7 @@ def test_a_damaged_tree_names_the_feedback_in_letters(tmp_path):
 
     word_list = from_words(ANSWERS, GUESSES, "tiny")
     table = feedback_table(word_list, use_cache=False)
-    tree = bellman.solve(word_list, "salet", jobs=1, resume=False).tree
+    tree = bellman.solve(Game(word_list), "salet", jobs=1, resume=False).tree
     cut = type(tree)(tree.node_guess[:1], tree.edge_start[:2] * 0, tree.edge_feedback[:0],
                      tree.edge_child[:0], tree.word_length)
     with pytest.raises(InputError) as caught:
@@ -399,7 +400,8 @@ def test_every_writer_respects_the_umask(home, words, capsys):
         from solver.runs.journal import Journal
         from solver.game.feedback import table_cache_path
 
-        journal = Journal.open(bellman.journal_path(word_list, "crane", 6), {"run": 1})
+        path = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "crane")
+        journal = Journal.open(path, {"run": 1})
         journal.append("k", 1)
         assert call(tools.report.main, "--words", words, "--opener", "salet", "--policies",
                     "mig_a", "--jobs", "1", "--out", home / "r", capsys=capsys)[0] == 0

@@ -24,7 +24,7 @@ from solver.game._hard_mode_kernel import HARD_MODE, filter_allowed, history_con
 from solver.game.errors import HardModeError
 from solver.game.feedback import feedback_code, words_to_letters
 from solver.game.hard_mode import check_hard_mode_history, hard_mode_violation
-from solver.game.spec import MODES
+from solver.game.spec import MODES, Game
 from solver.game.wordlists import from_words, load_word_list
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,14 +118,14 @@ def test_hard_mode_value_guess_and_tree_equal_brute_force(legacy, kind, seed, n_
     value, guess = brute.best(everything, all_guesses, limit)
     if value >= INF:
         with pytest.raises(UnwinnableError):
-            solve_state(wl, everything, limit, objective=objective, mode="hard")
+            solve_state(Game(wl, objective=objective, mode="hard"), everything, limit)
         return
-    assert solve_state(wl, everything, limit, objective=objective, mode="hard") == (
+    assert solve_state(Game(wl, objective=objective, mode="hard"), everything, limit) == (
         value, wl.guesses[guess])
     # the whole tree from the brute force's opener, and from a history of two guesses
-    result = solve(wl, wl.guesses[guess], guess_limit=limit, objective=objective, mode="hard",
+    result = solve(Game(wl, guess_limit=limit, objective=objective, mode="hard"), wl.guesses[guess],
                    jobs=1, resume=False)
-    assert result.value == value and result.mode == "hard"
+    assert result.value == value and result.game.hard
     assert tree_from_arrays(result.tree) == brute.tree(everything, all_guesses, limit)
 
 
@@ -168,12 +168,12 @@ def test_hard_mode_costs_more_on_word_families_as_the_brute_force_says(
     hard = HardBruteForce(wl.guesses, wl.answers, table).cost(g, everything, frozenset(range(wl.n_guesses)), limit)
     normal = BruteForce(table, list(wl.answer_guess_index)).guess_cost(g, everything, limit)
     assert (hard, normal) == (hard_total, normal_total)
-    assert solve(wl, opener, guess_limit=limit, jobs=1, resume=False).total == normal
+    assert solve(Game(wl, guess_limit=limit), opener, jobs=1, resume=False).total == normal
     if hard >= INF:
         with pytest.raises(UnwinnableError, match=f"within {limit} guesses"):
-            solve(wl, opener, guess_limit=limit, mode="hard", jobs=1, resume=False)
+            solve(Game(wl, guess_limit=limit, mode="hard"), opener, jobs=1, resume=False)
     else:
-        result = solve(wl, opener, guess_limit=limit, mode="hard", jobs=1, resume=False)
+        result = solve(Game(wl, guess_limit=limit, mode="hard"), opener, jobs=1, resume=False)
         assert result.total == hard
         assert tree_from_arrays(result.tree) == HardBruteForce(
             wl.guesses, wl.answers, table).tree(everything, frozenset(range(wl.n_guesses)), limit, g)
@@ -190,7 +190,7 @@ def test_solve_from_a_hard_mode_history_equals_brute_force(legacy):
                   if feedback_code(first, wl.answers[a]) == history[0][1])
     allowed_set = brute.after(frozenset(range(wl.n_guesses)), wl.guesses.index(first), history[0][1])
     value, guess = brute.best(state, allowed_set, 5)
-    solution = solve_from(wl, history, mode="hard")
+    solution = solve_from(Game(wl, mode="hard"), history)
     if len(state) == 1 and wl.answers[state[0]] == first:
         assert solution.value == 0
     else:
@@ -200,14 +200,14 @@ def test_solve_from_a_hard_mode_history_equals_brute_force(legacy):
 def test_solve_from_refuses_an_illegal_hard_mode_history(legacy):
     history = [("salet", "bbbbg"), ("crony", "bbbbb")]  # t green: crony drops it
     with pytest.raises(HardModeError, match=r"guess 2 \(crony\) .* position 5 must stay 't'"):
-        solve_from(legacy, history, mode="hard")
+        solve_from(Game(legacy, mode="hard"), history)
 
 
 # -- the published figure and the artifact -----------------------------------------------------
 @pytest.mark.slow
 def test_salet_hard_mode_total_is_8122(legacy):
     """Bertsimas & Paskov's hard-mode figure for SALET: 8122 (3.50842)."""
-    result = solve(legacy, "salet", mode="hard", jobs=2, resume=False)
+    result = solve(Game(legacy, mode="hard"), "salet", jobs=2, resume=False)
     assert result.total == 8122
     import policy_tree
     from solver.exact.bellman import artifact_bytes

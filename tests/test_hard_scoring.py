@@ -16,7 +16,7 @@ from conftest import numpy_sub_list
 from naive import feedback
 from solver.evaluation.belief_scoring import score_in_belief
 from solver.evaluation.scoring import PolicyError, score_policy
-from solver.game.environments import HardGame
+from solver.game.environments import HardEpisode
 from solver.game.errors import InputError
 from solver.game.protocol import decision_seed
 from solver.policies.belief import answers_universe
@@ -88,7 +88,7 @@ def test_hard_game_belief_allows_what_the_twin_allows(small):
     word_list, table = small
     rng = np.random.default_rng(5)
     for answer in rng.choice(word_list.n_answers, 6, replace=False):
-        game = HardGame(word_list, table, int(answer))
+        game = HardEpisode(word_list, table, int(answer))
         assert game.belief().allowed.tolist() == list(range(word_list.n_guesses))
         while not game.won and game.guesses < 4:
             belief = game.belief()

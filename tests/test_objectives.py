@@ -6,7 +6,9 @@ is checked against ``tests/naive.py``'s plain Bellman recursion on small lists."
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ from naive import INF, BruteForce, table as naive_table, tree_from_arrays
 from solver.exact.bellman import UnwinnableError, solve, solve_state
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
-from solver.game.spec import GameSpec, code_dtype
+from solver.game.spec import Game, code_dtype
 from solver.game.wordlists import from_words, load_word_list
 
 
@@ -57,9 +59,9 @@ def test_worst_case_value_and_guess_equal_brute_force(legacy, seed, n_answers, n
     expected_value, expected_guess = brute.best(everything, limit)
     if expected_value >= INF:
         with pytest.raises(UnwinnableError):
-            solve_state(wl, everything, limit, objective="worst")
+            solve_state(Game(wl, objective="worst"), everything, limit)
         return
-    assert solve_state(wl, everything, limit, objective="worst") == (
+    assert solve_state(Game(wl, objective="worst"), everything, limit) == (
         expected_value, wl.guesses[expected_guess])
 
 
@@ -74,10 +76,10 @@ def test_worst_case_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_a
     cost = brute.guess_cost(opener, everything, limit)
     if cost >= INF:
         with pytest.raises(UnwinnableError):
-            solve(wl, wl.guesses[opener], guess_limit=limit, objective="worst", jobs=1,
+            solve(Game(wl, guess_limit=limit, objective="worst"), wl.guesses[opener], jobs=1,
                   resume=False)
         return
-    result = solve(wl, wl.guesses[opener], guess_limit=limit, objective="worst", jobs=1,
+    result = solve(Game(wl, guess_limit=limit, objective="worst"), wl.guesses[opener], jobs=1,
                    resume=False)
     assert result.max_guesses == result.value == cost
     assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
@@ -88,8 +90,8 @@ def test_the_two_objectives_differ_where_they_should(legacy):
     worst-case tree is never worse in its maximum, and never better in its total."""
     wl = random_sub_list(legacy, 3, 40, 100)
     opener = wl.answers[0]
-    total = solve(wl, opener, jobs=1, resume=False)
-    worst = solve(wl, opener, objective="worst", jobs=1, resume=False)
+    total = solve(Game(wl), opener, jobs=1, resume=False)
+    worst = solve(Game(wl, objective="worst"), opener, jobs=1, resume=False)
     assert worst.max_guesses <= total.max_guesses
     assert worst.total >= total.total
 
@@ -107,33 +109,53 @@ def test_other_word_lengths_equal_brute_force(length, seed, objective):
     brute = BruteForce(naive, list(wl.answer_guess_index), objective, word_length=length)
     everything = tuple(range(wl.n_answers))
     value, guess = brute.best(everything, 6)
-    assert solve_state(wl, everything, 6, objective=objective) == (value, wl.guesses[guess])
+    assert solve_state(Game(wl, objective=objective), everything, 6) == (value, wl.guesses[guess])
     opener = random.Random(seed).randrange(wl.n_guesses)
-    result = solve(wl, wl.guesses[opener], objective=objective, jobs=1, resume=False)
+    result = solve(Game(wl, objective=objective), wl.guesses[opener], jobs=1, resume=False)
     assert result.tree.edge_feedback.dtype == code_dtype(length)
     assert tree_from_arrays(result.tree) == brute.tree(everything, 6, guess=opener)
     assert result.value == brute.guess_cost(opener, everything, 6)
 
 
-def test_game_spec_rejects_bad_values():
-    assert GameSpec().n_patterns == 243 and GameSpec().all_green == 242
-    assert GameSpec(word_length=6).n_patterns == 729
-    for bad in ({"word_length": 1}, {"word_length": 11}, {"guess_limit": 0},
-                {"objective": "fastest"}, {"mode": "ultra"}, {"feedback": "purple"}):
-        with pytest.raises(InputError):
-            GameSpec(**bad)
+def test_game_rejects_bad_values_with_the_choices():
+    from solver.game.priors import Priors
+    from solver.game.spec import FeedbackRule, Mode, Objective
+
+    five = from_words(["cigar", "rebut"], ["cigar", "rebut", "salet"])
+    six = from_words(["planet", "rocket"], ["planet", "rocket"])
+    game = Game(five, mode="hard", objective="worst")
+    assert game.n_patterns == 243 and game.all_green == 242 and Game(six).n_patterns == 729
+    assert game.mode is Mode.HARD and game.objective is Objective.WORST
+    assert game.feedback is FeedbackRule.STANDARD and game.hard and (game.mode_id, game.objective_id) == (1, 1)
+    assert game == Game(from_words(["rebut", "cigar"], ["salet", "cigar", "rebut"]), 6, "standard", "hard", "worst")
+    assert game != Game(five, mode="hard") and hash(game) != hash(Game(five))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.mode = Mode.NORMAL
+    for bad, message in (({"guess_limit": 0}, "guess limit must be 1..255, got 0"),
+                         ({"guess_limit": 2.5}, "guess limit must be 1..255, got 2.5"),
+                         ({"objective": "fastest"}, "unknown objective 'fastest'; choose one of total, worst"),
+                         ({"mode": "ultra"}, "unknown mode 'ultra'; choose one of normal, hard"),
+                         ({"feedback": "purple"}, "unknown feedback rule 'purple'; choose one of standard, yellow"),
+                         ({"mode": "hard", "feedback": "yellow"}, "hard mode reads the greens"),
+                         ({"priors": Priors("x", np.ones(3, np.int64), "0" * 64)},
+                          "the priors have 3 weights for 2 answers"),
+                         ({"priors": Priors("x", np.ones(2, np.int64), "0" * 64), "objective": "worst"},
+                          "priors weight the total objective; the 'worst' objective takes none")):
+        with pytest.raises(InputError, match=re.escape(message)):
+            Game(five, **bad)
+    assert game.replace(mode="normal") == Game(five, objective="worst")
 
 
 def test_unknown_objective_is_an_input_error(legacy):
     with pytest.raises(InputError, match="objective"):
-        solve_state(legacy, ["cigar", "rebut", "sissy"], 6, objective="fastest")
+        solve_state(Game(legacy, objective="fastest"), ["cigar", "rebut", "sissy"], 6)
 
 
 @pytest.mark.slow
 def test_salet_least_worst_case_on_the_legacy_lists(legacy):
     """SALET's minimum-total tree needs 5 guesses at most; the worst-case search finds the
     least maximum any SALET tree can guarantee, and its tree replays to exactly that."""
-    result = solve(legacy, "salet", objective="worst", jobs=2, resume=False)
+    result = solve(Game(legacy, objective="worst"), "salet", jobs=2, resume=False)
     assert result.max_guesses == result.value == 5
     assert (result.guesses_per_answer >= 1).all()
 
@@ -144,7 +166,7 @@ def test_artifacts_of_other_word_lengths_round_trip_and_verify(tmp_path, length)
     from solver.exact.bellman import save_artifact
 
     wl = toy_list(length, 7, 25, 90)
-    result = solve(wl, wl.answers[0], objective="worst", jobs=1, resume=False)
+    result = solve(Game(wl, objective="worst"), wl.answers[0], jobs=1, resume=False)
     path = save_artifact(result, tmp_path / "toy.msgpack")
     tree = policy_tree.load(path)
     assert tree.header["word_length"] == length and tree.objective == "worst"

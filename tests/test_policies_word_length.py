@@ -15,7 +15,7 @@ from solver.game.protocol import Belief
 from solver.evaluation.scoring import score_policy
 from solver.exact.bellman import solve
 from solver.game.feedback import feedback_table
-from solver.game.spec import all_green, code_dtype, n_patterns
+from solver.game.spec import all_green, code_dtype, n_patterns, Game
 from solver.game.wordlists import from_words, load_word_list
 from solver.policies._policy_kernel import float_entropies
 from solver.policies._uct_kernel import new_scan_workspace, scan_state
@@ -263,7 +263,7 @@ def test_uct_does_not_depend_on_how_codes_are_numbered(toy):
 def test_exact_policy_scores_its_own_total(toy):
     word_list, table = toy
     opener = word_list.guesses[opener_of(word_list, table)]
-    solved = solve(word_list, opener, jobs=1)
+    solved = solve(Game(word_list), opener, jobs=1)
     result = score_policy(ExactPolicy(word_list, table, solved.tree), opener)
     assert_all_won(result, word_list)
     assert result.total == solved.total

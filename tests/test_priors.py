@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 
 from conftest import random_sub_list
@@ -52,8 +53,8 @@ def test_weighted_value_guess_and_tree_equal_brute_force(legacy, seed, n_answers
     everything = tuple(range(wl.n_answers))
     value, guess = brute.best(everything, limit)
     priors = priors_of(wl, weights)
-    assert solve_state(wl, everything, limit, priors=priors) == (value, wl.guesses[guess])
-    result = solve(wl, wl.guesses[guess], guess_limit=limit, priors=priors, jobs=1, resume=False)
+    assert solve_state(Game(wl, priors=priors), everything, limit) == (value, wl.guesses[guess])
+    result = solve(Game(wl, guess_limit=limit, priors=priors), wl.guesses[guess], jobs=1, resume=False)
     assert result.weighted_total == value
     assert tree_from_arrays(result.tree) == brute.tree(everything, limit)
 
@@ -72,7 +73,7 @@ def test_a_skewed_prior_changes_the_guesses_as_the_brute_force_says(legacy):
         uniform = BruteForce(table, list(wl.answer_guess_index))
         _, opener = uniform.best(everything, 6)
         expected = skewed.tree(everything, 6, opener)
-        result = solve(wl, wl.guesses[opener], priors=priors_of(wl, weights), jobs=1, resume=False)
+        result = solve(Game(wl, priors=priors_of(wl, weights)), wl.guesses[opener], jobs=1, resume=False)
         assert tree_from_arrays(result.tree) == expected
         changed += expected != uniform.tree(everything, 6, opener)
     assert changed >= 1
@@ -81,8 +82,8 @@ def test_a_skewed_prior_changes_the_guesses_as_the_brute_force_says(legacy):
 @pytest.mark.kernels
 def test_uniform_weights_give_the_unweighted_tree(legacy):
     wl = random_sub_list(legacy, 21, 20, 60)
-    plain = solve(wl, wl.answers[0], jobs=1, resume=False)
-    uniform = solve(wl, wl.answers[0], priors=priors_of(wl, [7] * wl.n_answers), jobs=1,
+    plain = solve(Game(wl), wl.answers[0], jobs=1, resume=False)
+    uniform = solve(Game(wl, priors=priors_of(wl, [7] * wl.n_answers)), wl.answers[0], jobs=1,
                     resume=False)
     assert uniform.weighted_total == 7 * plain.total
     assert uniform.tree.arrays().keys() == plain.tree.arrays().keys()
@@ -96,7 +97,7 @@ def test_uniform_priors_reproduce_7920(legacy, tmp_path):
     path.write_text("".join(f"{a},0.5\n" for a in legacy.answers))
     priors = load_priors(legacy, str(path))
     assert len(set(priors.weights.tolist())) == 1
-    result = solve(legacy, "salet", priors=priors, jobs=2, resume=False)
+    result = solve(Game(legacy, priors=priors), "salet", jobs=2, resume=False)
     assert result.total == 7920
     assert result.weighted_total == 7920 * int(priors.weights[0])
     import policy_tree
@@ -114,7 +115,7 @@ def test_artifact_records_the_priors_and_verify_checks_the_weighted_total(legacy
 
     wl = random_sub_list(legacy, 5, 12, 40)
     weights = skewed_weights(5, wl.n_answers)
-    result = solve(wl, wl.answers[0], priors=priors_of(wl, weights), jobs=1, resume=False)
+    result = solve(Game(wl, priors=priors_of(wl, weights)), wl.answers[0], jobs=1, resume=False)
     data = artifact_bytes(result)
     tree = policy_tree.decode(data)
     assert tree.prior_weights.tolist() == weights
@@ -132,7 +133,7 @@ def test_solve_from_takes_priors(legacy):
     brute = WeightedBruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index),
                                weights)
     value, guess = brute.best(tuple(range(wl.n_answers)), 6)
-    solution = solve_from(wl, [], priors=priors_of(wl, weights))
+    solution = solve_from(Game(wl, priors=priors_of(wl, weights)), [])
     assert (solution.value, solution.next_guess) == (value, wl.guesses[guess])
 
 
@@ -160,8 +161,7 @@ def test_bad_priors_files_are_refused(legacy, tmp_path, text, fragment):
 def test_priors_need_the_total_objective(legacy):
     wl = random_sub_list(legacy, 1, 8, 20)
     with pytest.raises(InputError, match="priors weight the total objective"):
-        solve_state(wl, range(wl.n_answers), 6, objective="worst",
-                    priors=priors_of(wl, [1] * wl.n_answers))
+        solve_state(Game(wl, objective="worst", priors=priors_of(wl, [1] * wl.n_answers)), range(wl.n_answers), 6)
 
 
 def test_cli_bad_priors_exit_2(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 
+from solver.game.spec import Game
 import pytest
 
 from conftest import random_sub_list
@@ -29,7 +30,7 @@ def test_proof_equals_brute_force(tmp_path, monkeypatch, seed, objective, rank):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(seed)
     truth = brute_values(wl, objective)
-    result = prove(wl, objective=objective, rank=rank, jobs=1, resume=False)
+    result = prove(Game(wl, objective=objective), rank=rank, jobs=1, resume=False)
     ranked = sorted(v for v in truth.values() if v < INF)
     assert [o.value for o in result.ranked][:rank] == ranked[:rank]
     assert len(result.openers) == wl.n_guesses
@@ -47,7 +48,6 @@ def test_proof_equals_brute_force(tmp_path, monkeypatch, seed, objective, rank):
 @pytest.mark.kernels
 @pytest.mark.parametrize("seed,top,rank", [(6, 5, 1), (7, 12, 3), (8, 1, 1)])
 def test_top_n_is_the_best_of_the_n_best_bounds(tmp_path, monkeypatch, seed, top, rank):
-    from solver.exact.bellman import game_spec
     from solver.exact.proofs.runner import Job
     from solver.exact.proofs.total import _opener
     from solver.exact.prove import default_csv_path
@@ -55,10 +55,10 @@ def test_top_n_is_the_best_of_the_n_best_bounds(tmp_path, monkeypatch, seed, top
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(seed)
     truth = brute_values(wl, "total")
-    job = Job(wl, game_spec(wl, 6, "total", "normal"), 1 << 16)
+    job = Job(wl, Game(wl), 1 << 16)
     bounds = {wl.guesses[g]: _opener(job, g, INF, False) for g in range(wl.n_guesses)}
     assert all(bounds[w] <= truth[w] for w in truth)  # a depth-one bound is a lower bound
-    result = prove(wl, rank=rank, top=top, jobs=1, resume=False)
+    result = prove(Game(wl), rank=rank, top=top, jobs=1, resume=False)
     chosen = {o.opener for o in result.openers}
     assert result.top == top and len(chosen) == top
     # the N considered have the N best bounds (ties are broken by the cheaper keys)
@@ -69,23 +69,23 @@ def test_top_n_is_the_best_of_the_n_best_bounds(tmp_path, monkeypatch, seed, top
     for row in result.openers:
         assert row.value == truth[row.opener] if row.status == "exact" else row.value <= truth[row.opener]
     assert result.best.value >= min(truth.values())
-    assert default_csv_path(wl, top=top).name.endswith(f"-normal-top{top}-openers.csv")
-    full = prove(wl, top=wl.n_guesses, jobs=1, resume=False)
+    assert default_csv_path(Game(wl), top=top).name.endswith(f"-normal-top{top}-openers.csv")
+    full = prove(Game(wl), top=wl.n_guesses, jobs=1, resume=False)
     assert full.best.value == min(truth.values())
 
 
 def test_bad_requests_are_input_errors():
     wl = small_list(5)
     with pytest.raises(InputError, match="rank"):
-        prove(wl, rank=0, jobs=1)
+        prove(Game(wl), rank=0, jobs=1)
     with pytest.raises(InputError, match="rank"):
-        prove(wl, rank=wl.n_guesses + 1, jobs=1)
+        prove(Game(wl), rank=wl.n_guesses + 1, jobs=1)
     with pytest.raises(InputError):
-        prove(wl, openers=["zzzzz"], jobs=1)
+        prove(Game(wl), openers=["zzzzz"], jobs=1)
     with pytest.raises(InputError, match="--top"):
-        prove(wl, top=0, jobs=1)
+        prove(Game(wl), top=0, jobs=1)
     with pytest.raises(InputError, match="rank"):
-        prove(wl, top=2, rank=3, jobs=1)
+        prove(Game(wl), top=2, rank=3, jobs=1)
 
 
 def _write_list(directory, wl):
@@ -152,20 +152,20 @@ def test_a_journal_of_other_lists_is_refused(tmp_path, monkeypatch):
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     first, second = small_list(12), small_list(13)
-    prove(first, jobs=1, resume=False)
-    spec = prove_module.game_spec(first)
+    prove(Game(first), jobs=1, resume=False)
+    game = Game(first)
     # the second list's proof finds the first list's journal at its own path: refused
-    stale = prove_module.journal_path(first, spec, 1, None)
+    stale = prove_module.proof_journal(game, 1)
     stale.parent.mkdir(parents=True, exist_ok=True)
     from solver.runs.journal import Journal, run_fingerprint
 
     Journal.open(stale, run_fingerprint(first, mode="normal", objective="total", guess_limit=6,
                                         kind="prove", rank=1, openers=[]), resume=False).close()
-    target = prove_module.journal_path(second, spec, 1, None)
+    target = prove_module.proof_journal(Game(second), 1)
     target.write_bytes(stale.read_bytes())
     with pytest.raises(ForeignJournalError):
-        prove(second, jobs=1)
-    assert prove(second, jobs=1, resume=False).best.status == "exact"
+        prove(Game(second), jobs=1)
+    assert prove(Game(second), jobs=1, resume=False).best.status == "exact"
 
 
 @pytest.mark.kernels
@@ -176,20 +176,20 @@ def test_the_table_does_not_depend_on_the_workers_or_a_resume(tmp_path, monkeypa
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(21, 40, 160)
-    one = prove(wl, rank=2, jobs=1, resume=False)
-    two = prove(wl, rank=2, jobs=2, resume=False)
+    one = prove(Game(wl), rank=2, jobs=1, resume=False)
+    two = prove(Game(wl), rank=2, jobs=2, resume=False)
     assert openers_csv(two) == openers_csv(one)
     # prove() keeps its journal (the CLI discards it after writing the CSV): keep its first
     # half of records and a torn one, as a SIGKILL part-way would leave it
     from solver.runs.journal import _frames
 
-    path = prove_module.journal_path(wl, one.spec, 2, None)
+    path = prove_module.proof_journal(one.game, 2)
     data = path.read_bytes()
     frames = _frames(data)
     assert len(frames) > 4
     cut = frames[len(frames) // 2][1]
     path.write_bytes(data[:cut + 7])
-    resumed = prove(wl, rank=2, jobs=1)
+    resumed = prove(Game(wl), rank=2, jobs=1)
     assert 0 < resumed.reused < one.searched + wl.n_guesses
     assert openers_csv(resumed) == openers_csv(one)
 
@@ -211,15 +211,15 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
     monkeypatch.setattr(prove_module, "BOUND_CHUNK", 8)
     monkeypatch.setattr(prove_module, "SEARCH_BATCH", 2)
     wl, rank = small_list(seed, 40, 120), 4
-    fresh = prove(wl, rank=rank, jobs=1, resume=False)
+    fresh = prove(Game(wl), rank=rank, jobs=1, resume=False)
     expected = openers_csv(fresh)
-    path = prove_module.journal_path(wl, fresh.spec, rank, None)
+    path = prove_module.proof_journal(fresh.game, rank)
     data = path.read_bytes()
     frames = _frames(data)
     assert len(frames) > 15
     for k in range(1, len(frames)):
         path.write_bytes(data[:frames[k][1]])
-        resumed = prove(wl, rank=rank, jobs=1)
+        resumed = prove(Game(wl), rank=rank, jobs=1)
         assert openers_csv(resumed) == expected, f"cut after {k} of {len(frames)} records"
         assert resumed.searched == fresh.searched and resumed.reused <= resumed.searched
 
@@ -232,16 +232,16 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
                 raise KeyboardInterrupt
         return progress
 
-    prove(wl, rank=rank, jobs=1, resume=False, progress=stop_at(10**9))
+    prove(Game(wl), rank=rank, jobs=1, resume=False, progress=stop_at(10**9))
     total_reports = len(reports)
     for first, second in ((1, 3), (total_reports // 3, 2), (total_reports - 2, 1)):
         reports.clear()
         with pytest.raises(KeyboardInterrupt):
-            prove(wl, rank=rank, jobs=1, resume=False, progress=stop_at(first))
+            prove(Game(wl), rank=rank, jobs=1, resume=False, progress=stop_at(first))
         reports.clear()
         with pytest.raises(KeyboardInterrupt):  # resumed, and stopped again
-            prove(wl, rank=rank, jobs=1, progress=stop_at(second))
-        assert openers_csv(prove(wl, rank=rank, jobs=1)) == expected, (first, second)
+            prove(Game(wl), rank=rank, jobs=1, progress=stop_at(second))
+        assert openers_csv(prove(Game(wl), rank=rank, jobs=1)) == expected, (first, second)
 
 
 @pytest.mark.slow
@@ -250,10 +250,10 @@ def test_a_proof_on_a_dask_local_cluster_equals_the_local_proof(tmp_path, monkey
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(22, 30, 120)
-    local = prove(wl, rank=3, jobs=1, resume=False)
+    local = prove(Game(wl), rank=3, jobs=1, resume=False)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:
-        remote = prove(wl, rank=3, resume=False, backend="dask",
+        remote = prove(Game(wl), rank=3, resume=False, backend="dask",
                        scheduler=cluster.scheduler_address)
     assert openers_csv(remote) == openers_csv(local)
     assert (remote.best.opener, remote.best.value) == (local.best.opener, local.best.value)
@@ -263,11 +263,11 @@ def test_a_proof_on_a_dask_local_cluster_equals_the_local_proof(tmp_path, monkey
 def test_an_unreachable_scheduler_is_an_input_error():
     wl = small_list(23)
     with pytest.raises(InputError, match="cannot reach the dask scheduler"):
-        prove(wl, jobs=1, backend="dask", scheduler="tcp://127.0.0.1:9")
+        prove(Game(wl), jobs=1, backend="dask", scheduler="tcp://127.0.0.1:9")
     with pytest.raises(InputError, match="--scheduler"):
-        prove(wl, jobs=1, backend="dask")
+        prove(Game(wl), jobs=1, backend="dask")
     with pytest.raises(InputError, match="backend"):
-        prove(wl, jobs=1, backend="spark")
+        prove(Game(wl), jobs=1, backend="spark")
 
 
 @pytest.mark.kernels
@@ -278,7 +278,7 @@ def test_the_proven_tree_records_its_proof(tmp_path, monkeypatch):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(24)
     truth = brute_values(wl, "total")
-    result = prove(wl, rank=2, jobs=1, resume=False)
+    result = prove(Game(wl), rank=2, jobs=1, resume=False)
     path = save_proven_tree(result, jobs=1, directory=tmp_path / "artifacts")
     tree = policy_tree.load(path)
     assert tree.opener == result.best.opener
@@ -291,13 +291,13 @@ def test_the_proven_tree_records_its_proof(tmp_path, monkeypatch):
     # re-solving the proven opener's tree to the same path keeps the record; another doesn't
     from solver.exact.bellman import solve_and_save
 
-    _, again = solve_and_save(wl, result.best.opener, jobs=1, resume=False,
+    _, again = solve_and_save(Game(wl), result.best.opener, jobs=1, resume=False,
                               directory=tmp_path / "artifacts")
     assert again == path and policy_tree.load(again).opener_proof == proof
     other = next(o.opener for o in result.openers if o.opener != result.best.opener)
-    _, elsewhere = solve_and_save(wl, other, jobs=1, resume=False, directory=tmp_path / "artifacts")
+    _, elsewhere = solve_and_save(Game(wl), other, jobs=1, resume=False, directory=tmp_path / "artifacts")
     assert policy_tree.load(elsewhere).opener_proof is None
-    partial = prove(wl, openers=wl.guesses[:5], jobs=1, resume=False)
+    partial = prove(Game(wl), openers=wl.guesses[:5], jobs=1, resume=False)
     with pytest.raises(InputError, match="every allowed guess"):
         save_proven_tree(partial, jobs=1, directory=tmp_path / "artifacts")
 

@@ -4,6 +4,7 @@ level opener proof against the brute forces, in normal and hard mode."""
 from __future__ import annotations
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 
 from conftest import random_sub_list
@@ -50,7 +51,7 @@ def kernel_state(wl, limit):
     z1, z2 = zobrist_keys(wl.n_answers)
     return (table, z1, z2, memo_arrays(1 << 14),
             guarantee_workspace(limit, wl.n_guesses, wl.n_answers, 243),
-            search_rules(wl)[:3])
+            search_rules(Game(wl))[:3])
 
 
 # least worst cases of their openers (brute force): 3 | 4-5 | 5-6 | 4-5 | 4-5 | 6 or none
@@ -144,7 +145,7 @@ def test_the_least_maximum_proof_equals_the_brute_force(tmp_path, monkeypatch, l
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = make_list(legacy, kind, seed, n_answers, n_guesses)
     truth = brute_worst(wl, mode)
-    result = prove(wl, objective="worst", mode=mode, rank=rank, jobs=1, resume=False)
+    result = prove(Game(wl, objective="worst", mode=mode), rank=rank, jobs=1, resume=False)
     least = min(truth.values())
     assert result.best.value == least < INF
     assert len(result.openers) == wl.n_guesses
@@ -167,17 +168,17 @@ def test_the_worst_case_table_does_not_depend_on_the_workers_or_a_resume(tmp_pat
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = random_sub_list(legacy, 7, 60, 200)
-    one = prove(wl, objective="worst", rank=2, jobs=1, resume=False)
-    two = prove(wl, objective="worst", rank=2, jobs=2, resume=False)
+    one = prove(Game(wl, objective="worst"), rank=2, jobs=1, resume=False)
+    two = prove(Game(wl, objective="worst"), rank=2, jobs=2, resume=False)
     assert openers_csv(two) == openers_csv(one)
-    path = prove_module.journal_path(wl, one.spec, 2, None, kind="prove-worst")
+    path = prove_module.proof_journal(one.game, 2)
     data = path.read_bytes()
     frames = _frames(data)
     assert len(frames) > 4
     path.write_bytes(data[:frames[len(frames) // 2][1] + 7])  # half the records, one torn
-    resumed = prove(wl, objective="worst", rank=2, jobs=1)
+    resumed = prove(Game(wl, objective="worst"), rank=2, jobs=1)
     assert openers_csv(resumed) == openers_csv(one)
-    complete = prove(wl, objective="worst", rank=2, jobs=1)  # every decision journaled now
+    complete = prove(Game(wl, objective="worst"), rank=2, jobs=1)  # every decision journaled now
     assert 0 < resumed.reused < complete.reused
     assert openers_csv(complete) == openers_csv(one)
 
@@ -188,13 +189,13 @@ def test_no_opener_in_time_is_unwinnable(tmp_path, monkeypatch, legacy):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = make_list(legacy, *LISTS[5])  # every opener needs 6 guesses or more
     with pytest.raises(UnwinnableError, match="within 5 guesses"):
-        prove(wl, objective="worst", guess_limit=5, jobs=1, resume=False)
+        prove(Game(wl, objective="worst", guess_limit=5), jobs=1, resume=False)
 
 
 def test_top_is_refused_for_the_worst_case(legacy):
     wl = random_sub_list(legacy, 8, 20, 40)
     with pytest.raises(InputError, match="--top"):
-        prove(wl, objective="worst", top=5, jobs=1)
+        prove(Game(wl, objective="worst"), top=5, jobs=1)
 
 
 # -- the legacy lists --------------------------------------------------------------------------
@@ -210,7 +211,7 @@ def legacy_decisions(legacy, mode, limit, openers):
     z1, z2 = zobrist_keys(legacy.n_answers)
     memo = memo_arrays(1 << 22)
     workspace = guarantee_workspace(6, legacy.n_guesses, legacy.n_answers, 243)
-    rules = search_rules(legacy)[:3]
+    rules = search_rules(Game(legacy))[:3]
     everything = np.arange(legacy.n_guesses, dtype=np.int32)
     unknown = np.full(legacy.n_guesses, 1 << 20, dtype=np.int32)
     mode_id = 1 if mode == "hard" else 0

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from solver.game.spec import Game
 import pytest
 
 import naive_policies as naive
@@ -21,7 +22,8 @@ from solver.policies.registry import UnknownPolicyError, check_policy_name, make
 from solver.evaluation.regret import DecisionRegret, decision_regrets
 from solver.evaluation.scoring import score_policy
 from solver.runs.journal import Journal
-from solver.studies.gap_report import journal_path, report_fingerprint
+from solver.runs.naming import journal_path
+from solver.studies.gap_report import report_fingerprint
 from solver.game.wordlists import load_word_list
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +100,7 @@ def test_report_cli_end_to_end(small, tmp_path):
     markdown = (out / "gap.md").read_text()
     assert "## Where each policy loses most" in markdown and "![" in markdown
     # resume: a second run reuses every record of the journal and appends nothing
-    journal = journal_path(out)
+    journal = journal_path("report", directory=out / "results")
     records = Journal.open(journal, report_fingerprint(word_list)).records()
     assert len(records) == 2 + 2 * 3 + 2 * 2  # optima, policies, float twins of mig_a/mig_b
     assert sorted(k for k in records if k.startswith("optimum/")) == sorted(f"optimum/{o}" for o in openers)
@@ -155,14 +157,14 @@ def test_the_optimum_cache_solves_once_then_reads(small, tmp_path, monkeypatch):
     other = word_list.answers[4]  # a tree of another opener under this opener's name is passed over
     shipped.rename(shipped.with_name(f"{word_list.output_name}-normal-{other}.msgpack"))
     assert load_or_solve_optimum(word_list, other, jobs=1, artifacts_dir=shipped.parent).source == "solved"
-    assert solved.header["total"] == solve(word_list, opener, jobs=1).total
+    assert solved.header["total"] == solve(Game(word_list), opener, jobs=1).total
 
 
 @pytest.mark.kernels
 def test_decision_regrets_against_brute_force(small):
     _, word_list, table = small
     opener = word_list.answers[3]
-    solved = solve(word_list, opener, jobs=1)
+    solved = solve(Game(word_list), opener, jobs=1)
     exact = ExactPolicy(word_list, table, solved.tree)
     result = score_policy(MIGPolicy(word_list, table, "a"), opener)
     regrets, summary = decision_regrets(exact, result.decisions)

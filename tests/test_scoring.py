@@ -4,6 +4,7 @@ failures, and the exact tree scored as a policy."""
 from __future__ import annotations
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 
 import naive_policies as naive
@@ -120,7 +121,7 @@ def test_failures_counted_past_the_limit():
 @pytest.mark.kernels
 def test_exact_tree_scores_its_own_total(small):
     word_list, table = small
-    solved = solve(word_list, word_list.answers[3], jobs=1)
+    solved = solve(Game(word_list), word_list.answers[3], jobs=1)
     from_tree = score_policy(ExactPolicy(word_list, table, solved.tree), word_list.answers[3])
     assert from_tree.total == solved.total
     assert from_tree.guesses_per_answer.tolist() == solved.guesses_per_answer.tolist()

@@ -13,10 +13,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
 from solver.exact.anytime import cheap_lower_bound
-from solver.exact.bellman import UnwinnableError, remaining_answers, solve_from, solve_state
+from solver.exact.bellman import UnwinnableError, solve_from, solve_state
 from solver.exact.book import POPULAR_OPENERS
 from solver.exact.service import EXACT, SOLVED, SearchService
 from solver.game.errors import FeedbackError
@@ -53,7 +55,7 @@ def nyt_table():
 def legacy_service(legacy_table):
     """The legacy normal-mode service with the book and the user's cache (as the tools use it)."""
     word_list, table = legacy_table
-    return SearchService(word_list, table=table)
+    return SearchService(Game(word_list), table=table)
 
 
 # -- 1. random histories after popular openers ----------------------------------------------
@@ -68,7 +70,7 @@ def random_histories(rng, word_list, table, mode, openers, count):
         history = [(opener, int(table[word_list.guess_index(opener), answer]))]
         if i % 2 == 1 and history[0][1] != GREEN:
             if rng.random() < 0.5:
-                state = remaining_answers(word_list, history, table)
+                state = History.parse(Game(word_list), history, limit=False).state(table)
                 second = word_list.answers[int(rng.choice(state))]
             else:
                 pool = allowed_guesses(word_list, history) if mode == "hard" \
@@ -114,8 +116,8 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
     # the shipped book answers openers it has a tree for (no user cache: only shipped trees),
     # and those it knows no tree of wins every game (hard mode: states solved alone); the
     # others are answered off every tree (no opener tree is solved here: see the hotel test)
-    booked = SearchService(word_list, mode=mode, table=table, cache=False)
-    plain = SearchService(word_list, mode=mode, table=table, book=False)
+    booked = SearchService(Game(word_list, mode=mode), table=table, cache=False)
+    plain = SearchService(Game(word_list, mode=mode), table=table, book=False)
     on_book = {o for o in openers if booked.book.find(o) is not None}
     unwinnable = {o for o in openers if o not in on_book and booked.book.unwinnable(o)}
     if mode == "normal":
@@ -128,7 +130,7 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
         t0 = time.perf_counter()
         advice = service.advise(tokens, top=0)
         seconds[tuple(tokens)] = time.perf_counter() - t0
-        state = remaining_answers(word_list, history, table)
+        state = History.parse(Game(word_list), history, limit=False).state(table)
         assert advice.n_answers == len(state), tokens
         assert advice.guesses_left == 6 - len(history), tokens
         if history[-1][1] == GREEN:
@@ -142,7 +144,7 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
             else:
                 assert advice.opener_tree is None, tokens
             if len(state) > COMPARE_ONE_GUESS_UP_TO:
-                bound = cheap_lower_bound(word_list, state, table, service.spec)
+                bound = cheap_lower_bound(service.game, state, table)
                 most = (5 + advice.extra_guesses) * len(state)
                 assert bound <= advice.value <= most, (tokens, advice.value, bound)
                 bounded += 1
@@ -150,9 +152,9 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
         extra = advice.extra_guesses
         if extra:  # a lost state (hard mode): unwinnable with one extra guess fewer
             with pytest.raises(UnwinnableError):
-                solve_from(word_list, history, mode=mode, table=table, guess_limit=5 + extra)
+                solve_from(Game(word_list, mode=mode, guess_limit=5 + extra), history, table=table)
             lost.append(tokens)
-        independent = solve_from(word_list, history, mode=mode, table=table, guess_limit=6 + extra)
+        independent = solve_from(Game(word_list, mode=mode, guess_limit=6 + extra), history, table=table)
         compared += 1
         if (advice.value, advice.next_guess) != (independent.value, independent.next_guess):
             problems.append((tokens, service is booked, (advice.value, advice.next_guess),
@@ -169,10 +171,10 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
 
 def test_state_solved_off_every_tree_is_labelled_solver(legacy_table):
     word_list, table = legacy_table
-    advice = SearchService(word_list, table=table, book=False).advise(["crate:bbbbb"], top=0)
+    advice = SearchService(Game(word_list), table=table, book=False).advise(["crate:bbbbb"], top=0)
     assert advice.status == EXACT and advice.opener_tree is None
     assert advice.source == "solver"
-    on_tree = SearchService(word_list, table=table).advise(["crate:bbbbb"], top=0)
+    on_tree = SearchService(Game(word_list), table=table).advise(["crate:bbbbb"], top=0)
     assert on_tree.source == "tree" and on_tree.opener_tree == "crate"
     assert (on_tree.value, on_tree.next_guess) == (advice.value, advice.next_guess)
 
@@ -190,11 +192,11 @@ def test_lost_game_is_answered_with_extra_guesses(legacy_service):
 
 
 def test_lost_game_analysis_values_every_move(legacy_service):
-    from solver.evaluation.analysis import analyse_game, parse_game
+    from solver.evaluation.analysis import analyse_game
 
     word_list = legacy_service.word_list
-    steps = parse_game(word_list, LOST, answer="hatch")
-    analysis = analyse_game(word_list, steps, service=legacy_service)
+    steps = list(History.from_record(Game(word_list), LOST, answer="hatch"))
+    analysis = analyse_game(Game(word_list), steps, service=legacy_service)
     assert len(analysis.moves) == 6 and analysis.won is False
     assert all(m.value is not None for m in analysis.moves)
     assert all(m.regret is not None and m.luck is not None for m in analysis.moves)
@@ -247,7 +249,7 @@ def test_hard_mode_grid_is_analysed_in_hard_mode(legacy_table):
         assert move["value_exact"] is True
         assert hard_mode_violation(history[:t], move["optimal_guess"]) is None, move
     assert doc["moves"][1]["optimal_guess"] != normal_best
-    independent = solve_from(word_list, history[:1], mode="hard", table=legacy_table[1])
+    independent = solve_from(Game(word_list, mode="hard"), history[:1], table=legacy_table[1])
     assert (doc["moves"][1]["value_total"], doc["moves"][1]["optimal_guess"]) == \
         (independent.value, independent.next_guess)
     # V* at the start is the hard-mode SALET tree's total, not the normal 7920
@@ -296,17 +298,17 @@ def outside_histories(word_list, table):
 @pytest.mark.slow
 def test_history_outside_the_answer_list(legacy_table):
     word_list, table = legacy_table
-    service = SearchService(word_list, table=table, book=False)
+    service = SearchService(Game(word_list), table=table, book=False)
     for history, word, fitting in outside_histories(word_list, table):
         tokens = [f"{w}:{code_to_text(c, 5)}" for w, c in history]
         with pytest.raises(FeedbackError):
-            remaining_answers(word_list, history, table)  # no answer fits
+            History.parse(Game(word_list), history, limit=False).state(table)  # no answer fits
         advice = service.advise(tokens, top=0)
         assert advice.outside_list is True and advice.status == EXACT, tokens
         assert list(advice.answers) == fitting and word in advice.answers, tokens
         assert advice.guesses_left == 4 and advice.extra_guesses == 0
         derived = from_words(fitting, word_list.guesses, "outside")
-        expected = solve_state(derived, fitting, 4, feedback_table(derived, use_cache=False))
+        expected = solve_state(Game(derived), fitting, 4, feedback_table(derived, use_cache=False))
         assert (advice.value, advice.next_guess) == expected, tokens
         if len(fitting) == 2:  # guessing one of the two is optimal (1 + 2 = 3)
             assert advice.next_guess in fitting and advice.value == 3, tokens
@@ -338,8 +340,8 @@ def test_worst_case_tree_answers_off_tree_under_its_objective(legacy_table):
     tree = policy_tree.load(ARTIFACTS / "legacy-normal-worst-salet.msgpack")
     assert tree.objective == "worst"
     advice = SearchService.for_tree(tree, table=table).advise(OFF_TREE, top=0)
-    state = remaining_answers(word_list, [t.split(":") for t in OFF_TREE], table)
-    value, _ = solve_state(word_list, state, 4, table, objective="worst")
+    state = History.parse(Game(word_list), [t.split(":") for t in OFF_TREE], limit=False).state(table)
+    value, _ = solve_state(Game(word_list, objective="worst"), state, 4, table)
     assert advice.status == EXACT and advice.objective == "worst"
     assert advice.value == value and advice.per_game == 1
 
@@ -354,8 +356,8 @@ def test_priors_tree_answers_off_tree_under_its_objective(legacy_table):
     priors = Priors(tree.priors["source"], tree.prior_weights, tree.priors["sha256"])
     advice = SearchService.for_tree(tree, table=table).advise(OFF_TREE, top=0)
     history = [tuple(t.split(":")) for t in OFF_TREE]
-    independent = solve_from(word_list, history, priors=priors, table=table)
-    unweighted = solve_from(word_list, history, table=table)
+    independent = solve_from(Game(word_list, priors=priors), history, table=table)
+    unweighted = solve_from(Game(word_list), history, table=table)
     assert advice.status == EXACT and advice.objective == "weighted"
     assert advice.value == independent.value != unweighted.value
     assert advice.next_guess == independent.next_guess
@@ -374,7 +376,7 @@ def test_new_opener_tree_is_built_once_and_cached(legacy_table, tmp_path, monkey
         table_cache_path(word_list).symlink_to(shared_table)
     calls = []
 
-    first = SearchService(word_list, table=table)
+    first = SearchService(Game(word_list), table=table)
     assert first.book.find("hotel") is None  # neither shipped nor cached
     advice = first.advise(["hotel:bbbbb"], top=0, progress=lambda done, total: calls.append(done))
     assert calls and advice.status == EXACT
@@ -383,12 +385,12 @@ def test_new_opener_tree_is_built_once_and_cached(legacy_table, tmp_path, monkey
     assert str(cached).startswith(str(tmp_path)) and cached.is_file()
 
     calls.clear()
-    second = SearchService(word_list, table=table)
+    second = SearchService(Game(word_list), table=table)
     again = second.advise(["hotel:bbbbb"], top=0, progress=lambda done, total: calls.append(done))
     assert calls == []
     assert (again.status, again.source, again.next_guess, again.value) == \
         (EXACT, "tree", advice.next_guess, advice.value)
-    independent = solve_from(word_list, [("hotel", "bbbbb")], table=table)
+    independent = solve_from(Game(word_list), [("hotel", "bbbbb")], table=table)
     assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
 
 
@@ -399,18 +401,18 @@ def test_a_journal_of_another_solver_version_is_not_reused_and_not_an_error(tmp_
     from conftest import numpy_sub_list
 
     from solver.runs.journal import Journal, run_fingerprint
-    from solver.runs.naming import solve_journal_path
+    from solver.runs.naming import game_inputs, journal_path
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     word_list, table = numpy_sub_list(11, 30, 60)
     opener, answer = word_list.guesses[1], word_list.answers[0]
-    path = solve_journal_path(word_list, opener, 6)
+    path = journal_path("solve", *game_inputs(Game(word_list)), opener)
     foreign = Journal.open(path, run_fingerprint(word_list, kind="solve", solver_version="0-old"), resume=False)
     foreign.append("class 0", {"value": 1})  # a record the new solve must not read
     foreign.close()
     history = [(opener, code_to_text(feedback_code(opener, answer)))]
-    advice = SearchService(word_list, table=table).advise(history, top=0)
-    independent = solve_from(word_list, history, table=table)
+    advice = SearchService(Game(word_list), table=table).advise(history, top=0)
+    independent = solve_from(Game(word_list), history, table=table)
     assert advice.status == EXACT and advice.opener_tree == opener
     assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
 
@@ -435,7 +437,7 @@ def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
     from naive import table as naive_table
 
     from solver.exact.anytime import greedy_guesses
-    from solver.exact.bellman import remaining_answers
+    from solver.game.history import History
     from solver.game.feedback import feedback_code
 
     word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
@@ -444,8 +446,8 @@ def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
     tight = 0
     for first in word_list.guesses[:12]:
         for code in sorted({feedback_code(first, a) for a in word_list.answers} - {242}):
-            state = remaining_answers(word_list, [(first, code)], table)
-            played = greedy_guesses(word_list, state, 5, table=table)
+            state = History.parse(Game(word_list), [(first, code)], limit=False).state(table)
+            played = greedy_guesses(Game(word_list), state, 5, table=table)
             value, _ = brute.best(tuple(int(a) for a in state), 5)
             if played is None:  # the policy loses some answer: then it is no bound at all
                 continue

@@ -3,10 +3,12 @@ against the full solve."""
 
 from __future__ import annotations
 
+from solver.game.spec import Game
+from solver.game.history import History
 import pytest
 
 from naive import BruteForce, table as naive_table, tree_from_arrays
-from solver.exact.bellman import UnwinnableError, remaining_answers, solve_from, solve_state
+from solver.exact.bellman import UnwinnableError, solve_from, solve_state
 from solver.game.errors import FeedbackError, UnknownWordError
 from solver.game.feedback import feedback_code
 from solver.game.wordlists import from_words, load_word_list
@@ -34,8 +36,8 @@ def test_off_tree_history_equals_brute_force_on_the_state(legacy, objective, see
     wl = from_words(answers, answers + others, name=f"sub{seed}")
     answer = rng.choice(wl.answers)
     history = played(rng.sample(wl.guesses, 2), answer)
-    solution = solve_from(wl, history, objective=objective)
-    state = remaining_answers(wl, history)
+    solution = solve_from(Game(wl, objective=objective), history)
+    state = History.parse(Game(wl), history, limit=False).state()
     assert solution.answers == tuple(wl.answers[a] for a in state)
     assert answer in solution.answers and solution.guesses_left == 4
     naive = naive_table(wl.guesses, wl.answers)
@@ -43,22 +45,22 @@ def test_off_tree_history_equals_brute_force_on_the_state(legacy, objective, see
     value, guess = brute.best(tuple(int(a) for a in state), 4)
     assert (solution.value, solution.next_guess) == (value, wl.guesses[guess])
     assert tree_from_arrays(solution.tree) == brute.tree(tuple(int(a) for a in state), 4)
-    assert solve_state(wl, solution.answers, 4, objective=objective) == (value, wl.guesses[guess])
+    assert solve_state(Game(wl, objective=objective), solution.answers, 4) == (value, wl.guesses[guess])
 
 
 def test_text_feedback_and_a_won_game(legacy):
-    solution = solve_from(legacy, [("salet", "bbbby"), ("north", "bbggg")])
+    solution = solve_from(Game(legacy), [("salet", "bbbby"), ("north", "bbggg")])
     assert solution.answers == ("birth", "girth", "mirth") and solution.value == 6
-    done = solve_from(legacy, [("salet", "bbbby"), ("birth", "ggggg")])
+    done = solve_from(Game(legacy), [("salet", "bbbby"), ("birth", "ggggg")])
     assert done.value == 0 and done.next_guess is None
 
 
 def test_bad_histories_name_the_guess_at_fault(legacy):
     with pytest.raises(FeedbackError, match=r"guess 2 \(crane:ggggg\)"):
-        solve_from(legacy, [("salet", "bbbby"), ("crane", "ggggg")])
+        solve_from(Game(legacy), [("salet", "bbbby"), ("crane", "ggggg")])
     with pytest.raises(UnknownWordError):
-        solve_from(legacy, [("zzzzz", "bbbbb")])
+        solve_from(Game(legacy), [("zzzzz", "bbbbb")])
     with pytest.raises(FeedbackError):
-        solve_from(legacy, [("salet", "bbbbq")])
+        solve_from(Game(legacy), [("salet", "bbbbq")])
     with pytest.raises(UnwinnableError):
-        solve_from(legacy, played(["salet"], "pound"), guess_limit=2)
+        solve_from(Game(legacy, guess_limit=2), played(["salet"], "pound"))

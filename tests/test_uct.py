@@ -13,7 +13,7 @@ from solver.game.protocol import Belief
 from solver.policies._uct_kernel import better_final, new_scan_workspace, scan_state, ucb_select
 from solver.exact.bellman import solve_state
 from solver.game.feedback import feedback_table
-from solver.game.spec import all_green
+from solver.game.spec import all_green, Game
 from solver.policies.mig import MIGPolicy, entropy_keys, factor_tables, pattern_count
 from solver.policies.uct import UCTPolicy, make_policy, parse_policy_name, policy_name
 from solver.game.wordlists import from_words, load_word_list
@@ -132,7 +132,7 @@ def exact_value_of_guess(wl, table, state, g, guesses_left):
     for code in np.unique(table[g, state]):
         if code != all_green(wl.word_length):
             cls = state[table[g, state] == code]
-            total += solve_state(wl, cls, guesses_left - 1, table=table)[0]
+            total += solve_state(Game(wl), cls, guesses_left - 1, table=table)[0]
     return total
 
 
@@ -142,7 +142,7 @@ def test_enough_rollouts_pick_an_optimal_guess_on_tiny_lists(list_seed):
     policy; with B = mean/1 the exploration is wide enough to find it in 20k rollouts."""
     wl, table = sub_list(list_seed, 24, 60)
     state = np.arange(wl.n_answers, dtype=np.int32)
-    optimum, _ = solve_state(wl, state, 6, table=table)
+    optimum, _ = solve_state(Game(wl), state, 6, table=table)
     for seed in range(3):
         policy = UCTPolicy(wl, table, n_rollouts=20_000, n_top=wl.n_guesses, variant_o=True,
                            base="b", b_divisor=1.0)

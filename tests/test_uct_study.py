@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 from solver.runs.journal import ForeignJournalError, Journal
+from solver.runs.naming import journal_path
 from solver.game.errors import InputError
 from solver.game.wordlists import load_word_list
 from solver.studies.uct_study import (
-    journal_path, render, run_study, study_fingerprint, write_report,
+    render, run_study, study_fingerprint, write_report,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,7 @@ def test_runs_are_journaled_then_folded_into_the_csvs(small, tmp_path, monkeypat
     kwargs = dict(opener=opener, jobs=1, words=str(directory), out_dir=out, echo=lambda line: None)
     rows = run_study(["uct20_a"], [0, 1], **kwargs)
     assert [(r["policy"], r["seed"]) for r in rows] == [("uct20_a", 0), ("uct20_a", 1)]
-    assert not journal_path(out).exists()  # discarded once every run is in the CSVs
+    assert not journal_path("runs", directory=out).exists()  # discarded once every run is in the CSVs
     runs = read(out / "runs.csv")
     assert [(r["policy"], r["seed"]) for r in runs] == [("uct20_a", "0"), ("uct20_a", "1")]
     columns = read(out / "per_answer.csv")
@@ -56,20 +57,20 @@ def test_runs_are_journaled_then_folded_into_the_csvs(small, tmp_path, monkeypat
     assert run_study(["uct20_a"], [0], **kwargs) == []  # already there
 
     # a study killed after journaling a run but before the CSVs had it
-    journal = Journal.open(journal_path(out), study_fingerprint(word_list))
+    journal = Journal.open(journal_path("runs", directory=out), study_fingerprint(word_list))
     guesses = np.full(word_list.n_answers, 2, dtype=np.int64)
     journal.append("uct20_b@5", {"row": dict(runs[0], policy="uct20_b", seed=5), "guesses": guesses})
     assert run_study([], [], **kwargs) == []
     assert [(r["policy"], r["seed"]) for r in read(out / "runs.csv")][-1] == ("uct20_b", "5")
     assert {c["uct20_b@5"] for c in read(out / "per_answer.csv")} == {"2"}
-    assert not journal_path(out).exists()
+    assert not journal_path("runs", directory=out).exists()
 
     # a journal of other kernels is refused, and dropped on request
-    Journal.open(journal_path(out), dict(study_fingerprint(word_list), kernels={}), resume=False)
+    Journal.open(journal_path("runs", directory=out), dict(study_fingerprint(word_list), kernels={}), resume=False)
     with pytest.raises(ForeignJournalError, match="kernels"):
         run_study([], [], **kwargs)
     run_study([], [], resume=False, **kwargs)
-    assert not journal_path(out).exists()
+    assert not journal_path("runs", directory=out).exists()
 
     text = render(out, str(directory), opener)
     assert "| uct20_a | 20 | 0 |" in text and "Exact optimal tree" in text

@@ -3,6 +3,7 @@ input a 4xx with its message. The page itself is tested in a browser in tests/te
 
 from __future__ import annotations
 
+from solver.game.spec import Game
 import pytest
 
 from webserver import ROOT
@@ -35,7 +36,7 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
                                                   "top": top, "budget": 5})
         assert response.status_code == 200
         got = response.json()
-        expected = advise(word_list, tokens, top=top, budget=5, tree=tree, table=table).to_json()
+        expected = advise(Game(word_list), tokens, top=top, budget=5, tree=tree, table=table).to_json()
         got.pop("seconds"), expected.pop("seconds")
         if expected["status"] == "exact":
             assert got == expected

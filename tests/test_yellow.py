@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from solver.game.spec import Game
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -92,9 +93,9 @@ def test_state_value_equals_brute_force(legacy, seed, n_answers, n_guesses, limi
     value, guess = brute.best(everything, limit)
     if value >= INF:
         with pytest.raises(UnwinnableError):
-            solve_state(wl, everything, limit, feedback="yellow")
+            solve_state(Game(wl, feedback="yellow"), everything, limit)
         return
-    assert solve_state(wl, everything, limit, feedback="yellow") == (value, wl.guesses[guess])
+    assert solve_state(Game(wl, feedback="yellow"), everything, limit) == (value, wl.guesses[guess])
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:3])
@@ -107,11 +108,9 @@ def test_tree_equals_brute_force_tree(legacy, seed, n_answers, n_guesses, limit)
     cost = brute.guess_cost(opener, everything, limit)
     if cost >= INF:
         with pytest.raises(UnwinnableError):
-            solve(wl, wl.guesses[opener], guess_limit=limit, jobs=1, resume=False,
-                  feedback="yellow")
+            solve(Game(wl, guess_limit=limit, feedback="yellow"), wl.guesses[opener], jobs=1, resume=False)
         return
-    result = solve(wl, wl.guesses[opener], guess_limit=limit, jobs=1, resume=False,
-                   feedback="yellow")
+    result = solve(Game(wl, guess_limit=limit, feedback="yellow"), wl.guesses[opener], jobs=1, resume=False)
     assert result.total == cost
     assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
 
@@ -122,15 +121,15 @@ def test_anagrams_need_guesses_beyond_the_limit():
     answers = ["least", "slate", "stale", "steal", "tales"]
     wl = from_words(answers, answers, "anagrams")
     with pytest.raises(UnwinnableError):
-        solve_state(wl, answers, 2, feedback="yellow")
-    value, _ = solve_state(wl, answers, 5, feedback="yellow")
+        solve_state(Game(wl, feedback="yellow"), answers, 2)
+    value, _ = solve_state(Game(wl, feedback="yellow"), answers, 5)
     assert value == 1 + 2 + 3 + 4 + 5  # each guess tells one answer apart: 1..5 guesses
-    assert solve_state(wl, answers, 2)[0] == 9  # the standard game splits them at once
+    assert solve_state(Game(wl), answers, 2)[0] == 9  # the standard game splits them at once
 
 
 def test_hard_mode_is_refused(legacy):
     with pytest.raises(InputError, match="hard mode"):
-        solve(legacy, "salet", mode="hard", feedback="yellow", jobs=1)
+        solve(Game(legacy, mode="hard", feedback="yellow"), "salet", jobs=1)
 
 
 @pytest.fixture(scope="module")
@@ -138,13 +137,13 @@ def yellow_tree(legacy):
     import policy_tree
 
     wl = random_sub_list(legacy, 11, 40, 150)
-    result = solve(wl, wl.guesses[0], guess_limit=8, jobs=1, resume=False, feedback="yellow")
+    result = solve(Game(wl, guess_limit=8, feedback="yellow"), wl.guesses[0], jobs=1, resume=False)
     return result, policy_tree.decode(artifact_bytes(result))
 
 
 def test_artifact_round_trip_records_the_rule(yellow_tree):
     result, tree = yellow_tree
-    assert tree.feedback == "yellow" and result.feedback == "yellow"
+    assert tree.feedback == "yellow" and result.game.feedback == "yellow"
     assert tree.to_bytes() == artifact_bytes(result)
     assert tree.total == result.total
     for answer in tree.word_list.answers:
@@ -166,7 +165,7 @@ def test_standard_artifact_has_no_feedback_key(legacy):
     import msgpack
 
     wl = random_sub_list(legacy, 1, 20, 60)
-    document = msgpack.unpackb(artifact_bytes(solve(wl, wl.guesses[0], jobs=1, resume=False)))
+    document = msgpack.unpackb(artifact_bytes(solve(Game(wl), wl.guesses[0], jobs=1, resume=False)))
     assert "feedback" not in document
 
 
@@ -184,7 +183,7 @@ def test_reader_refuses_an_unknown_rule_and_a_green_edge(yellow_tree):
     with pytest.raises(UnsupportedArtifactError, match="feedback rule 'purple'"):
         policy_tree.decode(seal(document))
     document["feedback"] = "yellow"
-    normal = solve(result.word_list, result.opener, jobs=1, resume=False, guess_limit=8)
+    normal = solve(Game(result.word_list, guess_limit=8), result.opener, jobs=1, resume=False)
     standard = msgpack.unpackb(artifact_bytes(normal), raw=False)
     if any(shows_green(c) for c in standard["tree"]["edge_feedback"]):
         standard["feedback"] = "yellow"
@@ -199,10 +198,11 @@ def test_lookup_refuses_a_green_in_a_yellow_game(yellow_tree):
 
 
 def test_journal_and_artifact_names_differ_by_rule(legacy):
-    from solver.exact.bellman import artifact_path, journal_path
+    from solver.exact.bellman import artifact_path, game_inputs
 
-    assert journal_path(legacy, "salet", 8) != journal_path(legacy, "salet", 8, feedback="yellow")
-    assert artifact_path(legacy, "salet", guess_limit=8, feedback="yellow").name == \
+    assert (game_inputs(Game(legacy, guess_limit=8))
+            != game_inputs(Game(legacy, guess_limit=8, feedback="yellow")))
+    assert artifact_path(Game(legacy, guess_limit=8, feedback="yellow"), "salet").name == \
         "legacy-normal-yellow-salet-limit8.msgpack"
 
 

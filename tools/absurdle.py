@@ -22,7 +22,7 @@ Which of several largest classes is kept is the tie rule (--tie):
                 code (qntm's own tie rule is not published; see docs/algorithms.md §13.1)
   lowest-code   the lowest pattern code (sum of c_i * 3^i; all-green is the highest)
 
-The search deepens the number of guesses t = 1, 2, ... up to --max-guesses and stops at the
+The search deepens the number of guesses t = 1, 2, ... up to --max-depth and stops at the
 first t with a forced win: it prints t, one optimal line of play with the patterns the
 adversary shows, and the exhausted search with t - 1 guesses (states and partitions it went
 through) that proves one guess fewer cannot do it. Nothing is pruned on a heuristic.
@@ -30,15 +30,15 @@ through) that proves one guess fewer cannot do it. Nothing is pruned on a heuris
 Feedback in a history is five of b/y/g (gray/yellow/green), five digits 0/1/2, or the squares
 Wordle shares; each pattern must be one the adversary shows under the tie rule.
 
-Exit status: 0 solved (or no forced win within --max-guesses, said so), 1 an internal error,
+Exit status: 0 solved (or no forced win within --max-depth, said so), 1 an internal error,
 2 bad input (an unknown tie rule or word list, a word not in the guesses, malformed feedback,
-a pattern the adversary would not show — naming the guess —, a --max-guesses below 1),
+a pattern the adversary would not show — naming the guess —, a --max-depth below 1),
 130 interrupted.
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from solver.exact.absurdle import DEFAULT_MAX_GUESSES, DEFAULT_TIE
+    from solver.exact.absurdle import DEFAULT_DEPTH_LIMIT, DEFAULT_TIE
 
     parser = argparse.ArgumentParser(prog=prog_name("absurdle"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -50,8 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "guesses.txt (default: legacy)")
     parser.add_argument("--tie", default=DEFAULT_TIE,
                         help=f"tie rule: adversarial, fewest-clues or lowest-code (default {DEFAULT_TIE})")
-    parser.add_argument("--max-guesses", type=_cli.guess_limit, default=DEFAULT_MAX_GUESSES, metavar="N",
-                        help=f"the most guesses the search tries (default {DEFAULT_MAX_GUESSES})")
+    parser.add_argument("--max-depth", dest="depth_limit", type=_cli.guess_limit,
+                        default=DEFAULT_DEPTH_LIMIT, metavar="N",
+                        help=f"the deepening limit: the most guesses the search tries "
+                             f"(default {DEFAULT_DEPTH_LIMIT})")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     add_debug_option(parser)
     return parser
@@ -64,11 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from solver.exact.absurdle import check_max_guesses, check_tie, solve_absurdle
+    from solver.exact.absurdle import check_depth_limit, check_tie, solve_absurdle
     from solver.game.wordlists import load_word_list
 
     check_tie(args.tie)
-    check_max_guesses(args.max_guesses)
+    check_depth_limit(args.depth_limit)
     word_list = load_word_list(args.words)
     console = Console(stderr=True)
     bar = Progress(TextColumn("[bold]searching[/] {task.description}"), BarColumn(),
@@ -84,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bar.update(tasks[t], completed=done, total=total)
 
     try:
-        result = solve_absurdle(word_list, args.history, tie=args.tie, max_guesses=args.max_guesses,
+        result = solve_absurdle(word_list, args.history, tie=args.tie, depth_limit=args.depth_limit,
                                 progress=progress)
     finally:
         if tasks:
@@ -110,8 +112,8 @@ def print_result(result) -> None:
     console.print(escape(f"Absurdle, {result.word_list} lists, tie rule {result.tie}, from {where} "
                          f"({result.state_size} answers left)"))
     if result.least is None:
-        console.print(escape(f"no win can be forced within {result.max_guesses} guesses "
-                             "(raise --max-guesses to search further)"))
+        console.print(escape(f"no win can be forced within {result.depth_limit} guesses "
+                             "(raise --max-depth to search further)"))
     else:
         console.print(escape(f"least number of guesses that forces a win: {result.least}"))
         line = Table(title="one optimal line")

@@ -89,7 +89,8 @@ def read_grid(value: str | None) -> str | None:
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from solver.evaluation.analysis import analyse_game, grid_mode, parse_game
+    from solver.evaluation.analysis import analyse_game
+    from solver.game.history import History, grid_mode
     from tools._cli import SolveProgress
 
     from solver.exact.service import check_budget
@@ -97,10 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_budget(args.budget)
     grid = read_grid(args.grid)
     service = load_service(args, mode=args.mode or grid_mode(grid))
-    steps = parse_game(service.word_list, args.guesses, answer=args.answer, grid=grid,
-                       guess_limit=service.spec.guess_limit)
+    steps = History.from_record(service.game, args.guesses, answer=args.answer, grid=grid)
     with SolveProgress() as progress:
-        analysis = analyse_game(service.word_list, steps, budget=args.budget, service=service,
+        analysis = analyse_game(service.game, steps, budget=args.budget, service=service,
                                 progress=progress)
     if args.json:
         print(json.dumps(analysis.to_json(), indent=2))

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from solver.game.spec import MODES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
@@ -60,7 +61,7 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
                         help="word list: 'legacy' (the original 2022 lists), 'nyt-2024' (the NYT's "
                              "lists of 2024), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', or a "
                              "directory with answers.txt and guesses.txt (default: legacy)")
-    parser.add_argument("--mode", default=None, choices=("normal", "hard"),
+    parser.add_argument("--mode", default=None, choices=MODES,
                         help="play mode: normal (default) or hard (the NYT rule: every guess "
                              "keeps the greens in place and uses every revealed letter)")
     parser.add_argument("--budget", type=_cli.positive_seconds, default=None, metavar="SECONDS", help=budget_help)
@@ -91,24 +92,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_service(args, mode: str | None = None):
-    """The :class:`solver.exact.service.SearchService` the shared options describe."""
+def load_service(args, mode=None):
+    """The :class:`solver.exact.service.SearchService` the shared options describe (``mode``,
+    a :class:`~solver.game.spec.Mode` or its name, overrides ``--mode``)."""
     from solver.evaluation.assist import service_for
     from solver.game.errors import InputError
+    from solver.game.spec import Game
     from solver.game.wordlists import load_word_list
 
-    mode = mode or args.mode or "normal"
+    game = Game(load_word_list(args.words), mode=mode or args.mode or "normal")
     if args.tree is None:
-        return service_for(load_word_list(args.words), mode=mode, book=not args.no_tree)
+        return service_for(game, book=not args.no_tree)
     import policy_tree
 
     tree = policy_tree.load(args.tree)
-    word_list = load_word_list(args.words)
+    word_list, mode = game.word_list, game.mode
     if tree.word_list.identity != word_list.identity or tree.mode != mode:
         raise InputError(f"{args.tree}: a {tree.mode}-mode tree of the {tree.word_list.name!r} lists, "
                          f"not of the {word_list.name!r} lists in {mode} mode (give --words and "
                          "--mode to match it, or leave out --tree)")
-    return service_for(word_list, tree=tree, mode=mode, book=not args.no_tree)
+    return service_for(game, tree=tree, book=not args.no_tree)
 
 
 def seconds_left(limit: float | None, started: float, keep: float = 0.0) -> float | None:

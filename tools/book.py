@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from solver.game.spec import MODES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog_name("book"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy", help="word list (default: legacy)")
-    parser.add_argument("--mode", default="normal", choices=("normal", "hard"))
+    parser.add_argument("--mode", default="normal", choices=MODES)
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers (default: the popular openers, "
                              f"{','.join(POPULAR_OPENERS)}, those in the guess list)")
@@ -54,7 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.game.wordlists import load_word_list
 
     console = Console(stderr=True, highlight=False)
+    from solver.game.spec import Game
+
     word_list = load_word_list(args.words)
+    game = Game(word_list, mode=args.mode)
     directory = args.directory or ARTIFACTS_DIR / "book"
     if args.openers is None:
         from solver.exact.book import POPULAR_OPENERS
@@ -65,15 +69,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for opener in openers:
             word_list.guess_index(opener)  # every opener checked before any work
     for opener in openers:
-        path = artifact_path(word_list, opener, directory=directory, mode=args.mode)
-        shipped = artifact_path(word_list, opener, directory=ARTIFACTS_DIR, mode=args.mode)
+        path = artifact_path(game, opener, directory=directory)
+        shipped = artifact_path(game, opener, directory=ARTIFACTS_DIR)
         marker = path.with_name(path.name + ".unwinnable")
         if shipped.exists() or ((path.exists() or marker.exists()) and not args.force):
             console.print(f"{opener}: kept ({shipped if shipped.exists() else path})")
             continue
         try:
-            result, written = solve_and_save(word_list, opener, out=path, mode=args.mode,
-                                             jobs=args.jobs)
+            result, written = solve_and_save(game, opener, out=path, jobs=args.jobs)
         except UnwinnableError as exc:  # recorded, so no player's question solves it again
             from solver.game.files import write_atomic
 

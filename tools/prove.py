@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from solver.game.spec import MODES, OBJECTIVES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
@@ -41,10 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
                              "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
-    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+    parser.add_argument("--mode", choices=MODES, default="normal",
                         help="normal (default) or hard: every guess keeps the greens in place "
                              "and uses every revealed letter (the NYT rule)")
-    parser.add_argument("--objective", choices=("total", "worst"), default="total",
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total",
                         help="minimise total guesses (default) or the worst case")
     parser.add_argument("--rank", type=_cli.positive_count, default=1,
                         help="solve the K best openers exactly (default 1: the best)")
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(artifacts/<list>-<mode>-<opener>.msgpack), marked as proven")
     parser.add_argument("--memory-gb", type=_cli.memory_gb, default=4.0,
                         help="memory for the workers' memo tables (default 4)")
-    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=_cli.guess_limit, default=6,
+    parser.add_argument("--guess-limit", dest="guess_limit", type=_cli.guess_limit, default=6,
                         metavar="K", help="every game must be won within K guesses (default 6)")
     parser.add_argument("--out", default=None,
                         help="CSV path (default: artifacts/<list>-<mode>-openers.csv)")
@@ -90,14 +91,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from solver.game.errors import InputError
 
+    from solver.game.spec import Game, Objective
+
     word_list = load_word_list(args.words)
+    game = Game(word_list, args.guess_limit, mode=args.mode, objective=args.objective)
     if args.top is not None and args.tree:
         raise InputError("--tree marks the tree as proven, which --top is not: solve the tree "
                          "with python -m tools.solve --opener W")
     openers = [w for w in args.openers.split(",") if w.strip()] if args.openers else None
     # the output path is checked before any work (a bad one would lose the run's result)
-    path = prepare_output_file(args.out or default_csv_path(word_list, args.objective, args.mode,
-                                                                top=args.top),
+    path = prepare_output_file(args.out or default_csv_path(game, top=args.top),
                                inputs=word_list.files)
     prepare_output_file(timings_path(path), inputs=word_list.files)
     console = Console(stderr=True)
@@ -121,12 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             bar.update(task, completed=info["done"], total=info["total"],
                        phase=phases[info["phase"]], description=description)
 
-        result = prove(word_list, guess_limit=args.guess_limit, objective=args.objective,
-                       mode=args.mode,
-                       rank=args.rank, openers=openers, jobs=args.jobs,
+        result = prove(game, rank=args.rank, openers=openers, jobs=args.jobs,
                        memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
                        backend=args.backend, scheduler=args.scheduler, top=args.top)
-    journal = proof_journal(word_list, result.spec, args.rank, openers, args.top)
+    journal = proof_journal(game, args.rank, openers, args.top)
     try:
         path, timings = save_openers_csv(result, path)
     except OSError as exc:
@@ -139,16 +140,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     tree_path = None
     if args.tree:
         tree_path = save_proven_tree(result, jobs=args.jobs)
-    discard_journal(word_list, result.spec, args.rank, openers, args.top)
+    discard_journal(game, args.rank, openers, args.top)
     table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
     for column in ("rank", "opener", "value", "average"):
         table.add_column(column, justify="right" if column != "opener" else "left")
     for i, row in enumerate(result.ranked[:max(args.rank, 1)], start=1):
-        average = f"{row.value / word_list.n_answers:.5f}" if args.objective == "total" else ""
+        average = f"{row.value / word_list.n_answers:.5f}" if game.objective is Objective.TOTAL else ""
         table.add_row(str(i), row.opener, str(row.value), average)
     Console().print(table)
     bounded = [row.value for row in result.openers if row.status != "exact"]
-    if args.objective == "worst":
+    if game.objective is Objective.WORST:
         least = result.best.value
         Console().print(f"proven: no opener wins every game within {least - 1} guesses; "
                         f"{result.best.opener} wins every game within {least}", soft_wrap=True)

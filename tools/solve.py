@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from solver.game.spec import MODES, OBJECTIVES
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
@@ -45,11 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "<list> = a shipped list's name (legacy, wordfreq-6, …) or "
                              "custom-<12 hex of the lists' sha256> "
                              "for any other lists)")
-    parser.add_argument("--guess-limit", "--max-guesses", dest="guess_limit", type=_cli.guess_limit, default=6,
+    parser.add_argument("--guess-limit", dest="guess_limit", type=_cli.guess_limit, default=6,
                         metavar="K",
                         help="every game must be won within K guesses (default 6); with the "
                              "total objective this is the least total subject to max ≤ K")
-    parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
+    parser.add_argument("--mode", choices=MODES, default="normal",
                         help="normal (any allowed guess) or hard: every guess keeps the greens "
                              "in place and uses every revealed letter (the NYT rule)")
     parser.add_argument("--priors", default=None, metavar="FILE|wordfreq",
@@ -60,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="feedback rule: standard (default) or yellow (Yellow Wordle: every "
                              "green shown as yellow unless the guess is right; SALET's tree wins "
                              "every game within 6 guesses, docs/variants.md)")
-    parser.add_argument("--objective", choices=("total", "worst"), default="total",
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total",
                         help="minimise the total guesses over all answers (default), or the "
                              "worst case: the most guesses any answer needs")
     parser.add_argument("--no-resume", action="store_true",
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from solver.exact.bellman import solve_and_save
+    from solver.game.spec import FeedbackRule, Game, Objective
     from solver.game.wordlists import load_word_list
 
     from solver.game.feedback import check_feedback_rule
@@ -85,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from solver.game.priors import load_priors
 
         priors = load_priors(word_list, args.priors)
+    game = Game(word_list, args.guess_limit, args.feedback, args.mode, args.objective, priors)
     bar = Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
                    console=console, transient=True)
@@ -98,16 +101,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         # checks the opener, options, output path and cache before any work
-        result, path = solve_and_save(
-            word_list, args.opener, args.out, jobs=args.jobs, guess_limit=args.guess_limit,
-            objective=args.objective, mode=args.mode, priors=priors, resume=not args.no_resume,
-            progress=progress, feedback=args.feedback)
+        result, path = solve_and_save(game, args.opener, args.out, jobs=args.jobs,
+                                      resume=not args.no_resume, progress=progress)
     finally:
         if tasks:
             bar.stop()
-    title = "optimal tree" if args.objective == "total" else "least worst-case tree"
-    rule = "" if args.feedback == "standard" else f", {args.feedback} feedback"
-    table = Table(title=escape(f"{title}: {word_list.name}, {args.mode} mode{rule}, "
+    title = "optimal tree" if game.objective is Objective.TOTAL else "least worst-case tree"
+    rule = "" if game.feedback is FeedbackRule.STANDARD else f", {game.feedback} feedback"
+    table = Table(title=escape(f"{title}: {word_list.name}, {game.mode} mode{rule}, "
                                f"opener {result.opener}"))
     table.add_column("quantity")
     table.add_column("value", justify="right")
@@ -118,8 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.add_row("priors", escape(f"{priors.source} (sha256 {priors.sha256[:12]}…)"))
         table.add_row("expected guesses under the priors", f"{result.expected_guesses:.5f}")
     table.add_row("max guesses", str(result.max_guesses))
-    table.add_row(f"histogram (1..{result.guess_limit})", " ".join(str(h) for h in result.histogram))
-    if result.guess_limit > 6:
+    table.add_row(f"histogram (1..{game.guess_limit})", " ".join(str(h) for h in result.histogram))
+    if game.guess_limit > 6:
         won = sum(result.histogram[:6])
         table.add_row("won within 6", f"{won} ({100 * won / word_list.n_answers:.2f}%)")
     table.add_row("tree nodes", str(result.tree.n_nodes))

@@ -2,7 +2,7 @@
 
 The adversary (docs/algorithms.md §13.1) holds the answers still possible; after each guess it
 keeps the largest feedback class, under a tie rule (:data:`solver.game.absurdle.TIE_RULES`): the
-environment :class:`solver.game.absurdle.AbsurdleGame`. An agent plays as in ordinary Wordle
+environment :class:`solver.game.absurdle.AbsurdleEpisode`. An agent plays as in ordinary Wordle
 (answers setting: its state is the adversary's class, which it sees through the feedback) until
 the adversary is left with the guessed word.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.evaluation.scoring import PolicyError, Score
-from solver.game.absurdle import DEFAULT_TIE, AbsurdleGame, check_tie
+from solver.game.absurdle import DEFAULT_TIE, AbsurdleEpisode, check_tie
 from solver.game.protocol import decision_rng
 
 #: Default cap of an agent's game against the adversary.
@@ -54,7 +54,7 @@ class AbsurdleLine:
 def play_absurdle(policy, tie: str = DEFAULT_TIE, seed: int = 0, cap: int = DEFAULT_ABSURDLE_CAP,
                   table: np.ndarray | None = None) -> AbsurdleLine:
     """Play ``policy`` (an agent of the answers setting, :mod:`solver.game.protocol`) against
-    the adversary under ``tie`` in the environment :class:`solver.game.absurdle.AbsurdleGame`
+    the adversary under ``tie`` in the environment :class:`solver.game.absurdle.AbsurdleEpisode`
     (module docstring): under ``adversarial`` every reply the adversary may give is followed
     and the line worst for the agent is returned. Raises AbsurdleInputError for a bad tie,
     PolicyError for a guess index out of range."""
@@ -63,7 +63,7 @@ def play_absurdle(policy, tie: str = DEFAULT_TIE, seed: int = 0, cap: int = DEFA
     table = policy.table if table is None else table
     words = word_list.guesses
 
-    def line(game: AbsurdleGame) -> tuple[list, bool]:
+    def line(game: AbsurdleEpisode) -> tuple[list, bool]:
         if game.guesses >= cap:
             return [], False
         rng = None if policy.deterministic else decision_rng(seed, 0, game.guesses)
@@ -84,7 +84,7 @@ def play_absurdle(policy, tie: str = DEFAULT_TIE, seed: int = 0, cap: int = DEFA
                 best = option
         return best
 
-    steps, won = line(AbsurdleGame(word_list, table, tie))
+    steps, won = line(AbsurdleEpisode(word_list, table, tie))
     return AbsurdleLine(policy.name, tie, None if policy.deterministic else int(seed), steps, won)
 
 

@@ -37,82 +37,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.evaluation.assist import check_options, format_steps, normalise_history, service_for
+from solver.evaluation.assist import check_budget, format_steps, service_for
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback
-from solver.game.spec import GUESS_LIMIT
-from solver.game.wordlists import WordList
-
-_SQUARES = {"\u2b1b", "\u2b1c", "\U0001f7e8", "\U0001f7e9"}
-
-
-def grid_rows(text: str, word_length: int = 5) -> list[int]:
-    """The feedback codes of a shared emoji grid, first row first. Lines that are not a row of
-    squares (the ``Wordle 1,234 4/6`` header, blank lines) are skipped. Raises FeedbackError
-    when no row is found or a row has the wrong number of squares."""
-    rows = []
-    for number, line in enumerate(str(text).splitlines(), start=1):
-        symbols = [ch for ch in line if ch not in " \t\ufe0f\r"]
-        if not symbols or not any(ch in _SQUARES for ch in symbols):
-            continue
-        if len(symbols) != word_length or not all(ch in _SQUARES for ch in symbols):
-            raise FeedbackError(f"grid line {number} ({line.strip()!r}) is not a row of "
-                                f"{word_length} squares (⬛ or ⬜, 🟨, 🟩)")
-        rows.append(parse_feedback("".join(symbols), word_length))
-    if not rows:
-        raise FeedbackError("the grid has no row of squares (⬛ or ⬜, 🟨, 🟩)")
-    return rows
-
-
-def parse_game(word_list: WordList, tokens, *, answer: str | None = None, grid: str | None = None,
-               guess_limit: int = GUESS_LIMIT) -> list[tuple[str, int]]:
-    """A finished game as ``(guess, feedback code)`` pairs, from what a player has at hand.
-
-    Args:
-        word_list: the lists.
-        tokens: the guesses in order, each ``"word"`` or ``"word:feedback"``.
-        answer: the answer, when known: the feedback of every plain word is computed from it,
-            and any given feedback must agree with it.
-        grid: the emoji grid Wordle shares: its rows are the feedback of the guesses in order.
-
-    Every guess needs its feedback from one of the three. Raises InputError subclasses naming
-    the guess at fault (an unknown word, feedback that disagrees with the answer or the grid,
-    a row count that differs from the guesses, a guess with no feedback, no guess at all).
-    """
-    tokens = [str(t).strip() for t in tokens if str(t).strip()]
-    if not tokens:
-        raise InputError("the game has no guesses: give them in order, e.g. salet crane bitty")
-    length = word_list.word_length
-    if answer is not None:
-        answer = str(answer).strip().lower()
-        word_list.guess_index(answer)  # an answer outside the answer list is a guess of the list
-    rows = grid_rows(grid, length) if grid is not None else None
-    if rows is not None and len(rows) != len(tokens):
-        raise InputError(f"the grid has {len(rows)} rows but {len(tokens)} guesses were given")
-    steps = []
-    for turn, token in enumerate(tokens, start=1):
-        word, sep, text = token.partition(":")
-        word = word.strip().lower()
-        try:
-            word_list.guess_index(word)
-            given = parse_feedback(text, length) if sep else None
-        except InputError as exc:
-            raise type(exc)(f"guess {turn}: {exc}") from None
-        for source, code in (("the grid", rows[turn - 1] if rows else None),
-                             (f"the answer {answer!r}", feedback_code(word, answer) if answer else None)):
-            if code is None:
-                continue
-            if given is not None and code != given:
-                raise FeedbackError(f"guess {turn} ({word}): the feedback {code_to_text(given, length)} "
-                                    f"disagrees with {source}, which gives {code_to_text(code, length)}")
-            given = code
-        if given is None:
-            raise InputError(f"guess {turn} ({word}) has no feedback: write it as {word}:bbygb, or give "
-                             "the answer (--answer) or the grid (--grid)")
-        steps.append((word, given))
-    return normalise_history(word_list, steps, guess_limit)
-
+from solver.game.feedback import code_to_text
+from solver.game.spec import Game
 
 @dataclass
 class MoveAnalysis:
@@ -233,57 +162,44 @@ class GameAnalysis:
         }
 
 
-def grid_mode(text: str | None) -> str | None:
-    """``"hard"`` when a shared grid's header marks hard mode (``Wordle 1,234 3/6*``, ``X/6*``),
-    ``"normal"`` for a header without the star, None when the text has no such header."""
-    import re
-
-    if text is None:
-        return None
-    match = re.search(r"\b([1-9X])/(\d+)(\*?)", str(text))
-    if match is None:
-        return None
-    return "hard" if match.group(3) else "normal"
-
-
-def analyse_game(word_list: WordList, history, *, budget: float | None = None, tree=None,
-                 table: np.ndarray | None = None, mode: str = "normal",
-                 guess_limit: int = GUESS_LIMIT, service=None, progress=None) -> GameAnalysis:
+def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
+                 table: np.ndarray | None = None, service=None, progress=None) -> GameAnalysis:
     """Regret and luck of every move of a game (module docstring).
 
     Args:
-        word_list: the lists.
-        history: the game, as for :func:`solver.evaluation.assist.normalise_history` (see
-            :func:`parse_game` for the other ways a player gives it); won, lost or unfinished.
+        game: the :class:`~solver.game.spec.Game` (in hard mode every move must use the hints
+            before it; V* and Q* are then over the guesses hard mode allows, docs/algorithms.md
+            §10).
+        history: the game, as for :meth:`solver.game.history.History.parse` (see
+            :meth:`~solver.game.history.History.from_record` for the other ways a player gives
+            it); won, lost or unfinished.
         budget: seconds the whole analysis may take (> 0), or None (default): every value
             exact, however long (a new opener's tree is solved once and kept).
         tree: a decision tree of these lists (its game is the one analysed), or None.
         table: the feedback table (loaded from the cache if omitted).
-        mode: ``"normal"`` or ``"hard"`` (every move must use the hints before it; V* and Q*
-            are then over the guesses hard mode allows, docs/algorithms.md §10).
-        service: a :class:`solver.exact.service.SearchService` to ask (the other game options
-            are then ignored).
+        service: a :class:`solver.exact.service.SearchService` to ask (``game`` is then
+            ignored).
         progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
-        :func:`~solver.evaluation.assist.normalise_history` (naming the guess at fault), for a
-        history nothing fits, no guess, a bad mode or budget.
+        :meth:`~solver.game.history.History.parse` (naming the guess at fault), for a
+        history nothing fits, no guess, a bad budget.
     """
     from solver.exact.bellman import DeadlineReached
 
     started = time.perf_counter()
-    check_options(mode, budget)
+    check_budget(budget)
     deadline = None if budget is None else time.monotonic() + budget
     if service is None:
-        service = service_for(word_list, tree=tree, mode=mode, guess_limit=guess_limit, table=table)
+        service = service_for(game, tree=tree, table=table)
     steps = service.normalise(history)
     if not steps:
         raise InputError("the game has no guesses to analyse")
     if service.state_after(steps).size == 0:
         return _analyse_outside_list(service, steps, budget, progress, started)
-    green = service.spec.all_green
-    limit = service.spec.guess_limit
+    green = service.game.all_green
+    limit = service.game.guess_limit
     moves: list[MoveAnalysis] = []
     state = np.arange(service.word_list.n_answers, dtype=np.int32)
     timed_out = False
@@ -303,14 +219,14 @@ def analyse_game(word_list: WordList, history, *, budget: float | None = None, t
         state = after
     won = steps[-1][1] == green
     return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
-                        service.spec.mode)
+                        service.game.mode.value)
 
 
 def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progress, deadline) -> None:
     """Fill in ``move`` (the ``t``-th of ``steps``): V*, the optimal guess, Q* of the move,
     regret and luck, each exact."""
     guess, code = steps[t - 1]
-    green = service.spec.all_green
+    green = service.game.all_green
     before = steps[:t - 1]
     d = move.guesses_left
     luck_after = None
@@ -401,9 +317,8 @@ def _analyse_outside_list(service, steps, budget, progress, started) -> GameAnal
     # the game's answer is one of the guesses that fit it: the answer list with those added
     answers = sorted(set(service.word_list.answers) | set(fitting))
     derived = from_words(answers, service.word_list.guesses, name=f"{service.word_list.name}+guesses")
-    other = SearchService(derived, mode=service.spec.mode, objective=service.spec.objective,
-                          guess_limit=service.spec.guess_limit, feedback=service.spec.feedback,
-                          book=False, cache=False)
-    analysis = analyse_game(derived, steps, budget=budget, service=other, progress=progress)
+    other = SearchService(service.game.replace(word_list=derived, priors=None), book=False,
+                          cache=False)
+    analysis = analyse_game(other.game, steps, budget=budget, service=other, progress=progress)
     analysis.word_list = service.word_list.name
     return analysis

@@ -26,92 +26,62 @@ import numpy as np
 from solver.exact.anytime import INF, Ranking, cheap_lower_bound, rank_guesses  # noqa: F401
 from solver.exact.book import ARTIFACTS_DIR  # noqa: F401
 from solver.exact.service import (EXACT, NOT_PROVEN, SOLVED, TOP, Advice, Alternative,  # noqa: F401
-                                  SearchService, check_budget, format_steps, normalise_history)
+                                  SearchService, check_budget, format_steps)
 from solver.game.errors import InputError
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import Game
 from solver.game.wordlists import WordList
 
-#: Play modes this module answers.
-MODES = ("normal", "hard")
 #: Seconds the alternatives of an answer may take by default (the next guess itself is exact).
 ALTERNATIVES_BUDGET = 1.0
 
 
-def check_options(mode: str, budget: float | None) -> None:
-    """Refuse (InputError) an unknown mode and a budget that is not None or a positive number."""
-    if mode not in MODES:
-        raise InputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
-    check_budget(budget)
-
-
-def default_tree(word_list: WordList, opener: str | None = None, mode: str = "normal"):
-    """The shipped optimal tree of these lists in ``mode`` whose opener is proven best (or,
-    with ``opener``, that opener's shipped tree), as a :class:`policy_tree.PolicyTree`, or None."""
-    from solver.exact.book import OpeningBook
-    from solver.game.spec import GameSpec
-
-    book = OpeningBook(word_list, GameSpec(word_length=word_list.word_length, mode=mode), cache=False)
-    return book.proven() if opener is None else book.find(opener)
-
-
-def service_for(word_list: WordList, *, tree=None, mode: str = "normal", guess_limit: int = GUESS_LIMIT,
-                table: np.ndarray | None = None, book: bool = True) -> SearchService:
+def service_for(game: Game, *, tree=None, table: np.ndarray | None = None,
+                book: bool = True) -> SearchService:
     """The search service of the game: ``tree``'s game when a tree is given (its objective,
-    priors and feedback rule, answering off the tree under them), else these lists in ``mode``."""
+    priors and feedback rule, answering off the tree under them; InputError unless its lists
+    and mode are ``game``'s), else ``game``'s."""
     if tree is not None:
-        if tree.word_list.identity != word_list.identity:
-            raise InputError(f"the tree {tree!r} is not for the {word_list.name!r} lists")
-        if tree.mode != mode:
-            raise InputError(f"the tree is a {tree.mode}-mode tree, but {mode} mode was asked for")
+        if tree.word_list.identity != game.word_list.identity:
+            raise InputError(f"the tree {tree!r} is not for the {game.word_list.name!r} lists")
+        if tree.mode != game.mode:
+            raise InputError(f"the tree is a {tree.mode}-mode tree, but {game.mode} mode was asked for")
         return SearchService.for_tree(tree, table=table, book=book)
-    return SearchService(word_list, mode=mode, guess_limit=guess_limit, table=table, book=book)
+    return SearchService(game, table=table, book=book)
 
 
-def advise(word_list: WordList, history=(), *, top: int = TOP, budget: float | None = None,
-           tree=None, table: np.ndarray | None = None, mode: str = "normal",
-           guess_limit: int = GUESS_LIMIT, book: bool = True, progress=None,
+def advise(game: Game, history=(), *, top: int = TOP, budget: float | None = None,
+           tree=None, table: np.ndarray | None = None, book: bool = True, progress=None,
            alternatives_budget: float | None = None, service: SearchService | None = None) -> Advice:
     """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
     Args:
-        word_list: the lists.
-        history: see :func:`solver.exact.service.normalise_history`; any guesses.
+        game: the :class:`~solver.game.spec.Game` (lists, mode, guess limit, …).
+        history: see :meth:`solver.game.history.History.parse`; any guesses.
         top: alternatives to list with exact ``Q*`` (0: none).
         budget: wall seconds this call may take, or None (default): the exact answer however
             long it takes (a new opener's tree is solved first; ``progress`` is told).
         tree: an optimal :class:`policy_tree.PolicyTree` of these lists: its game (objective,
             priors, feedback rule) is the one answered, and it joins the opening book.
         table: the feedback table (loaded from the cache when needed and omitted).
-        mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
-        guess_limit: guesses allowed in a game.
         book: use the opening book (False: every state is searched on its own).
         progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
         alternatives_budget: seconds the alternatives may take (None: what ``budget`` allows).
         service: a :class:`~solver.exact.service.SearchService` to ask (it keeps what it
-            solved for later questions); the other game options are then ignored.
+            solved for later questions); ``game`` is then ignored.
 
     Returns:
         :class:`~solver.exact.service.Advice`.
 
     Raises:
         InputError (subclasses) naming the guess at fault: malformed history, unknown word,
-        a history nothing fits (FeedbackError), too many guesses; a bad mode or budget; a
+        a history nothing fits (FeedbackError), too many guesses; a bad budget; a
         hard-mode history that ignores a hint (HardModeError).
     """
-    check_options(mode, budget)
+    check_budget(budget)
     if service is None:
-        service = service_for(word_list, tree=tree, mode=mode, guess_limit=guess_limit, table=table,
-                              book=book)
+        service = service_for(game, tree=tree, table=table, book=book)
     return service.advise(history, top=top, budget=budget, progress=progress,
                           alternatives_budget=alternatives_budget)
-
-
-def tree_for(word_list: WordList, tree, mode: str = "normal") -> object | None:
-    """``tree`` (a :class:`policy_tree.PolicyTree`) if it is a tree of the game in ``mode`` on
-    exactly these lists, else None."""
-    if tree is None:
-        return None
-    return tree if tree.word_list.identity == word_list.identity and tree.mode == mode else None
 
 
 def tree_value(tree, node: int, answers) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 
 from solver.evaluation.scoring import PolicyError, Score, _check_guess, _score_tree, check_game_mode
 from solver.game.errors import InputError
-from solver.game.environments import Game, HardGame
+from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import decision_rng
 from solver.game.spec import GUESS_LIMIT
 from solver.policies.base import Policy
@@ -59,11 +59,11 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
                      seed: int = 0, guess_limit: int = GUESS_LIMIT,
                      max_game_guesses: int = MAX_GAME_GUESSES, hard: bool = False) -> np.ndarray:
     """One game against answer index ``answer`` in the environment
-    :class:`solver.game.environments.Game` (:class:`~solver.game.environments.HardGame` when
-    ``hard``) over the universe's members: the guess indices played (int32), the last one the
-    answer. Decision seeds as in the module docstring."""
-    game = (HardGame if hard else Game)(policy.word_list, universe.table, int(universe.member_of_answer[answer]),
-                                        guess_limit=guess_limit)
+    :class:`solver.game.environments.Episode` (:class:`~solver.game.environments.HardEpisode`
+    when ``hard``) over the universe's members: the guess indices played (int32), the last one
+    the answer. Decision seeds as in the module docstring."""
+    game = (HardEpisode if hard else Episode)(policy.word_list, universe.table,
+                                              int(universe.member_of_answer[answer]), guess_limit=guess_limit)
     path = []
     while not game.won:
         used = game.guesses

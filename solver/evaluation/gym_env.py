@@ -1,7 +1,7 @@
 """``ExactWordle-v0``: a Gymnasium environment whose ``info`` carries the exact optimum.
 
 One episode is one game of Wordle (normal mode; the rules are
-:class:`solver.game.environments.Game`'s) against an answer drawn with the
+:class:`solver.game.environments.Episode`'s) against an answer drawn with the
 environment's ``np_random`` at :meth:`ExactWordleEnv.reset` (or given:
 ``reset(options={"answer": "cigar"})``). Every step the agent plays a guess; besides the
 usual reward it learns what the move was worth against the exact optimum (Bertsimas &
@@ -51,7 +51,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from solver.game.environments import Game
+from solver.game.environments import Episode
 from solver.game.feedback import code_to_text
 from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
 
@@ -65,11 +65,12 @@ _SERVICES: dict = {}
 
 def _service(word_list, guess_limit: int):
     from solver.exact.service import SearchService
+    from solver.game.spec import Game
 
-    key = (word_list.identity, guess_limit)
-    if key not in _SERVICES:
-        _SERVICES[key] = SearchService(word_list, guess_limit=guess_limit)
-    return _SERVICES[key]
+    game = Game(word_list, guess_limit)
+    if game not in _SERVICES:
+        _SERVICES[game] = SearchService(game)
+    return _SERVICES[game]
 
 
 class ExactWordleEnv(gym.Env):
@@ -162,7 +163,7 @@ class ExactWordleEnv(gym.Env):
         return math.inf if q >= INF else float(q - before["optimal_value"])
 
     def _play(self, guess_index: int) -> None:
-        """The guess played by the game's rules (:class:`solver.game.environments.Game`)."""
+        """The guess played by the game's rules (:class:`solver.game.environments.Episode`)."""
         code = self._game.step(guess_index)
         self._state = self._game.state
         self._steps.append((self.word_list.guesses[guess_index], code))
@@ -193,7 +194,7 @@ class ExactWordleEnv(gym.Env):
                 raise InputError(f"{options['answer']!r} is the opener: the game is won before a decision")
         else:
             self._answer = int(candidates[int(self.np_random.integers(len(candidates)))])
-        self._game = Game(self.word_list, self.service.table, self._answer, guess_limit=self.guess_limit)
+        self._game = Episode(self.word_list, self.service.table, self._answer, guess_limit=self.guess_limit)
         self._steps = []
         self._state = self._game.state
         info: dict = {}

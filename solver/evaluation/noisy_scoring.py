@@ -2,7 +2,7 @@
 
 A game against answer ``a`` with seed ``s``: the agent guesses; if the guess is the answer the
 game ends (the all-green pattern is shown without noise); otherwise the true pattern is
-noised (the environment :class:`solver.game.environments.NoisyGame`, the game's own
+noised (the environment :class:`solver.game.environments.NoisyEpisode`, the game's own
 SplitMix64 stream seeded from ``(s, a)``), shown, and the belief is updated. A game not won after ``cap``
 guesses is stopped. The random agents' decision ``k`` is seeded by
 ``SeedSequence(entropy=s, spawn_key=(a, k))`` (as in :mod:`solver.evaluation.belief_scoring`),
@@ -26,7 +26,7 @@ from solver.evaluation.scoring import Z95, Score, wilson  # noqa: F401  (Z95, wi
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
 from solver.game.protocol import decision_rng
-from solver.game.environments import NoisyGame as NoisyGameEnvironment
+from solver.game.environments import NoisyEpisode
 from solver.policies.noisy import DEFAULT_CAP
 
 
@@ -50,7 +50,7 @@ def check_cap(cap) -> int:
 
 
 @dataclass
-class NoisyGame:
+class NoisyOutcome:
     """One game: the guesses (indices), the patterns shown after each guess that did not win
     (the true ones are ``table[guess, answer]``), and whether it was won."""
 
@@ -62,11 +62,11 @@ class NoisyGame:
 
 
 def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
-                    memo: dict | None = None) -> NoisyGame:
+                    memo: dict | None = None) -> NoisyOutcome:
     """Play one game of ``agent`` against answer index ``answer`` in the environment
-    :class:`solver.game.environments.NoisyGame` (module docstring). ``memo``: a dict shared by
+    :class:`solver.game.environments.NoisyEpisode` (module docstring). ``memo``: a dict shared by
     the games of a deterministic agent (decisions keyed by the history)."""
-    game = NoisyGameEnvironment(agent.word_list, agent.table, answer, seed)
+    game = NoisyEpisode(agent.word_list, agent.table, answer, seed)
     guesses = []
     for turn in range(cap):
         if agent.deterministic and memo is not None:
@@ -79,8 +79,8 @@ def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
         guesses.append(int(guess))
         game.step(guess)
         if game.won:
-            return NoisyGame(answer, seed, guesses, list(game.shown), True)
-    return NoisyGame(answer, seed, guesses, list(game.shown), False)
+            return NoisyOutcome(answer, seed, guesses, list(game.shown), True)
+    return NoisyOutcome(answer, seed, guesses, list(game.shown), False)
 
 
 def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
@@ -92,7 +92,7 @@ def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=Non
         ``guesses_per_answer`` int64[n_seeds, n_answers] (``cap + 1`` for a stopped game),
         ``seed_seconds`` / ``seed_cpu_seconds`` the wall / process CPU seconds of each seed's
         games (a deterministic agent's decisions are memoised by history across seeds, so the
-        first seed's figure is the cold one), ``games`` the :class:`NoisyGame` records when
+        first seed's figure is the cold one), ``games`` the :class:`NoisyOutcome` records when
         ``keep_games``.
 
     Raises:

@@ -20,7 +20,7 @@ history (:class:`solver.policies.function.FunctionPolicy`) reads.
 
 ``game_mode="hard"`` scores hard mode (docs/algorithms.md §10): each belief carries the guesses
 the history's hints allow (``allowed``, as the environment
-:class:`solver.game.environments.HardGame` gives it), and a guess outside them raises
+:class:`solver.game.environments.HardEpisode` gives it), and a guess outside them raises
 :class:`PolicyError`.
 
 A game goes on past the guess limit until it is won (so its guesses can be counted); a game
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.feedback import table_cache_path
-from solver.game.environments import Game, HardGame
+from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, MODES, all_green
@@ -335,10 +335,10 @@ _decision_seed = decision_seed
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
               seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES, hard: bool = False):
     """Play one game against answer index ``answer`` in the environment
-    :class:`solver.game.environments.Game` (:class:`~solver.game.environments.HardGame` when
-    ``hard``): ``(guesses used, decisions)`` where the decisions are ``(state, guesses_left,
-    guess)`` tuples (the opener excluded)."""
-    game = (HardGame if hard else Game)(policy.word_list, policy.table, answer, guess_limit=guess_limit)
+    :class:`solver.game.environments.Episode` (:class:`~solver.game.environments.HardEpisode`
+    when ``hard``): ``(guesses used, decisions)`` where the decisions are ``(state,
+    guesses_left, guess)`` tuples (the opener excluded)."""
+    game = (HardEpisode if hard else Episode)(policy.word_list, policy.table, answer, guess_limit=guess_limit)
     guess, decisions = opener_index, []
     while True:
         game.step(guess)

@@ -32,6 +32,7 @@ the recursion itself is not copied.
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.values import INF  # noqa: F401  (the kernels read it from here)
 
 #: Objective ids (the index in :data:`solver.game.spec.OBJECTIVES`); ``WEIGHTED`` is the total
 #: objective under answer weights (priors, docs/algorithms.md §10.3), chosen by the API when
@@ -39,7 +40,6 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 TOTAL = 0
 WORST = 1
 WEIGHTED = 2
-INF = 1 << 30
 
 
 # -- priors (§10.3): the total objective with integer answer weights ----------------------------

@@ -3,7 +3,7 @@ adversary, one optimal line of play, and the exhausted search proving one guess 
 
 The model, the tie rules and the bounds are docs/algorithms.md §13. The adversary's rules (it
 keeps the largest class; the tie rules :data:`TIE_RULES`, :func:`kept_codes`) and the
-environment of one game (:class:`~solver.game.absurdle.AbsurdleGame`) are the game layer's,
+environment of one game (:class:`~solver.game.absurdle.AbsurdleEpisode`) are the game layer's,
 :mod:`solver.game.absurdle`, re-exported here; this module holds the exact search. Under each
 tie rule the all-green class (one word) loses every tie, so a win means reducing the state to a
 single word and then guessing it (§13.2).
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # the adversary's rules are the game layer's (re-exported here for the search's callers)
-from solver.game.absurdle import (DEFAULT_TIE, TIE_RULES, AbsurdleGame, AbsurdleInputError, check_tie,
+from solver.game.absurdle import (DEFAULT_TIE, TIE_RULES, AbsurdleEpisode, AbsurdleInputError, check_tie,
                                   kept_codes, tie_priority)
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text, feedback_table
@@ -33,7 +33,7 @@ from solver.game.spec import all_green, n_patterns
 from solver.game.wordlists import WordList
 
 #: The most guesses the deepening tries by default.
-DEFAULT_MAX_GUESSES = 8
+DEFAULT_DEPTH_LIMIT = 8
 
 
 # -- histories -----------------------------------------------------------------------------------
@@ -46,14 +46,16 @@ def adversary_state(word_list: WordList, history, tie: str = DEFAULT_TIE,
     indices. Raises AbsurdleInputError (naming the guess) for a pattern the adversary would
     not show under ``tie`` or a history that ends in a win, UnknownWordError for a word not in
     the guesses, FeedbackError for malformed feedback or a guess after a win
-    (:func:`solver.exact.advice.normalise_history` checks each guess).
+    (:meth:`solver.game.history.History.parse` checks each guess).
     """
     check_tie(tie)
     table = feedback_table(word_list) if table is None else table
-    from solver.exact.advice import normalise_history
+    from solver.game.history import History
+    from solver.game.spec import MAX_GUESS_LIMIT, Game
 
-    steps = normalise_history(word_list, history)  # the one parser: each guess and feedback checked
-    game = AbsurdleGame(word_list, table, tie)  # the rules: each pattern one the adversary shows
+    # the one parser: each guess and feedback checked (Absurdle has no guess limit)
+    steps = list(History.parse(Game(word_list, MAX_GUESS_LIMIT), history, limit=False).steps)
+    game = AbsurdleEpisode(word_list, table, tie)  # the rules: each pattern one the adversary shows
     for word, code in steps:
         game.step(word_list.guess_index(word), code)
     if game.won:
@@ -122,11 +124,11 @@ class AbsurdleResult:
         history: the checked ``(guess, pattern code)`` steps played before.
         state_size: answers the adversary still holds after the history.
         least: the least number of further guesses that forces a win (the winning guess
-            included), or None if none is forced within ``max_guesses``.
+            included), or None if none is forced within ``depth_limit``.
         plan: a forcing strategy of ``least`` guesses (None if ``least`` is None).
         levels: the deepening steps, ``levels[-1]`` the successful one (when ``least`` is set);
             the level with ``least − 1`` guesses is the proof that one fewer cannot do it.
-        max_guesses: the deepening's limit; seconds: wall time of the search.
+        depth_limit: the deepening's limit; seconds: wall time of the search.
     """
 
     word_list: str
@@ -137,7 +139,7 @@ class AbsurdleResult:
     least: int | None
     plan: Move | None
     levels: list[Level]
-    max_guesses: int
+    depth_limit: int
     seconds: float
 
     @property
@@ -160,7 +162,7 @@ class AbsurdleResult:
             "word_list": self.word_list, "tie": self.tie,
             "history": [f"{w}:{code_to_text(c, length)}" for w, c in self.history],
             "state_size": self.state_size, "least_forced_win": self.least,
-            "max_guesses": self.max_guesses,
+            "depth_limit": self.depth_limit,
             "sequence": [f"{w}:{code_to_text(c, length)}" for w, c in self.sequence],
             "plan": None if self.plan is None else self.plan.to_json(length),
             "proof": None if proof is None else {
@@ -279,19 +281,19 @@ class _Search:
         return None
 
 
-def check_max_guesses(max_guesses) -> int:
-    """``max_guesses`` as an int ≥ 1; else AbsurdleInputError."""
-    if isinstance(max_guesses, bool) or not isinstance(max_guesses, (int, np.integer)) or max_guesses < 1:
-        raise AbsurdleInputError(f"the most guesses to search must be a whole number ≥ 1, got {max_guesses!r}")
-    return int(max_guesses)
+def check_depth_limit(depth_limit) -> int:
+    """``depth_limit`` as an int ≥ 1; else AbsurdleInputError."""
+    if isinstance(depth_limit, bool) or not isinstance(depth_limit, (int, np.integer)) or depth_limit < 1:
+        raise AbsurdleInputError(f"the deepening limit (guesses) must be a whole number ≥ 1, got {depth_limit!r}")
+    return int(depth_limit)
 
 
 def solve_absurdle(word_list: WordList, history: Sequence = (), *, tie: str = DEFAULT_TIE,
-                   max_guesses: int = DEFAULT_MAX_GUESSES, table: np.ndarray | None = None,
+                   depth_limit: int = DEFAULT_DEPTH_LIMIT, table: np.ndarray | None = None,
                    progress: Callable[[int, int, int], None] | None = None) -> AbsurdleResult:
     """The least number of guesses that forces a win at Absurdle from ``history``.
 
-    Iterative deepening on the number of guesses ``t`` (1, 2, …, ``max_guesses``) of the
+    Iterative deepening on the number of guesses ``t`` (1, 2, …, ``depth_limit``) of the
     exact search of docs/algorithms.md §13; the first ``t`` with a forced win is the answer,
     and the exhausted search at ``t − 1`` is its proof.
 
@@ -300,26 +302,26 @@ def solve_absurdle(word_list: WordList, history: Sequence = (), *, tie: str = DE
         history: ``"word:feedback"`` tokens or ``(word, feedback)`` pairs already played; each
             pattern must be one the adversary shows (:func:`adversary_state`).
         tie: a rule of :data:`TIE_RULES`.
-        max_guesses: the most guesses tried (a whole number ≥ 1).
+        depth_limit: the most guesses tried (a whole number ≥ 1).
         table: the feedback table of ``word_list`` (loaded when None).
         progress: called as ``progress(t, done, total)``: for the ``t``-guess search (t ≥ 4)
             the first guesses tried of ``total``; a search of up to three guesses (one kernel
             call) reports 0 of 1, then 1 of 1.
 
     Raises:
-        AbsurdleInputError: an unknown tie rule, a bad ``max_guesses``, a history the
+        AbsurdleInputError: an unknown tie rule, a bad ``depth_limit``, a history the
             adversary would not produce or one already won (naming the guess).
         UnknownWordError, FeedbackError: a history word not in the guesses, a malformed pattern.
     """
     started = time.perf_counter()
     check_tie(tie)
-    max_guesses = check_max_guesses(max_guesses)
+    depth_limit = check_depth_limit(depth_limit)
     table = feedback_table(word_list) if table is None else table
     state, steps = adversary_state(word_list, history, tie, table)
     search = _Search(table, tie, word_list, progress)
     levels: list[Level] = []
     least, plan = None, None
-    for t in range(1, max_guesses + 1):
+    for t in range(1, depth_limit + 1):
         begun = time.perf_counter()
         before = search.counters.copy()
         if progress is not None:  # levels of up to three guesses are one kernel call: 0 of 1
@@ -334,7 +336,7 @@ def solve_absurdle(word_list: WordList, history: Sequence = (), *, tie: str = DE
             least, plan = t, move
             break
     return AbsurdleResult(word_list.name, word_list.word_length, tie, steps, int(state.size), least,
-                          plan, levels, max_guesses, time.perf_counter() - started)
+                          plan, levels, depth_limit, time.perf_counter() - started)
 
 
 def replay(word_list: WordList, sequence, tie: str, table: np.ndarray | None = None) -> bool:
@@ -350,6 +352,6 @@ def replay(word_list: WordList, sequence, tie: str, table: np.ndarray | None = N
         int(word_list.answer_guess_index[state[0]]) == g
 
 
-__all__ = ["TIE_RULES", "DEFAULT_TIE", "DEFAULT_MAX_GUESSES", "AbsurdleGame", "AbsurdleInputError", "AbsurdleResult",
-           "Level", "Move", "adversary_state", "check_tie", "check_max_guesses", "kept_codes",
+__all__ = ["TIE_RULES", "DEFAULT_TIE", "DEFAULT_DEPTH_LIMIT", "AbsurdleEpisode", "AbsurdleInputError",
+           "AbsurdleResult", "Level", "Move", "adversary_state", "check_tie", "check_depth_limit", "kept_codes",
            "replay", "size_bound", "solve_absurdle", "split_bound", "tie_priority"]

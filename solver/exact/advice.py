@@ -1,6 +1,7 @@
 """The answers of the search service (:mod:`solver.exact.service`): the next guess with its
 value and status (:class:`Advice`, one :class:`Alternative` per guess listed), where a
-history leads (:class:`Position`), and the checks of a history and a time budget.
+history leads (:class:`Position`), and the check of a time budget (a history is checked by
+:meth:`solver.game.history.History.parse`).
 
 Values are in the objective's units (docs/algorithms.md §2). Plain Python and numpy: the
 lookup tools import it without loading the search kernels.
@@ -13,10 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text, parse_feedback
-from solver.game.spec import all_green
-from solver.game.wordlists import WordList
+from solver.game.errors import InputError
+from solver.game.feedback import code_to_text
 
 #: :attr:`Advice.status` of an exact answer.
 EXACT = "exact"
@@ -24,44 +23,6 @@ EXACT = "exact"
 NOT_PROVEN = "best found, not proven"
 #: :attr:`Advice.status` once the game is won.
 SOLVED = "solved"
-
-
-def normalise_history(word_list: WordList, history, guess_limit: int | None = None
-                      ) -> list[tuple[str, int]]:
-    """``history`` as ``(guess word, feedback code)`` pairs, each checked.
-
-    Items are ``"word:feedback"`` tokens or ``(word, feedback)`` pairs (feedback a code
-    0..3**L − 1 or text: b/y/g, 0/1/2 or the shared squares). Raises
-    :class:`~solver.game.errors.InputError` subclasses naming the guess at fault: a malformed
-    token or feedback, a word not in the guess list, a guess after an all-green feedback, more
-    guesses than ``guess_limit`` (when given; a lost game has as many as the limit).
-    """
-    from policy_tree.lookup import parse_history_token
-
-    length = word_list.word_length
-    steps: list[tuple[str, int]] = []
-    for turn, item in enumerate(history, start=1):
-        try:
-            if isinstance(item, str):
-                word, code = parse_history_token(item)
-            else:
-                word, feedback = item
-                word = str(word).strip().lower()
-                if isinstance(feedback, (int, np.integer)) and not isinstance(feedback, bool):
-                    code = int(feedback)
-                    code_to_text(code, length)  # raises FeedbackError when out of range
-                else:
-                    code = parse_feedback(str(feedback), length)
-            word = word_list.guesses[word_list.guess_index(word)]
-        except InputError as exc:
-            raise type(exc)(f"guess {turn}: {exc}") from None
-        if steps and steps[-1][1] == all_green(length):
-            raise FeedbackError(f"guess {turn} ({word}) follows an all-green feedback: the game "
-                                f"was already won at guess {turn - 1}")
-        steps.append((word, code))
-    if guess_limit is not None and len(steps) > guess_limit:
-        raise InputError(f"the history has {len(steps)} guesses, more than the limit of {guess_limit}")
-    return steps
 
 
 def format_steps(steps) -> list[str]:

@@ -30,10 +30,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.spec import GameSpec
+from solver.game.spec import Game, Mode
+from solver.game.values import INF
 from solver.game.wordlists import WordList
-
-INF = 1 << 30
 
 @dataclass
 class Ranking:
@@ -291,16 +290,17 @@ def _record(ranking: Ranking, message) -> bool:
     return False
 
 
-def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1, forced=(),
+def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(),
                  known=None, budget: float | None = None, table: np.ndarray | None = None,
-                 in_process: bool | None = None, spec: GameSpec | None = None, priors=None,
-                 history=()) -> Ranking:
+                 in_process: bool | None = None, history=()) -> Ranking:
     """The exact ``Q*`` of the best ``top`` guesses of a state (and of the ``forced`` ones),
     searched for at most ``budget`` seconds: the optimum first, the other ``top − 1`` with
     the time left.
 
     Args:
-        word_list: the lists.
+        game: the :class:`~solver.game.spec.Game` (lists, objective, mode, feedback rule,
+            priors: the weighted total, §10.3). In hard mode only the guesses ``history``
+            ((guess word, feedback code) pairs that led to the state) allows are ranked (§10).
         state: the answers still possible, answer indices (any order, at least one).
         guesses_left: ``d`` ≥ 1.
         top: how many of the best guesses to find exactly (≥ 1).
@@ -313,13 +313,9 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
             only the candidate order and its bounds. In this process the
             deadline is checked between guesses, so one guess's search (milliseconds on a
             small state) may run past it.
-        table: the feedback table of ``spec``'s rule (loaded from the cache if omitted).
+        table: the feedback table of the game's rule (loaded from the cache if omitted).
         in_process: search in this process (True) or in a child (False); by default in this
             process when the state has at most :data:`IN_PROCESS_MAX` answers.
-        spec: the game (:class:`~solver.game.spec.GameSpec`: objective, mode, feedback rule;
-            default: Wordle, total guesses). In hard mode only the guesses ``history`` ((guess
-            word, feedback code) pairs that led to the state) allows are ranked (§10).
-        priors: :class:`solver.game.priors.Priors` (the weighted total, §10.3) or None.
 
     Returns:
         :class:`Ranking` (values in the objective's units: total guesses, the worst case, or
@@ -331,22 +327,22 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
 
     started = time.perf_counter()
     deadline = time.monotonic() + (budget if budget is not None else float("inf"))
-    spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
+    word_list = game.word_list
     state = np.unique(np.asarray(state, dtype=np.int32))
     if state.size == 0:
         raise InputError("the state is empty: no answer is possible")
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    table = feedback_table(word_list, feedback=spec.feedback) if table is None else table
-    patterns = spec.n_patterns
-    objective = objective_id(spec, priors)
+    table = feedback_table(word_list, feedback=game.feedback) if table is None else table
+    patterns = game.n_patterns
+    objective = objective_id(game)
     S, P, goa, z1, z2 = local_problem(word_list, state, table)
-    constraint, allowed = allowed_after(word_list, spec, list(history))
-    rules = local_rules(search_rules(word_list, priors), state)
+    constraint, allowed = allowed_after(game, list(history))
+    rules = local_rules(search_rules(game), state)
     problem = (S, int(guesses_left), P, goa, z1, z2, rules, constraint, allowed)
     n = len(state)
     in_process = n <= IN_PROCESS_MAX if in_process is None else bool(in_process)
-    hard = spec.mode == "hard"
+    hard = game.mode is Mode.HARD
     order, bounds = _candidate_order(S, P, patterns, allowed if hard else None, objective)
     if hard:
         allowed_set = set(allowed.tolist())
@@ -356,7 +352,7 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
     ranking.q_values = {int(g): (int(q), True) for g, q in known.items() if g != "optimum"}
     if n == 1:  # the answer itself; any other guess costs one more
         g = int(goa[0])
-        one = int(rules[3][0]) if priors is not None else 1
+        one = int(rules[3][0]) if game.priors is not None else 1
         ranking.q_values = {g: (one, True), **{int(f): (one if int(f) == g else 2 * one, True)
                                                 for f in forced}}
         ranking.top, ranking.proven, ranking.finished = [(g, one)], True, True
@@ -370,7 +366,7 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
     whole = not in_process and n > IN_PROCESS_MAX
     capacity = 1 << 21 if n > 64 else 1 << 16
     args = (problem, order, bounds, [int(f) for f in forced], max(int(top), 1), capacity,
-            patterns, spec.mode_id, whole, objective, known)
+            patterns, game.mode_id, whole, objective, known)
     if in_process:
         for message in _rank_steps(*args):
             if _record(ranking, message) or time.monotonic() >= deadline:
@@ -398,20 +394,18 @@ def rank_guesses(word_list: WordList, state, guesses_left: int, *, top: int = 1,
 
 
 
-def cheap_lower_bound(word_list: WordList, state: np.ndarray, table: np.ndarray,
-                      spec: GameSpec | None = None) -> int:
+def cheap_lower_bound(game: Game, state: np.ndarray, table: np.ndarray) -> int:
     """The least per-guess bound (``3n − k − [g ∈ S]`` for the total, docs/algorithms.md
     §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search."""
     from solver.exact.search import guess_bounds
 
-    spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
-    S, P, _, _, _ = local_problem(word_list, np.asarray(state, dtype=np.int32), table)
-    bound, _ = guess_bounds(S, P, spec.n_patterns, spec.objective_id)
+    S, P, _, _, _ = local_problem(game.word_list, np.asarray(state, dtype=np.int32), table)
+    bound, _ = guess_bounds(S, P, game.n_patterns, game.objective_id)
     return int(bound.min())
 
 
-def greedy_guesses(word_list: WordList, state, guesses_left: int, *, table: np.ndarray,
-                   spec: GameSpec | None = None, history=()) -> tuple[int, np.ndarray] | None:
+def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
+                   history=()) -> tuple[int, np.ndarray] | None:
     """A fast policy's play of a state: at every node the first guess of the candidate order
     (the per-guess bound, then Σ|C|², then index; docs/algorithms.md §4.2), recursively.
 
@@ -421,12 +415,12 @@ def greedy_guesses(word_list: WordList, state, guesses_left: int, *, table: np.n
     within ``guesses_left`` guesses."""
     from solver.exact.bellman import allowed_after
 
-    spec = GameSpec(word_length=word_list.word_length) if spec is None else spec
+    word_list = game.word_list
     state = np.unique(np.asarray(state, dtype=np.int32))
     S, P, goa, _, _ = local_problem(word_list, state, table)
     used = np.zeros(len(state), dtype=np.int64)
-    green = spec.all_green
-    hard = spec.mode == "hard"
+    green = game.all_green
+    hard = game.mode is Mode.HARD
     first = -1
     # (local answers, guesses left, guesses used before, history): an explicit stack
     stack = [(S, int(guesses_left), 0, list(history))]
@@ -437,8 +431,8 @@ def greedy_guesses(word_list: WordList, state, guesses_left: int, *, table: np.n
         if len(members) == 1:
             g = int(goa[members[0]])
         else:
-            allowed = allowed_after(word_list, spec, steps)[1] if hard else None
-            order, _ = _candidate_order(members, P, spec.n_patterns, allowed, spec.objective_id)
+            allowed = allowed_after(game, steps)[1] if hard else None
+            order, _ = _candidate_order(members, P, game.n_patterns, allowed, game.objective_id)
             if order.size == 0:
                 return None
             g = int(order[0])

@@ -15,24 +15,24 @@ from solver.runs.naming import artifact_path
 
 def default_artifact_path(result: SolveResult, directory: str | Path = "artifacts") -> Path:
     """:func:`artifact_path` of a solve's result."""
-    return artifact_path(result.word_list, result.opener, objective=result.objective,
-                         guess_limit=result.guess_limit, directory=directory, mode=result.mode,
-                         priors=result.priors, feedback=result.feedback)
+    return artifact_path(result.game, result.opener, directory=directory)
 
 
 def artifact_bytes(result: SolveResult) -> bytes:
     """``result`` as msgpack artifact bytes (schema: :mod:`policy_tree.schema`)."""
     from policy_tree.artifact import encode_artifact
 
+    game = result.game
+    priors = game.priors
     return encode_artifact(
-        word_list=result.word_list, tree=result.tree, mode=result.mode, objective=result.objective,
-        guess_limit=result.guess_limit, opener=result.opener, total=result.total,
-        max_guesses=result.max_guesses, histogram=result.histogram,
+        word_list=game.word_list, tree=result.tree, mode=game.mode.value,
+        objective=game.objective.value, guess_limit=game.guess_limit, opener=result.opener,
+        total=result.total, max_guesses=result.max_guesses, histogram=result.histogram,
         solver_version=SOLVER_VERSION, opener_proof=result.opener_proof,
-        feedback=result.feedback,
-        priors=None if result.priors is None else {
-            "source": result.priors.source, "sha256": result.priors.sha256,
-            "weights": np.ascontiguousarray(result.priors.weights, dtype="<i8").tobytes(),
+        feedback=game.feedback.value,
+        priors=None if priors is None else {
+            "source": priors.source, "sha256": priors.sha256,
+            "weights": np.ascontiguousarray(priors.weights, dtype="<i8").tobytes(),
             "weighted_total": result.weighted_total},
     )
 
@@ -64,8 +64,8 @@ def _kept_proof(path: Path, result: SolveResult) -> dict | None:
         return None
     same = (old.header["answers_sha256"] == result.word_list.answers_sha256
             and old.header["guesses_sha256"] == result.word_list.guesses_sha256
-            and old.opener == result.opener and old.objective == result.objective
-            and old.guess_limit == result.guess_limit and old.mode == result.mode
-            and result.priors is None and old.priors is None
-            and old.feedback == result.feedback)
+            and old.opener == result.opener and old.objective == result.game.objective
+            and old.guess_limit == result.game.guess_limit and old.mode == result.game.mode
+            and result.game.priors is None and old.priors is None
+            and old.feedback == result.game.feedback)
     return old.opener_proof if same else None

@@ -4,7 +4,7 @@ Solves the time-indexed Bellman recursion of Bertsimas & Paskov (Operations Rese
 §3) with the pruning and exact small cases of docs/algorithms.md §3–§6; the recursion itself
 is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per objective
 (:mod:`solver.exact._objective_kernel`, docs/algorithms.md §2.4). The game (word length,
-guess limit, mode, objective) is a :class:`solver.game.spec.GameSpec`. With a fixed opener, the root's
+guess limit, mode, objective, priors) is a :class:`solver.game.spec.Game`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel by forked worker
 processes (:mod:`solver.exact.executor`), largest first, and each finished class is recorded
 in a journal (:mod:`solver.runs.journal`)
@@ -34,10 +34,9 @@ from policy_tree.tree import DecisionTree
 from solver.exact.artifacts import (_kept_proof, artifact_bytes, default_artifact_path,  # noqa: F401
                                     save_artifact)
 from solver.exact.executor import DeadlineReached, Executor  # noqa: F401
-from solver.exact.inputs import (_check_priors, _localise, _state_array, allowed_after,  # noqa: F401
-                                 coded_history, game_spec, local_rules, objective_id,
-                                 remaining_answers, search_rules)
-from solver.exact.results import (INF, MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa: F401
+from solver.exact.inputs import (_localise, _state_array, allowed_after,  # noqa: F401
+                                 check_searchable, local_rules, objective_id, search_rules)
+from solver.exact.results import (MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa: F401
                                   StateSolution, UnwinnableError)
 from solver.exact.versions import SOLVER_VERSION
 from solver.game.checks import check_jobs
@@ -45,9 +44,9 @@ from solver.game.errors import InputError, WriteFailedError
 from solver.game.feedback import code_to_text, feedback_table, table_cache_path
 from solver.game.files import prepare_output_file, usable_cache_dir
 from solver.game.hashing import zobrist_keys
-from solver.game.spec import GUESS_LIMIT, GameSpec
-from solver.game.wordlists import WordList
-from solver.runs.naming import artifact_path, check_artifact_name, solve_journal_path  # noqa: F401
+from solver.game.spec import Game, Objective
+from solver.game.values import INF
+from solver.runs.naming import artifact_path, check_artifact_name, game_inputs, journal_path  # noqa: F401
 
 def _memo_capacity(class_size: int) -> int:
     # ~40 bytes a slot: 2**21 slots (80 MB) covers the classes of any reasonable opener with
@@ -73,16 +72,16 @@ def _worker_table(table_path: str) -> np.ndarray:
     return _WORKER_TABLES[table_path]
 
 
-def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
-                 rules, constraint, candidates, objective_id):
+def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
+                 mode_id, rules, constraint, candidates, objective_id):
     """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
     from solver.exact.search import solve_subtree
 
     state, table, local_guess_of_answer, z1, z2 = _localise(
         _worker_table(table_path), answers, guess_of_answer, zobrist)
     return code, solve_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
-                               _memo_capacity(len(answers)), spec.n_patterns,
-                               objective_id, spec.mode_id, local_rules(rules, answers),
+                               _memo_capacity(len(answers)), n_patterns,
+                               objective_id, mode_id, local_rules(rules, answers),
                                constraint, candidates)
 
 
@@ -91,23 +90,18 @@ def _solve_task(task: tuple):
     return _solve_class(*task)
 
 
-def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarray | None = None,
-                *, objective: str = "total", mode: str = "normal", priors=None,
-                feedback: str = "standard"):
+def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None = None):
     """Exact optimum of one state: ``(value, guess)``.
 
     Args:
-        word_list: the lists.
+        game: the :class:`~solver.game.spec.Game`: its objective (Σ over the answers of
+            guesses still needed, or the most guesses any of them needs, docs/algorithms.md
+            §2), mode (hard mode from an empty history: every guess allowed at first), priors
+            (the value is then Σ w_a · guesses(a) in the priors' integer weights, §10.3) and
+            feedback rule (§10.4); its guess limit is not read (``guesses_left`` is).
         answers: the answers still possible, as words or answer indices (any order).
         guesses_left: guesses still allowed, ≥ 1.
-        table: the feedback table (loaded from the cache if omitted).
-        objective: ``"total"`` (Σ over the answers of guesses still needed) or ``"worst"``
-            (the most guesses any of them needs), docs/algorithms.md §2.
-        mode: ``"normal"`` or ``"hard"`` (from an empty history: every guess allowed at first).
-        priors: :class:`solver.game.priors.Priors` (the value is then Σ w_a · guesses(a) in
-            the priors' integer weights, §10.3), or None.
-        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (§10.4); the table, when
-            given, must be that rule's.
+        table: the feedback table of the game's rule (loaded from the cache if omitted).
 
     Returns:
         ``(value, guess)``: the optimal value under the objective (an int), and the word to
@@ -115,116 +109,100 @@ def solve_state(word_list: WordList, answers, guesses_left: int, table: np.ndarr
 
     Raises:
         UnwinnableError: no policy wins every answer in time.
-        InputError: an empty state, an unknown answer, ``guesses_left < 1``, an unknown objective.
+        InputError: an empty state, an unknown answer, ``guesses_left < 1``, lists too large.
     """
     from solver.exact.search import solve_state as kernel
 
+    word_list = check_searchable(game).word_list
     state = _state_array(word_list, answers)
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    spec = game_spec(word_list, max(int(guesses_left), 1), objective, mode, feedback)
-    table = feedback_table(word_list, feedback=feedback) if table is None else table
+    table = feedback_table(word_list, feedback=game.feedback) if table is None else table
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
-    constraint, candidates = allowed_after(word_list, spec, [])
-    _check_priors(word_list, priors)
+    constraint, candidates = allowed_after(game, [])
     value, guess = kernel(local_state, int(guesses_left), local_table, guess_of_answer, z1, z2,
-                          _memo_capacity(len(state)), spec.n_patterns, objective_id(spec, priors),
-                          spec.mode_id, local_rules(search_rules(word_list, priors), state),
+                          _memo_capacity(len(state)), game.n_patterns, objective_id(game),
+                          game.mode_id, local_rules(search_rules(game), state),
                           constraint, candidates)
     if value >= INF:
         raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
     return int(value), word_list.guesses[int(guess)]
 
 
-def solve_from(word_list: WordList, history, *, guess_limit: int = GUESS_LIMIT,
-               objective: str = "total", mode: str = "normal", priors=None,
-               table: np.ndarray | None = None, feedback: str = "standard") -> StateSolution:
+def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> StateSolution:
     """The exact optimal subtree after a history of guesses and their feedback.
 
     Args:
-        word_list: the lists.
+        game: the :class:`~solver.game.spec.Game` (guess limit, objective §2, priors §10.3,
+            feedback rule §10.4 under which the history's feedback is read; in hard mode every
+            guess of the history must be allowed after those before it, and the subtree uses
+            only allowed guesses, §10).
         history: (guess word, feedback) pairs as played, feedback as a code or ``"bbygb"``
             text; any guesses, on or off any tree.
-        guess_limit: the game's guess limit.
-        objective: ``"total"`` or ``"worst"`` (docs/algorithms.md §2).
-        mode: ``"normal"`` or ``"hard"``: in hard mode every guess of the history must be
-            allowed after those before it, and the subtree uses only allowed guesses (§10).
-        priors: :class:`solver.game.priors.Priors`, or None (§10.3).
-        table: the feedback table (loaded from the cache if omitted).
-        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (§10.4): the history's
-            feedback is read under it.
+        table: the feedback table of the game's rule (loaded from the cache if omitted).
 
     Returns:
         :class:`StateSolution` with the state, its value and the optimal subtree (tie-break of
         the module docstring). A history that ends in all-green has value 0 and no tree.
 
     Raises:
-        UnknownWordError, FeedbackError: see :func:`remaining_answers`.
-        HardModeError: in hard mode, a guess of the history ignores an earlier hint.
+        UnknownWordError, FeedbackError, HardModeError: see
+            :meth:`solver.game.history.History.parse` (a history no answer fits:
+            FeedbackError naming the guess).
         UnwinnableError: the state cannot be won within the guesses left.
     """
     from solver.exact.search import solve_subtree
-    from solver.game.hard_mode import check_hard_mode_history
+    from solver.game.history import History
 
     history = list(history)
-    spec = game_spec(word_list, guess_limit, objective, mode, feedback)
-    table = feedback_table(word_list, feedback=feedback) if table is None else table
-    state = remaining_answers(word_list, history, table)
-    coded = coded_history(word_list, history)
-    if mode == "hard":
-        check_hard_mode_history(coded)
+    word_list = check_searchable(game).word_list
+    table = feedback_table(word_list, feedback=game.feedback) if table is None else table
+    parsed = History.parse(game, history, limit=False)
+    state = parsed.state(table)
     empty = DecisionTree(np.zeros(0, np.uint32), np.zeros(1, np.uint32),
-                         np.zeros(0, spec.code_dtype), np.zeros(0, np.uint32), spec.word_length)
+                         np.zeros(0, game.code_dtype), np.zeros(0, np.uint32), game.word_length)
     answers = tuple(word_list.answers[int(a)] for a in state)
-    guesses_left = guess_limit - len(history)
+    guesses_left = game.guess_limit - len(history)
     if history:
         last_guess, _ = history[-1]
         if state.size == 1 and word_list.guesses[word_list.guess_index(last_guess)] == answers[0]:
-            return StateSolution(word_list, history, answers, guesses_left, 0, empty, objective,
-                                 mode)
+            return StateSolution(game, history, answers, guesses_left, 0, empty)
     if guesses_left < 1:
         raise UnwinnableError(f"no guesses are left after {len(history)} guesses")
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
-    constraint, candidates = allowed_after(word_list, spec, coded)
-    _check_priors(word_list, priors)
+    constraint, candidates = parsed.constraint(), parsed.allowed_guesses()
     value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
         local_state, guesses_left, local_table, guess_of_answer, z1, z2,
-        _memo_capacity(len(state)), spec.n_patterns, objective_id(spec, priors), spec.mode_id,
-        local_rules(search_rules(word_list, priors), state), constraint, candidates)
+        _memo_capacity(len(state)), game.n_patterns, objective_id(game), game.mode_id,
+        local_rules(search_rules(game), state), constraint, candidates)
     if value >= INF:
         raise UnwinnableError(f"the {len(state)} answers left cannot all be won within "
                               f"{guesses_left} more guesses")
-    tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child, spec.word_length)
-    return StateSolution(word_list, history, answers, guesses_left, int(value), tree, objective,
-                         mode)
+    tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child, game.word_length)
+    return StateSolution(game, history, answers, guesses_left, int(value), tree)
 
 
-def journal_path(word_list: WordList, opener: str, guess_limit: int, objective: str = "total",
-                 mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
-    """The journal of one solve (:mod:`solver.runs.journal`): one record per finished root
-    class, kept in ``cache_dir()/journals`` until the tree is assembled (:func:`solve`) or,
-    with ``keep_journal``, until the artifact is written (:func:`save_artifact`,
-    :func:`solve_and_save`). Named by :func:`solver.runs.naming.solve_journal_path`; the
+def _open_journal(game: Game, opener: str, resume: bool):
+    """The solve's :class:`~solver.runs.journal.Journal` (:mod:`solver.runs.journal`): one
+    record per finished root class, kept in ``cache_dir()/journals`` until the tree is
+    assembled (:func:`solve`) or, with ``keep_journal``, until the artifact is written
+    (:func:`save_artifact`, :func:`solve_and_save`). Named by
+    :func:`solver.runs.naming.journal_path` (kind ``solve``: the game, the opener); the
     solver version and the kernels' sources are in its fingerprint, so a journal of an older
-    solver is refused rather than reused."""
-    return solve_journal_path(word_list, opener, guess_limit, objective, mode, priors, feedback)
-
-
-def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool, priors=None):
-    """The solve's :class:`~solver.runs.journal.Journal`; raises ForeignJournalError when
-    ``resume`` and the file holds another run's journal."""
+    solver is refused rather than reused: ForeignJournalError when ``resume`` and the file
+    holds another run's journal."""
     from solver.runs.journal import Journal, run_fingerprint
 
-    fingerprint = run_fingerprint(word_list, kind="solve", solver_version=SOLVER_VERSION,
-                                  mode=spec.mode, objective=spec.objective,
-                                  guess_limit=spec.guess_limit, opener=opener,
+    priors = game.priors
+    fingerprint = run_fingerprint(game.word_list, kind="solve", solver_version=SOLVER_VERSION,
+                                  mode=game.mode.value, objective=game.objective.value,
+                                  guess_limit=game.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
-                                  feedback=spec.feedback)
-    path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors,
-                        spec.feedback)
-    return Journal.open(path, fingerprint, resume=resume)
+                                  feedback=game.feedback.value)
+    return Journal.open(journal_path("solve", *game_inputs(game), opener), fingerprint,
+                        resume=resume)
 
 
 def _class_record(result) -> dict:
@@ -240,32 +218,28 @@ def _class_result(record: dict) -> tuple:
             record["edge_feedback"], record["edge_child"], record["stats"])
 
 
-def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUESS_LIMIT,
-          objective: str = "total", mode: str = "normal", priors=None, jobs: int = -1,
-          progress=None, resume: bool = True, keep_journal: bool = False,
-          feedback: str = "standard", deadline: float | None = None) -> SolveResult:
+def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
+          resume: bool = True, keep_journal: bool = False,
+          deadline: float | None = None) -> SolveResult:
     """Solve the optimal decision tree with a fixed opener.
 
     Args:
-        word_list: the lists (see :func:`solver.game.wordlists.load_word_list`).
+        game: the :class:`~solver.game.spec.Game`: its lists, guess limit (games must be won
+            within it), objective (Σ guesses, docs/algorithms.md §2.1, or the maximum number of
+            guesses, §2.2), mode (hard: every guess uses the hints so far, §10), priors
+            (minimise Σ_a w_a · guesses(a), the expected guesses under the weights, §10.3) and
+            feedback rule (Yellow Wordle: every green shown as yellow unless the guess is
+            right, §10.4).
         opener: the first guess; must be an allowed guess.
-        guess_limit: games must be won within this many guesses (6 in Wordle).
-        objective: ``"total"`` (minimise Σ guesses, docs/algorithms.md §2.1) or ``"worst"``
-            (minimise the maximum number of guesses, §2.2).
-        mode: ``"normal"`` or ``"hard"`` (every guess uses the hints so far, §10).
-        priors: :class:`solver.game.priors.Priors`: minimise Σ_a w_a · guesses(a), the
-            expected guesses under the weights (§10.3); None: every answer equally likely.
         jobs: worker processes for the root classes (-1: all cores, as joblib counts them;
             1: in-process).
         progress: optional callable ``progress(done_answers, total_answers)`` called as
             classes finish.
         resume: reuse the root classes journaled by an interrupted run of the same solve
-            (:func:`journal_path`); False discards that journal and starts over.
+            (:func:`_open_journal`); False discards that journal and starts over.
         keep_journal: keep the journal after the solve (in ``result.journal``), so that
             :func:`save_artifact` discards it only once the artifact is written; by default
             it is discarded as soon as the tree is assembled.
-        feedback: ``"standard"`` or ``"yellow"``: Yellow Wordle, every green shown as yellow
-            unless the guess is right (§10.4).
         deadline: a :func:`time.monotonic` time past which the solve stops with
             :class:`DeadlineReached` (the finished root classes stay in the journal); None:
             no limit.
@@ -276,27 +250,25 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
     Raises:
         UnknownWordError: the opener is not an allowed guess.
         UnwinnableError: no policy with this opener wins every game within the limit.
-        InputError: a bad guess limit, objective or ``jobs`` (0).
+        InputError: lists too large for the search, or a bad ``jobs`` (0).
         ForeignJournalError: ``resume`` and the solve's journal was written by another
             solver version or other kernels (rerun with ``resume=False``).
     """
+    word_list = check_searchable(game).word_list
+    guess_limit = game.guess_limit
     opener = opener.strip().lower()
     opener_index = word_list.guess_index(opener)
-    if guess_limit < 1:
-        raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    spec = game_spec(word_list, guess_limit, objective, mode, feedback)
-    search_objective = objective_id(spec, priors)
-    _check_priors(word_list, priors)
+    search_objective = objective_id(game)
     jobs = check_jobs(jobs)
     started = time.perf_counter()
-    table = feedback_table(word_list, feedback=feedback)
+    table = feedback_table(word_list, feedback=game.feedback)
     codes = table[opener_index]
     root_classes = [
         (int(p), np.flatnonzero(codes == p).astype(np.int32))
-        for p in np.unique(codes) if p != spec.all_green
+        for p in np.unique(codes) if p != game.all_green
     ]
     zobrist = zobrist_keys(word_list.n_answers)
-    journal = _open_journal(word_list, opener, spec, resume, priors)
+    journal = _open_journal(game, opener, resume)
     results: dict[int, tuple] = {code: _class_result(journal.get(str(code)))
                                  for code, _ in root_classes if str(code) in journal}
     todo = sorted((c for c in root_classes if c[0] not in results), key=lambda c: (-len(c[1]), c[0]))
@@ -309,18 +281,18 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         from joblib import effective_n_jobs
 
         workers = 1 if len(todo) == 1 else effective_n_jobs(jobs)
-        table_path = str(table_cache_path(word_list, feedback))
-        rules = search_rules(word_list, priors)
+        table_path = str(table_cache_path(word_list, game.feedback))
+        rules = search_rules(game)
         tasks = ((code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
-                  zobrist, spec, rules, *allowed_after(word_list, spec, [(opener, code)]),
-                  search_objective)
+                  zobrist, game.n_patterns, game.mode_id, rules,
+                  *allowed_after(game, [(opener, code)]), search_objective)
                  for code, states in todo)
         sizes = dict((c, len(s)) for c, s in root_classes)
         for code, result in Executor(workers).as_finished(_solve_task, tasks, len(todo),
                                                           deadline):
             if result[0] >= INF:
                 raise UnwinnableError(
-                    f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "
+                    f"opener {opener!r}: after {opener}:{code_to_text(code, game.word_length)} "
                     f"the {sizes[code]} answers left cannot all be won within {guess_limit} "
                     "guesses")
             results[code] = result
@@ -328,40 +300,38 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
             done_answers += sizes[code]
             if progress is not None:
                 progress(done_answers, word_list.n_answers)
-    tree, stats = _assemble(opener_index, root_classes, results, spec)
+    tree, stats = _assemble(opener_index, root_classes, results, game)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())
-    replayed, expected = _check_value(spec, per_answer, [int(results[c][0]) for c, _ in root_classes],
-                                      priors)
+    replayed, expected = _check_value(game, per_answer, [int(results[c][0]) for c, _ in root_classes])
     if replayed != expected or per_answer.min() < 1:
         raise AssertionError(f"tree replays to {replayed} but the search found {expected}")
     seconds = time.perf_counter() - started
     if not keep_journal:
         journal.discard()  # the tree is assembled and checked: nothing left to resume
-    return SolveResult(word_list, opener, total, tree, per_answer, seconds, guess_limit, stats,
-                       objective, journal if keep_journal else None, mode=mode, priors=priors,
-                       feedback=feedback)
+    return SolveResult(game, opener, total, tree, per_answer, seconds, stats,
+                       journal if keep_journal else None)
 
 
-def _check_value(spec: GameSpec, per_answer: np.ndarray, class_values: list[int],
-                 priors=None) -> tuple[int, int]:
+def _check_value(game: Game, per_answer: np.ndarray, class_values: list[int]) -> tuple[int, int]:
     """(the replayed tree's value, the value the search found) under the objective: the total
     is n + Σ class values (W + Σ under priors); the worst case is 1 + the largest class value
     (1 with no class)."""
+    priors = game.priors
     if priors is not None:
         return (int((priors.weights * per_answer).sum()),
                 int(priors.weights.sum()) + sum(class_values))
-    if spec.objective == "worst":
+    if game.objective is Objective.WORST:
         return int(per_answer.max()), 1 + max(class_values, default=0)
     return int(per_answer.sum()), len(per_answer) + sum(class_values)
 
 
-def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple[DecisionTree, dict]:
+def _assemble(opener_index: int, root_classes, results, game: Game) -> tuple[DecisionTree, dict]:
     """Join the root node and the class subtrees (ascending feedback) into one preorder tree."""
     n_root_edges = len(root_classes)
     node_guess = [np.array([opener_index], dtype=np.uint32)]
     edge_start_parts = [np.array([0], dtype=np.int64)]
-    edge_feedback = [np.array([c for c, _ in root_classes], dtype=spec.code_dtype)]
+    edge_feedback = [np.array([c for c, _ in root_classes], dtype=game.code_dtype)]
     edge_child = [np.zeros(n_root_edges, dtype=np.uint32)]
     n_nodes, n_edges = 1, n_root_edges
     stats = np.zeros(4, dtype=np.int64)
@@ -370,7 +340,7 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
         edge_child[0][i] = n_nodes
         node_guess.append(sub_guess.astype(np.uint32))
         edge_start_parts.append(sub_start[:-1].astype(np.int64) + n_edges)
-        edge_feedback.append(sub_feedback.astype(spec.code_dtype))
+        edge_feedback.append(sub_feedback.astype(game.code_dtype))
         edge_child.append(sub_child.astype(np.uint32) + np.uint32(n_nodes))
         n_nodes += len(sub_guess)
         n_edges += len(sub_feedback)
@@ -381,22 +351,19 @@ def _assemble(opener_index: int, root_classes, results, spec: GameSpec) -> tuple
         edge_start=np.concatenate(edge_start_parts).astype(np.uint32),
         edge_feedback=np.concatenate(edge_feedback),
         edge_child=np.concatenate(edge_child),
-        word_length=spec.word_length,
+        word_length=game.word_length,
     )
     names = ("states_searched", "memo_hits", "guesses_expanded")
     return tree, {name: int(stats[i]) for i, name in enumerate(names)}
 
 
-def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path | None = None, *,
-                   guess_limit: int = GUESS_LIMIT, objective: str = "total", mode: str = "normal",
-                   priors=None, jobs: int = -1,
-                   progress=None, resume: bool = True,
+def solve_and_save(game: Game, opener: str = "salet", out: str | Path | None = None, *,
+                   jobs: int = -1, progress=None, resume: bool = True,
                    directory: str | Path = "artifacts",
-                   opener_proof: dict | None = None,
-                   feedback: str = "standard") -> tuple[SolveResult, Path]:
+                   opener_proof: dict | None = None) -> tuple[SolveResult, Path]:
     """:func:`solve`, then :func:`save_artifact`, with every check made before any work.
 
-    Before the solve: the opener, guess limit, objective and ``jobs``; the output path
+    Before the solve: the opener, the lists' size and ``jobs``; the output path
     (``out``, or :func:`artifact_path` under ``directory``), its directory created or refused
     (:func:`solver.game.files.prepare_output_file`) and its name checked
     (:func:`check_artifact_name`); the cache directory, which holds the journal and the
@@ -415,25 +382,19 @@ def solve_and_save(word_list: WordList, opener: str = "salet", out: str | Path |
         WriteFailedError: the final write failed; the message names the journal that holds
             the solved classes (a rerun with a writable path finishes in seconds).
     """
+    word_list = check_searchable(game).word_list
+    priors = game.priors
     opener = opener.strip().lower()
     word_list.guess_index(opener)
-    if guess_limit < 1:
-        raise InputError(f"guess limit must be at least 1, got {guess_limit}")
-    objective_id(game_spec(word_list, guess_limit, objective, mode, feedback), priors)
-    _check_priors(word_list, priors)
     check_jobs(jobs)
-    if guess_limit == 1 and any(answer != opener for answer in word_list.answers):
+    if game.guess_limit == 1 and any(answer != opener for answer in word_list.answers):
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
-    path = Path(out) if out is not None else artifact_path(
-        word_list, opener, objective=objective, guess_limit=guess_limit, directory=directory,
-        mode=mode, priors=priors, feedback=feedback)
+    path = Path(out) if out is not None else artifact_path(game, opener, directory=directory)
     check_artifact_name(word_list, path)
     priors_file = None if priors is None or priors.source == "wordfreq" else priors.source
     prepare_output_file(path, inputs=(*word_list.files, priors_file))
     usable_cache_dir()
-    result = solve(word_list, opener, guess_limit=guess_limit, objective=objective, mode=mode,
-                   priors=priors, jobs=jobs, progress=progress, resume=resume, keep_journal=True,
-                   feedback=feedback)
+    result = solve(game, opener, jobs=jobs, progress=progress, resume=resume, keep_journal=True)
     journal = result.journal
     result.opener_proof = opener_proof if opener_proof is not None else _kept_proof(path, result)
     try:

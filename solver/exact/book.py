@@ -29,7 +29,7 @@ import json
 from pathlib import Path
 
 from solver.game import files
-from solver.game.spec import GameSpec
+from solver.game.spec import GUESS_LIMIT, FeedbackRule, Game
 from solver.game.wordlists import WordList
 
 #: The shipped trees: the checkout's ``artifacts/``, or the copy installed with the package.
@@ -76,20 +76,18 @@ class OpeningBook:
     """The optimal trees of one game, by opener (module docstring).
 
     Args:
-        word_list: the lists.
-        spec: the game (:class:`~solver.game.spec.GameSpec`).
-        priors: :class:`solver.game.priors.Priors` or None.
+        game: the :class:`~solver.game.spec.Game` (lists, options, priors).
         shipped: directories of shipped trees (default :data:`SHIPPED_DIRS`); ``()`` for none.
         cache: read and write the user cache (False: solve in memory only).
         solve: solve an opener's tree when none is found (False: only the trees found or
             added are used; :meth:`tree` then returns None for the others).
     """
 
-    def __init__(self, word_list: WordList, spec: GameSpec, priors=None, *,
-                 shipped=SHIPPED_DIRS, cache: bool = True, solve: bool = True):
-        self.word_list = word_list
-        self.spec = spec
-        self.priors = priors
+    def __init__(self, game: Game, *, shipped=SHIPPED_DIRS, cache: bool = True,
+                 solve: bool = True):
+        self.game = game
+        self.word_list: WordList = game.word_list
+        self.priors = game.priors
         self.shipped = tuple(Path(d) for d in shipped)
         self.cache = cache
         self.solve = solve
@@ -102,17 +100,16 @@ class OpeningBook:
         priors = tree.priors
         same_priors = (priors is None and self.priors is None) or (
             priors is not None and self.priors is not None and priors["sha256"] == self.priors.sha256)
-        return (tree.word_list.identity == self.word_list.identity and tree.mode == self.spec.mode
-                and tree.objective == self.spec.objective and tree.feedback == self.spec.feedback
-                and tree.guess_limit == self.spec.guess_limit and same_priors)
+        game = self.game
+        return (tree.word_list.identity == self.word_list.identity and tree.mode == game.mode
+                and tree.objective == game.objective and tree.feedback == game.feedback
+                and tree.guess_limit == game.guess_limit and same_priors)
 
     def file_name(self, opener: str) -> str:
         """The tree's file name (:func:`solver.runs.naming.artifact_path`)."""
         from solver.runs.naming import artifact_path
 
-        return artifact_path(self.word_list, opener, objective=self.spec.objective,
-                             guess_limit=self.spec.guess_limit, directory=".", mode=self.spec.mode,
-                             priors=self.priors, feedback=self.spec.feedback).name
+        return artifact_path(self.game, opener, directory=".").name
 
     def add(self, tree) -> None:
         """Keep ``tree`` (a PolicyTree of this game, else ValueError) for its opener."""
@@ -201,10 +198,8 @@ class OpeningBook:
         from solver.runs.journal import ForeignJournalError
 
         def solved(resume: bool):
-            return solve(self.word_list, opener, guess_limit=self.spec.guess_limit,
-                         objective=self.spec.objective, mode=self.spec.mode, priors=self.priors,
-                         jobs=jobs, progress=progress, keep_journal=True, resume=resume,
-                         feedback=self.spec.feedback, deadline=deadline)
+            return solve(self.game, opener, jobs=jobs, progress=progress, keep_journal=True,
+                         resume=resume, deadline=deadline)
 
         try:
             try:
@@ -249,7 +244,7 @@ class OpeningBook:
         for directory in self.shipped:
             if not directory.is_dir():
                 continue
-            for path in sorted(directory.glob(f"{self.word_list.output_name}-{self.spec.mode}-*.msgpack")):
+            for path in sorted(directory.glob(f"{self.word_list.output_name}-{self.game.mode.value}-*.msgpack")):
                 opener = _opener_of(path.name)
                 if self.file_name(opener) != path.name:
                     continue
@@ -271,7 +266,7 @@ class OpeningBook:
         openers = set()
         for directory in self.shipped:
             if directory.is_dir():
-                for path in directory.glob(f"{self.word_list.output_name}-{self.spec.mode}-*.msgpack"):
+                for path in directory.glob(f"{self.word_list.output_name}-{self.game.mode.value}-*.msgpack"):
                     opener = _opener_of(path.name)
                     if self.file_name(opener) == path.name:
                         openers.add(opener)
@@ -281,12 +276,13 @@ class OpeningBook:
         """The least value of the shipped openers table (``artifacts/<lists>-<mode>[-worst]-
         openers.csv``, :func:`solver.exact.prove.default_csv_path`): a proven lower bound on
         the optimum over every opener, or None without a table (or with priors)."""
-        if self.priors is not None or self.spec.feedback != "standard" or self.spec.guess_limit != 6:
+        game = self.game
+        if (self.priors is not None or game.feedback is not FeedbackRule.STANDARD
+                or game.guess_limit != GUESS_LIMIT):
             return None
         from solver.exact.prove import default_csv_path
 
-        path = default_csv_path(self.word_list, self.spec.objective, self.spec.mode,
-                                directory=ARTIFACTS_DIR)
+        path = default_csv_path(game, directory=ARTIFACTS_DIR)
         if not path.is_file():
             return None
         import csv

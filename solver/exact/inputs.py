@@ -1,5 +1,5 @@
-"""The exact solver's inputs, checked and put in the kernels' form: the game's spec
-(:func:`game_spec`), the search rules and objective (hard mode, priors), the answers left
+"""The exact solver's inputs, checked and put in the kernels' form: the game's size
+(:func:`check_searchable`), the search rules and objective (hard mode, priors), the answers left
 after a history and the guesses it allows. Raises :class:`~solver.game.errors.InputError`
 (or a subclass) for bad input; no search here."""
 
@@ -9,21 +9,20 @@ import numpy as np
 
 from solver.exact.results import MAX_ANSWERS, MAX_GUESSES
 from solver.game.errors import InputError
-from solver.game.feedback import code_to_text, feedback_table
 from solver.game.hashing import constraint_keys
-from solver.game.spec import GUESS_LIMIT, GameSpec
+from solver.game.spec import Game
 from solver.game.wordlists import WordList
 
-def search_rules(word_list: WordList, priors=None) -> tuple:
+def search_rules(game: Game) -> tuple:
     """The ``rules`` argument of the search kernels: (the guesses' letters uint8[n_guesses,
     L], the hard-mode constraint keys 1 and 2, the answers' weights int64[n_answers]), the
     first three read in hard mode only, the weights under priors only (§10.1, §10.3); the
     weights are the priors' or ones."""
     from solver.game.hard_mode import guess_letters
 
-    weights = (np.ascontiguousarray(priors.weights, dtype=np.int64) if priors is not None
-               else np.ones(word_list.n_answers, dtype=np.int64))
-    return (guess_letters(word_list),) + constraint_keys() + (weights,)
+    weights = (np.ascontiguousarray(game.priors.weights, dtype=np.int64) if game.priors is not None
+               else np.ones(game.word_list.n_answers, dtype=np.int64))
+    return (guess_letters(game.word_list),) + constraint_keys() + (weights,)
 
 
 def local_rules(rules: tuple, answers: np.ndarray) -> tuple:
@@ -31,34 +30,24 @@ def local_rules(rules: tuple, answers: np.ndarray) -> tuple:
     return rules[:3] + (np.ascontiguousarray(rules[3][answers]),)
 
 
-def objective_id(spec: GameSpec, priors=None) -> int:
-    """The search's objective id: the spec's, or the weighted total under priors (§10.3)."""
+def objective_id(game: Game) -> int:
+    """The search's objective id: the game's, or the weighted total under priors (§10.3; the
+    game refuses priors with another objective)."""
     from solver.exact._objective_kernel import WEIGHTED
 
-    if priors is None:
-        return spec.objective_id
-    if spec.objective != "total":
-        raise InputError(f"priors weight the total objective; the {spec.objective!r} objective "
-                         "takes none")
-    return WEIGHTED
+    return game.objective_id if game.priors is None else WEIGHTED
 
 
-def _check_priors(word_list: WordList, priors) -> None:
-    if priors is not None and len(priors.weights) != word_list.n_answers:
-        raise InputError(f"the priors have {len(priors.weights)} weights for "
-                         f"{word_list.n_answers} answers")
-
-
-def allowed_after(word_list: WordList, spec: GameSpec, history) -> tuple[np.ndarray, np.ndarray]:
+def allowed_after(game: Game, history) -> tuple[np.ndarray, np.ndarray]:
     """(constraint int8[WIDTH], allowed guesses int32 ascending) after ``history`` ((guess
     word, feedback code) pairs): every guess and no constraint in normal mode; in hard mode
     those the history's hints allow (docs/algorithms.md §10)."""
     from solver.game._hard_mode_kernel import no_constraint
     from solver.game.hard_mode import allowed_guesses, history_constraint
 
-    if spec.mode != "hard":
-        return no_constraint(), np.arange(word_list.n_guesses, dtype=np.int32)
-    return history_constraint(word_list, history), allowed_guesses(word_list, history)
+    if not game.hard:
+        return no_constraint(), np.arange(game.word_list.n_guesses, dtype=np.int32)
+    return history_constraint(game.word_list, history), allowed_guesses(game.word_list, history)
 
 
 def _localise(table, answers, guess_of_answer, zobrist):
@@ -74,20 +63,15 @@ def _localise(table, answers, guess_of_answer, zobrist):
             np.ascontiguousarray(zobrist[0][answers]), np.ascontiguousarray(zobrist[1][answers]))
 
 
-def game_spec(word_list: WordList, guess_limit: int = GUESS_LIMIT, objective: str = "total",
-              mode: str = "normal", feedback: str = "standard") -> GameSpec:
-    """The :class:`GameSpec` of a solve on ``word_list``; raises InputError for bad values,
-    hard mode with a feedback rule other than the standard one, or lists larger than the
-    search supports (≤ 11585 answers, < 131072 guesses)."""
+def check_searchable(game: Game) -> Game:
+    """``game`` if its lists are within the search's limits (≤ 11585 answers, < 131072
+    guesses); else InputError."""
+    word_list = game.word_list
     if word_list.n_answers > MAX_ANSWERS or word_list.n_guesses >= MAX_GUESSES:
         raise InputError(f"the exact solver supports at most {MAX_ANSWERS} answers and "
                          f"{MAX_GUESSES - 1} guesses; {word_list.name!r} has {word_list.n_answers} "
                          f"and {word_list.n_guesses}")
-    if feedback != "standard" and mode == "hard":
-        raise InputError(f"hard mode reads the greens of the standard feedback; it cannot be "
-                         f"combined with --feedback {feedback}")
-    return GameSpec(word_length=word_list.word_length, guess_limit=guess_limit,
-                    objective=objective, mode=mode, feedback=feedback)
+    return game
 
 
 def _state_array(word_list: WordList, answers) -> np.ndarray:
@@ -98,37 +82,3 @@ def _state_array(word_list: WordList, answers) -> np.ndarray:
     if state[0] < 0 or state[-1] >= word_list.n_answers:
         raise InputError("answer index out of range")
     return state
-
-
-def remaining_answers(word_list: WordList, history, table: np.ndarray | None = None) -> np.ndarray:
-    """int32 answer indices consistent with every (guess, feedback) of ``history``.
-
-    ``history`` holds (guess word, feedback) pairs, the feedback as a code or as text
-    (``"bbygb"``, see :func:`solver.game.feedback.parse_feedback`). Raises UnknownWordError
-    for a guess not in the list and FeedbackError for malformed feedback or a history no
-    answer fits (naming the first guess at which none is left)."""
-    from solver.game.errors import FeedbackError
-    from solver.game.feedback import parse_feedback
-
-    table = feedback_table(word_list) if table is None else table
-    state = np.arange(word_list.n_answers, dtype=np.int32)
-    for turn, (guess, feedback) in enumerate(history, start=1):
-        g = word_list.guess_index(guess)
-        code = feedback if isinstance(feedback, (int, np.integer)) else parse_feedback(
-            feedback, word_list.word_length)
-        state = state[table[g, state] == int(code)]
-        if state.size == 0:
-            text = code_to_text(int(code), word_list.word_length)
-            raise FeedbackError(f"no answer fits the history: after guess {turn} "
-                                f"({word_list.guesses[g]}:{text}) none of the answers is left")
-    return state
-
-
-def coded_history(word_list: WordList, history) -> list[tuple[str, int]]:
-    """``history`` as (guess word as listed, feedback code) pairs; raises UnknownWordError and
-    FeedbackError as :func:`remaining_answers` does."""
-    from solver.game.feedback import parse_feedback
-
-    return [(word_list.guesses[word_list.guess_index(g)],
-             int(f) if isinstance(f, (int, np.integer)) else parse_feedback(f, word_list.word_length))
-            for g, f in history]

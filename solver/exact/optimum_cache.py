@@ -27,7 +27,7 @@ from pathlib import Path
 
 from policy_tree.tree import DecisionTree
 from solver.game.files import ARTIFACTS_DIR, cache_dir
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, Mode, Objective
 
 #: Where :func:`load_or_solve_optimum` looks for trees before the cache: ``./artifacts`` (what
 #: ``tools.solve`` wrote here), then the shipped trees (:data:`solver.game.files.ARTIFACTS_DIR`).
@@ -81,8 +81,8 @@ def matching_tree(path: str | Path, word_list, opener: str, guess_limit: int = G
     header = loaded.header
     if (loaded.word_list.answers_sha256 != word_list.answers_sha256
             or loaded.word_list.guesses_sha256 != word_list.guesses_sha256
-            or header.get("opener") != opener or header.get("mode") != "normal"
-            or header.get("objective") != "total" or header.get("guess_limit") != guess_limit):
+            or header.get("opener") != opener or header.get("mode") != Mode.NORMAL
+            or header.get("objective") != Objective.TOTAL or header.get("guess_limit") != guess_limit):
         return None
     return loaded
 
@@ -106,11 +106,13 @@ def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit
     from solver.exact.bellman import artifact_path, save_artifact, solve
     from solver.game.errors import WriteFailedError
     from solver.game.files import usable_cache_dir
+    from solver.game.spec import Game
 
+    game = Game(word_list, guess_limit)
     opener = opener.strip().lower()
     word_list.guess_index(opener)
     directories = [artifacts_dir] if isinstance(artifacts_dir, (str, Path)) else list(artifacts_dir)
-    shipped = [artifact_path(word_list, opener, guess_limit=guess_limit, directory=d) for d in directories]
+    shipped = [artifact_path(game, opener, directory=d) for d in directories]
     cached = optimal_tree_cache_path(word_list, opener, guess_limit)
     for path, source in [(path, "artifacts") for path in shipped] + [(cached, "cache")]:
         found = matching_tree(path, word_list, opener, guess_limit)
@@ -118,8 +120,7 @@ def load_or_solve_optimum(word_list, opener: str, *, jobs: int = -1, guess_limit
             return Optimum(opener, dict(found.header), found.tree, path, source)
     usable_cache_dir()
     started = time.perf_counter()
-    result = solve(word_list, opener, guess_limit=guess_limit, jobs=jobs, progress=progress,
-                   resume=resume, keep_journal=True)
+    result = solve(game, opener, jobs=jobs, progress=progress, resume=resume, keep_journal=True)
     seconds = time.perf_counter() - started
     journal = result.journal
     try:

@@ -10,11 +10,8 @@ import numpy as np
 
 from policy_tree.tree import DecisionTree
 from solver.game.errors import InputError
-from solver.game.spec import GUESS_LIMIT, GameSpec
+from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
-
-INF = 1 << 30
-
 
 #: Limits of the search kernel's candidate sort key (:mod:`solver.exact._search_kernel`).
 MAX_ANSWERS = 11585
@@ -32,7 +29,8 @@ class SolveResult:
     """The outcome of :func:`solve`.
 
     Attributes:
-        word_list: the lists solved.
+        game: the :class:`~solver.game.spec.Game` solved (lists, guess limit, objective, mode,
+            priors, feedback rule).
         opener: the root guess.
         total: Σ over answers of guesses used, an int (for the worst-case objective too: the
             tree minimises ``max_guesses``, and ``total`` is what that tree adds up to).
@@ -46,52 +44,42 @@ class SolveResult:
         opener_proof: the record that the opener was proven optimal over every allowed guess
             (:data:`policy_tree.schema.OPENER_PROOF_FIELDS`; set by
             :func:`solver.exact.prove.save_proven_tree`), else None.
-        mode: ``"normal"`` or ``"hard"`` (docs/algorithms.md §10).
-        priors: the :class:`solver.game.priors.Priors` the tree minimises the expected guesses
-            under (§10.3), or None (every answer equally likely).
-        feedback: the feedback rule, ``"standard"`` or ``"yellow"`` (Yellow Wordle, §10.4).
     """
 
-    word_list: WordList
+    game: Game
     opener: str
     total: int
     tree: DecisionTree
     guesses_per_answer: np.ndarray
     seconds: float
-    guess_limit: int = GUESS_LIMIT
     stats: dict = field(default_factory=dict)
-    objective: str = "total"
     journal: object = field(default=None, repr=False, compare=False)
     opener_proof: dict | None = None
-    mode: str = "normal"
-    priors: object = None
-    feedback: str = "standard"
+
+    @property
+    def word_list(self) -> WordList:
+        """The game's lists."""
+        return self.game.word_list
 
     @property
     def weighted_total(self) -> int | None:
         """Σ_a w_a · guesses(a) under the priors' integer weights (what the search minimised
         with priors, §10.3), or None without priors."""
-        if self.priors is None:
+        if self.game.priors is None:
             return None
-        return int((self.priors.weights * self.guesses_per_answer).sum())
+        return int((self.game.priors.weights * self.guesses_per_answer).sum())
 
     @property
     def expected_guesses(self) -> float:
         """Expected guesses per game: under the priors when given, else the average."""
-        if self.priors is None:
+        if self.game.priors is None:
             return self.average
-        return self.weighted_total / self.priors.total_weight
-
-    @property
-    def spec(self) -> GameSpec:
-        """The game that was solved."""
-        return GameSpec(word_length=self.word_list.word_length, guess_limit=self.guess_limit,
-                        objective=self.objective, mode=self.mode, feedback=self.feedback)
+        return self.weighted_total / self.game.priors.total_weight
 
     @property
     def value(self) -> int:
         """The optimised value: ``total`` (objective total) or ``max_guesses`` (worst)."""
-        return self.max_guesses if self.objective == "worst" else self.total
+        return self.max_guesses if self.game.objective is Objective.WORST else self.total
 
     @property
     def average(self) -> float:
@@ -104,8 +92,9 @@ class SolveResult:
     @property
     def histogram(self) -> list[int]:
         """``histogram[i]`` = answers solved in ``i + 1`` guesses, length ``guess_limit``."""
-        counts = np.bincount(self.guesses_per_answer, minlength=self.guess_limit + 1)
-        return [int(c) for c in counts[1:self.guess_limit + 1]]
+        limit = self.game.guess_limit
+        counts = np.bincount(self.guesses_per_answer, minlength=limit + 1)
+        return [int(c) for c in counts[1:limit + 1]]
 
 
 @dataclass
@@ -113,7 +102,7 @@ class StateSolution:
     """The outcome of :func:`solve_from`: the optimal subtree below a history.
 
     Attributes:
-        word_list: the lists.
+        game: the :class:`~solver.game.spec.Game`.
         history: the (guess, feedback code) pairs played so far, as given.
         answers: the answers still possible after the history (the state), sorted words.
         guesses_left: guesses still allowed (the guess limit minus the history's length).
@@ -121,17 +110,19 @@ class StateSolution:
             the answers, or the most further guesses any answer needs); 0 when the history
             already found the answer.
         tree: the optimal subtree (root = the next guess); empty when the game is over.
-        objective: ``"total"`` or ``"worst"``.
     """
 
-    word_list: WordList
+    game: Game
     history: list
     answers: tuple[str, ...]
     guesses_left: int
     value: int
     tree: DecisionTree
-    objective: str = "total"
-    mode: str = "normal"
+
+    @property
+    def word_list(self) -> WordList:
+        """The game's lists."""
+        return self.game.word_list
 
     @property
     def next_guess(self) -> str | None:

@@ -47,10 +47,11 @@ import numpy as np
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text
-from solver.game.spec import GUESS_LIMIT, GameSpec
+from solver.game.history import History
+from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Position, check_budget, format_steps, normalise_history)
+                                 Position, check_budget, format_steps)
 
 #: Alternatives listed by default.
 TOP = 5
@@ -71,12 +72,8 @@ class SearchService:
     """The exact answers of one game (module docstring).
 
     Args:
-        word_list: the lists.
-        mode: ``"normal"`` or ``"hard"`` (§10).
-        objective: ``"total"`` or ``"worst"`` (§2).
-        guess_limit: guesses in a game (6).
-        feedback: ``"standard"`` or ``"yellow"`` (§10.4).
-        priors: :class:`solver.game.priors.Priors` (the weighted total, §10.3) or None.
+        game: the :class:`~solver.game.spec.Game`: lists, mode (§10), objective (§2), guess
+            limit, feedback rule (§10.4), priors (the weighted total, §10.3).
         table: the feedback table of the rule (loaded from the cache when first needed).
         book: use the opening book (shipped, cached and solved opener trees); False: only the
             trees given (:meth:`for_tree`), every other state searched on its own (and the
@@ -85,25 +82,21 @@ class SearchService:
         jobs: worker processes for an opener's tree (-1: all cores).
 
     Raises:
-        InputError: an unknown mode, objective or feedback rule, priors of another list or
-            with an objective other than the total, lists too large for the solver.
+        InputError: lists too large for the solver.
     """
 
-    def __init__(self, word_list: WordList, *, mode: str = "normal", objective: str = "total",
-                 guess_limit: int = GUESS_LIMIT, feedback: str = "standard", priors=None,
-                 table: np.ndarray | None = None, book: bool = True, cache: bool = True,
-                 jobs: int = -1):
-        from solver.exact.bellman import _check_priors, game_spec, objective_id
+    def __init__(self, game: Game, *, table: np.ndarray | None = None, book: bool = True,
+                 cache: bool = True, jobs: int = -1):
+        from solver.exact.bellman import check_searchable, objective_id
         from solver.exact.book import OpeningBook
 
-        self.word_list = word_list
-        self.spec: GameSpec = game_spec(word_list, guess_limit, objective, mode, feedback)
-        self.objective_id = objective_id(self.spec, priors)
-        _check_priors(word_list, priors)
-        self.priors = priors
+        self.game = check_searchable(game)
+        self.word_list: WordList = game.word_list
+        self.objective_id = objective_id(game)
+        self.priors = game.priors
         self._table = table
-        self.book = (OpeningBook(word_list, self.spec, priors, cache=cache) if book else
-                     OpeningBook(word_list, self.spec, priors, shipped=(), cache=False, solve=False))
+        self.book = (OpeningBook(game, cache=cache) if book else
+                     OpeningBook(game, shipped=(), cache=False, solve=False))
         self.jobs = jobs
         self._subtrees: OrderedDict = OrderedDict()
 
@@ -116,8 +109,9 @@ class SearchService:
             from solver.game.priors import Priors
 
             priors = Priors(tree.priors["source"], tree.prior_weights, tree.priors["sha256"])
-        service = cls(tree.word_list, mode=tree.mode, objective=tree.objective,
-                      guess_limit=tree.guess_limit, feedback=tree.feedback, priors=priors, **options)
+        game = Game(tree.word_list, tree.guess_limit, tree.feedback, tree.mode, tree.objective,
+                    priors)
+        service = cls(game, **options)
         service.book.add(tree)
         return service
 
@@ -128,38 +122,24 @@ class SearchService:
         if self._table is None:
             from solver.game.feedback import feedback_table
 
-            self._table = feedback_table(self.word_list, feedback=self.spec.feedback)
+            self._table = feedback_table(self.word_list, feedback=self.game.feedback)
         return self._table
 
     @property
     def objective_name(self) -> str:
-        return "weighted" if self.priors is not None else self.spec.objective
+        return "weighted" if self.priors is not None else self.game.objective.value
 
     def per_game(self, state: np.ndarray) -> int:
         """What a state's value is divided by for one game's expectation (see :class:`Advice`)."""
         if self.priors is not None:
             return int(self.priors.weights[state].sum())
-        return 1 if self.spec.objective == "worst" else int(len(state))
+        return 1 if self.game.objective is Objective.WORST else int(len(state))
 
     def normalise(self, history) -> list[tuple[str, int]]:
-        """The history checked (:func:`normalise_history`; in hard mode every guess must use the
-        hints before it: HardModeError naming the guess; under the Yellow rule no feedback but
-        all-green shows a green)."""
-        steps = normalise_history(self.word_list, history, self.spec.guess_limit)
-        if self.spec.mode == "hard":
-            from solver.game.hard_mode import check_hard_mode_history
-
-            check_hard_mode_history(steps)
-        if self.spec.feedback == "yellow":
-            from solver.game.feedback import shows_green
-
-            for turn, (word, code) in enumerate(steps, start=1):
-                if code != self.spec.all_green and shows_green(code, self.spec.word_length):
-                    raise FeedbackError(
-                        f"guess {turn}: {word}:{code_to_text(code, self.spec.word_length)} shows a "
-                        "green, but in Yellow Wordle greens show as yellow unless the whole guess "
-                        "is right")
-        return steps
+        """The history checked against the game (:meth:`solver.game.history.History.parse`:
+        each guess and feedback, the guess limit, hard mode's hints, the Yellow rule), as
+        ``(guess word, feedback code)`` pairs."""
+        return list(History.parse(self.game, history).steps)
 
     def state_after(self, steps) -> np.ndarray:
         """int32 answer indices consistent with every step (possibly empty)."""
@@ -175,7 +155,7 @@ class SearchService:
 
         words = list(self.word_list.guesses)
         for word, code in steps:
-            words = [w for w in words if feedback_code(word, w, self.spec.feedback) == code]
+            words = [w for w in words if feedback_code(word, w, self.game.feedback) == code]
         return words
 
     # -- values on trees --------------------------------------------------------------------
@@ -183,7 +163,7 @@ class SearchService:
         """A tree's value over ``state`` from the guesses used per answer."""
         if self.priors is not None:
             return int((self.priors.weights[state] * used).sum())
-        if self.spec.objective == "worst":
+        if self.game.objective is Objective.WORST:
             return int(used.max())
         return int(used.sum())
 
@@ -193,7 +173,7 @@ class SearchService:
         another feedback rule, or a damaged one: run ``tree verify``)."""
         table = self.table
         used = np.zeros(len(state), dtype=np.int64)
-        green = self.spec.all_green
+        green = self.game.all_green
         node_guess = tree.node_guess
         for i, a in enumerate(state):
             current, k = node, 0
@@ -207,7 +187,7 @@ class SearchService:
         if (used == 0).any():
             answer = self.word_list.answers[int(state[int(np.argmax(used == 0))])]
             raise InputError(f"the decision tree does not solve {answer!r} under the "
-                             f"{self.spec.feedback} feedback rule (run `python -m tools.tree verify`)")
+                             f"{self.game.feedback} feedback rule (run `python -m tools.tree verify`)")
         return self._combine(used, state)
 
     # -- exact search of one state ----------------------------------------------------------
@@ -223,15 +203,15 @@ class SearchService:
         from solver.game.hashing import zobrist_keys
         from policy_tree.tree import DecisionTree
 
-        constraint, candidates = allowed_after(self.word_list, self.spec, list(steps))
-        key = (state.tobytes(), int(guesses_left), constraint.tobytes() if self.spec.mode == "hard" else b"",
+        constraint, candidates = allowed_after(self.game, list(steps))
+        key = (state.tobytes(), int(guesses_left), constraint.tobytes() if self.game.hard else b"",
                lift)
         if key in self._subtrees:
             self._subtrees.move_to_end(key)
             return self._subtrees[key]
         local = _localise(self.table, state, self.word_list.answer_guess_index,
                           zobrist_keys(self.word_list.n_answers))
-        rules = local_rules(search_rules(self.word_list, self.priors), state)
+        rules = local_rules(search_rules(self.game), state)
         result = (None, INF, 0)
         for extra in range(0, MAX_EXTRA_GUESSES + 1 if lift else 1):
             d = int(guesses_left) + extra
@@ -239,11 +219,11 @@ class SearchService:
                 continue
             value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
                 local[0], d, local[1], local[2], local[3], local[4], _memo_capacity(len(state)),
-                self.spec.n_patterns, self.objective_id, self.spec.mode_id, rules, constraint,
+                self.game.n_patterns, self.objective_id, self.game.mode_id, rules, constraint,
                 candidates)
             if value < INF:
                 tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child,
-                                    self.spec.word_length)
+                                    self.game.word_length)
                 result = (tree, int(value), extra)
                 break
         self._subtrees[key] = result
@@ -259,7 +239,7 @@ class SearchService:
         g = self.word_list.guess_index(guess)
         codes = self.table[g, state]
         d = int(guesses_left) + extra
-        green = self.spec.all_green
+        green = self.game.all_green
         if d < 1:
             return INF
         values = []
@@ -275,7 +255,7 @@ class SearchService:
             values.append(value)
         if self.priors is not None:
             return int(self.priors.weights[state].sum()) + sum(values)
-        if self.spec.objective == "worst":
+        if self.game.objective is Objective.WORST:
             return 1 + max(values, default=0)
         return len(state) + sum(values)
 
@@ -296,7 +276,7 @@ class SearchService:
         position is always a tree node then."""
         steps = list(steps)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
-        limit = self.spec.guess_limit
+        limit = self.game.guess_limit
         where = Position(steps, state, limit)
         if not steps:
             return where
@@ -309,7 +289,7 @@ class SearchService:
         node: int | None = 0 if tree is not None else None
         dtree = tree.tree if tree is not None else None
         left_tree = None
-        green = self.spec.all_green
+        green = self.game.all_green
         extra = 0
         for k, (word, code) in enumerate(steps):
             state = state[self.table[self.word_list.guess_index(word), state] == code]
@@ -342,7 +322,7 @@ class SearchService:
         """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
         Args:
-            history: see :func:`normalise_history`; any guesses, on or off any tree, won,
+            history: see :meth:`solver.game.history.History.parse`; any guesses, on or off any tree, won,
                 lost or still going.
             top: alternatives to list with exact ``Q*`` (0: none).
             budget: wall seconds this call may take (> 0), or None: wait for the exact answer
@@ -377,10 +357,10 @@ class SearchService:
             return self._outside_list(steps, top, budget, alternatives_budget, progress, started)
         name = self.word_list.name
         answers = tuple(self.word_list.answers[int(a)] for a in state)
-        limit = self.spec.guess_limit
+        limit = self.game.guess_limit
         guesses_left = max(limit - len(steps), 0)
-        common = dict(objective=self.objective_name, mode=self.spec.mode, per_game=self.per_game(state))
-        if steps and steps[-1][1] == self.spec.all_green:
+        common = dict(objective=self.objective_name, mode=self.game.mode.value, per_game=self.per_game(state))
+        if steps and steps[-1][1] == self.game.all_green:
             return Advice(name, steps, answers, guesses_left, SOLVED, None, None, 0, 0,
                           seconds=time.perf_counter() - started, **common)
         if not steps:
@@ -424,9 +404,8 @@ class SearchService:
         loading = 0.0 if "solver.exact._search_kernel" in sys.modules else KERNEL_LOAD_SECONDS
         if budget is not None and budget < loading + 0.05:
             return [Alternative(guess, value, True, guess in answer_set, self.per_game(state))], False
-        ranking = rank_guesses(self.word_list, state, d, top=top, known={g: value, "optimum": value},
-                               budget=budget, table=self.table, spec=self.spec, priors=self.priors,
-                               history=where.steps)
+        ranking = rank_guesses(self.game, state, d, top=top, known={g: value, "optimum": value},
+                               budget=budget, table=self.table, history=where.steps)
         top_list = ranking.top if ranking.top else [(g, value)]
         alternatives = [Alternative(self.word_list.guesses[h], q, True,
                                     self.word_list.guesses[h] in answer_set, self.per_game(state))
@@ -436,7 +415,7 @@ class SearchService:
     def _root(self, steps, state, answers, top, deadline, started, common) -> Advice:
         """The empty history: the proven opener's tree, else the best shipped one."""
         name = self.word_list.name
-        limit = self.spec.guess_limit
+        limit = self.game.guess_limit
         proven = self.book.proven()
         if proven is not None and top == 0:
             value = self.tree_value(proven.tree, 0, state)
@@ -466,7 +445,7 @@ class SearchService:
             value, opener = candidates[0]
             lower = self.book.root_lower_bound()
             if lower is None:
-                lower = cheap_lower_bound(self.word_list, state, self.table, self.spec)
+                lower = cheap_lower_bound(self.game, state, self.table)
             lower = min(lower, value)
             status = EXACT if lower == value else NOT_PROVEN
             return Advice(name, steps, answers, limit, status, "tree", opener, value, lower,
@@ -493,11 +472,10 @@ class SearchService:
         # the fast policy first: its value is the upper bound the search then tightens
         greedy = None
         if left() != 0.0:
-            greedy = greedy_guesses(self.word_list, state, d, table=self.table, spec=self.spec,
-                                    history=steps)
+            greedy = greedy_guesses(self.game, state, d, table=self.table, history=steps)
         budget = left()
-        ranking = rank_guesses(self.word_list, state, d, top=max(top, 1), budget=budget,
-                               table=self.table, spec=self.spec, priors=self.priors, history=steps)
+        ranking = rank_guesses(self.game, state, d, top=max(top, 1), budget=budget,
+                               table=self.table, history=steps)
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
             sub, value, extra = self.solve_state(state, guesses_left, steps)
@@ -545,12 +523,11 @@ class SearchService:
             word, code = steps[k - 1]
             raise FeedbackError(
                 f"no answer and no allowed guess fits the history: after guess {k} "
-                f"({word}:{code_to_text(code, self.spec.word_length)}) no word of the "
+                f"({word}:{code_to_text(code, self.game.word_length)}) no word of the "
                 f"{self.word_list.name!r} lists is left")
         derived = from_words(fitting, self.word_list.guesses, name=f"{self.word_list.name}+guesses")
-        service = SearchService(derived, mode=self.spec.mode, objective=self.spec.objective,
-                                guess_limit=self.spec.guess_limit, feedback=self.spec.feedback,
-                                book=False, cache=False, jobs=self.jobs)
+        service = SearchService(self.game.replace(word_list=derived, priors=None), book=False,
+                                cache=False, jobs=self.jobs)
         advice = service.advise(steps, top=top, budget=budget,
                                 alternatives_budget=alternatives_budget, progress=progress)
         advice.word_list = self.word_list.name

@@ -7,7 +7,7 @@ several largest classes it keeps is the *tie rule* (:data:`TIE_RULES`). The play
 the kept class is the all-green one; under each rule here the all-green class (one word) loses
 every tie, so a win means reducing ``S`` to a single word and then guessing it (§13.2).
 
-:class:`AbsurdleGame` is the environment (the protocol of :mod:`solver.game.environments`:
+:class:`AbsurdleEpisode` is the environment (the protocol of :mod:`solver.game.environments`:
 ``belief()``, ``step(guess)``, ``won``, ``history``); the exact search for the least forced win
 is :mod:`solver.exact.absurdle`, an agent's game and its score
 :mod:`solver.evaluation.absurdle_play`. The rules live here, in the game layer (the numba twin
@@ -74,7 +74,7 @@ def kept_codes(table: np.ndarray, g: int, state: np.ndarray, tie: str, priority:
     return [c for _, c in ranked] if tie == "adversarial" else [ranked[0][1]]
 
 
-class AbsurdleGame:
+class AbsurdleEpisode:
     """One game against the Absurdle adversary under tie rule ``tie``.
 
     No answer is fixed in advance: after each guess the adversary keeps a largest class of the
@@ -155,9 +155,9 @@ class AbsurdleGame:
         self.won = code == self.green
         return code
 
-    def copy(self) -> AbsurdleGame:
+    def copy(self) -> AbsurdleEpisode:
         """An independent game at the same point (to follow another reply)."""
-        twin = object.__new__(AbsurdleGame)
+        twin = object.__new__(AbsurdleEpisode)
         twin.__dict__.update(self.__dict__)
         twin.history = list(self.history)
         return twin

@@ -1,22 +1,22 @@
 """The environments: the rules of one game, and nothing about how an agent plays it.
 
-Each environment is one game against a hidden answer: :meth:`Game.belief` is what the agent
-may know (a :class:`~solver.game.protocol.Belief`), :meth:`Game.step` plays a guess and returns
+Each environment is one game against a hidden answer: :meth:`Episode.belief` is what the agent
+may know (a :class:`~solver.game.protocol.Belief`), :meth:`Episode.step` plays a guess and returns
 the feedback shown, updating the belief. An agent and a scorer drive them
 (:mod:`solver.evaluation.scoring`); the rules live here, in the game layer, which imports
 nothing from the policies or the evaluation (import-linter, pyproject.toml).
 
-- :class:`Game` — standard Wordle: the true feedback; the belief is the answers consistent
+- :class:`Episode` — standard Wordle: the true feedback; the belief is the answers consistent
   with it (docs/algorithms.md §1);
-- :class:`HardGame` — hard mode (docs/algorithms.md §10): the belief carries the guesses the
-  revealed hints allow (``allowed``); a guess that breaks one raises
+- :class:`HardEpisode` — hard mode (docs/algorithms.md §10): the belief carries the guesses
+  the revealed hints allow (``allowed``); a guess that breaks one raises
   :class:`~solver.game.errors.HardModeError`;
-- :class:`NoisyGame` — Noisy Wordle (docs/algorithms.md §14): after a guess that is not the
+- :class:`NoisyEpisode` — Noisy Wordle (docs/algorithms.md §14): after a guess that is not the
   answer, one uniform position of the feedback is recoloured uniformly; the belief is the
   Bayesian posterior over the answers (:class:`NoisyBelief`).
 
 The Absurdle adversary (it keeps the largest class; no answer is fixed) is the environment
-:class:`solver.game.absurdle.AbsurdleGame`, with the same ``belief()`` / ``step(guess)``.
+:class:`solver.game.absurdle.AbsurdleEpisode`, with the same ``belief()`` / ``step(guess)``.
 
 A game goes on past the guess limit until won (so its guesses can be counted): the belief's
 ``guesses_left`` is then clamped to 1.
@@ -30,7 +30,7 @@ from solver.game.protocol import Belief
 from solver.game.spec import GUESS_LIMIT, all_green
 
 
-class Game:
+class Episode:
     """One game of standard Wordle against ``answer``.
 
     Args:
@@ -89,9 +89,9 @@ class Game:
         return code
 
 
-class HardGame(Game):
+class HardEpisode(Episode):
     """One game of hard mode (docs/algorithms.md §10, :mod:`solver.game.hard_mode`): as
-    :class:`Game`, but the belief's ``allowed`` lists the guesses the hints revealed so far
+    :class:`Episode`, but the belief's ``allowed`` lists the guesses the hints revealed so far
     allow, and :meth:`step` raises :class:`~solver.game.errors.HardModeError` for a guess that
     breaks one (nothing is played then)."""
 
@@ -114,7 +114,7 @@ class HardGame(Game):
         return super().step(guess)
 
 
-class NoisyGame(Game):
+class NoisyEpisode(Episode):
     """One game of Noisy Wordle against answer index ``answer``, its noise the SplitMix64 stream
     seeded from ``(seed, answer)`` (:mod:`solver.game._noise_kernel`), so a game depends only
     on them. ``table`` is the usual answers table. The belief is the posterior

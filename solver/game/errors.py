@@ -27,6 +27,10 @@ class FeedbackError(InputError, ValueError):
     """A feedback string is malformed, or no remaining answer can produce it."""
 
 
+class HistoryTokenError(InputError, ValueError):
+    """A history token is not ``word:feedback``."""
+
+
 class OutputError(InputError):
     """An output path that cannot be used: a directory where a file is asked for (or the
     reverse), a parent that cannot be created, a place that cannot be written, or a name

@@ -14,9 +14,6 @@ import numpy as np
 
 from solver.game.errors import HardModeError
 
-#: The play modes, as in :data:`solver.game.spec.MODES`.
-NORMAL, HARD = "normal", "hard"
-
 
 def hard_mode_violation(history, guess: str) -> str | None:
     """Why ``guess`` breaks hard mode after ``history`` ((guess word, feedback code) pairs), in

@@ -1,6 +1,6 @@
-"""The rules of one game: word length, feedback patterns, guess limit, mode, objective.
+"""The game: its word lists, word length, feedback rule, guess limit, mode, objective, priors.
 
-Every layer takes these numbers from a :class:`GameSpec` instead of hard-coding Wordle's
+Every layer takes these from a :class:`Game` instead of hard-coding Wordle's
 (5 letters, 243 patterns, all-green 242, 6 guesses). The feedback code of a guess against an
 answer is ``Σ c_i · 3**i`` over the L positions (docs/algorithms.md §1.3), so a game of word
 length L has ``3**L`` patterns and the all-green code ``3**L − 1``; codes are stored as uint8
@@ -11,11 +11,18 @@ Plain Python, no numba: the lookup tools import it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.game.errors import InputError
+
+if TYPE_CHECKING:  # the word lists import this module's bounds
+    from solver.game.priors import Priors
+    from solver.game.wordlists import WordList
 
 #: Word lengths the project supports (uint16 codes hold 3**10 = 59049 patterns).
 MIN_WORD_LENGTH = 2
@@ -24,13 +31,46 @@ MAX_WORD_LENGTH = 10
 GUESS_LIMIT = 6
 #: The largest guess limit any search supports (the memo key keeps 8 bits for it).
 MAX_GUESS_LIMIT = 255
-#: Feedback rules: the standard green/yellow/gray rule of docs/algorithms.md §1.2, and Yellow
-#: Wordle's (every green shown as yellow unless the guess is right, §10.4).
-FEEDBACK_RULES = ("standard", "yellow")
-#: Play modes ("normal": any allowed guess at any time; "hard": the NYT hard mode, docs/algorithms.md §10).
-MODES = ("normal", "hard")
-#: Objectives of the exact solver (docs/algorithms.md §2.1 and §2.2).
-OBJECTIVES = ("total", "worst")
+
+
+class FeedbackRule(StrEnum):
+    """Feedback rules: the standard green/yellow/gray rule of docs/algorithms.md §1.2, and Yellow
+    Wordle's (every green shown as yellow unless the guess is right, §10.4)."""
+
+    STANDARD = "standard"
+    YELLOW = "yellow"
+
+
+class Mode(StrEnum):
+    """Play modes: ``normal`` (any allowed guess at any time) or ``hard`` (the NYT hard mode,
+    docs/algorithms.md §10). The value's index is the mode id in the search's memo key."""
+
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+class Objective(StrEnum):
+    """Objectives of the exact solver (docs/algorithms.md §2.1 and §2.2): ``total`` (Σ guesses
+    over the answers) or ``worst`` (the most guesses any answer needs). The value's index is
+    the objective id the search kernel is specialised on."""
+
+    TOTAL = "total"
+    WORST = "worst"
+
+
+#: The names each option takes (what a command line offers as choices).
+FEEDBACK_RULES = tuple(rule.value for rule in FeedbackRule)
+MODES = tuple(mode.value for mode in Mode)
+OBJECTIVES = tuple(objective.value for objective in Objective)
+
+
+def _member(kind: type[StrEnum], value, name: str):
+    """``value`` (a member or its name) as a member of ``kind``; InputError listing the choices."""
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in kind)
+        raise InputError(f"unknown {name} {value!r}; choose one of {choices}") from None
 
 
 def n_patterns(word_length: int) -> int:
@@ -48,38 +88,85 @@ def code_dtype(word_length: int) -> np.dtype:
     return np.dtype(np.uint8) if n_patterns(word_length) <= 256 else np.dtype(np.uint16)
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """What a game is, for every layer of the project.
+@dataclass(frozen=True, eq=False, repr=False)
+class Game:
+    """A game, validated once, as every layer of the project takes it: the word lists, the
+    guess limit, the feedback rule, the play mode, the objective and the answers' priors.
+
+    Built at the boundary (the API's functions, the command-line tools) from the user's words
+    and option names; every layer below takes the ``Game`` and compares its members
+    (:class:`Mode`, :class:`Objective`, :class:`FeedbackRule`), never strings. The option
+    fields accept a member or its name (``mode="hard"``) and store the member.
 
     Attributes:
-        word_length: letters per word, ``MIN_WORD_LENGTH``..``MAX_WORD_LENGTH`` (Wordle: 5).
-        guess_limit: a game is lost when this many guesses did not find the answer (Wordle: 6).
-        feedback: the feedback rule, one of ``FEEDBACK_RULES``.
-        mode: the play mode, one of ``MODES``.
-        objective: what the exact solver minimises, one of ``OBJECTIVES``: ``"total"``
-            (Σ guesses over answers) or ``"worst"`` (the maximum number of guesses).
+        word_list: the :class:`~solver.game.wordlists.WordList` (answers and allowed guesses);
+            its word length is the game's (``MIN_WORD_LENGTH``..``MAX_WORD_LENGTH``).
+        guess_limit: a game is lost when this many guesses did not find the answer (Wordle: 6),
+            1..``MAX_GUESS_LIMIT``.
+        feedback: the :class:`FeedbackRule`.
+        mode: the :class:`Mode`.
+        objective: the :class:`Objective` the exact solver minimises.
+        priors: :class:`solver.game.priors.Priors` weighting the answers (the total objective
+            then minimises the expected guesses, §10.3), or None (every answer equally likely).
+
+    Two games are equal when their lists (by identity, :attr:`WordList.identity`), options and
+    priors (by sha256) are.
 
     Raises:
-        InputError: a value out of range or an unknown name (the message lists the choices).
+        InputError: a value out of range or an unknown name (the message lists the choices);
+            hard mode under a feedback rule other than the standard one (hard mode reads its
+            greens); priors of another list, or with an objective other than the total.
     """
 
-    word_length: int = 5
+    word_list: WordList
     guess_limit: int = GUESS_LIMIT
-    feedback: str = "standard"
-    mode: str = "normal"
-    objective: str = "total"
+    feedback: FeedbackRule = FeedbackRule.STANDARD
+    mode: Mode = Mode.NORMAL
+    objective: Objective = Objective.TOTAL
+    priors: Priors | None = None
 
     def __post_init__(self):
-        if not isinstance(self.word_length, int) or not MIN_WORD_LENGTH <= self.word_length <= MAX_WORD_LENGTH:
-            raise InputError(f"word length must be {MIN_WORD_LENGTH}..{MAX_WORD_LENGTH}, got {self.word_length!r}")
-        if not isinstance(self.guess_limit, int) or not 1 <= self.guess_limit <= MAX_GUESS_LIMIT:
+        word_length = self.word_list.word_length
+        if not MIN_WORD_LENGTH <= word_length <= MAX_WORD_LENGTH:
+            raise InputError(f"word length must be {MIN_WORD_LENGTH}..{MAX_WORD_LENGTH}, got {word_length!r}")
+        if (isinstance(self.guess_limit, bool) or not isinstance(self.guess_limit, (int, np.integer))
+                or not 1 <= self.guess_limit <= MAX_GUESS_LIMIT):
             raise InputError(f"guess limit must be 1..{MAX_GUESS_LIMIT}, got {self.guess_limit!r}")
-        for name, value, choices in (("feedback rule", self.feedback, FEEDBACK_RULES),
-                                     ("mode", self.mode, MODES),
-                                     ("objective", self.objective, OBJECTIVES)):
-            if value not in choices:
-                raise InputError(f"unknown {name} {value!r}; choose one of {', '.join(choices)}")
+        object.__setattr__(self, "guess_limit", int(self.guess_limit))
+        object.__setattr__(self, "feedback", _member(FeedbackRule, self.feedback, "feedback rule"))
+        object.__setattr__(self, "mode", _member(Mode, self.mode, "mode"))
+        object.__setattr__(self, "objective", _member(Objective, self.objective, "objective"))
+        if self.mode is Mode.HARD and self.feedback is not FeedbackRule.STANDARD:
+            raise InputError(f"hard mode reads the greens of the standard feedback; it cannot be "
+                             f"combined with the {self.feedback} feedback rule")
+        if self.priors is not None:
+            if len(self.priors.weights) != self.word_list.n_answers:
+                raise InputError(f"the priors have {len(self.priors.weights)} weights for "
+                                 f"{self.word_list.n_answers} answers")
+            if self.objective is not Objective.TOTAL:
+                raise InputError(f"priors weight the total objective; the '{self.objective}' "
+                                 "objective takes none")
+
+    def _key(self) -> tuple:
+        return (self.word_list.identity, self.guess_limit, self.feedback, self.mode,
+                self.objective, None if self.priors is None else self.priors.sha256)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        priors = None if self.priors is None else self.priors.sha256[:12]
+        return (f"Game({self.word_list.name!r}, guess_limit={self.guess_limit}, "
+                f"feedback={self.feedback.value!r}, mode={self.mode.value!r}, "
+                f"objective={self.objective.value!r}, priors={priors!r})")
+
+    @property
+    def word_length(self) -> int:
+        """Letters per word."""
+        return self.word_list.word_length
 
     @property
     def n_patterns(self) -> int:
@@ -97,6 +184,11 @@ class GameSpec:
         return code_dtype(self.word_length)
 
     @property
+    def hard(self) -> bool:
+        """Hard mode: every guess must use the hints revealed so far."""
+        return self.mode is Mode.HARD
+
+    @property
     def objective_id(self) -> int:
         """The objective as the small integer the search kernel is specialised on."""
         return OBJECTIVES.index(self.objective)
@@ -106,12 +198,6 @@ class GameSpec:
         """The mode as a small integer (part of the memo key)."""
         return MODES.index(self.mode)
 
-    def replace(self, **changes) -> GameSpec:
+    def replace(self, **changes) -> Game:
         """A copy with some fields changed (validated again)."""
-        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        fields.update(changes)
-        return GameSpec(**fields)
-
-
-#: Wordle as the NYT plays it in normal mode, scored by total guesses.
-WORDLE = GameSpec()
+        return dataclasses.replace(self, **changes)

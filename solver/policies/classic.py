@@ -33,7 +33,7 @@ rule, :mod:`solver.policies.base`).
 Ties (minimax1, expectimax1, entropy): a guess still possible first, then alphabetical
 (lowest index).
 
-Hard mode (the belief's ``allowed`` set, :class:`solver.game.environments.HardGame`): every
+Hard mode (the belief's ``allowed`` set, :class:`solver.game.environments.HardEpisode`): every
 rule above runs over the allowed guesses only (``random_total`` draws
 ``default_rng(seed).integers(len(allowed))``-th of them); the words still possible are always
 allowed, so ``random_possible`` and ``qlearning`` play as in normal mode.

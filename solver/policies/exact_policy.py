@@ -127,6 +127,7 @@ class ExactPolicy(Policy):
     def solve(self, state, guesses_left: int) -> tuple[int, int]:
         """``(F(S, d), optimal guess index)`` for a sorted int32 state; raises UnwinnableError."""
         from solver.exact.bellman import solve_state
+        from solver.game.spec import Game
 
         state = np.ascontiguousarray(state, dtype=np.int32)
         key = _state_key(state, guesses_left)
@@ -135,7 +136,7 @@ class ExactPolicy(Policy):
             if len(state) == 1:
                 found = (1, int(self.word_list.answer_guess_index[state[0]]))
             else:
-                total, word = solve_state(self.word_list, state, int(guesses_left), self.table)
+                total, word = solve_state(Game(self.word_list), state, int(guesses_left), self.table)
                 found = (int(total), self.word_list.guess_index(word))
             self._known[key] = found
         return found
@@ -181,6 +182,7 @@ class ExactPolicy(Policy):
         the guess limit)."""
         from solver.exact.bellman import solve_from
         from solver.game.hard_mode import history_constraint
+        from solver.game.spec import Game, Mode
 
         words = self.word_list.guesses
         played = [(words[int(g)], int(c)) for g, c in history]
@@ -188,7 +190,7 @@ class ExactPolicy(Policy):
                history_constraint(self.word_list, played).tobytes())
         found = self._known_hard.get(key)
         if found is None:
-            solution = solve_from(self.word_list, played, guess_limit=self.guess_limit, mode="hard",
+            solution = solve_from(Game(self.word_list, self.guess_limit, mode=Mode.HARD), played,
                                   table=self.table)
             found = (int(solution.value), self.word_list.guess_index(solution.next_guess))
             self._known_hard[key] = found

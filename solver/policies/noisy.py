@@ -6,7 +6,7 @@ chosen uniformly, is recoloured uniformly among the three colours (possibly to i
 colour). When the guess *is* the answer the game ends and the all-green pattern is shown
 without noise; a noisy pattern of another guess may by chance look all green, and then the
 game goes on. These rules, the likelihood ``P(shown | guess, answer)`` and the belief's
-weights are the game layer's (:class:`solver.game.environments.NoisyGame`,
+weights are the game layer's (:class:`solver.game.environments.NoisyEpisode`,
 :class:`~solver.game.environments.NoisyBelief`, :mod:`solver.game._noise_kernel`).
 
 Agents: the classic agents themselves (:mod:`solver.policies.classic`,

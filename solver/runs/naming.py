@@ -12,49 +12,60 @@ from pathlib import Path
 
 from solver.game.errors import OutputError
 from solver.game.files import cache_dir
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, FeedbackRule, Objective
 
 
-def journal_file(kind: str, *inputs) -> Path:
-    """``cache_dir()/journals/<kind>-<key>.journal``: ``<key>`` is the first 20 hex digits of
-    the sha256 of the ``inputs`` (each turned to ``str``) joined by ``:``. The journal's
-    fingerprint (:func:`solver.runs.journal.run_fingerprint`) still decides whether a file
-    found there is reused: the name only keeps runs with other inputs apart."""
+def journal_path(kind: str, *inputs, directory: str | Path | None = None) -> Path:
+    """Where a long run journals its finished work (:mod:`solver.runs.journal`), the one name
+    of every journal of the project.
+
+    - In the user cache (solves, proofs): ``cache_dir()/journals/<kind>-<key>.journal``,
+      ``<key>`` the first 20 hex digits of the sha256 of the ``inputs`` (each turned to
+      ``str``) joined by ``:`` — for a game, :func:`game_inputs` first. The journal's
+      fingerprint (:func:`solver.runs.journal.run_fingerprint`) still decides whether a file
+      found there is reused: the name only keeps runs with other inputs apart.
+    - Beside a study's outputs (``directory`` given, no ``inputs``):
+      ``<directory>/<kind>.journal``.
+    """
+    if directory is not None:
+        if inputs:
+            raise ValueError("a journal in a study's directory is named by its kind alone")
+        return Path(directory) / f"{kind}.journal"
     key = hashlib.sha256(":".join(str(part) for part in inputs).encode()).hexdigest()[:20]
     return cache_dir() / "journals" / f"{kind}-{key}.journal"
 
 
-def solve_journal_path(word_list, opener: str, guess_limit: int, objective: str = "total",
-                       mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
-    """The journal of one solve: one file per (lists, opener, guess limit, objective, mode,
-    priors, feedback rule). ``priors``: None or weights with a ``sha256`` attribute
-    (:class:`solver.game.priors.Priors`)."""
-    inputs = [word_list.answers_sha256, word_list.guesses_sha256, opener, guess_limit, objective,
-              mode]
-    if priors is not None:
-        inputs.append(priors.sha256)
-    if feedback != "standard":
-        inputs.append(f"feedback={feedback}")
-    return journal_file("solve", *inputs)
+def game_inputs(game) -> tuple:
+    """What names a :class:`~solver.game.spec.Game` in a journal's key: the lists' sha256s,
+    the guess limit, the objective and the mode, then the priors' sha256 (with priors) and
+    the feedback rule (other than the standard one)."""
+    word_list = game.word_list
+    inputs = (word_list.answers_sha256, word_list.guesses_sha256, game.guess_limit,
+              game.objective.value, game.mode.value)
+    if game.priors is not None:
+        inputs += (game.priors.sha256,)
+    if game.feedback is not FeedbackRule.STANDARD:
+        inputs += (f"feedback={game.feedback.value}",)
+    return inputs
 
 
-def artifact_path(word_list, opener: str, *, objective: str = "total",
-                  guess_limit: int = GUESS_LIMIT, directory: str | Path = "artifacts",
-                  mode: str = "normal", priors=None, feedback: str = "standard") -> Path:
+def artifact_path(game, opener: str, *, directory: str | Path = "artifacts") -> Path:
     """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
     (mode ``normal`` or ``hard``),
     ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
     ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
     objective for Yellow Wordle (``legacy-normal-yellow-salet-limit8.msgpack``). ``<name>`` is the lists'
     :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
-    shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name."""
-    kind = "" if feedback == "standard" else f"{feedback}-"
-    kind += "" if objective == "total" else f"{objective}-"
+    shipped lists, ``custom-<12 hex of their identity>`` for any other, never a directory's name.
+    ``game``: the :class:`~solver.game.spec.Game`."""
+    priors = game.priors
+    kind = "" if game.feedback is FeedbackRule.STANDARD else f"{game.feedback.value}-"
+    kind += "" if game.objective is Objective.TOTAL else f"{game.objective.value}-"
     if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
         kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
-    limit = "" if guess_limit == GUESS_LIMIT else f"-limit{guess_limit}"
+    limit = "" if game.guess_limit == GUESS_LIMIT else f"-limit{game.guess_limit}"
     opener = opener.strip().lower()
-    return Path(directory) / f"{word_list.output_name}-{mode}-{kind}{opener}{limit}.msgpack"
+    return Path(directory) / f"{game.word_list.output_name}-{game.mode.value}-{kind}{opener}{limit}.msgpack"
 
 
 def check_artifact_name(word_list, path: str | Path) -> None:

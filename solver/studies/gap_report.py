@@ -35,6 +35,7 @@ from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.files import prepare_output_dir, usable_cache_dir
 from solver.game.spec import GUESS_LIMIT
+from solver.runs.naming import journal_path
 from solver.studies.render import ReportData, write_outputs
 
 REPORT_VERSION = 2
@@ -124,11 +125,6 @@ def default_report_dir(word_list, parent: str | Path = "reports") -> Path:
     return Path(parent) / word_list.output_name
 
 
-def journal_path(out_dir: str | Path) -> Path:
-    """The report's journal: ``<out_dir>/results/report.journal``."""
-    return Path(out_dir) / "results" / "report.journal"
-
-
 def report_fingerprint(word_list) -> dict:
     """The fingerprint of a report's journal (:func:`solver.runs.journal.run_fingerprint`):
     the lists, normal mode, total objective, the guess limit, the solver version, every
@@ -175,7 +171,8 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         jobs: worker processes (-1: all cores) for the exact solves and the policy tasks.
         seed: master seed of randomised policies.
         top: decisions kept per (opener, policy) for "where it loses most".
-        resume: reuse the finished results in the report's journal (:func:`journal_path`);
+        resume: reuse the finished results in the report's journal
+            (``<out_dir>/results/report.journal``, :func:`solver.runs.naming.journal_path`);
             False discards the journal and computes everything again (and starts any exact
             solve afresh, discarding its journal too).
         float_twins: also score ``mig_a_float``/``mig_b_float`` when ``mig_a``/``mig_b`` are asked.
@@ -210,7 +207,8 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         raise InputError(f"top is a number of decisions ≥ 0, not {top!r}")
     out_dir = prepare_output_dir(out_dir)
     usable_cache_dir()
-    journal = Journal.open(journal_path(out_dir), report_fingerprint(word_list), resume=resume)
+    journal = Journal.open(journal_path("report", directory=Path(out_dir) / "results"),
+                           report_fingerprint(word_list), resume=resume)
     n_workers = cpu_count() if jobs < 0 else max(1, jobs)
     twins = {p: FLOAT_TWINS[p] for p in policies if float_twins and p in FLOAT_TWINS}
     all_policies = policies + [t for t in twins.values() if t not in policies]

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from solver.evaluation.assist import EXACT, SOLVED, Advice
 from solver.evaluation.analysis import GameAnalysis
+from solver.game.spec import Objective
 
 LIST_AT_MOST = 10
 
@@ -28,7 +29,7 @@ def _worth(advice: Advice, value: int) -> str:
     """``value`` of a state in words: expected guesses (total), the worst case, or expected
     guesses under the priors."""
     n = advice.n_answers
-    if advice.objective == "worst":
+    if advice.objective == Objective.WORST:
         return f"at most {value} more guesses (worst case)"
     if advice.objective == "weighted":
         return f"{value / advice.per_game:.5f} expected guesses under the priors"

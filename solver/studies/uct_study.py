@@ -40,6 +40,7 @@ import numpy as np
 
 from solver.game.checks import check_jobs
 from solver.game.errors import InputError
+from solver.runs.naming import journal_path
 from solver.game.files import ARTIFACTS_DIR, prepare_output_dir, usable_cache_dir, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,11 +60,6 @@ UCT_FIELDS = ("base", "variant_o", "rank", "n_rollouts", "n_top", "b_divisor", "
 #: Report order of the policies that are not UCT (others after them, alphabetically).
 AGENT_ORDER = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy", "qlearning",
                "mig_a", "mig_b")
-
-
-def journal_path(out_dir: str | Path) -> Path:
-    """The study's journal of finished runs not yet folded into the CSVs: ``runs.journal``."""
-    return Path(out_dir) / "runs.journal"
 
 
 def default_study_dir(word_list, parent: str | Path = "reports") -> Path:
@@ -465,7 +461,8 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
     table = feedback_table(word_list)
     deterministic = {n: build_policy(n, word_list, table).deterministic for n in names}
     out_dir = prepare_output_dir(out_dir)
-    journal = Journal.open(journal_path(out_dir), study_fingerprint(word_list), resume=resume)
+    journal = Journal.open(journal_path("runs", directory=out_dir), study_fingerprint(word_list),
+                           resume=resume)
     if len(journal):
         fold_runs(out_dir, journal.records(), word_list.answers)
         echo(f"{len(journal)} finished run(s) recovered from {journal.path}")

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from solver.game.errors import InputError
 from solver.studies.classic_report import mean_sd
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, Game
 
 REPORT_VERSION = 1
 DEFAULT_FRACTIONS = (0.02, 0.05, 0.1, 0.2, 0.3)
@@ -129,7 +129,7 @@ def exact_optimum(word_list, jobs: int = 1) -> dict:
 
     started = time.perf_counter()
     try:
-        result = prove(word_list, jobs=jobs, memory_gb=PROOF_MEMORY_GB, resume=True)
+        result = prove(Game(word_list), jobs=jobs, memory_gb=PROOF_MEMORY_GB, resume=True)
     except UnwinnableError:
         return {"first_guess": "", "optimum_total": None, "seconds": time.perf_counter() - started, "proof_reused": 0,
                 "optimum_source": f"none: no policy wins every game within {GUESS_LIMIT} guesses"}

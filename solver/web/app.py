@@ -47,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text
+from solver.game.spec import MODES, Mode
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Longest a request may ask the exact search to run, by default.
@@ -74,7 +75,6 @@ class BodyTooLarge(RequestError):
     """A request body over :data:`MAX_BODY` bytes (HTTP 413)."""
 
 
-MODES = ("normal", "hard")
 #: What each shipped 5-letter list is, for the page's list choice (solver/data/README.md).
 LIST_INFO = {
     "nyt-2024": {"title": "NYT 2024 lists",
@@ -116,12 +116,13 @@ def _budget(value, cap: float) -> float:
     return float(value)
 
 
-def _mode(value) -> str:
+def _mode(value) -> Mode:
+    """The request's play mode (normal when not given); RequestError (400) for another name."""
     if value is None:
-        return "normal"
+        return Mode.NORMAL
     if value not in MODES:
         raise RequestError(f"mode must be one of {', '.join(MODES)}, got {str(value)[:20]!r}")
-    return value
+    return Mode(value)
 
 
 def _top(value) -> int:
@@ -260,7 +261,7 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
     async def _game_of(data: dict, words: str):
         from starlette.concurrency import run_in_threadpool
 
-        from solver.evaluation.analysis import grid_mode
+        from solver.game.history import grid_mode
 
         guesses, answer, grid = data["guesses"], data.get("answer"), data.get("grid")
         if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses) or len(guesses) > 6:
@@ -318,10 +319,11 @@ _word_lists: dict = {}
 
 
 def _parse_game(words: str, guesses, answer, grid):
-    """:func:`solver.evaluation.analysis.parse_game` on the named lists (loaded once)."""
-    from solver.evaluation.analysis import parse_game
+    """:meth:`solver.game.history.History.from_record` on the named lists (loaded once)."""
+    from solver.game.history import History
+    from solver.game.spec import Game
 
-    return parse_game(_word_lists[words], guesses, answer=answer, grid=grid)
+    return History.from_record(Game(_word_lists[words]), guesses, answer=answer, grid=grid)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -28,6 +28,7 @@ import asyncio
 import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import CancelledError, TimeoutError
+from solver.game.spec import Mode
 
 #: Seconds a search may run past its request's budget before it is stopped.
 GRACE_SECONDS = 2.0
@@ -106,7 +107,7 @@ class Lanes:
                 future.cancel()  # a running pebble task: its process is stopped and replaced
                 raise Disconnected()
 
-    async def answer(self, client: str, kind: str, words: str, mode: str, history, top: int,
+    async def answer(self, client: str, kind: str, words: str, mode: Mode, history, top: int,
                      budget: float, is_disconnected) -> tuple[int, dict]:
         """``(status, json)`` for a ``"next"`` or ``"analyse"`` request (already checked for
         shape). Raises InputError (400), Busy (429/503), Disconnected."""
@@ -167,7 +168,7 @@ class Lanes:
             if not self.searches[client]:
                 del self.searches[client]
 
-    def build(self, words: str, mode: str, opener: str) -> dict:
+    def build(self, words: str, mode: Mode, opener: str) -> dict:
         """Start (once) the build of ``opener``'s tree; its progress ``{"opener", "done",
         "total"}`` (0 done while it waits for the build process)."""
         from solver.web import work

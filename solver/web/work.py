@@ -17,30 +17,33 @@ from __future__ import annotations
 import os
 import time
 
+from solver.game.spec import Mode
+
 #: The most seconds a lookup may spend on the alternatives (an on-tree lookup takes a few
 #: milliseconds; the alternatives of a large state can take seconds to prove).
 LOOKUP_SECONDS = 0.1
-MODES = ("normal", "hard")
 
 _games: dict = {}
 _progress = None
 
 
 class OfferedList:
-    """One offered word list in a worker: its search service per mode (not the game layer's
-    :class:`solver.game.environments.Game`, which holds the rules)."""
+    """One offered word list in a worker: its search service per mode (the game itself is a
+    :class:`solver.game.spec.Game` per mode)."""
 
     def __init__(self, name: str):
         from solver.exact.service import SearchService
         from solver.game.feedback import feedback_table
+        from solver.game.spec import Game
         from solver.game.wordlists import load_word_list
 
         self.word_list = load_word_list(name)
         self.table = feedback_table(self.word_list)
-        self.services = {mode: SearchService(self.word_list, mode=mode, table=self.table) for mode in MODES}
+        self.services = {mode: SearchService(Game(self.word_list, mode=mode), table=self.table)
+                         for mode in Mode}
         self.guess_set = frozenset(self.word_list.guesses)
 
-    def needs_build(self, mode: str, history) -> str | None:
+    def needs_build(self, mode: Mode, history) -> str | None:
         """The opener whose tree must be solved before this history can be answered, or None
         (no history, an unknown opener — the service then says why —, a tree found, or an
         opener with no tree that wins every game)."""
@@ -69,14 +72,14 @@ def warm(role: str) -> str:
     """Load (or, with a cold numba cache, compile) the search kernels now, with no deadline,
     so that no request's budget pays for them; returns ``role``."""
     game = next(iter(_games.values()))
-    service = game.services["normal"]
+    service = game.services[Mode.NORMAL]
     if role != "build":
         service.advise([], top=0)
         state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
         if state.size:
             from solver.exact.anytime import rank_guesses
 
-            rank_guesses(game.word_list, state[:3], 5, top=2, table=game.table, spec=service.spec, in_process=True)
+            rank_guesses(service.game, state[:3], 5, top=2, table=game.table, in_process=True)
     if role == "search":  # an analysis loads the exact kernels' other specialisations
         from solver.evaluation.analysis import analyse_game
         from solver.game.feedback import code_to_text, feedback_code
@@ -84,11 +87,11 @@ def warm(role: str) -> str:
         answer = game.word_list.answers[0]
         opener = service.advise([], top=0).next_guess
         history = [(opener, code_to_text(feedback_code(opener, answer), len(opener))), (answer, "g" * len(answer))]
-        analyse_game(game.word_list, history, service=service)
+        analyse_game(service.game, history, service=service)
     return role
 
 
-def lookup(kind: str, words: str, mode: str, history, top: int, budget: float):
+def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
     """A request answered from the trees alone, if it can be.
 
     Returns ``("answer", json)`` (exact, alternatives complete), ``("partial", json)`` (the
@@ -104,7 +107,7 @@ def lookup(kind: str, words: str, mode: str, history, top: int, budget: float):
         return "build", opener
     if kind != "next":
         return "search", None
-    if steps and service.state_after(steps).size and steps[-1][1] != service.spec.all_green:
+    if steps and service.state_after(steps).size and steps[-1][1] != service.game.all_green:
         if service.book.find(steps[0][0]) is None:
             return "search", None
         where = service.position(steps, deadline=time.monotonic(), solve=False)
@@ -118,7 +121,7 @@ def lookup(kind: str, words: str, mode: str, history, top: int, budget: float):
     return ("answer" if complete else "partial"), advice.to_json()
 
 
-def search(kind: str, words: str, mode: str, history, top: int, budget: float) -> dict:
+def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) -> dict:
     """``advise`` (kind ``"next"``) or ``analyse_game`` (``"analyse"``) within ``budget``
     seconds; returns the JSON answer."""
     game = _games[words]
@@ -127,10 +130,10 @@ def search(kind: str, words: str, mode: str, history, top: int, budget: float) -
         return service.advise(history, top=top, budget=budget, alternatives_budget=budget).to_json()
     from solver.evaluation.analysis import analyse_game
 
-    return analyse_game(game.word_list, history, budget=budget, service=service).to_json()
+    return analyse_game(service.game, history, budget=budget, service=service).to_json()
 
 
-def build(words: str, mode: str, opener: str) -> str:
+def build(words: str, mode: Mode, opener: str) -> str:
     """Solve ``opener``'s tree into the user cache, writing ``(done, total)`` answers to the
     shared progress array as root classes finish; returns the opener."""
     from solver.exact.bellman import UnwinnableError

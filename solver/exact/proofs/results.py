@@ -10,7 +10,7 @@ from pathlib import Path
 
 from solver.exact.bellman import INF
 from solver.game.files import write_atomic
-from solver.game.spec import GameSpec
+from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 
 #: Columns of the openers CSV (deterministic: committed as an artifact).
@@ -43,7 +43,7 @@ class ProofResult:
     """The outcome of :func:`prove`.
 
     Attributes:
-        word_list, spec: what was solved.
+        word_list, game: what was solved.
         rank: K; the K best openers' values are exact and every other opener's bound is
             ≥ the K-th value.
         openers: one :class:`OpenerValue` per opener considered, best first (value, then
@@ -61,7 +61,7 @@ class ProofResult:
     """
 
     word_list: WordList
-    spec: GameSpec
+    game: Game
     rank: int
     openers: list[OpenerValue]
     searched: int
@@ -108,12 +108,14 @@ def save_openers_csv(result: ProofResult, path: str | Path) -> tuple[Path, Path]
     return written, write_atomic(timings_path(path), openers_csv(result, seconds=True).encode())
 
 
-def default_csv_path(word_list: WordList, objective: str = "total", mode: str = "normal",
-                     directory: str | Path = "artifacts", top: int | None = None) -> Path:
-    """``<directory>/<lists>-<mode>[-worst][-top<N>]-openers.csv``, named by the lists' identity
+def default_csv_path(game: Game, directory: str | Path = "artifacts",
+                     top: int | None = None) -> Path:
+    """``<directory>/<lists>-<mode>[-worst][-top<N>]-openers.csv`` of the
+    :class:`~solver.game.spec.Game` (its guess limit, feedback rule and priors are not in the
+    name), named by the lists' identity
     (:attr:`solver.game.wordlists.WordList.output_name`: ``legacy``, ``nyt-2024`` or
     ``custom-<hash>``), so a custom list never writes over a shipped list's file; ``-top<N>``
     marks a search of the N openers with the best bounds (not a proof over all openers)."""
-    suffix = "" if objective == "total" else f"-{objective}"
+    suffix = "" if game.objective is Objective.TOTAL else f"-{game.objective.value}"
     limit = "" if top is None else f"-top{top}"
-    return Path(directory) / f"{word_list.output_name}-{mode}{suffix}{limit}-openers.csv"
+    return Path(directory) / f"{game.word_list.output_name}-{game.mode.value}{suffix}{limit}-openers.csv"

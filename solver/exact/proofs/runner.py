@@ -1,21 +1,20 @@
 """What both opener proofs share (:mod:`solver.exact.proofs.total`, :mod:`.worst`): the task
 description every worker gets (:class:`Job`), the memo size (:func:`memo_capacity`), the
-journal's name (:func:`journal_path`), and the executor that hands tasks to the workers
+journal's inputs (:func:`proof_journal_inputs`), and the executor that hands tasks to the workers
 (:class:`solver.exact.executor.Executor`, the solve's too, re-exported). The proofs import
 this module, never each other's internals."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from solver.exact.executor import BACKENDS, Executor  # noqa: F401  (re-exported)
 from solver.game.errors import InputError
-from solver.game.spec import GameSpec
+from solver.game.spec import Game
 from solver.game.wordlists import WordList
-from solver.runs.naming import journal_file
+from solver.runs.naming import game_inputs
 
 #: Bytes per memo slot (two uint64 keys, meta, value, guess: 5 × 8).
 MEMO_SLOT_BYTES = 40
@@ -43,7 +42,7 @@ class Job:
     the memo size."""
 
     word_list: WordList
-    spec: GameSpec
+    game: Game
     memo_capacity: int
 
 
@@ -57,11 +56,11 @@ def resident(memo: tuple) -> tuple:
     return memo
 
 
-def journal_path(word_list: WordList, spec: GameSpec, rank: int, openers: tuple | None,
-                 top: int | None = None, kind: str = "prove") -> Path:
-    """The journal of one proof run (``cache_dir()/journals/<kind>-<hash>.journal``; ``kind``
-    ``prove``, or ``prove-worst`` for :mod:`solver.exact.proofs.worst`)."""
+def proof_journal_inputs(game: Game, rank: int, openers: tuple | None,
+                         top: int | None = None) -> tuple:
+    """What names one proof run's journal (:func:`solver.runs.naming.journal_path`, kind
+    ``prove``, or ``prove-worst`` for :mod:`solver.exact.proofs.worst`): the game, the rank,
+    the openers considered (all: ``*``) and ``top``."""
     chosen = ",".join(openers) if openers else "*"
     limit = "" if top is None else f":top{top}"
-    return journal_file(kind, word_list.answers_sha256, word_list.guesses_sha256, spec, rank,
-                        f"{chosen}{limit}")
+    return (*game_inputs(game), rank, f"{chosen}{limit}")

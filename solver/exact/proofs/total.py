@@ -46,14 +46,15 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, game_spec, search_rules
+from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable, search_rules
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
-from solver.game.spec import GUESS_LIMIT, GameSpec
-from solver.game.wordlists import WordList
+from solver.game.spec import FeedbackRule, Game, Objective
 from solver.exact.proofs.results import OpenerValue, ProofResult
-from solver.exact.proofs.runner import BACKENDS, Executor, Job, journal_path, memo_capacity, resident
+from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
+                                        resident)
+from solver.runs.naming import journal_path
 from solver.exact.proofs.worst import prove_least_maximum
 
 #: Openers bounded first (phase A), in the cheap order.
@@ -74,17 +75,17 @@ def _worker_state(job: Job):
     from solver.exact._opener_kernel import new_bits
     from solver.exact.search import new_search
 
-    key = (job.word_list.identity, job.spec, job.memo_capacity)
+    key = (job.word_list.identity, job.game, job.memo_capacity)
     state = getattr(_LOCAL, "state", None)
     if state is None or state[0] != key:
         _LOCAL.state = None  # free the old memo before allocating the new one
         table = feedback_table(job.word_list)
         z1, z2 = zobrist_keys(table.shape[1])
-        search = new_search(job.spec.guess_limit, table.shape[0], table.shape[1],
-                            job.spec.n_patterns, job.memo_capacity)
+        search = new_search(job.game.guess_limit, table.shape[0], table.shape[1],
+                            job.game.n_patterns, job.memo_capacity)
         resident(search[0])
         state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
-                 new_bits(table.shape[0], job.spec.n_patterns), search_rules(job.word_list))
+                 new_bits(table.shape[0], job.game.n_patterns), search_rules(job.game))
         _LOCAL.state = state
     return state[1:]
 
@@ -95,17 +96,17 @@ def _opener(job: Job, g: int, beta: int, deep: bool) -> int:
     from solver.game._hard_mode_kernel import no_constraint
 
     table, transposed, z1, z2, search, bits, rules = _worker_state(job)
-    spec, guess_of_answer = job.spec, job.word_list.answer_guess_index
-    if spec.guess_limit < 3 or table.shape[1] < 2:  # no classes to search: the plain Q-value
+    game, guess_of_answer = job.game, job.word_list.answer_guess_index
+    if game.guess_limit < 3 or table.shape[1] < 2:  # no classes to search: the plain Q-value
         if not deep:
             return 0
         everything = np.arange(table.shape[1], dtype=np.int32)
-        return int(evaluate_guess(everything, g, spec.guess_limit, beta, table, guess_of_answer,
-                                  z1, z2, search, spec.objective_id, spec.mode_id, rules,
+        return int(evaluate_guess(everything, g, game.guess_limit, beta, table, guess_of_answer,
+                                  z1, z2, search, game.objective_id, game.mode_id, rules,
                                   no_constraint(),
                                   np.arange(table.shape[0], dtype=np.int32)))
-    return int(opener_value(g, spec.guess_limit, beta, table, transposed, guess_of_answer, z1,
-                            z2, search, bits, spec.objective_id, spec.mode_id, deep, rules))
+    return int(opener_value(g, game.guess_limit, beta, table, transposed, guess_of_answer, z1,
+                            z2, search, bits, game.objective_id, game.mode_id, deep, rules))
 
 
 def _bound_task(job: Job, openers: list[int], beta: int) -> list[int]:
@@ -120,22 +121,21 @@ def _search_task(job: Job, g: int, beta: int) -> tuple[int, float]:
     return value, time.perf_counter() - started
 
 
-def _journal_kind(spec: GameSpec) -> str:
+def _journal_kind(game: Game) -> str:
     """The worst-case objective's proof has journals of its own (:mod:`solver.exact.proofs.worst`)."""
-    return "prove-worst" if spec.objective == "worst" else "prove"
+    return "prove-worst" if game.objective is Objective.WORST else "prove"
 
 
-def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str = "total",
-          mode: str = "normal", rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
+def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
           resume: bool = True, progress=None, backend: str = "loky",
           scheduler: str | None = None, top: int | None = None) -> ProofResult:
     """Find and prove the best opener(s) over all allowed guesses (or over ``openers``).
 
     Args:
-        word_list: the lists.
-        guess_limit, objective, mode: the game (docs/algorithms.md §2, §10: in hard mode every
-            opener is allowed, and each root class is searched over the guesses its feedback
-            allows).
+        game: the :class:`~solver.game.spec.Game`: lists, guess limit, objective and mode
+            (docs/algorithms.md §2, §10: in hard mode every opener is allowed, and each root
+            class is searched over the guesses its feedback allows); the standard feedback
+            rule and no priors.
         rank: K ≥ 1: the K best openers are evaluated exactly, and every other opener is
             shown to be no better than the K-th.
         openers: optional iterable of guesses: consider only these (each evaluated exactly
@@ -162,7 +162,7 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     Raises:
         InputError: ``rank`` < 1 or larger than the number of openers (or than ``top``),
             ``top`` < 1, an unknown opener,
-            an empty opener list, a bad guess limit, objective, memory budget or backend,
+            an empty opener list, priors or another feedback rule, a bad memory budget or backend,
             an unreachable dask scheduler.
         UnwinnableError: no opener wins every game within the guess limit.
         ForeignJournalError: ``resume`` and the journal belongs to another run.
@@ -172,7 +172,11 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     from solver.exact.search import guess_bounds
     from solver.runs.journal import Journal, run_fingerprint
 
-    spec = game_spec(word_list, guess_limit, objective, mode)
+    word_list = check_searchable(game).word_list
+    guess_limit = game.guess_limit
+    if game.priors is not None or game.feedback is not FeedbackRule.STANDARD:
+        raise InputError("the proof over every opener is for the standard feedback rule "
+                         "without priors")
     if openers is not None:
         chosen = sorted({word_list.guess_index(w) for w in openers})
         if not chosen:
@@ -189,28 +193,28 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
     workers = cpu_count() if jobs == -1 else int(jobs)
     if workers < 1:
         raise InputError(f"--jobs must be ≥ 1 or -1 (all cores), got {jobs}")
-    if spec.objective == "worst":
+    if game.objective is Objective.WORST:
         if top is not None:
             raise InputError("--top is for the total objective: the worst-case proof decides "
                              "every opener level by level (docs/algorithms.md §9.5)")
         names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
-        return prove_least_maximum(word_list, spec, rank=rank, chosen=chosen, names=names,
+        return prove_least_maximum(word_list, game, rank=rank, chosen=chosen, names=names,
                                    jobs=workers, memory_gb=memory_gb, resume=resume,
                                    progress=progress, backend=backend, scheduler=scheduler)
     started = time.perf_counter()
     runner = Executor(workers, backend, scheduler)
     try:
         workers = runner.workers
-        job = Job(word_list, spec, memo_capacity(memory_gb, workers))
+        job = Job(word_list, game, memo_capacity(memory_gb, workers))
         table = feedback_table(word_list)
         everything = np.arange(word_list.n_answers, dtype=np.int32)
-        cheap, order = guess_bounds(everything, table, spec.n_patterns, spec.objective_id)
+        cheap, order = guess_bounds(everything, table, game.n_patterns, game.objective_id)
         names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
         fingerprint = run_fingerprint(word_list, kind="prove", solver_version=SOLVER_VERSION,
-                                      mode=spec.mode, objective=spec.objective,
-                                      guess_limit=spec.guess_limit, rank=rank, openers=list(names or ()),
+                                      mode=game.mode.value, objective=game.objective.value,
+                                      guess_limit=game.guess_limit, rank=rank, openers=list(names or ()),
                                       **({} if top is None else {"top": top}))
-        with Journal.open(journal_path(word_list, spec, rank, names, top), fingerprint,
+        with Journal.open(journal_path("prove", *proof_journal_inputs(game, rank, names, top)), fingerprint,
                           resume=resume) as journal:
             proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal,
                            progress, started, top)
@@ -219,7 +223,7 @@ def prove(word_list: WordList, *, guess_limit: int = GUESS_LIMIT, objective: str
         runner.close()
     if not rows or rows[0].status != "exact" or rows[0].value >= INF:
         raise UnwinnableError(f"no opener wins every game within {guess_limit} guesses")
-    return ProofResult(word_list, spec, rank, rows, len(proof.results), proof.reused,
+    return ProofResult(word_list, game, rank, rows, len(proof.results), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds, top)
 
 
@@ -400,24 +404,21 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     others = min((o.value for o in result.openers[1:]), default=INF)
     proof = {"openers": len(result.openers), "guesses_sha256": word_list.guesses_sha256,
              "others_at_least": int(min(others, INF))}
-    _, path = solve_and_save(word_list, result.best.opener, guess_limit=result.spec.guess_limit,
-                             objective=result.spec.objective, mode=result.spec.mode, jobs=jobs,
-                             progress=progress,
+    _, path = solve_and_save(result.game, result.best.opener, jobs=jobs, progress=progress,
                              directory=directory, opener_proof=proof)
     return path
 
 
-def proof_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
-                  top: int | None = None) -> Path:
+def proof_journal(game: Game, rank: int, openers=None, top: int | None = None) -> Path:
     """The journal of the proof :func:`prove` runs for these arguments."""
+    word_list = game.word_list
     names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
         if openers is not None else None
-    return journal_path(word_list, spec, rank, names, top, _journal_kind(spec))
+    return journal_path(_journal_kind(game), *proof_journal_inputs(game, rank, names, top))
 
 
-def discard_journal(word_list: WordList, spec: GameSpec, rank: int, openers=None,
-                    top: int | None = None) -> None:
+def discard_journal(game: Game, rank: int, openers=None, top: int | None = None) -> None:
     """Remove a finished proof's journal (after its outputs are written)."""
-    path = proof_journal(word_list, spec, rank, openers, top)
+    path = proof_journal(game, rank, openers, top)
     if path.exists():
         os.unlink(path)

@@ -35,7 +35,8 @@ import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError
 from solver.exact.proofs.results import OpenerValue, ProofResult
-from solver.exact.proofs.runner import Executor, Job, journal_path, memo_capacity, resident
+from solver.exact.proofs.runner import Executor, Job, memo_capacity, proof_journal_inputs, resident
+from solver.runs.naming import journal_path
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 
@@ -53,7 +54,7 @@ def _worker_state(job: Job):
     from solver.exact.bellman import search_rules
     from solver.game._memo_kernel import memo_arrays
 
-    key = (job.word_list.identity, job.spec, job.memo_capacity)
+    key = (job.word_list.identity, job.game, job.memo_capacity)
     state = getattr(_LOCAL, "state", None)
     if state is None or state[0] != key:
         _LOCAL.state = None  # free the old memo first
@@ -61,9 +62,9 @@ def _worker_state(job: Job):
         z1, z2 = zobrist_keys(table.shape[1])
         n_guesses = table.shape[0]
         state = (key, table, z1, z2, resident(memo_arrays(job.memo_capacity)),
-                 guarantee_workspace(job.spec.guess_limit, n_guesses, table.shape[1],
-                                     job.spec.n_patterns),
-                 search_rules(job.word_list)[:3], np.arange(n_guesses, dtype=np.int32),
+                 guarantee_workspace(job.game.guess_limit, n_guesses, table.shape[1],
+                                     job.game.n_patterns),
+                 search_rules(job.game)[:3], np.arange(n_guesses, dtype=np.int32),
                  np.full(n_guesses, np.iinfo(np.int32).max, dtype=np.int32))
         _LOCAL.state = state
     return state[1:]
@@ -79,13 +80,13 @@ def decide_openers(job: Job, openers: list[int], limit: int) -> list[tuple[int, 
     out = []
     for g in openers:
         started = time.perf_counter()
-        pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, job.spec.mode_id, rules,
+        pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, job.game.mode_id, rules,
                               everything, unknown)
         out.append((int(pattern), time.perf_counter() - started))
     return out
 
 
-def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names, jobs: int,
+def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names, jobs: int,
                         memory_gb: float, resume: bool, progress, backend: str,
                         scheduler: str | None) -> ProofResult:
     """The worst-case opener proof (the module docstring); called by
@@ -109,32 +110,32 @@ def prove_least_maximum(word_list, spec, *, rank: int, chosen: list[int], names,
     started = time.perf_counter()
     runner = Executor(jobs, backend, scheduler)
     try:
-        job = Job(word_list, spec, memo_capacity(memory_gb, runner.workers))
+        job = Job(word_list, game, memo_capacity(memory_gb, runner.workers))
         table = feedback_table(word_list)
         everything = np.arange(word_list.n_answers, dtype=np.int32)
         # most classes first (answers first among equal counts), then Σ|C|², then index
-        cheap, order = guess_bounds(everything, table, spec.n_patterns, TOTAL)
+        cheap, order = guess_bounds(everything, table, game.n_patterns, TOTAL)
         queue = sorted(chosen, key=lambda g: (int(cheap[g]), int(order[g]), g))
         fingerprint = run_fingerprint(word_list, kind="prove-worst", solver_version=SOLVER_VERSION,
-                                      mode=spec.mode, objective=spec.objective,
-                                      guess_limit=spec.guess_limit, rank=rank, openers=list(names or ()))
-        path = journal_path(word_list, spec, rank, names, kind="prove-worst")
+                                      mode=game.mode.value, objective=game.objective.value,
+                                      guess_limit=game.guess_limit, rank=rank, openers=list(names or ()))
+        path = journal_path("prove-worst", *proof_journal_inputs(game, rank, names))
         with Journal.open(path, fingerprint, resume=resume) as journal:
-            proof = _Levels(word_list, spec, rank, queue, job, runner, journal, progress, started)
+            proof = _Levels(word_list, game, rank, queue, job, runner, journal, progress, started)
             rows = proof.run()
     finally:
         runner.close()
     if not rows or rows[0].status != "exact":
-        raise UnwinnableError(f"no opener wins every game within {spec.guess_limit} guesses")
-    return ProofResult(word_list, spec, rank, rows, len(proof.seconds), proof.reused,
+        raise UnwinnableError(f"no opener wins every game within {game.guess_limit} guesses")
+    return ProofResult(word_list, game, rank, rows, len(proof.seconds), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds)
 
 
 class _Levels:
     """The levels of :func:`prove_least_maximum` over one journal."""
 
-    def __init__(self, word_list, spec, rank, queue, job, runner, journal, progress, started):
-        self.word_list, self.spec, self.rank, self.queue = word_list, spec, rank, queue
+    def __init__(self, word_list, game, rank, queue, job, runner, journal, progress, started):
+        self.word_list, self.game, self.rank, self.queue = word_list, game, rank, queue
         self.job, self.runner, self.journal = job, runner, journal
         self.progress, self.started = progress, started
         self.failed: dict[int, int] = {}  # opener → the highest level it was shown to fail
@@ -145,7 +146,7 @@ class _Levels:
         self.reused = 0  # decisions (an opener at a level) read from the journal
 
     def run(self) -> list[OpenerValue]:
-        for limit in range(1, self.spec.guess_limit + 1):
+        for limit in range(1, self.game.guess_limit + 1):
             clock = time.perf_counter()
             self.level(limit)
             self.phase_seconds[f"within {limit}"] = time.perf_counter() - clock
@@ -215,7 +216,7 @@ class _Levels:
             else:
                 bound = self.failed.get(g, 0) + 1
                 rows.append(OpenerValue(name, "lower_bound",
-                                        INF if bound > self.spec.guess_limit else bound, seconds))
+                                        INF if bound > self.game.guess_limit else bound, seconds))
         position = {name: i for i, name in enumerate(row.opener for row in rows)}
         rows.sort(key=lambda o: (o.value, o.status != "exact", position[o.opener]))
         return rows
