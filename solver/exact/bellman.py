@@ -25,6 +25,7 @@ re-exported here.
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -73,17 +74,42 @@ def _worker_table(table_path: str) -> np.ndarray:
     return _WORKER_TABLES[table_path]
 
 
+_WORKER_SEARCH: dict[tuple, tuple] = {}
+
+
+def _worker_search(memo_capacity: int, depth: int, n_guesses: int, n_answers: int,
+                   n_patterns: int) -> tuple:
+    """A memo of ``memo_capacity`` slots, a workspace and stats for one root class, as new
+    (:func:`solver.exact.search.reset_search`). The memory is kept across the classes a
+    process solves: new arrays for each of a SALET tree's 148 classes cost 0.4 s of page
+    faults. The memo's slots are the first ``memo_capacity`` of its arrays (regrown when a
+    class needs more), so the hash table is the one a new memo of that capacity would be."""
+    from solver.exact.search import new_search, reset_search
+
+    shape = (depth, n_guesses, n_answers, n_patterns)
+    kept = _WORKER_SEARCH.get(shape)
+    if kept is None or kept[0] < memo_capacity:
+        _WORKER_SEARCH.clear()  # the old arrays go before the new ones are made
+        kept = _WORKER_SEARCH[shape] = (memo_capacity, new_search(*shape, memo_capacity))
+    memo, workspace, stats = kept[1]
+    search = (tuple(array[:memo_capacity] for array in memo), workspace, stats)
+    reset_search(search)
+    return search
+
+
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, spec,
                  rules, constraint, candidates, objective_id):
     """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
-    from solver.exact.search import solve_subtree
+    from solver.exact.search import search_subtree
 
+    full_table = _worker_table(table_path)
     state, table, local_guess_of_answer, z1, z2 = _localise(
-        _worker_table(table_path), answers, guess_of_answer, zobrist)
-    return code, solve_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
-                               _memo_capacity(len(answers)), spec.n_patterns,
-                               objective_id, spec.mode_id, local_rules(rules, answers),
-                               constraint, candidates)
+        full_table, answers, guess_of_answer, zobrist)
+    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
+                            full_table.shape[1], spec.n_patterns)
+    return code, search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2, search,
+                                objective_id, spec.mode_id, local_rules(rules, answers),
+                                constraint, candidates)
 
 
 def _solve_task(task: tuple):
@@ -224,7 +250,10 @@ def _open_journal(word_list: WordList, opener: str, spec: GameSpec, resume: bool
                                   feedback=spec.feedback)
     path = journal_path(word_list, opener, spec.guess_limit, spec.objective, spec.mode, priors,
                         spec.feedback)
-    return Journal.open(path, fingerprint, resume=resume)
+    # a root class is journaled as it finishes; fsyncing each of a quick tree's 148 classes took
+    # longer than its search, so they are fsynced at most once a second (a killed process
+    # still loses nothing written: solver.runs.journal, Durability)
+    return Journal.open(path, fingerprint, resume=resume, sync_interval=1.0)
 
 
 def _class_record(result) -> dict:
@@ -311,13 +340,22 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
         workers = 1 if len(todo) == 1 else effective_n_jobs(jobs)
         table_path = str(table_cache_path(word_list, feedback))
         rules = search_rules(word_list, priors)
-        tasks = ((code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
-                  zobrist, spec, rules, *allowed_after(word_list, spec, [(opener, code)]),
-                  search_objective)
-                 for code, states in todo)
+
+        def task(code, states):
+            return (code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
+                    zobrist, spec, rules, *allowed_after(word_list, spec, [(opener, code)]),
+                    search_objective)
+
+        # With workers, the smallest class is solved here first: its call loads the search
+        # kernel (numba's first call of it, about 0.2 s), which the workers forked after it
+        # inherit instead of each loading it again.
+        here = [todo.pop()] if workers > 1 and len(todo) > 1 else []
+        finished = itertools.chain(
+            (_solve_task(task(*c)) for c in here),
+            Executor(workers).as_finished(_solve_task, (task(*c) for c in todo), len(todo),
+                                          deadline))
         sizes = dict((c, len(s)) for c, s in root_classes)
-        for code, result in Executor(workers).as_finished(_solve_task, tasks, len(todo),
-                                                          deadline):
+        for code, result in finished:
             if result[0] >= INF:
                 raise UnwinnableError(
                     f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "
