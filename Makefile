@@ -60,9 +60,12 @@ test-jit-off: install
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -m "kernels and not slow" -p no:cacheprovider \
 		-W "ignore:overflow encountered:RuntimeWarning"
 
-# `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states.
+# `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states;
+# `make bench SELBY_SOURCE=path/to/checkout` builds it from a checkout of its repository (in a temporary directory)
+# and times it beside our SALET trees as whole processes.
 bench: install
 	$(PY) -m benchmarks.bench
+	$(PY) -m benchmarks.bench_startup $(if $(SELBY_SOURCE),--selby-source $(SELBY_SOURCE))
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))
 	$(PY) -m benchmarks.bench_serve
