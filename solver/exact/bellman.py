@@ -355,17 +355,20 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
             Executor(workers).as_finished(_solve_task, (task(*c) for c in todo), len(todo),
                                           deadline))
         sizes = dict((c, len(s)) for c, s in root_classes)
-        for code, result in finished:
-            if result[0] >= INF:
-                raise UnwinnableError(
-                    f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "
-                    f"the {sizes[code]} answers left cannot all be won within {guess_limit} "
-                    "guesses")
-            results[code] = result
-            journal.append(str(code), _class_record(result))
-            done_answers += sizes[code]
-            if progress is not None:
-                progress(done_answers, word_list.n_answers)
+        try:
+            for code, result in finished:
+                if result[0] >= INF:
+                    raise UnwinnableError(
+                        f"opener {opener!r}: after {opener}:{code_to_text(code, spec.word_length)} "
+                        f"the {sizes[code]} answers left cannot all be won within {guess_limit} "
+                        "guesses")
+                results[code] = result
+                journal.append(str(code), _class_record(result))
+                done_answers += sizes[code]
+                if progress is not None:
+                    progress(done_answers, word_list.n_answers)
+        finally:
+            _WORKER_SEARCH.clear()  # this process's memo (up to 335 MB) is not kept past the solve
     tree, stats = _assemble(opener_index, root_classes, results, spec)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())
