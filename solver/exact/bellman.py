@@ -348,8 +348,9 @@ def solve(word_list: WordList, opener: str = "salet", *, guess_limit: int = GUES
 
         # With workers, the smallest class is solved here first: its call loads the search
         # kernel (numba's first call of it, about 0.2 s), which the workers forked after it
-        # inherit instead of each loading it again.
-        here = [todo.pop()] if workers > 1 and len(todo) > 1 else []
+        # inherit instead of each loading it again. Not under a deadline: this process then
+        # only watches the clock.
+        here = [todo.pop()] if workers > 1 and len(todo) > 1 and deadline is None else []
         finished = itertools.chain(
             (_solve_task(task(*c)) for c in here),
             Executor(workers).as_finished(_solve_task, (task(*c) for c in todo), len(todo),
