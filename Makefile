@@ -61,9 +61,12 @@ test-jit-off: install
 		-W "ignore:overflow encountered:RuntimeWarning"
 
 # Every benchmark keeps its figures in benchmarks/results/; the last step writes them into
-# docs/benchmarks.md (one table per workload). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states.
+# docs/benchmarks.md (one table per workload). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states;
+# `make bench SELBY_SOURCE=path/to/checkout` builds it from a checkout of its repository (in a temporary directory)
+# and times it beside our SALET trees as whole processes.
 bench: install
 	$(PY) -m benchmarks.bench
+	$(PY) -m benchmarks.bench_startup $(if $(SELBY_SOURCE),--selby-source $(SELBY_SOURCE))
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))
 	$(PY) -m benchmarks.bench_serve

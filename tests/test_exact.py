@@ -152,3 +152,46 @@ def test_a_journal_of_another_solver_is_refused(legacy, tmp_path, monkeypatch):
     seen = []
     solve(Game(wl), wl.answers[0], jobs=1, resume=False, progress=lambda done, total: seen.append(done))
     assert seen[0] == 0 and not path.exists()  # started over, then discarded
+
+
+@pytest.mark.kernels
+def test_search_on_kept_memory_equals_a_fresh_search(legacy):
+    """``search_subtree`` on one memo and workspace kept across states (reset between them, as
+    a solve's workers do) returns what ``solve_subtree`` on new ones does, tree and stats; and
+    ``reset_search`` leaves the workspace as ``new_search`` makes it."""
+    import numpy as np
+
+    from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
+    from solver.exact.search import new_search, reset_search, search_subtree, solve_subtree
+    from solver.game.feedback import feedback_table
+    from solver.game.hashing import zobrist_keys
+    from solver.game.spec import Game
+
+    wl = random_sub_list(legacy, 23, 80, 300)
+    table = feedback_table(wl)
+    for mode in ("normal", "hard"):
+        spec = Game(wl, 6, mode=mode)
+        codes = table[0]
+        kept = new_search(5, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
+        for code in np.unique(codes)[::-1]:
+            answers = np.flatnonzero(codes == code).astype(np.int32)
+            if code == spec.all_green:
+                continue
+            state, local, guess_of_answer, z1, z2 = _localise(table, answers, wl.answer_guess_index,
+                                                               zobrist_keys(wl.n_answers))
+            constraint, candidates = allowed_after(spec, [(wl.guesses[0], int(code))])
+            rules = local_rules(search_rules(spec), answers)
+            fresh = solve_subtree(state, 5, local, guess_of_answer, z1, z2, _memo_capacity(len(answers)),
+                                  spec.n_patterns, spec.objective_id, spec.mode_id, rules, constraint,
+                                  candidates)
+            reset_search(kept)
+            reused = search_subtree(state, 5, local, guess_of_answer, z1, z2, kept, spec.objective_id,
+                                    spec.mode_id, rules, constraint, candidates)
+            assert fresh[0] == reused[0]
+            for a, b in zip(fresh[1:], reused[1:]):
+                assert a.dtype == b.dtype and np.array_equal(a, b)
+        reset_search(kept)
+        new = new_search(5, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
+        assert np.array_equal(kept[0][2], new[0][2]) and np.array_equal(kept[2], new[2])
+        for a, b in zip(kept[1], new[1]):
+            assert a.dtype == b.dtype and np.array_equal(a, b)

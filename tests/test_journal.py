@@ -130,3 +130,36 @@ def test_the_fingerprint_covers_every_kernel_source():
     assert fingerprint["answers_sha256"] == words.answers_sha256
     assert fingerprint["solver_version"] == "1.2.3"  # the caller's, passed in: the journal
     assert "mode" not in fingerprint  # knows nothing of the solver (no dummy rules)
+
+
+def test_sync_interval_fsyncs_less_but_writes_every_record(tmp_path, monkeypatch):
+    """Every record is written at once (another open reads it, as after a killed process);
+    with ``sync_interval`` the records are fsynced at most that often, by default each one."""
+    import os
+
+    from solver.runs import journal as journal_module
+
+    synced = []
+    monkeypatch.setattr(journal_module.os, "fsync", lambda fd: synced.append(fd))
+    every = Journal.open(tmp_path / "every.journal", FINGERPRINT)
+    synced.clear()  # the open's own (the header's atomic write)
+    for i in range(5):
+        every.append(str(i), i)
+    assert len(synced) == 5
+    synced.clear()
+    seldom = Journal.open(tmp_path / "seldom.journal", FINGERPRINT, sync_interval=3600.0)
+    synced.clear()
+    for i in range(5):
+        seldom.append(str(i), i)
+        assert Journal.open(tmp_path / "seldom.journal", FINGERPRINT).get(str(i)) == i
+    assert synced == []
+    clock = [1e9]
+    monkeypatch.setattr(journal_module.time, "monotonic", lambda: clock[0])
+    ticking = Journal.open(tmp_path / "ticking.journal", FINGERPRINT, sync_interval=1.0)
+    synced.clear()
+    for step in (0.5, 0.4, 0.2, 0.1, 1.5):  # fsynced at 1.1 s and 2.7 s after the open
+        clock[0] += step
+        ticking.append(str(step), step)
+    assert len(synced) == 2 and os.path.getsize(tmp_path / "ticking.journal") > 0
+    with pytest.raises(ValueError, match="sync_interval"):
+        Journal.open(tmp_path / "bad.journal", FINGERPRINT, sync_interval=-1)

@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    exit_with(main)
+    exit_with(main, quick_exit=True)  # the artifact and the journal are closed by then
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ re-exported here.
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -72,17 +73,42 @@ def _worker_table(table_path: str) -> np.ndarray:
     return _WORKER_TABLES[table_path]
 
 
+_WORKER_SEARCH: dict[tuple, tuple] = {}
+
+
+def _worker_search(memo_capacity: int, depth: int, n_guesses: int, n_answers: int,
+                   n_patterns: int) -> tuple:
+    """A memo of ``memo_capacity`` slots, a workspace and stats for one root class, as new
+    (:func:`solver.exact.search.reset_search`). The memory is kept across the classes a
+    process solves: new arrays for each of a SALET tree's 148 classes cost 0.4 s of page
+    faults. The memo's slots are the first ``memo_capacity`` of its arrays (regrown when a
+    class needs more), so the hash table is the one a new memo of that capacity would be."""
+    from solver.exact.search import new_search, reset_search
+
+    shape = (depth, n_guesses, n_answers, n_patterns)
+    kept = _WORKER_SEARCH.get(shape)
+    if kept is None or kept[0] < memo_capacity:
+        _WORKER_SEARCH.clear()  # the old arrays go before the new ones are made
+        kept = _WORKER_SEARCH[shape] = (memo_capacity, new_search(*shape, memo_capacity))
+    memo, workspace, stats = kept[1]
+    search = (tuple(array[:memo_capacity] for array in memo), workspace, stats)
+    reset_search(search)
+    return search
+
+
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
                  mode_id, rules, constraint, candidates, objective_id):
     """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
-    from solver.exact.search import solve_subtree
+    from solver.exact.search import search_subtree
 
+    full_table = _worker_table(table_path)
     state, table, local_guess_of_answer, z1, z2 = _localise(
-        _worker_table(table_path), answers, guess_of_answer, zobrist)
-    return code, solve_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
-                               _memo_capacity(len(answers)), n_patterns,
-                               objective_id, mode_id, local_rules(rules, answers),
-                               constraint, candidates)
+        full_table, answers, guess_of_answer, zobrist)
+    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
+                            full_table.shape[1], n_patterns)
+    return code, search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2, search,
+                                objective_id, mode_id, local_rules(rules, answers),
+                                constraint, candidates)
 
 
 def _solve_task(task: tuple):
@@ -201,8 +227,11 @@ def _open_journal(game: Game, opener: str, resume: bool):
                                   guess_limit=game.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
                                   feedback=game.feedback.value)
+    # a root class is journaled as it finishes; fsyncing each of a quick tree's 148 classes took
+    # longer than its search, so they are fsynced at most once a second (a killed process
+    # still loses nothing written: solver.runs.journal, Durability)
     return Journal.open(journal_path("solve", *game_inputs(game), opener), fingerprint,
-                        resume=resume)
+                        resume=resume, sync_interval=1.0)
 
 
 def _class_record(result) -> dict:
@@ -283,23 +312,36 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
         workers = 1 if len(todo) == 1 else effective_n_jobs(jobs)
         table_path = str(table_cache_path(word_list, game.feedback))
         rules = search_rules(game)
-        tasks = ((code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
-                  zobrist, game.n_patterns, game.mode_id, rules,
-                  *allowed_after(game, [(opener, code)]), search_objective)
-                 for code, states in todo)
+
+        def task(code, states):
+            return (code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
+                    zobrist, game.n_patterns, game.mode_id, rules,
+                    *allowed_after(game, [(opener, code)]), search_objective)
+
+        # With workers, the smallest class is solved here first: its call loads the search
+        # kernel (numba's first call of it, about 0.2 s), which the workers forked after it
+        # inherit instead of each loading it again. Not under a deadline: this process then
+        # only watches the clock.
+        here = [todo.pop()] if workers > 1 and len(todo) > 1 and deadline is None else []
+        finished = itertools.chain(
+            (_solve_task(task(*c)) for c in here),
+            Executor(workers).as_finished(_solve_task, (task(*c) for c in todo), len(todo),
+                                          deadline))
         sizes = dict((c, len(s)) for c, s in root_classes)
-        for code, result in Executor(workers).as_finished(_solve_task, tasks, len(todo),
-                                                          deadline):
-            if result[0] >= INF:
-                raise UnwinnableError(
-                    f"opener {opener!r}: after {opener}:{code_to_text(code, game.word_length)} "
-                    f"the {sizes[code]} answers left cannot all be won within {guess_limit} "
-                    "guesses")
-            results[code] = result
-            journal.append(str(code), _class_record(result))
-            done_answers += sizes[code]
-            if progress is not None:
-                progress(done_answers, word_list.n_answers)
+        try:
+            for code, result in finished:
+                if result[0] >= INF:
+                    raise UnwinnableError(
+                        f"opener {opener!r}: after {opener}:{code_to_text(code, game.word_length)} "
+                        f"the {sizes[code]} answers left cannot all be won within {guess_limit} "
+                        "guesses")
+                results[code] = result
+                journal.append(str(code), _class_record(result))
+                done_answers += sizes[code]
+                if progress is not None:
+                    progress(done_answers, word_list.n_answers)
+        finally:
+            _WORKER_SEARCH.clear()  # this process's memo (up to 335 MB) is not kept past the solve
     tree, stats = _assemble(opener_index, root_classes, results, game)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())

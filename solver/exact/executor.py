@@ -24,6 +24,7 @@ the workers are stopped, so nothing outlives the run.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 import time
@@ -125,8 +126,22 @@ class Executor:
                 yield function(task)
             return
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        with multiprocessing.get_context(method).Pool(max(n_jobs, 1), _worker_start,
-                                                      (os.getpid(),)) as pool:
+        # The objects that exist now are left out of the garbage collector's passes until the
+        # pool is done (gc.freeze, as the gc module's documentation advises before a fork): a
+        # worker's collections would otherwise walk, and so copy, every page of them (numba's
+        # and numpy's modules), and this process's would walk them while it waits.
+        gc.freeze()
+        try:
+            yield from self._pooled(multiprocessing.get_context(method), function, tasks, n_jobs,
+                                    deadline)
+        finally:
+            gc.unfreeze()
+
+    @staticmethod
+    def _pooled(context, function, tasks, n_jobs: int, deadline: float | None):
+        import multiprocessing
+
+        with context.Pool(max(n_jobs, 1), _worker_start, (os.getpid(),)) as pool:
             # one task at a time, in the order given: the pool's task thread builds the tasks
             # as workers ask, so the first start at once
             results = pool.imap_unordered(function, tasks, chunksize=1)

@@ -6,6 +6,8 @@ the proofs (:mod:`solver.exact.proofs`) call these names:
 
 - :func:`solve_state` — a state's exact value and first optimal guess;
 - :func:`solve_subtree` — a state's exact value and its optimal subtree (tree arrays);
+  :func:`search_subtree` the same on memory kept across states (:func:`new_search`,
+  :func:`reset_search`);
 - :func:`evaluate_guess` — a guess's Q-value against a cut-off (exact below it, else a
   proven lower bound), over a search kept by :func:`new_search`;
 - :func:`guess_bounds` — every guess's lower bound on a state, and its order term.
@@ -15,7 +17,8 @@ compiles) the kernels, so callers that must stay light import it inside the func
 searches, as they did the kernel.
 """
 
-from solver.exact._search_kernel import (evaluate_guess, guess_bounds, new_search, solve_state,
-                                         solve_subtree)
+from solver.exact._search_kernel import (evaluate_guess, guess_bounds, new_search, reset_search,
+                                         search_subtree, solve_state, solve_subtree)
 
-__all__ = ["evaluate_guess", "guess_bounds", "new_search", "solve_state", "solve_subtree"]
+__all__ = ["evaluate_guess", "guess_bounds", "new_search", "reset_search", "search_subtree",
+           "solve_state", "solve_subtree"]

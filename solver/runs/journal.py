@@ -23,8 +23,13 @@ object and structured dtypes are refused). A key appended twice keeps its last p
 
 Durability: a journal file is created with its header by
 :func:`solver.game.files.write_atomic`; each record is then written with one ``write`` of
-the whole frame to the file opened for appending, and fsynced: :meth:`Journal.append`
-returns only once the record is on disk. A record cut short by a crash (or any frame whose
+the whole frame to the file opened for appending, so a record :meth:`Journal.append` has
+returned from survives the process being killed (Ctrl-C, SIGKILL). Against a crash of the
+machine, records are fsynced: each one by default (:meth:`Journal.append` returns only once
+it is on disk), or, for a journal opened with ``sync_interval`` > 0, a record at most every
+that many seconds (a solve's root classes: a SALET tree's 148 classes finish within a second,
+and 148 fsyncs took longer than the search, docs/benchmarks.md), so a crash of the machine
+loses at most that many seconds of records. A record cut short by a crash (or any frame whose
 length or CRC does not check) ends the journal: it and everything after it are ignored on
 reading and cut off before the next append, so a torn last record never hides later ones.
 Every read or write of the file holds an exclusive ``flock`` on it (POSIX) for that one
@@ -43,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -195,15 +201,19 @@ class Journal:
             in memory only, so the other run's journal is never mixed with this one's records.
     """
 
-    def __init__(self, path: Path, fingerprint: dict, identity: tuple[int, int], records: dict):
+    def __init__(self, path: Path, fingerprint: dict, identity: tuple[int, int], records: dict,
+                 sync_interval: float = 0.0):
         self.path = path
         self.fingerprint = fingerprint
         self.detached = False
         self._identity: tuple[int, int] | None = identity
         self._records = records
+        self._sync_interval = sync_interval
+        self._synced = time.monotonic()  # the header was fsynced by write_atomic or the open
 
     @classmethod
-    def open(cls, path: str | Path, fingerprint: dict, resume: bool = True) -> Journal:
+    def open(cls, path: str | Path, fingerprint: dict, resume: bool = True,
+             sync_interval: float = 0.0) -> Journal:
         """Open the journal at ``path`` for the run ``fingerprint``, creating it if missing.
 
         Args:
@@ -212,6 +222,9 @@ class Journal:
             resume: keep the records of an earlier run with this fingerprint. With False, any
                 file at ``path`` (another run's journal included) is discarded and the
                 journal starts empty.
+            sync_interval: seconds; 0 (the default) fsyncs every record, more fsyncs a record
+                only when that long has passed since the last fsync (every record is still
+                written at once: see the module docstring's Durability).
 
         Returns:
             the open :class:`Journal`, holding the records read (a torn last record dropped).
@@ -269,7 +282,9 @@ class Journal:
                 identity = _identity(os.stat(path))
         finally:
             os.close(fd)
-        return cls(path, wanted, identity, records)
+        if sync_interval < 0:
+            raise ValueError(f"sync_interval must be ≥ 0 seconds, got {sync_interval}")
+        return cls(path, wanted, identity, records, sync_interval)
 
     # -- reading ------------------------------------------------------------------------------
     def records(self) -> dict[str, Any]:
@@ -289,8 +304,9 @@ class Journal:
     # -- writing ------------------------------------------------------------------------------
     def append(self, key: str, payload) -> None:
         """Record ``payload`` under ``key`` (replacing an earlier record of that key); returns
-        once the record is fsynced. Raises TypeError for a key that is not a str or a value
-        the journal cannot store, ValueError when the journal is closed, OSError."""
+        once the record is written, and fsynced unless the journal was opened with a
+        ``sync_interval`` that has not yet passed. Raises TypeError for a key that is not a str
+        or a value the journal cannot store, ValueError when the journal is closed, OSError."""
         if self._identity is None:
             raise ValueError(f"journal {self.path} is closed")
         if not isinstance(key, str):
@@ -301,7 +317,10 @@ class Journal:
             if fd is not None:
                 try:
                     _write_all(fd, _frame(body))
-                    os.fsync(fd)
+                    now = time.monotonic()
+                    if now - self._synced >= self._sync_interval:
+                        os.fsync(fd)
+                        self._synced = now
                 except OSError as exc:  # name the journal (a full disk's ENOSPC names nothing)
                     if exc.filename is None and exc.errno is not None:
                         raise OSError(exc.errno, f"{exc.strerror} (the journal keeps the records "
