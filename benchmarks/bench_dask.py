@@ -13,13 +13,16 @@ What it prints per N, besides the proof's wall seconds:
   bounds each) and search tasks (one opener each) — and **compute per task**: the seconds the
   task function ran on its worker (the worker's ``compute`` interval, as the scheduler
   receives it);
-- **overhead per task**: what dask adds to a task's path, from the scheduler's clock and the
-  worker's (one machine, one clock): *dispatch* — from the moment the task could have started
-  (it reached the scheduler, and its worker had finished its task before) to the start of its
-  compute (the scheduler's decision, the message to the worker, unpickling, fetching the job
-  description if the worker lacks it) — plus *report* — from the end of its compute to the
-  scheduler holding its result. Its share is Σ overhead / Σ (compute + overhead). The report
-  part may overlap the worker's next task, so this errs high;
+- **overhead per task**, from the scheduler's clock and the worker's (one machine, one
+  clock): *dispatch* — from the moment the task could have started (it had reached the
+  scheduler, and its worker had finished its task before) to the start of its compute (the
+  scheduler's decision, the message to the worker, unpickling): the worker idles, though there
+  is work; and *report* — from the end of its compute to the scheduler holding its result.
+  While the worker computes its next task the report waits (the kernels hold the GIL, so the
+  worker's event loop cannot send it), but that costs the worker nothing: only the *exposed*
+  report — of a task after which the worker had no task waiting (the last ones of a batch:
+  the client waits for them before its next call) — is lost. The overhead share is
+  Σ (dispatch + exposed report) / Σ (compute + dispatch + exposed report);
 - **calls** and **empty-call round trip**: the proof's calls to the executor (one per search
   batch, per bound pass: the client waits for each call's results before the next) and the
   wall time of one call with one empty task (the proof's own bound task over no openers),
@@ -130,8 +133,8 @@ def _import_proof() -> None:
 
 
 def task_figures(timeline: dict) -> dict[str, dict]:
-    """Per kind of task: lists of each task's compute, overhead (dispatch + report) and
-    dispatch seconds."""
+    """Per kind of task: lists of each task's compute, dispatch, report and exposed report
+    seconds (see the module docstring)."""
     by_worker: dict[str, list] = {}
     for key, record in timeline["finished"].items():
         computes = [s for s in record["startstops"] if s["action"] == "compute"]
@@ -143,14 +146,20 @@ def task_figures(timeline: dict) -> dict[str, dict]:
             (start, stop, timeline["arrived"][key], record["done"], key))
     figures: dict[str, dict] = {}
     for tasks in by_worker.values():
+        tasks.sort()
         previous_stop = float("-inf")
-        for start, stop, arrived, done, key in sorted(tasks):
+        for i, (start, stop, arrived, done, key) in enumerate(tasks):
             ready = max(arrived, previous_stop)  # the earliest it could have started
+            # with the worker's next task waiting, the gap before it is that task's dispatch
+            # and the report is hidden; without, the worker waits for the client's next call
+            waiting = i + 1 < len(tasks) and tasks[i + 1][2] <= stop
             entry = figures.setdefault(KINDS[key.split("-")[0]],
-                                       {"compute": [], "overhead": [], "dispatch": []})
+                                       {"compute": [], "dispatch": [], "report": [],
+                                        "exposed": []})
             entry["compute"].append(stop - start)
-            entry["overhead"].append(start - ready + done - stop)
             entry["dispatch"].append(start - ready)
+            entry["report"].append(done - stop)
+            entry["exposed"].append(0.0 if waiting else done - stop)
             previous_stop = stop
     return figures
 
@@ -216,17 +225,18 @@ def figure_rows(run: dict, cores: int) -> list[tuple[str, str]]:
             (f"{label}: cluster start and worker imports, s", f"{run['cluster_seconds']:.1f}")]
     for kind in sorted(tasks):
         t = tasks[kind]
-        share = sum(t["overhead"]) / (sum(t["compute"]) + sum(t["overhead"]))
-        median = statistics.median
+        lost = sum(t["dispatch"]) + sum(t["exposed"])
+        mean, median = statistics.mean, statistics.median
         rows += [
-            (f"{label}: {kind} tasks × compute per task s, mean (median)",
-             f"{len(t['compute'])} × {statistics.mean(t['compute']):.3f} "
-             f"({median(t['compute']):.3f})"),
-            (f"{label}: {kind} tasks, overhead per task ms, mean (median; dispatch median)",
-             f"{1e3 * statistics.mean(t['overhead']):.1f} ({1e3 * median(t['overhead']):.1f}; "
-             f"{1e3 * median(t['dispatch']):.1f})"),
-            (f"{label}: {kind} tasks, Σ overhead / Σ (compute + overhead), %",
-             f"{100 * share:.2f}"),
+            (f"{label}: {kind} tasks × compute s, mean (median)",
+             f"{len(t['compute'])} × {mean(t['compute']):.3f} ({median(t['compute']):.3f})"),
+            (f"{label}: {kind} tasks, dispatch ms, mean (median)",
+             f"{1e3 * mean(t['dispatch']):.1f} ({1e3 * median(t['dispatch']):.1f})"),
+            (f"{label}: {kind} tasks, report ms, mean (median); exposed, mean",
+             f"{1e3 * mean(t['report']):.1f} ({1e3 * median(t['report']):.1f}); "
+             f"{1e3 * mean(t['exposed']):.1f}"),
+            (f"{label}: {kind} tasks, overhead: (dispatch + exposed) / task time, %",
+             f"{100 * lost / (sum(t['compute']) + lost):.2f}"),
         ]
     call_share = run["calls"] * run["round_trip"] / run["wall"]
     rows += [
