@@ -18,8 +18,9 @@ What it prints per N, besides the proof's wall seconds:
   scheduler, and its worker had finished its task before) to the start of its compute (the
   scheduler's decision, the message to the worker, unpickling): the worker idles, though there
   is work; and *report* — from the end of its compute to the scheduler holding its result.
-  While the worker computes its next task the report waits (the kernels hold the GIL, so the
-  worker's event loop cannot send it), but that costs the worker nothing: only the *exposed*
+  While the worker computes its next task the report may wait (the kernels are not compiled
+  ``nogil``: the worker's event loop gets the GIL between them), but that costs the worker
+  nothing: only the *exposed*
   report — of a task after which the worker had no task waiting (the last ones of a batch:
   the client waits for them before its next call) — is lost. The overhead share is
   Σ (dispatch + exposed report) / Σ (compute + dispatch + exposed report);
@@ -33,8 +34,9 @@ What it prints per N, besides the proof's wall seconds:
   the openers, the journal), for the processes to start and load the kernels, or for dask;
 - the workers' CPU seconds and peak RSS (each worker's memo is ``--memory-gb`` × 0.6 / N).
 
-With more workers than cores (4 on a 2-core machine) the workers share the cores: the wall
-time cannot fall below the 2-core figure, and every task's compute time stretches.
+With more workers than cores (4 on a 2-core machine) the workers share the cores: every
+task's compute time stretches, and on an otherwise idle machine the wall cannot fall below
+the one with as many workers as cores (on a shared one, more processes get a larger share).
 """
 
 from __future__ import annotations
