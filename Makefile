@@ -73,6 +73,7 @@ bench: install
 	$(PY) -m benchmarks.bench_prove
 	$(PY) -m benchmarks.bench_prove --mode hard --rank 1
 	$(PY) -m benchmarks.bench_prove --objective worst --rank 1
+	$(PY) -m benchmarks.bench_dask
 	$(PY) -m benchmarks.bench_classic
 	$(PY) -m benchmarks.bench_absurdle
 	$(PY) -m benchmarks.report

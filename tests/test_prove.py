@@ -244,6 +244,43 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
         assert openers_csv(prove(Game(wl), rank=rank, jobs=1)) == expected, (first, second)
 
 
+def _tasks_run(client, run):
+    """``run()``'s result and how many tasks of each function ran on ``client``'s cluster."""
+    from collections import Counter
+
+    from distributed import get_task_stream
+
+    with get_task_stream(client) as stream:
+        result = run()
+    return result, Counter(str(task["key"]).split("-")[0] for task in stream.data)
+
+
+def test_a_proof_on_a_threaded_dask_cluster_runs_there_and_equals_the_local_proof(tmp_path,
+                                                                                   monkeypatch):
+    """Every task goes to the cluster, however few its workers (with one, joblib's dask
+    backend ran them in the client), and the openers table is the in-process one."""
+    from distributed import Client, LocalCluster
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = small_list(25, 30, 120)
+    expected = openers_csv(prove(Game(wl), rank=3, jobs=1, resume=False, memory_gb=0.1))
+    worst = openers_csv(prove(Game(wl, objective="worst"), jobs=1, resume=False, memory_gb=0.1))
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            remote, ran = _tasks_run(client, lambda: prove(
+                Game(wl), rank=3, resume=False, backend="dask", scheduler=cluster.scheduler_address,
+                memory_gb=0.1))
+            remote_worst, ran_worst = _tasks_run(client, lambda: prove(
+                Game(wl, objective="worst"), resume=False, backend="dask",
+                scheduler=cluster.scheduler_address, memory_gb=0.1))
+        assert openers_csv(remote) == expected, workers
+        assert ran["_search_task"] == remote.searched > 0, workers
+        assert ran["_bound_task"] >= 2, workers  # the seeds' bounds and the others'
+        assert openers_csv(remote_worst) == worst, workers
+        assert ran_worst["decide_openers"] >= 1, workers
+
+
 @pytest.mark.slow
 def test_a_proof_on_a_dask_local_cluster_equals_the_local_proof(tmp_path, monkeypatch):
     from distributed import LocalCluster
@@ -251,11 +288,12 @@ def test_a_proof_on_a_dask_local_cluster_equals_the_local_proof(tmp_path, monkey
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(22, 30, 120)
     local = prove(Game(wl), rank=3, jobs=1, resume=False)
+    loky = prove(Game(wl), rank=3, jobs=2, resume=False, memory_gb=1)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         remote = prove(Game(wl), rank=3, resume=False, backend="dask",
-                       scheduler=cluster.scheduler_address)
-    assert openers_csv(remote) == openers_csv(local)
+                       scheduler=cluster.scheduler_address, memory_gb=1)
+    assert openers_csv(remote) == openers_csv(local) == openers_csv(loky)
     assert (remote.best.opener, remote.best.value) == (local.best.opener, local.best.value)
     assert remote.searched == local.searched
 

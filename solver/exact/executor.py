@@ -8,17 +8,21 @@ Two ways to hand out tasks, for two kinds of work:
   each of a two-second SALET solve, docs/benchmarks.md), with an optional deadline. A solve
   journals each root class as it finishes, which joblib's forking backend cannot do.
 - :meth:`Executor.map` — results in order, on joblib's loky workers, or on a dask.distributed
-  cluster (``backend="dask"``, ``scheduler`` its address) through joblib's dask backend. The
-  proofs' cut-offs depend on the order of the results, never on the workers.
-  :meth:`Executor.map_unordered` is the same, results as they finish (scoring's chunks of
-  games, merged in any order).
+  cluster (``backend="dask"``, ``scheduler`` its address) through its client: every call one
+  task, submitted at once and queued by the scheduler. The proofs' cut-offs depend on the
+  order of the results, never on the workers. :meth:`Executor.map_unordered` is the same,
+  results as they finish (scoring's chunks of games, merged in any order). What every task
+  of a run needs (the proofs' job description: the lists, about 240 kB pickled for the legacy
+  lists) goes through :meth:`Executor.share` once, so that dask sends it to each worker once
+  instead of with every task (docs/benchmarks.md, "Proof on a dask cluster").
 - :func:`stream` — the items of one generator run in a forked child, until it ends or a
   deadline passes, then the child is killed (the anytime search,
   :func:`solver.exact.anytime.rank_guesses`: a search that cannot be interrupted from inside
   is stopped from outside, and what it sent is kept).
 
-With one worker (and no deadline) the tasks run in this process. On an exception or Ctrl-C
-the workers are stopped, so nothing outlives the run.
+With one worker (and no deadline) the tasks run in this process — but on dask always on the
+cluster, however few its workers. On an exception or Ctrl-C the workers are stopped (on dask:
+the tasks not yet finished are cancelled), so nothing outlives the run.
 """
 
 from __future__ import annotations
@@ -59,9 +63,9 @@ class Executor:
             raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
         self.workers = workers
         self._stack = contextlib.ExitStack()
-        self._parallel = self._unordered = None
+        self._parallel = self._unordered = self._client = None
         if backend == "dask":
-            self._parallel, self._unordered = self._dask(scheduler)
+            self._client = self._dask(scheduler)
         elif workers > 1:
             from joblib import Parallel
             self._parallel, self._unordered = (
@@ -69,8 +73,6 @@ class Executor:
                 for order in ("generator", "generator_unordered"))
 
     def _dask(self, scheduler: str | None):
-        from joblib import Parallel, parallel_config
-
         if not scheduler:
             raise InputError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786, "
                              "from `dask scheduler`)")
@@ -86,15 +88,35 @@ class Executor:
         if threads < 1:
             raise InputError(f"the dask scheduler at {scheduler} has no workers")
         self.workers = threads
-        self._stack.enter_context(parallel_config(backend="dask"))
-        return (Parallel(n_jobs=-1, return_as="generator"),
-                Parallel(n_jobs=-1, return_as="generator_unordered"))
+        return client
+
+    def share(self, value):
+        """``value`` as an argument of many tasks, sent to each worker once: on dask, scattered
+        to every worker (a future, which the workers resolve to ``value``); otherwise
+        ``value`` itself."""
+        if self._client is None:
+            return value
+        return self._client.scatter(value, broadcast=True, hash=False)
+
+    def _dask_results(self, function, calls, ordered: bool):
+        from distributed import as_completed
+
+        calls = list(calls)
+        # one message for all the tasks (a submit each costs the client a round of its loop)
+        futures = self._client.map(function, *zip(*calls), pure=False) if calls else []
+        try:
+            for future in futures if ordered else as_completed(futures):
+                yield future.result()
+        finally:  # the caller stopped early, a task failed, or Ctrl-C: drop the rest
+            self._client.cancel([future for future in futures if not future.done()])
 
     def map(self, function, calls):
         """Yield ``function(*args)`` for each args tuple of ``calls``, in order."""
         from joblib import delayed
 
-        if self._parallel is None:
+        if self._client is not None:
+            yield from self._dask_results(function, calls, ordered=True)
+        elif self._parallel is None:
             for args in calls:
                 yield function(*args)
         else:
@@ -102,10 +124,12 @@ class Executor:
 
     def map_unordered(self, function, calls):
         """Yield ``function(*args)`` for each args tuple of ``calls``, as they finish (on loky
-        or dask workers; in order, in this process, with one worker)."""
+        or dask workers; in order, in this process, with one loky worker)."""
         from joblib import delayed
 
-        if self._unordered is None:
+        if self._client is not None:
+            yield from self._dask_results(function, calls, ordered=False)
+        elif self._unordered is None:
             for args in calls:
                 yield function(*args)
         else:

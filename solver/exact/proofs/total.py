@@ -30,7 +30,7 @@ steps (which would stop some bounds lower and change the table).
 
 Work goes to the executor (:mod:`solver.exact.executor`): joblib workers (processes,
 ``jobs``) or a dask.distributed cluster (``backend="dask"``, ``scheduler`` its address),
-through joblib's dask backend. Each worker
+through its client (the job description scattered to every worker once). Each worker
 keeps one memo across its openers (a state's value does not depend on the opener that led
 to it), of a fixed size set by ``memory_gb``. Every finished opener, and every chunk of
 bounds, is journaled (:mod:`solver.runs.journal`), so a run stopped by Ctrl-C or SIGKILL
@@ -110,12 +110,12 @@ def _opener(job: Job, g: int, beta: int, deep: bool) -> int:
 
 
 def _bound_task(job: Job, openers: list[int], beta: int) -> list[int]:
-    """joblib task (phase A/B): the openers' depth-one bounds, each stopped at ``beta``."""
+    """Executor task (phase A/B): the openers' depth-one bounds, each stopped at ``beta``."""
     return [_opener(job, g, beta, False) for g in openers]
 
 
 def _search_task(job: Job, g: int, beta: int) -> tuple[int, float]:
-    """joblib task (phase A/C): opener g's fail-soft value against ``beta``, and its seconds."""
+    """Executor task (phase A/C): opener g's fail-soft value against ``beta``, and its seconds."""
     started = time.perf_counter()
     value = _opener(job, g, beta, True)
     return value, time.perf_counter() - started
@@ -216,7 +216,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
                                       **({} if top is None else {"top": top}))
         with Journal.open(journal_path("prove", *proof_journal_inputs(game, rank, names, top)), fingerprint,
                           resume=resume) as journal:
-            proof = _Proof(word_list, rank, chosen, cheap, order, job, runner, journal,
+            proof = _Proof(word_list, rank, chosen, cheap, order, runner.share(job), runner, journal,
                            progress, started, top)
             rows = proof.run()
     finally:

@@ -71,7 +71,7 @@ def _worker_state(job: Job):
 
 
 def decide_openers(job: Job, openers: list[int], limit: int) -> list[tuple[int, float]]:
-    """joblib task: for each opener (guess index), whether it guarantees ``limit`` guesses:
+    """Executor task: for each opener (guess index), whether it guarantees ``limit`` guesses:
     ``(pattern, seconds)``, ``pattern`` -1 if it does, else the feedback code of a root class
     that cannot be won in ``limit − 1`` (the first in the kernel's class order)."""
     from solver.exact._guarantee_kernel import opener_wins
@@ -121,7 +121,8 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
                                       guess_limit=game.guess_limit, rank=rank, openers=list(names or ()))
         path = journal_path("prove-worst", *proof_journal_inputs(game, rank, names))
         with Journal.open(path, fingerprint, resume=resume) as journal:
-            proof = _Levels(word_list, game, rank, queue, job, runner, journal, progress, started)
+            proof = _Levels(word_list, game, rank, queue, runner.share(job), runner, journal,
+                            progress, started)
             rows = proof.run()
     finally:
         runner.close()
