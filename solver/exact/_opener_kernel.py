@@ -54,6 +54,15 @@ def new_bits(n_guesses, n_patterns):
     return np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64)
 
 
+#: Classes of fewer answers than this are bounded by the plain scan of every guess
+#: (:func:`_scan_bound`): below it, the upper bounds cost more than they save.
+PRUNE_MIN = 64
+#: Guesses counted one by one, best upper bound first, before the rest is scanned.
+PROBE = 32
+#: When more than 1 / DENSE of the guesses remain, all of them are scanned, without gathers.
+DENSE = 3
+
+
 #: The family of answer sets whose class counts :func:`new_bound_scratch` precomputes, by
 #: index: 0 every answer; 1 + x the answers without letter x; 27 + x those with it;
 #: ``FAMILY_POSITIONS`` + 26·j + x those with x at position j; then, 26·L further on, those with
@@ -99,7 +108,9 @@ def new_bound_scratch(P, answer_letters, n_patterns):
       any subset;
     - the answers' letter masks int64[n_answers] and letters uint8[n_answers, L]
       (``answer_letters``, letters 0..25);
-    - per-guess and per-level scratch.
+    - per-guess and per-level scratch;
+    - the pruned scan's settings int64[3]: ``PRUNE_MIN``, ``PROBE``, ``DENSE`` (the tests
+      change them to run every path on small lists).
 
     About ``family_size(L) / 2`` passes over the table: half a second on ``legacy``."""
     n_guesses, n = P.shape
@@ -136,7 +147,8 @@ def new_bound_scratch(P, answer_letters, n_patterns):
     return (bits, family, masks, np.ascontiguousarray(answer_letters),
             np.zeros(n_guesses, dtype=np.int32), np.zeros(n_guesses, dtype=np.int32),
             np.zeros(n_patterns + 2, dtype=np.int32), np.zeros(n_patterns + 2, dtype=np.int32),
-            np.zeros(words, dtype=np.uint64))
+            np.zeros(words, dtype=np.uint64),
+            np.array([PRUNE_MIN, PROBE, DENSE], dtype=np.int64))
 
 
 @njit(cache=True)
@@ -207,15 +219,6 @@ def _scan_bound(cls, PT, objective, bits, all_green):
     return best
 
 
-#: Classes of fewer answers than this are bounded by the plain scan of every guess
-#: (:func:`_scan_bound`): below it, the upper bounds cost more than they save.
-PRUNE_MIN = 64
-#: Guesses counted one by one, best upper bound first, before the rest is scanned.
-PROBE = 32
-#: When more than 1 / DENSE of the guesses remain, all of them are scanned, without gathers.
-DENSE = 3
-
-
 @njit(cache=True)
 def _guess_classes(row, cls, seen, green_word, green_bit):
     """(classes, 1 if the all-green code appears) of ``cls`` under one guess row; ``seen``
@@ -252,9 +255,10 @@ def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
         g = _answer_splitter(cls, P, guess_of_answer, counts)
         if g >= 0:
             return split_value(objective, m, True), np.int64(g)
-    bits, family, masks, letters, upper, order, starts, cursor, seen = scratch
+    bits, family, masks, letters, upper, order, starts, cursor, seen, tuning = scratch
+    prune_min, probe, dense = tuning[0], tuning[1], tuning[2]
     all_green = counts.shape[0] - 1
-    if m < PRUNE_MIN:
+    if m < prune_min:
         return _scan_bound(cls, PT, objective, bits, all_green), np.int64(-1)
     n_guesses = P.shape[0]
     superset_counts(cls, family, masks, letters, upper)
@@ -277,7 +281,7 @@ def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
     # order[:starts[useful]] are the guesses whose upper bound can beat best (level ≥ 2)
     useful = max(top - 1, 0)
     probed = 0
-    while probed < starts[useful] and probed < PROBE:
+    while probed < starts[useful] and probed < probe:
         k, green = _guess_classes(P[order[probed]], cls, seen, green_word, green_bit)
         probed += 1
         if k >= 2:
@@ -296,7 +300,7 @@ def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
         if upper[h] >= lowest:
             order[n_cand] = h
             n_cand += 1
-    if n_cand * DENSE > n_guesses:  # a gather per guess costs more than reading them all
+    if n_cand * dense > n_guesses:  # a gather per guess costs more than reading them all
         return min(best, _scan_bound(cls, PT, objective, bits, all_green)), np.int64(-1)
     words = bits.shape[1]
     bits[:n_cand, :] = 0
