@@ -134,3 +134,40 @@ def letter_counts_ok(guess: str, answer: str, code: int) -> bool:
     marks = [(code // 3**i) % 3 for i in range(len(guess))]
     shown = Counter(guess[i] for i in range(len(guess)) if marks[i] > 0)
     return all(shown[ch] == min(guess.count(ch), answer.count(ch)) for ch in set(guess))
+
+
+def depth_one_bound(feedback_table, state, objective="total", word_length=5):
+    """The depth-one bound of a class (docs/algorithms.md §9.2): the least per-guess bound
+    (§3.2: 3m − k − [g ∈ S]; the worst case: 2 if k = m, else 3) over every guess that makes
+    at least two classes on ``state``; INF if none does."""
+    all_green = 3**word_length - 1
+    m = len(state)
+    best = INF
+    for row in feedback_table:
+        codes = {row[a] for a in state}
+        k = len(codes)
+        if k < 2:
+            continue
+        if objective == "worst":
+            bound = 2 if k == m else 3
+        else:
+            bound = 3 * m - k - (1 if all_green in codes else 0)
+        best = min(best, bound)
+    return best
+
+
+def letter_family(answers):
+    """The answer sets of the opener kernel's letter family, in its order: every answer; for
+    each letter a..z the answers without it; for each letter those with it; for each position
+    and letter those with the letter there; for each position and letter those with the letter
+    elsewhere only."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    length = len(answers[0])
+    every = list(range(len(answers)))
+    family = [every]
+    family += [[a for a in every if x not in answers[a]] for x in letters]
+    family += [[a for a in every if x in answers[a]] for x in letters]
+    family += [[a for a in every if answers[a][j] == x] for j in range(length) for x in letters]
+    family += [[a for a in every if x in answers[a] and answers[a][j] != x]
+               for j in range(length) for x in letters]
+    return family

@@ -9,7 +9,8 @@ on Q(g) for every allowed opener that is cheap and close (docs/algorithms.md §9
   (3m − k_h − [h ∈ C] for the total objective, §3.2): one scan of the table's columns of C,
   counted with one bit per feedback pattern and guess, so the scan has no branch per answer;
   an answer that splits C into singletons makes the bound exact (§3.3) and is tried first
-  on small classes;
+  on small classes; on large classes, a guess whose class count on a letter-defined superset
+  of C (:func:`new_bound_scratch`) cannot beat the best bound found is not read at all;
 - :func:`opener_value`: the opener's bound is the sum of its classes' bounds, classes taken
   largest first, so that a bad opener is cut off after its few large classes; with
   ``deep`` the classes are then searched exactly, largest first, each on a gathered copy of
@@ -53,20 +54,147 @@ def new_bits(n_guesses, n_patterns):
     return np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64)
 
 
-@njit(cache=True)
-def class_bound(cls, P, PT, guess_of_answer, objective, bits, counts):
-    """Depth-one lower bound on the value of class ``cls`` (sorted global answer indices,
-    m ≥ 2): the least per-guess bound over every guess (docs/algorithms.md §9.2).
+#: Classes of fewer answers than this are bounded by the plain scan of every guess
+#: (:func:`_scan_bound`): below it, the upper bounds cost more than they save.
+PRUNE_MIN = 64
+#: Guesses counted one by one, best upper bound first, before the rest is scanned.
+PROBE = 32
+#: When more than 1 / DENSE of the guesses remain, all of them are scanned, without gathers.
+DENSE = 3
 
-    ``P`` is the feedback table [n_guesses, n_answers] and ``PT`` its transpose (C order);
-    ``bits`` from :func:`new_bits`; ``counts`` int32[n_patterns] zero scratch. Returns
-    ``(bound, guess)``: ``guess`` ≥ 0 is an answer of the class that splits it into
-    singletons, and then the bound is the class's exact value (with ≥ 2 guesses left)."""
+
+#: The family of answer sets whose class counts :func:`new_bound_scratch` precomputes, by
+#: index: 0 every answer; 1 + x the answers without letter x; 27 + x those with it;
+#: ``FAMILY_POSITIONS`` + 26·j + x those with x at position j; then, 26·L further on, those with
+#: x elsewhere than at j. Any class lies in several of them (docs/algorithms.md §9.2).
+FAMILY_ABSENT = 1
+FAMILY_PRESENT = 27
+FAMILY_POSITIONS = 53
+
+
+@njit(cache=True)
+def family_size(length):
+    """Number of answer sets in the letter family of words of ``length`` letters."""
+    return FAMILY_POSITIONS + 2 * 26 * length
+
+
+@njit(cache=True)
+def family_member(mask, letters, s):
+    """Whether an answer (``mask``: its letters as bits 0..25, ``letters`` uint8[L]) is in
+    the family's set ``s`` (see :data:`FAMILY_POSITIONS`)."""
+    length = letters.shape[0]
+    if s == 0:
+        return True
+    if s < FAMILY_PRESENT:
+        return (mask >> np.int64(s - FAMILY_ABSENT)) & 1 == 0
+    if s < FAMILY_POSITIONS:
+        return (mask >> np.int64(s - FAMILY_PRESENT)) & 1 == 1
+    t = s - FAMILY_POSITIONS
+    if t < 26 * length:
+        return letters[t // 26] == t % 26
+    t -= 26 * length
+    x = t % 26
+    return (mask >> np.int64(x)) & 1 == 1 and letters[t // 26] != x
+
+
+@njit(cache=True)
+def new_bound_scratch(P, answer_letters, n_patterns):
+    """Scratch and tables of :func:`class_bound` for the feedback table ``P`` [n_guesses,
+    n_answers] (any feedback rule): a tuple of
+
+    - ``bits`` uint64[n_guesses, ⌈n_patterns / 64⌉] (:func:`new_bits`);
+    - ``family`` uint16[family_size(L), n_guesses]: how many classes each guess makes on each
+      set of the letter family (:data:`FAMILY_POSITIONS`), an upper bound on its classes on
+      any subset;
+    - the answers' letter masks int64[n_answers] and letters uint8[n_answers, L]
+      (``answer_letters``, letters 0..25);
+    - per-guess and per-level scratch;
+    - the pruned scan's settings int64[3]: ``PRUNE_MIN``, ``PROBE``, ``DENSE`` (the tests
+      change them to run every path on small lists).
+
+    About ``family_size(L) / 2`` passes over the table: half a second on ``legacy``."""
+    n_guesses, n = P.shape
+    length = answer_letters.shape[1]
+    bits = new_bits(n_guesses, n_patterns)
+    words = bits.shape[1]
+    masks = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        for j in range(length):
+            masks[a] |= np.int64(1) << np.int64(answer_letters[a, j])
+    n_sets = family_size(length)
+    family = np.zeros((n_sets, n_guesses), dtype=np.uint16)
+    PT = np.ascontiguousarray(P.T)
+    members = np.empty(n, dtype=np.int32)
+    for s in range(n_sets):
+        size = 0
+        for a in range(n):
+            if family_member(masks[a], answer_letters[a], s):
+                members[size] = a
+                size += 1
+        if size == 0:
+            continue
+        bits[:, :] = 0
+        for i in range(size):
+            column = PT[members[i]]
+            for h in range(n_guesses):
+                f = column[h]
+                bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+        for h in range(n_guesses):
+            k = np.int64(0)
+            for w in range(words):
+                k += _popcount(bits[h, w])
+            family[s, h] = k
+    return (bits, family, masks, np.ascontiguousarray(answer_letters),
+            np.zeros(n_guesses, dtype=np.int32), np.zeros(n_guesses, dtype=np.int32),
+            np.zeros(n_patterns + 2, dtype=np.int32), np.zeros(n_patterns + 2, dtype=np.int32),
+            np.zeros(words, dtype=np.uint64),
+            np.array([PRUNE_MIN, PROBE, DENSE], dtype=np.int64))
+
+
+@njit(cache=True)
+def superset_counts(cls, family, masks, letters, out):
+    """``out[h]`` = the least class count of guess h over the sets of the letter family that
+    contain the class ``cls`` (every answer's set at least): an upper bound on the classes h
+    makes on ``cls``, since no guess makes more classes on a subset."""
+    length = letters.shape[1]
+    union = np.int64(0)
+    common = np.int64((1 << 26) - 1)
+    at = np.zeros(length, dtype=np.int64)  # letters seen at each position
+    for i in range(cls.shape[0]):
+        a = cls[i]
+        union |= masks[a]
+        common &= masks[a]
+        for j in range(length):
+            at[j] |= np.int64(1) << np.int64(letters[a, j])
+    out[:] = family[0]
+    for x in range(26):
+        bit = np.int64(1) << np.int64(x)
+        if union & bit == 0:
+            _min_into(out, family[FAMILY_ABSENT + x])
+        if common & bit != 0:
+            _min_into(out, family[FAMILY_PRESENT + x])
+    for j in range(length):
+        for x in range(26):
+            bit = np.int64(1) << np.int64(x)
+            if at[j] == bit:
+                _min_into(out, family[FAMILY_POSITIONS + 26 * j + x])
+            elif common & bit != 0 and at[j] & bit == 0:
+                _min_into(out, family[FAMILY_POSITIONS + 26 * (length + j) + x])
+
+
+@njit(cache=True)
+def _min_into(out, row):
+    """out = min(out, row), element-wise."""
+    for h in range(out.shape[0]):
+        if row[h] < out[h]:
+            out[h] = row[h]
+
+
+@njit(cache=True)
+def _scan_bound(cls, PT, objective, bits, all_green):
+    """The least per-guess bound over every guess by one pass over the class's rows of the
+    transposed table: one bit per feedback and guess, so the loop has no branch per answer."""
     m = cls.shape[0]
-    if m <= SPLITTER_MAX:
-        g = _answer_splitter(cls, P, guess_of_answer, counts)
-        if g >= 0:
-            return split_value(objective, m, True), np.int64(g)
     n_guesses = PT.shape[1]
     words = bits.shape[1]
     bits[:, :] = 0
@@ -75,7 +203,6 @@ def class_bound(cls, P, PT, guess_of_answer, objective, bits, counts):
         for h in range(n_guesses):
             f = column[h]
             bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    all_green = counts.shape[0] - 1
     green_word = all_green >> 6
     green_bit = np.uint64(all_green & 63)
     best = np.int64(INF)
@@ -89,11 +216,114 @@ def class_bound(cls, P, PT, guess_of_answer, objective, bits, counts):
         b = guess_bound(objective, m, k, green)
         if b < best:
             best = b
+    return best
+
+
+@njit(cache=True)
+def _guess_classes(row, cls, seen, green_word, green_bit):
+    """(classes, 1 if the all-green code appears) of ``cls`` under one guess row; ``seen``
+    uint64[⌈n_patterns / 64⌉] zero scratch, zeroed again."""
+    for a in range(cls.shape[0]):
+        f = row[cls[a]]
+        seen[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    green = np.int64((seen[green_word] >> green_bit) & np.uint64(1))
+    k = np.int64(0)
+    for w in range(seen.shape[0]):
+        k += _popcount(seen[w])
+        seen[w] = 0
+    return k, green
+
+
+@njit(cache=True)
+def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
+    """Depth-one lower bound on the value of class ``cls`` (sorted global answer indices,
+    m ≥ 2): the least per-guess bound over every guess (docs/algorithms.md §9.2).
+
+    ``P`` is the feedback table [n_guesses, n_answers] and ``PT`` its transpose (C order);
+    ``scratch`` from :func:`new_bound_scratch`; ``counts`` int32[n_patterns] zero scratch.
+    Returns ``(bound, guess)``: ``guess`` ≥ 0 is an answer of the class that splits it into
+    singletons, and then the bound is the class's exact value (with ≥ 2 guesses left).
+
+    From ``PRUNE_MIN`` answers, only the guesses that can beat the best bound found are
+    counted: every guess gets an upper bound on its classes (:func:`superset_counts`), the
+    ``PROBE`` first by that bound are counted one by one, and the scan of the class's rows
+    then reads only the guesses whose upper bound can still beat the best of those. A guess
+    left out cannot have a lower bound than the result, so the result is the least bound over
+    every guess, as from :func:`_scan_bound`."""
+    m = cls.shape[0]
+    if m <= SPLITTER_MAX:
+        g = _answer_splitter(cls, P, guess_of_answer, counts)
+        if g >= 0:
+            return split_value(objective, m, True), np.int64(g)
+    bits, family, masks, letters, upper, order, starts, cursor, seen, tuning = scratch
+    prune_min, probe, dense = tuning[0], tuning[1], tuning[2]
+    all_green = counts.shape[0] - 1
+    if m < prune_min:
+        return _scan_bound(cls, PT, objective, bits, all_green), np.int64(-1)
+    n_guesses = P.shape[0]
+    superset_counts(cls, family, masks, letters, upper)
+    # guesses by their upper bound (capped at m), highest first: a counting sort, level index
+    # r holding the level top − r
+    top = min(m, counts.shape[0])
+    starts[:top + 2] = 0
+    for h in range(n_guesses):
+        starts[top - min(np.int64(upper[h]), top) + 1] += 1
+    for r in range(top + 1):
+        starts[r + 1] += starts[r]
+        cursor[r] = starts[r]
+    for h in range(n_guesses):
+        r = top - min(np.int64(upper[h]), top)
+        order[cursor[r]] = h
+        cursor[r] += 1
+    best = np.int64(INF)
+    green_word = all_green >> 6
+    green_bit = np.uint64(all_green & 63)
+    # order[:starts[useful]] are the guesses whose upper bound can beat best (level ≥ 2)
+    useful = max(top - 1, 0)
+    probed = 0
+    while probed < starts[useful] and probed < probe:
+        k, green = _guess_classes(P[order[probed]], cls, seen, green_word, green_bit)
+        probed += 1
+        if k >= 2:
+            b = guess_bound(objective, m, k, green)
+            if b < best:
+                best = b
+                while useful > 0 and guess_bound(objective, m, top - (useful - 1), 1) >= best:
+                    useful -= 1
+    if probed >= starts[useful]:
+        return best, np.int64(-1)
+    # the rest: one pass over the class's rows, reading only the guesses (by index, for
+    # locality) whose upper bound reaches the lowest level that can still beat best
+    lowest = top - (useful - 1)
+    n_cand = 0
+    for h in range(n_guesses):
+        if upper[h] >= lowest:
+            order[n_cand] = h
+            n_cand += 1
+    if n_cand * dense > n_guesses:  # a gather per guess costs more than reading them all
+        return min(best, _scan_bound(cls, PT, objective, bits, all_green)), np.int64(-1)
+    words = bits.shape[1]
+    bits[:n_cand, :] = 0
+    for i in range(m):
+        column = PT[cls[i]]
+        for t in range(n_cand):
+            f = column[order[t]]
+            bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    for t in range(n_cand):
+        k = np.int64(0)
+        for w in range(words):
+            k += _popcount(bits[t, w])
+        if k < 2:
+            continue
+        green = np.int64((bits[t, green_word] >> green_bit) & np.uint64(1))
+        b = guess_bound(objective, m, k, green)
+        if b < best:
+            best = b
     return best, np.int64(-1)
 
 
 @njit(cache=True)
-def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search, bits,
+def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search, scratch,
                  objective, mode, deep, rules):
     """Bound or fail-soft value of playing guess ``g`` first on every answer, d ≥ 3 guesses.
 
@@ -103,7 +333,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     the exact Q-value if it is < ``beta``, else a proven lower bound ≥ ``beta`` (fail-soft,
     §4.1); ``INF`` if g cannot win every game in d guesses. ``search`` is
     :func:`solver.exact._search_kernel.new_search`'s (memo, workspace, stats) of depth ≥ d;
-    ``bits`` from :func:`new_bits`; ``rules`` as for
+    ``scratch`` from :func:`new_bound_scratch`; ``rules`` as for
     :func:`solver.exact._search_kernel.solve_state` (hard mode: each class is searched over
     the guesses its feedback allows; its depth-one bound, over every guess, stays valid).
     Returns an int64."""
@@ -163,7 +393,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
                 if running >= beta:
                     return running
                 continue
-        lb, splitter = class_bound(cls, P, PT, guess_of_answer, objective, bits, counts)
+        lb, splitter = class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts)
         if splitter >= 0:
             memo_store(memo, h1, h2, meta, lb, splitter)
             running = tighten(objective, running, base, lb)

@@ -71,8 +71,9 @@ _LOCAL = threading.local()
 
 
 def _worker_state(job: Job):
-    """(table, transposed table, Zobrist keys, search, bits) of this worker, built once."""
-    from solver.exact._opener_kernel import new_bits
+    """(table, transposed table, Zobrist keys, search, bound scratch, rules) of this worker,
+    built once."""
+    from solver.exact._opener_kernel import new_bound_scratch
     from solver.exact.search import new_search
 
     key = (job.word_list.identity, job.game, job.memo_capacity)
@@ -84,8 +85,10 @@ def _worker_state(job: Job):
         search = new_search(job.game.guess_limit, table.shape[0], table.shape[1],
                             job.game.n_patterns, job.memo_capacity)
         resident(search[0])
+        rules = search_rules(job.game)
+        answer_letters = np.ascontiguousarray(rules[0][job.word_list.answer_guess_index])
         state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
-                 new_bits(table.shape[0], job.game.n_patterns), search_rules(job.game))
+                 new_bound_scratch(table, answer_letters, job.game.n_patterns), rules)
         _LOCAL.state = state
     return state[1:]
 
@@ -95,7 +98,7 @@ def _opener(job: Job, g: int, beta: int, deep: bool) -> int:
     from solver.exact.search import evaluate_guess
     from solver.game._hard_mode_kernel import no_constraint
 
-    table, transposed, z1, z2, search, bits, rules = _worker_state(job)
+    table, transposed, z1, z2, search, scratch, rules = _worker_state(job)
     game, guess_of_answer = job.game, job.word_list.answer_guess_index
     if game.guess_limit < 3 or table.shape[1] < 2:  # no classes to search: the plain Q-value
         if not deep:
@@ -106,7 +109,7 @@ def _opener(job: Job, g: int, beta: int, deep: bool) -> int:
                                   no_constraint(),
                                   np.arange(table.shape[0], dtype=np.int32)))
     return int(opener_value(g, game.guess_limit, beta, table, transposed, guess_of_answer, z1,
-                            z2, search, bits, game.objective_id, game.mode_id, deep, rules))
+                            z2, search, scratch, game.objective_id, game.mode_id, deep, rules))
 
 
 def _bound_task(job: Job, openers: list[int], beta: int) -> list[int]:
