@@ -93,9 +93,9 @@ def brute_opener_values(wl, limit):
 
 @pytest.mark.kernels
 @pytest.mark.parametrize("make,limit", [
-    (lambda legacy: family_list(legacy, "..ill"), 6),
-    (lambda legacy: clustered_list(legacy, 5, 12, 40), 5),
-    (lambda legacy: random_sub_list(legacy, 1, 12, 40), 4),
+    pytest.param(lambda legacy: family_list(legacy, "..ill"), 6, id="family ..ill"),
+    pytest.param(lambda legacy: clustered_list(legacy, 5, 12, 40), 5, id="cluster 5"),
+    pytest.param(lambda legacy: random_sub_list(legacy, 1, 12, 40), 4, id="random 1"),
 ])
 def test_hard_mode_proof_equals_the_brute_force(legacy, make, limit):
     """Every opener's row of the hard-mode proof: exact values equal the brute force's, and a
@@ -114,3 +114,34 @@ def test_hard_mode_proof_equals_the_brute_force(legacy, make, limit):
             assert row.value == truth, row
         else:
             assert best <= row.value <= truth, row
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("name", ["family ..ill", "family s..ll", "cluster 4"])
+def test_hard_opener_search_against_a_cut_off_equals_the_brute_force(legacy, name):
+    """The search of one opener (the proof's phase C, with its root classes bounded over their
+    allowed guesses) against cut-offs around the opener's true value: the exact value below the
+    cut-off, else a bound at least the cut-off and at most the true value. A bound over the
+    allowed guesses that overshot would cut off an opener under the cut-off, or report more
+    than its value."""
+    from solver.exact.bellman import game_spec
+    from solver.exact.proofs.runner import Job, memo_capacity
+    from solver.exact.proofs.total import _opener
+
+    make, limit, _ = LISTS[name]
+    wl = make(legacy)
+    values = brute_opener_values(wl, limit)
+    job = Job(wl, game_spec(wl, limit, "total", "hard"), memo_capacity(0.1, 1))
+    cut = 0
+    for opener, truth in values.items():
+        if truth >= INF:
+            continue
+        g = wl.guess_index(opener)
+        for beta in (truth - 3, truth - 1, truth, truth + 1):
+            value = _opener(job, g, beta, True)
+            if truth < beta:
+                assert value == truth, (opener, beta)
+            else:
+                assert beta <= value <= truth, (opener, beta, value)
+                cut += 1
+    assert cut > 0
