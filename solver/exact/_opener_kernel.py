@@ -11,6 +11,8 @@ on Q(g) for every allowed opener that is cheap and close (docs/algorithms.md §9
   an answer that splits C into singletons makes the bound exact (§3.3) and is tried first
   on small classes; on large classes, a guess whose class count on a letter-defined superset
   of C (:func:`new_bound_scratch`) cannot beat the best bound found is not read at all;
+- :func:`class_bound_allowed`: the same least over the guesses a hard-mode class's
+  constraint allows (valid, and tighter: §10.1), for the search of an opener;
 - :func:`opener_value`: the opener's bound is the sum of its classes' bounds, classes taken
   largest first, so that a bad opener is cut off after its few large classes; with
   ``deep`` the classes are then searched exactly, largest first, each on a gathered copy of
@@ -323,6 +325,45 @@ def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
 
 
 @njit(cache=True)
+def class_bound_allowed(cls, allowed, P, PT, guess_of_answer, objective, bits, counts):
+    """Hard mode's depth-one lower bound on class ``cls``: :func:`class_bound` with the least
+    taken over the guesses ``allowed`` (int32 guess indices: those the class's constraint
+    allows) instead of every guess (docs/algorithms.md §10.1). Valid because the class's
+    value is a least over the allowed guesses only; a guess that does not split the class is
+    skipped as in :func:`class_bound` (it is never needed). ``bits`` needs ≥ ``len(allowed)``
+    rows. Returns ``(bound, guess)`` as :func:`class_bound` (an answer of the class is always
+    allowed, so its splitter is the same)."""
+    m = cls.shape[0]
+    if m <= SPLITTER_MAX:
+        g = _answer_splitter(cls, P, guess_of_answer, counts)
+        if g >= 0:
+            return split_value(objective, m, True), np.int64(g)
+    n_allowed = allowed.shape[0]
+    words = bits.shape[1]
+    bits[:n_allowed, :] = 0
+    for i in range(m):
+        column = PT[cls[i]]
+        for j in range(n_allowed):
+            f = column[allowed[j]]
+            bits[j, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    all_green = counts.shape[0] - 1
+    green_word = all_green >> 6
+    green_bit = np.uint64(all_green & 63)
+    best = np.int64(INF)
+    for j in range(n_allowed):
+        k = np.int64(0)
+        for w in range(words):
+            k += _popcount(bits[j, w])
+        if k < 2:
+            continue
+        green = np.int64((bits[j, green_word] >> green_bit) & np.uint64(1))
+        b = guess_bound(objective, m, k, green)
+        if b < best:
+            best = b
+    return best, np.int64(-1)
+
+
+@njit(cache=True)
 def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search, scratch,
                  objective, mode, deep, rules):
     """Bound or fail-soft value of playing guess ``g`` first on every answer, d ≥ 3 guesses.
@@ -335,8 +376,10 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     :func:`solver.exact._search_kernel.new_search`'s (memo, workspace, stats) of depth ≥ d;
     ``scratch`` from :func:`new_bound_scratch`; ``rules`` as for
     :func:`solver.exact._search_kernel.solve_state` (hard mode: each class is searched over
-    the guesses its feedback allows; its depth-one bound, over every guess, stays valid).
-    Returns an int64."""
+    the guesses its feedback allows; without ``deep`` its bound is the one over every guess,
+    still valid, so the bounds a proof reports do not depend on the rule; with ``deep`` it is
+    :func:`class_bound_allowed`, over the allowed guesses, and the classes left open are
+    searched fewest allowed guesses first, docs/algorithms.md §10.1). Returns an int64."""
     memo, ws, stats = search
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
@@ -368,6 +411,9 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             continue
         insert_largest_first(open_classes, n_open, starts, c)
         n_open += 1
+    allowed = np.empty(P.shape[0], dtype=np.int32)
+    n_allowed = 0
+    allowed_of = np.zeros(counts.shape[0], dtype=np.int64)  # hard mode: a class's allowed guesses
     # Cheap pass: every class's bound (memo, else the depth-one scan), largest first.
     n_deep = 0
     for a in range(n_open):
@@ -393,7 +439,15 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
                 if running >= beta:
                     return running
                 continue
-        lb, splitter = class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts)
+        if hard and deep:
+            # the search's bound may be hard mode's own, over the guesses the class's
+            # constraint allows (tighter); the bound alone stays the one over every guess, so
+            # the bounds the openers table reports do not change with this
+            n_allowed = filter_allowed(constraints[d - 1], letters, everything, allowed)
+            lb, splitter = class_bound_allowed(cls, allowed[:n_allowed], P, PT, guess_of_answer,
+                                               objective, scratch[0], counts)
+        else:
+            lb, splitter = class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts)
         if splitter >= 0:
             memo_store(memo, h1, h2, meta, lb, splitter)
             running = tighten(objective, running, base, lb)
@@ -408,9 +462,20 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         bounds[c] = lb
         open_classes[n_deep] = c  # still open, in the same (largest first) order
         n_deep += 1
+        if hard and deep:
+            allowed_of[c] = n_allowed
     if not deep:
         return running
-    allowed = np.empty(P.shape[0], dtype=np.int32)
+    if hard:
+        # hard mode: the classes whose constraint allows the fewest guesses first (cheap to
+        # search, and where hard mode costs most above the bound), then largest first
+        for a in range(1, n_deep):
+            c = open_classes[a]
+            b = a - 1
+            while b >= 0 and allowed_of[open_classes[b]] > allowed_of[c]:
+                open_classes[b + 1] = open_classes[b]
+                b -= 1
+            open_classes[b + 1] = c
     for a in range(n_deep):
         c = open_classes[a]
         cls = members[starts[c]:starts[c + 1]]
