@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py
 	$(PY) -m pip install --quiet -e '.[all,test]'
 	touch $(STAMP)
 
-# The overnight build: prove the best opener over all 12,972 allowed guesses (about 5 minutes
+# The overnight build: prove the best opener over all 12,972 allowed guesses (about a minute
 # on 2 cores, docs/benchmarks.md), write the openers table and the proven opener's tree.
 # `make tree OPENER=crane` (or `python -m tools.solve --opener W`) is the quick one-opener path.
 solve: install

@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     tree = policy_tree.load(ARTIFACTS_DIR / "legacy-normal-salet.msgpack")
     times = []
-    with TestClient(create_app(["legacy"])) as client:
+    with TestClient(create_app(["legacy"], allow_hosts=["testserver"])) as client:
         for answer in tree.word_list.answers[::46][:50]:
             game = tree.game(answer)
             for k in (1, 2):

@@ -171,11 +171,11 @@ def call_round_trip(address: str, word_list, mode: str, repeat: int = 15) -> flo
     """Median wall seconds of one executor call with one empty proof task (the bound task over
     no openers, with the proof's job description), from this process: what a batch pays at
     the client besides its tasks' work."""
-    from solver.exact.bellman import game_spec
     from solver.exact.proofs.runner import Executor, Job
     from solver.exact.proofs.total import _bound_task
+    from solver.game.spec import Game
 
-    job = Job(word_list, game_spec(word_list, 6, "total", mode), 1 << 16)
+    job = Job(word_list, Game(word_list, 6, mode=mode), 1 << 16)
     walls = []
     with Executor(1, "dask", address) as executor:
         for _ in range(repeat):

@@ -86,7 +86,7 @@ def main(argv=None) -> int:
 
     from solver.web.app import create_app
 
-    client = TestClient(create_app(["legacy", "nyt-2024"]))
+    client = TestClient(create_app(["legacy", "nyt-2024"], allow_hosts=["testserver"]))
     print("warm: POST /api/next top 0 (in process), per request")
     for (words, mode), histories in HISTORIES.items():
         for history in histories:
