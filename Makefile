@@ -56,8 +56,9 @@ test-fast: install
 # The small-list kernel tests (marked kernels) with NUMBA_DISABLE_JIT=1, so that the kernels'
 # plain-Python bodies run (and are covered). The kernels rely on uint64 wrap-around (hashes,
 # SplitMix64), which numpy scalars do too but with a RuntimeWarning: those are silenced.
+# Plain Python, independent small lists, no timing: split over 2 processes (pytest-xdist).
 test-jit-off: install
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -m "kernels and not slow" -p no:cacheprovider \
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -m "kernels and not slow" -p no:cacheprovider \
 		-W "ignore:overflow encountered:RuntimeWarning"
 
 # Every benchmark keeps its figures in benchmarks/results/; the last step writes them into

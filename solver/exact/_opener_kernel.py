@@ -304,14 +304,26 @@ def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
             n_cand += 1
     if n_cand * dense > n_guesses:  # a gather per guess costs more than reading them all
         return min(best, _scan_bound(cls, PT, objective, bits, all_green)), np.int64(-1)
+    return min(best, _least_guess_bound(cls, PT, order, n_cand, objective, bits, all_green)), np.int64(-1)
+
+
+@njit(cache=True)
+def _least_guess_bound(cls, PT, guesses, n, objective, bits, all_green):
+    """The least per-guess bound (docs/algorithms.md §9.2) over the guesses ``guesses[:n]``
+    on class ``cls``, ``INF`` if none splits it: one pass over the class's rows of ``PT``,
+    one bit per guess and pattern in ``bits`` (≥ n rows)."""
+    m = cls.shape[0]
     words = bits.shape[1]
-    bits[:n_cand, :] = 0
+    bits[:n, :] = 0
     for i in range(m):
         column = PT[cls[i]]
-        for t in range(n_cand):
-            f = column[order[t]]
+        for t in range(n):
+            f = column[guesses[t]]
             bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    for t in range(n_cand):
+    green_word = all_green >> 6
+    green_bit = np.uint64(all_green & 63)
+    best = np.int64(INF)
+    for t in range(n):
         k = np.int64(0)
         for w in range(words):
             k += _popcount(bits[t, w])
@@ -321,7 +333,7 @@ def class_bound(cls, P, PT, guess_of_answer, objective, scratch, counts):
         b = guess_bound(objective, m, k, green)
         if b < best:
             best = b
-    return best, np.int64(-1)
+    return best
 
 
 @njit(cache=True)
@@ -338,29 +350,8 @@ def class_bound_allowed(cls, allowed, P, PT, guess_of_answer, objective, bits, c
         g = _answer_splitter(cls, P, guess_of_answer, counts)
         if g >= 0:
             return split_value(objective, m, True), np.int64(g)
-    n_allowed = allowed.shape[0]
-    words = bits.shape[1]
-    bits[:n_allowed, :] = 0
-    for i in range(m):
-        column = PT[cls[i]]
-        for j in range(n_allowed):
-            f = column[allowed[j]]
-            bits[j, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    all_green = counts.shape[0] - 1
-    green_word = all_green >> 6
-    green_bit = np.uint64(all_green & 63)
-    best = np.int64(INF)
-    for j in range(n_allowed):
-        k = np.int64(0)
-        for w in range(words):
-            k += _popcount(bits[j, w])
-        if k < 2:
-            continue
-        green = np.int64((bits[j, green_word] >> green_bit) & np.uint64(1))
-        b = guess_bound(objective, m, k, green)
-        if b < best:
-            best = b
-    return best, np.int64(-1)
+    return (_least_guess_bound(cls, PT, allowed, allowed.shape[0], objective, bits, counts.shape[0] - 1),
+            np.int64(-1))
 
 
 @njit(cache=True)

@@ -20,8 +20,8 @@ import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text
-from solver.game.protocol import Belief
-from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
+from solver.game.environments import Board
+from solver.game.spec import GUESS_LIMIT, n_patterns
 
 #: Tie rules: which of several largest classes the adversary keeps (docs/algorithms.md §13.1).
 TIE_RULES = {
@@ -74,7 +74,7 @@ def kept_codes(table: np.ndarray, g: int, state: np.ndarray, tie: str, priority:
     return [c for _, c in ranked] if tie == "adversarial" else [ranked[0][1]]
 
 
-class AbsurdleEpisode:
+class AbsurdleEpisode(Board):
     """One game against the Absurdle adversary under tie rule ``tie``.
 
     No answer is fixed in advance: after each guess the adversary keeps a largest class of the
@@ -102,31 +102,8 @@ class AbsurdleEpisode:
     def __init__(self, word_list, table: np.ndarray, tie: str = DEFAULT_TIE, *,
                  guess_limit: int = GUESS_LIMIT):
         self.tie = check_tie(tie)
-        self.word_list = word_list
-        self.table = table
-        self.guess_limit = int(guess_limit)
+        super().__init__(word_list, table, guess_limit=guess_limit)
         self.priority = tie_priority(tie, word_list.word_length)
-        self.green = all_green(word_list.word_length)
-        self.state = np.arange(table.shape[1], dtype=np.int32)
-        self.history: list[tuple[int, int]] = []
-        self.won = False
-
-    @property
-    def guesses(self) -> int:
-        """Guesses played so far."""
-        return len(self.history)
-
-    def belief(self) -> Belief:
-        """What the agent knows now: the answers the adversary may still hold, the guesses left
-        (≥ 1), the history."""
-        return Belief(self.state, max(1, self.guess_limit - self.guesses), tuple(self.history))
-
-    def _check(self, guess: int) -> int:
-        if self.won:
-            raise RuntimeError("the game is won: no further guess")
-        if not 0 <= int(guess) < self.table.shape[0]:
-            raise ValueError(f"guess index {guess} out of range 0..{self.table.shape[0] - 1}")
-        return int(guess)
 
     def replies(self, guess: int) -> list[int]:
         """The patterns the adversary may show after guess index ``guess``: one under a

@@ -30,31 +30,16 @@ from solver.game.protocol import Belief
 from solver.game.spec import GUESS_LIMIT, all_green
 
 
-class Episode:
-    """One game of standard Wordle against ``answer``.
+class Board:
+    """What every environment keeps: the lists, the table, the guess limit, the state (sorted
+    int32 columns still possible), the history of ``(guess index, feedback code)`` pairs and
+    whether the game is won; the belief an agent sees, and the check of a guess index. The
+    environments below (and :class:`solver.game.absurdle.AbsurdleEpisode`) add the rule that
+    picks the feedback."""
 
-    Args:
-        word_list: the :class:`solver.game.wordlists.WordList`.
-        table: feedback of every guess against every *column*, uint8 or
-            uint16[n_guesses, n_columns]: the answers (the usual table), or every allowed guess
-            (the classic agents' ``guesses`` belief setting, :mod:`solver.policies.belief`).
-        answer: the hidden answer's column in ``table``.
-        guess_limit: guesses allowed (the belief's ``guesses_left`` counts down from it).
-
-    Attributes:
-        state: sorted int32 columns still consistent with the feedback.
-        history: ``(guess index, feedback code)`` pairs played. won: the answer was guessed.
-
-    Raises:
-        ValueError: ``answer`` is not a column of ``table``.
-    """
-
-    def __init__(self, word_list, table: np.ndarray, answer: int, *, guess_limit: int = GUESS_LIMIT):
-        if not 0 <= int(answer) < table.shape[1]:
-            raise ValueError(f"answer column {answer} out of range 0..{table.shape[1] - 1}")
+    def __init__(self, word_list, table: np.ndarray, *, guess_limit: int = GUESS_LIMIT):
         self.word_list = word_list
         self.table = table
-        self.answer = int(answer)
         self.guess_limit = int(guess_limit)
         self.green = all_green(word_list.word_length)
         self.state = np.arange(table.shape[1], dtype=np.int32)
@@ -77,6 +62,32 @@ class Episode:
         if not 0 <= int(guess) < self.table.shape[0]:
             raise ValueError(f"guess index {guess} out of range 0..{self.table.shape[0] - 1}")
         return int(guess)
+
+
+class Episode(Board):
+    """One game of standard Wordle against ``answer``.
+
+    Args:
+        word_list: the :class:`solver.game.wordlists.WordList`.
+        table: feedback of every guess against every *column*, uint8 or
+            uint16[n_guesses, n_columns]: the answers (the usual table), or every allowed guess
+            (the classic agents' ``guesses`` belief setting, :mod:`solver.policies.belief`).
+        answer: the hidden answer's column in ``table``.
+        guess_limit: guesses allowed (the belief's ``guesses_left`` counts down from it).
+
+    Attributes:
+        state: sorted int32 columns still consistent with the feedback.
+        history: ``(guess index, feedback code)`` pairs played. won: the answer was guessed.
+
+    Raises:
+        ValueError: ``answer`` is not a column of ``table``.
+    """
+
+    def __init__(self, word_list, table: np.ndarray, answer: int, *, guess_limit: int = GUESS_LIMIT):
+        if not 0 <= int(answer) < table.shape[1]:
+            raise ValueError(f"answer column {answer} out of range 0..{table.shape[1] - 1}")
+        super().__init__(word_list, table, guess_limit=guess_limit)
+        self.answer = int(answer)
 
     def step(self, guess: int) -> int:
         """Play guess index ``guess``: the feedback code shown (all green when it is the answer).
