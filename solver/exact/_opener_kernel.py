@@ -198,27 +198,13 @@ def _scan_bound(cls, PT, objective, bits, all_green):
     transposed table: one bit per feedback and guess, so the loop has no branch per answer."""
     m = cls.shape[0]
     n_guesses = PT.shape[1]
-    words = bits.shape[1]
     bits[:, :] = 0
     for i in range(m):
         column = PT[cls[i]]
         for h in range(n_guesses):
             f = column[h]
             bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    green_word = all_green >> 6
-    green_bit = np.uint64(all_green & 63)
-    best = np.int64(INF)
-    for h in range(n_guesses):
-        k = np.int64(0)
-        for w in range(words):
-            k += _popcount(bits[h, w])
-        if k < 2:
-            continue
-        green = np.int64((bits[h, green_word] >> green_bit) & np.uint64(1))
-        b = guess_bound(objective, m, k, green)
-        if b < best:
-            best = b
-    return best
+    return _least_from_bits(bits, n_guesses, m, objective, all_green)
 
 
 @njit(cache=True)
@@ -313,13 +299,20 @@ def _least_guess_bound(cls, PT, guesses, n, objective, bits, all_green):
     on class ``cls``, ``INF`` if none splits it: one pass over the class's rows of ``PT``,
     one bit per guess and pattern in ``bits`` (≥ n rows)."""
     m = cls.shape[0]
-    words = bits.shape[1]
     bits[:n, :] = 0
     for i in range(m):
         column = PT[cls[i]]
         for t in range(n):
             f = column[guesses[t]]
             bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    return _least_from_bits(bits, n, m, objective, all_green)
+
+
+@njit(cache=True)
+def _least_from_bits(bits, n, m, objective, all_green):
+    """The least per-guess bound over the first ``n`` rows of ``bits`` (one bit per pattern a
+    guess shows on an ``m``-answer class), ``INF`` if no row splits the class."""
+    words = bits.shape[1]
     green_word = all_green >> 6
     green_bit = np.uint64(all_green & 63)
     best = np.int64(INF)
