@@ -39,12 +39,16 @@ lint: install
 	echo "lint-imports"; $(VENV)/bin/lint-imports --no-cache || status=1; \
 	exit $$status
 
-# Everything: lint, the whole suite, then the kernels' Python bodies (numba off). Each part runs
-# even if an earlier one failed; the target fails if any did (pytest's status, 5 = no tests, too).
+# Everything: lint, the whole suite, then the kernels' Python bodies (numba off). The suite runs
+# in 2 processes (pytest-xdist), except the tests marked timed (budgets, wall times, the server
+# and the browser), which run alone afterwards so that no other test shares their core.
+# Each part runs even if an earlier one failed; the target fails if any did (pytest's status,
+# 5 = no tests, too).
 test: install
 	@status=0; \
 	$(MAKE) --no-print-directory lint || status=1; \
-	echo "$(PY) -m pytest -q"; $(PY) -m pytest -q || status=1; \
+	echo "$(PY) -m pytest -q -n 2 -m 'not timed'"; $(PY) -m pytest -q -n 2 -m "not timed" || status=1; \
+	echo "$(PY) -m pytest -q -m timed"; $(PY) -m pytest -q -m timed || status=1; \
 	$(MAKE) --no-print-directory test-jit-off || status=1; \
 	exit $$status
 

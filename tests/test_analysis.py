@@ -25,6 +25,7 @@ ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_games_of_the_optimal_tree_have_zero_regret(legacy_table, legacy_tree, warm_assist_kernels):
     """Games the tree plays: every move's regret is 0, with the tree (all values exact past
     the opener) and without it (moves 2.. solved from scratch, exact); the guesses used equal
@@ -100,6 +101,7 @@ def test_bad_games_name_what_is_wrong(legacy_table, tokens, options, error, frag
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_cli_json_with_a_grid_on_standard_input(warm_assist_kernels):
     grid = "Wordle 1,234 3/6\n⬛⬛⬛⬛🟨\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩\n"
     proc = subprocess.run([sys.executable, "-m", "tools.analyse", "salet", "crane", "birth",

@@ -129,6 +129,7 @@ def test_top_five_q_values_are_exact_and_ranked(legacy_table, warm_assist_kernel
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_a_short_budget_is_honest(legacy_table, legacy_tree, warm_assist_kernels):
     """After salet:bbbbb (221 answers; the tree's value is exact there) with a budget far too
     short to finish: never "exact" with a wrong value, the lower bound is ≤ the true value and
@@ -162,6 +163,7 @@ def test_a_short_budget_is_honest(legacy_table, legacy_tree, warm_assist_kernels
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_thousands_of_answers_answer_within_the_budget(legacy_table, warm_assist_kernels):
     """quiff:bbbbb leaves 1172 answers: with a 1 s budget the answer comes labelled not
     proven, with a lower bound under its value, in about a second."""
@@ -301,6 +303,7 @@ def test_cli_json_and_text(warm_assist_kernels):
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_cli_budget_counts_from_the_start(warm_assist_kernels):
     """crate:bbbbb (246 answers) with --budget 3: the whole command, start-up included, ends
     within about the budget (the search gets what start-up left), and the answer is honest."""

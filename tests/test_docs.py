@@ -257,6 +257,7 @@ def _run_param(example: Example):
 
 
 @pytest.mark.parametrize("example", [_run_param(e) for e in EXAMPLES if runnable(e)])
+@pytest.mark.timed
 def test_documented_output_is_what_the_command_prints(example):
     result = run_example(example)
     actual = output_lines(result.stdout)

@@ -139,6 +139,7 @@ def test_an_oversized_file_is_refused_before_it_is_read(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_the_budget_holds_off_a_yellow_wordle_tree(tmp_path):
     """The issue's probe was still running at 100 s; the budget counts from the start."""
     started = time.monotonic()

@@ -33,7 +33,7 @@ WON_ANSWER = "crony"
 #: tapped; the on-screen keyboard (letters, colour keys, Enter); typed letters and digits 0/1/2.
 WAYS = ["typed", "tiles", "screen keys", "digits"]
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.timed,
               pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                  reason="needs Debian's chromium (.ci/run installs it)")]
 

@@ -20,7 +20,8 @@ import pytest
 
 from webserver import ROOT, free_port
 
-pytestmark = pytest.mark.slow  # the workers load the full legacy feedback table
+# the workers load the full legacy feedback table; its searches keep budgets
+pytestmark = [pytest.mark.slow, pytest.mark.timed]
 
 #: Leaves the SALET tree at the second guess with 213 answers left: a search of seconds.
 OFF_TREE = [("salet", "bbbbb"), ("qajaq", "bbbbb")]

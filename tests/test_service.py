@@ -458,6 +458,7 @@ def test_the_fast_policy_is_an_upper_bound_and_plays_every_answer():
     assert tight > 0
 
 
+@pytest.mark.timed
 def test_tree_next_off_a_yellow_tree_keeps_its_budget():
     """Off the Yellow Wordle tree after QAJAQ (1369 answers, no tree of QAJAQ yet), `tree next
     --budget 2` answers within about its budget, start-up included: the opener's solve is

@@ -8,6 +8,8 @@ import pytest
 
 from webserver import ROOT
 
+pytestmark = pytest.mark.timed  # the API's answers within a budget are compared to advise's
+
 
 @pytest.fixture(scope="module")
 def client():
