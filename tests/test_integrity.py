@@ -196,12 +196,14 @@ def test_a_failed_write_names_the_file(tmp_path, monkeypatch):
 
 def test_a_proof_whose_csv_cannot_be_written_names_its_journal(tmp_path, monkeypatch, capsys):
     """A full disk at the end of a proof: exit 1, the message names the CSV, the journal that
-    kept the work and how to resume; the journal is still there."""
+    kept the work and how to resume; the journal is still there. The paths are long (a
+    message of over 300 characters was once cut before "rerun the same command")."""
     import tools.prove
     from solver.exact.proofs import results as prove_module
 
+    tmp_path = tmp_path / ("deep" * 40)
     words = tmp_path / "words"
-    words.mkdir()
+    words.mkdir(parents=True)
     (words / "answers.txt").write_text("cigar\nrebut\nsissy\nhumph\n")
     (words / "guesses.txt").write_text("cigar\nrebut\nsissy\nhumph\nsalet\ncrane\n")
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))

@@ -74,8 +74,8 @@ def _first_line(text: str, limit: int = 300) -> str:
 def _os_error_text(exc: OSError) -> str:
     """An OSError in one line: its own message when it has one (WriteFailedError), else
     ``<file>: <reason>``."""
-    if exc.strerror is None:
-        return _first_line(str(exc)) or type(exc).__name__
+    if exc.strerror is None:  # our own message names its files: as long as an input error's
+        return _first_line(str(exc), limit=2000) or type(exc).__name__
     if exc.filename is None:
         return exc.strerror
     also = f" → {exc.filename2}" if getattr(exc, "filename2", None) is not None else ""
