@@ -10,7 +10,8 @@ the benchmark fails (exit status 1) if they are not.
 What it prints per N, besides the proof's wall seconds:
 
 - **tasks**: the proof's tasks, by kind — bound tasks (``BOUND_CHUNK`` openers' depth-one
-  bounds each) and search tasks (one opener each) — and **compute per task**: the seconds the
+  bounds each, or ``RULED_OUT_CHUNK`` of those whose cheap bound already reaches the cut-off)
+  and search tasks (one opener each) — and **compute per task**: the seconds the
   task function ran on its worker (the worker's ``compute`` interval, as the scheduler
   receives it);
 - **overhead per task**, from the scheduler's clock and the worker's (one machine, one
@@ -18,10 +19,9 @@ What it prints per N, besides the proof's wall seconds:
   scheduler, and its worker had finished its task before) to the start of its compute (the
   scheduler's decision, the message to the worker, unpickling): the worker idles, though there
   is work; and *report* — from the end of its compute to the scheduler holding its result.
-  While the worker computes its next task the report may wait (the kernels are not compiled
-  ``nogil``: the worker's event loop gets the GIL between them), but that costs the worker
-  nothing: only the *exposed*
-  report — of a task after which the worker had no task waiting (the last ones of a batch:
+  While the worker computes its next task the report costs the worker nothing (the proof's
+  kernel is compiled ``nogil``, so the worker's event loop sends it meanwhile): only the
+  *exposed* report — of a task after which the worker had no task waiting (the last ones of a batch:
   the client waits for them before its next call) — is lost. The overhead share is
   Σ (dispatch + exposed report) / Σ (compute + dispatch + exposed report);
 - **calls** and **empty-call round trip**: the proof's calls to the executor (one per search

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from solver.game.spec import Game
+import numpy as np
 import pytest
 
 from conftest import random_sub_list
@@ -209,6 +210,7 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     monkeypatch.setattr(prove_module, "SEEDS", 1)
     monkeypatch.setattr(prove_module, "BOUND_CHUNK", 8)
+    monkeypatch.setattr(prove_module, "RULED_OUT_CHUNK", 16)
     monkeypatch.setattr(prove_module, "SEARCH_BATCH", 2)
     wl, rank = small_list(seed, 40, 120), 4
     fresh = prove(Game(wl), rank=rank, jobs=1, resume=False)
@@ -242,6 +244,32 @@ def test_a_resumed_proof_writes_the_uninterrupted_csv_byte_for_byte(tmp_path, mo
         with pytest.raises(KeyboardInterrupt):  # resumed, and stopped again
             prove(Game(wl), rank=rank, jobs=1, progress=stop_at(second))
         assert openers_csv(prove(Game(wl), rank=rank, jobs=1)) == expected, (first, second)
+
+
+@pytest.mark.kernels
+def test_openers_ruled_out_by_their_cheap_bound_go_many_to_a_task(tmp_path, monkeypatch):
+    """The bounding tasks: openers whose cheap bound is under the cut-off in chunks of
+    BOUND_CHUNK, the others (their bound is the cheap one, found at once) in larger chunks;
+    every opener once, and the table the same however the openers are chunked."""
+    from solver.exact.proofs import total as prove_module
+    from solver.exact.proofs.total import bound_chunks
+
+    cheap = np.array([5, 9, 3, 9, 7, INF, 4, 8, 6, 9], dtype=np.int64)
+    monkeypatch.setattr(prove_module, "BOUND_CHUNK", 2)
+    monkeypatch.setattr(prove_module, "RULED_OUT_CHUNK", 3)
+    assert bound_chunks(list(range(10)), cheap, 7) == [[0, 2], [6, 8], [1, 3, 4], [5, 7, 9]]
+    assert bound_chunks([9, 5], cheap, INF) == [[9], [5]]
+    assert bound_chunks([], cheap, 7) == []
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    monkeypatch.setattr(prove_module, "SEEDS", 2)
+    wl = small_list(3, 40, 160)
+    tables = set()
+    for bound_chunk, ruled_out_chunk in ((128, 4096), (1, 1), (3, 5)):
+        monkeypatch.setattr(prove_module, "BOUND_CHUNK", bound_chunk)
+        monkeypatch.setattr(prove_module, "RULED_OUT_CHUNK", ruled_out_chunk)
+        tables.add(openers_csv(prove(Game(wl), rank=2, jobs=1, resume=False)))
+    assert len(tables) == 1
 
 
 def _tasks_run(client, run):

@@ -347,7 +347,9 @@ def class_bound_allowed(cls, allowed, P, PT, guess_of_answer, objective, bits, c
             np.int64(-1))
 
 
-@njit(cache=True)
+# nogil: a dask worker's event loop (another thread of the process) takes its next task and
+# reports the last one while this runs, instead of queueing them until it returns.
+@njit(cache=True, nogil=True)
 def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search, scratch,
                  objective, mode, deep, rules):
     """Bound or fail-soft value of playing guess ``g`` first on every answer, d ≥ 3 guesses.

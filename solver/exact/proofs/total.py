@@ -61,6 +61,11 @@ from solver.exact.proofs.worst import prove_least_maximum
 SEEDS = 64
 #: Openers per bounding task (phase B); one journal record each.
 BOUND_CHUNK = 128
+#: Openers per bounding task among those whose cheap bound already reaches the cut-off: the
+#: kernel returns that bound at its first test (some microseconds each), so 128 of them made
+#: a task of a few milliseconds, as long as a dask task's fixed cost. The values do not depend
+#: on the chunks, only the tasks do.
+RULED_OUT_CHUNK = 4096
 #: Openers per search batch once there is a cut-off (phase C); a constant, not a multiple of
 #: the workers, so that the cut-offs, and with them the table, do not depend on the workers.
 SEARCH_BATCH = 16
@@ -122,6 +127,17 @@ def _search_task(job: Job, g: int, beta: int) -> tuple[int, float]:
     started = time.perf_counter()
     value = _opener(job, g, beta, True)
     return value, time.perf_counter() - started
+
+
+def bound_chunks(openers: list[int], cheap: np.ndarray, beta: int) -> list[list[int]]:
+    """The bounding tasks' openers, in order: those whose cheap bound (``cheap``, int64 per
+    guess, from :func:`solver.exact._search_kernel.guess_bounds`) is under ``beta`` in chunks of
+    ``BOUND_CHUNK``, then the others (whose depth-one bound is their cheap bound, returned at
+    once) in chunks of ``RULED_OUT_CHUNK``."""
+    live = [g for g in openers if cheap[g] < beta]
+    ruled_out = [g for g in openers if cheap[g] >= beta]
+    return ([live[i:i + BOUND_CHUNK] for i in range(0, len(live), BOUND_CHUNK)]
+            + [ruled_out[i:i + RULED_OUT_CHUNK] for i in range(0, len(ruled_out), RULED_OUT_CHUNK)])
 
 
 def _journal_kind(game: Game) -> str:
@@ -295,7 +311,7 @@ class _Proof:
     def bound(self, openers: list[int], beta: int, phase: str) -> None:
         """Depth-one bounds of the openers not yet bounded, in chunks, journaled per chunk."""
         missing = [g for g in openers if g not in self.bounds]
-        chunks = [missing[i:i + BOUND_CHUNK] for i in range(0, len(missing), BOUND_CHUNK)]
+        chunks = bound_chunks(missing, self.cheap, beta)
         done = len(openers) - len(missing)
         keys = [(tuple(self.word_list.guesses[g] for g in chunk), beta) for chunk in chunks]
         calls = ((self.job, chunk, beta) for chunk, key in zip(chunks, keys)
