@@ -26,6 +26,7 @@ seconds. Nothing is written outside a temporary directory.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import resource
@@ -92,6 +93,28 @@ def build_selby(source: Path, scratch: Path, compiler: str) -> Path:
     if proc.returncode != 0:
         raise InputError(f"building Selby's solver failed ({' '.join(command)}):\n{proc.stderr[-2000:]}")
     return binary
+
+
+def _recorded_argv(argv: Sequence[str] | None) -> list[str]:
+    """The benchmark's arguments as recorded: ``--selby-source``'s directory written ``DIR``,
+    since a path of this machine has no place in the repository's figures."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        if arg == "--selby-source" and i + 1 < len(args):
+            args[i + 1] = "DIR"
+        elif arg.startswith("--selby-source="):
+            args[i] = "--selby-source=DIR"
+    return args
+
+
+def _source_note(source: Path) -> str:
+    """What DIR held: the sha256 of its wordle.cpp (and its git commit when it is a checkout)."""
+    digest = hashlib.sha256((source / "wordle.cpp").read_bytes()).hexdigest()[:16]
+    proc = subprocess.run(["git", "-C", str(source), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True) if shutil.which("git") else None
+    commit = f", commit {proc.stdout.strip()}" if proc is not None and proc.returncode == 0 else ""
+    return (f"DIR: Selby's source (github.com/alex1770/wordle{commit}), outside this repository; "
+            f"its wordle.cpp has sha256 {digest}….")
 
 
 def _median_line(name: str, runs: list[tuple[float, float]]) -> str:
@@ -197,10 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if source is not None:
         notes.append("Selby's solver built by the benchmark from a checkout of its repository "
                      f"(`{args.cxx} -o wordle wordle.cpp {' '.join(SELBY_FLAGS)}`) in a temporary directory.")
+        notes.append(_source_note(source))
     record("startup", f"{args.opener.upper()}'s tree as a whole process, beside Selby's C++ solver",
            ("mode", "program", "median wall s", "median CPU s", "ours / Selby"), rows, notes=notes,
-           prog="python -m benchmarks.bench_startup",
-           argv=argv)
+           prog="python -m benchmarks.bench_startup", argv=_recorded_argv(argv))
     return EXIT_OK
 
 

@@ -20,3 +20,18 @@ def test_help_and_bad_arguments_are_answered_before_any_run(tmp_path, capsys, mo
     assert ran == []
     assert bench.main(["--modes", "hard"]) == 0  # ours only: the comparison is skipped
     assert [args[0] for args in ran] == ["hard"] and ran[0][3] is None
+
+
+def test_the_recorded_command_and_notes_hold_no_path_of_this_machine(tmp_path):
+    source = tmp_path / "selby"
+    source.mkdir()
+    (source / "wordle.cpp").write_bytes(b"int main() {}\n")
+    assert bench._recorded_argv(["--repeat", "7", "--selby-source", str(source)]) == [
+        "--repeat", "7", "--selby-source", "DIR"]
+    assert bench._recorded_argv([f"--selby-source={source}", "--selby-tree"]) == [
+        "--selby-source=DIR", "--selby-tree"]
+    note = bench._source_note(source)
+    # not a git checkout: no commit named; the digest is sha256's of those 14 bytes
+    assert note.startswith("DIR: Selby's source (github.com/alex1770/wordle), outside")
+    assert "wordle.cpp has sha256 bc8bb8e433bf6521…" in note
+    assert str(tmp_path) not in note
