@@ -95,18 +95,6 @@ def build_selby(source: Path, scratch: Path, compiler: str) -> Path:
     return binary
 
 
-def _recorded_argv(argv: Sequence[str] | None) -> list[str]:
-    """The benchmark's arguments as recorded: ``--selby-source``'s directory written ``DIR``,
-    since a path of this machine has no place in the repository's figures."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    for i, arg in enumerate(args):
-        if arg == "--selby-source" and i + 1 < len(args):
-            args[i + 1] = "DIR"
-        elif arg.startswith("--selby-source="):
-            args[i] = "--selby-source=DIR"
-    return args
-
-
 def _source_note(source: Path) -> str:
     """What DIR held: the sha256 of its wordle.cpp (and its git commit when it is a checkout)."""
     digest = hashlib.sha256((source / "wordle.cpp").read_bytes()).hexdigest()[:16]
@@ -223,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(_source_note(source))
     record("startup", f"{args.opener.upper()}'s tree as a whole process, beside Selby's C++ solver",
            ("mode", "program", "median wall s", "median CPU s", "ours / Selby"), rows, notes=notes,
-           prog="python -m benchmarks.bench_startup", argv=_recorded_argv(argv))
+           prog="python -m benchmarks.bench_startup", argv=argv)
     return EXIT_OK
 
 

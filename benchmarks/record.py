@@ -90,9 +90,25 @@ def machine() -> dict:
             "load": [round(x, 2) for x in load if x is not None]}
 
 
+def _outside_path(arg: str) -> str:
+    """``arg``, or ``DIR`` / ``FILE`` when it names an existing directory or file outside the
+    repository (``--opt=VALUE`` looked at after its ``=``): a path of this machine has no place
+    in the committed figures."""
+    option, eq, value = arg.partition("=") if arg.startswith("--") else ("", "", arg)
+    path = Path(value).expanduser()
+    try:
+        if not value or not path.exists() or path.resolve().is_relative_to(ROOT):
+            return arg
+    except OSError:  # a name too long for the file system is not a path of this machine
+        return arg
+    return option + eq + ("DIR" if path.is_dir() else "FILE")
+
+
 def command_line(prog: str, argv: Sequence[str] | None) -> str:
-    """``prog`` and its arguments as a shell line (``argv`` None: this process's own)."""
-    return " ".join([prog, *map(shlex.quote, sys.argv[1:] if argv is None else argv)])
+    """``prog`` and its arguments as a shell line (``argv`` None: this process's own), each
+    path outside the repository written ``DIR`` or ``FILE``."""
+    args = sys.argv[1:] if argv is None else argv
+    return " ".join([prog, *(shlex.quote(_outside_path(arg)) for arg in args)])
 
 
 def record(workload: str, title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], *,

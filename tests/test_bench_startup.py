@@ -4,6 +4,7 @@ benchmarks, printed by ``make bench``, never asserted)."""
 from __future__ import annotations
 
 import benchmarks.bench_startup as bench
+from benchmarks.record import command_line
 
 
 def test_help_and_bad_arguments_are_answered_before_any_run(tmp_path, capsys, monkeypatch):
@@ -26,10 +27,14 @@ def test_the_recorded_command_and_notes_hold_no_path_of_this_machine(tmp_path):
     source = tmp_path / "selby"
     source.mkdir()
     (source / "wordle.cpp").write_bytes(b"int main() {}\n")
-    assert bench._recorded_argv(["--repeat", "7", "--selby-source", str(source)]) == [
-        "--repeat", "7", "--selby-source", "DIR"]
-    assert bench._recorded_argv([f"--selby-source={source}", "--selby-tree"]) == [
-        "--selby-source=DIR", "--selby-tree"]
+    prog = "python -m benchmarks.bench_startup"
+    assert command_line(prog, ["--repeat", "7", "--selby-source", str(source)]) == (
+        prog + " --repeat 7 --selby-source DIR")
+    assert command_line(prog, [f"--selby-source={source}", "--selby-tree"]) == (
+        prog + " --selby-source=DIR --selby-tree")
+    # a path of the repository, or a word that names nothing, stays as it is
+    assert command_line(prog, ["--opener", "salet", "--selby-source", "benchmarks"]) == (
+        prog + " --opener salet --selby-source benchmarks")
     note = bench._source_note(source)
     # not a git checkout: no commit named; the digest is sha256's of those 14 bytes
     assert note.startswith("DIR: Selby's source (github.com/alex1770/wordle), outside")
