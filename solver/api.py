@@ -111,7 +111,7 @@ def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
 
 
 def advise(history=(), words="legacy", *, mode="normal", top: int = 5,
-           budget: float | None = None, progress=None):
+           budget: float | None = None):
     """The optimal next guess after ``history`` (``"salet:bbbby"`` tokens or ``(guess,
     feedback)`` pairs), its exact value and the ``top`` best guesses:
     :meth:`solver.exact.service.SearchService.advise`.
@@ -120,7 +120,7 @@ def advise(history=(), words="legacy", *, mode="normal", top: int = 5,
     ``expected``, ``alternatives``; ``to_json()``). With ``budget`` seconds, what is not proven
     in time is labelled ``"best found, not proven"``. Raises InputError subclasses naming the
     guess at fault."""
-    return service(words, mode=mode).advise(history, top=top, budget=budget, progress=progress)
+    return service(words, mode=mode).advise(history, top=top, budget=budget)
 
 
 def analyse(history, words="legacy", *, answer: str | None = None, mode="normal",

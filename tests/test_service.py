@@ -363,9 +363,9 @@ def test_priors_tree_answers_off_tree_under_its_objective(legacy_table):
     assert advice.next_guess == independent.next_guess
 
 
-# -- 7. a new opener's tree is solved once, then looked up ------------------------------------
+# -- 7. a new opener: its state is searched, never its whole tree; an analysis keeps the tree -----
 @pytest.mark.slow
-def test_new_opener_tree_is_built_once_and_cached(legacy_table, tmp_path, monkeypatch):
+def test_new_opener_state_first_then_tree_kept_by_its_value(legacy_table, tmp_path, monkeypatch):
     from solver.exact.book import cache_directory
     from solver.game.feedback import table_cache_path
 
@@ -374,24 +374,29 @@ def test_new_opener_tree_is_built_once_and_cached(legacy_table, tmp_path, monkey
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     if shared_table.is_file():  # the solve's workers read the table from the cache: share it
         table_cache_path(word_list).symlink_to(shared_table)
-    calls = []
 
     first = SearchService(Game(word_list), table=table)
     assert first.book.find("hotel") is None  # neither shipped nor cached
-    advice = first.advise(["hotel:bbbbb"], top=0, progress=lambda done, total: calls.append(done))
-    assert calls and advice.status == EXACT
-    assert (advice.source, advice.opener_tree) == ("tree", "hotel")
+    advice = first.advise(["hotel:bbbbb"], top=0)
+    independent = solve_from(Game(word_list), [("hotel", "bbbbb")], table=table)
+    assert (advice.status, advice.source, advice.opener_tree) == (EXACT, "solver", None)
+    assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
+    assert first.book.find("hotel") is None  # the question built no tree
+    assert not list(tmp_path.glob("book/*/*hotel*"))
+
+    calls = []
+    value = first.opener_value("hotel", progress=lambda done, total: calls.append(done))
+    assert calls and value.q.exact and value.tree is not None and not value.unwinnable
+    everyone = np.arange(word_list.n_answers, dtype=np.int32)
+    assert value.q.lower == first.tree_value(value.tree.tree, 0, everyone)
+    assert value.q.lower == word_list.n_answers + sum(b.lower for b in value.classes.values())
     cached = cache_directory() / first.book.file_name("hotel")
     assert str(cached).startswith(str(tmp_path)) and cached.is_file()
 
-    calls.clear()
     second = SearchService(Game(word_list), table=table)
-    again = second.advise(["hotel:bbbbb"], top=0, progress=lambda done, total: calls.append(done))
-    assert calls == []
-    assert (again.status, again.source, again.next_guess, again.value) == \
-        (EXACT, "tree", advice.next_guess, advice.value)
-    independent = solve_from(Game(word_list), [("hotel", "bbbbb")], table=table)
-    assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
+    again = second.advise(["hotel:bbbbb"], top=0)
+    assert (again.status, again.source, again.opener_tree, again.next_guess, again.value) == \
+        (EXACT, "tree", "hotel", advice.next_guess, advice.value)
 
 
 def test_a_journal_of_another_solver_version_is_not_reused_and_not_an_error(tmp_path, monkeypatch):
@@ -411,7 +416,9 @@ def test_a_journal_of_another_solver_version_is_not_reused_and_not_an_error(tmp_
     foreign.append("class 0", {"value": 1})  # a record the new solve must not read
     foreign.close()
     history = [(opener, code_to_text(feedback_code(opener, answer)))]
-    advice = SearchService(Game(word_list), table=table).advise(history, top=0)
+    service = SearchService(Game(word_list), table=table)
+    assert service.opener_value(opener).q.exact  # its tree solved anew, not refused
+    advice = service.advise(history, top=0)
     independent = solve_from(Game(word_list), history, table=table)
     assert advice.status == EXACT and advice.opener_tree == opener
     assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)

@@ -22,10 +22,12 @@ regret Q* − V* (skill: 0 for an optimal move); the luck, how many fewer guesse
 feedback left needs than the move's expectation (positive: lucky); the optimal move. The
 summary adds them up: guesses used = V*(start) + total regret − total luck.
 
-Every value is exact: the opener's whole optimal tree is shipped, cached, or solved once (a
-progress bar shows it) and kept, and the states off it are solved exactly. At the start V*
-is the proven best opener's value. With --budget the analysis stops at that many seconds and
-the moves not valued by then show ?.
+Every value is exact. Move 1's Q* takes every root class of the opener played, so its tree
+is read (shipped or cached) or solved once (a progress bar shows it) and kept; the later
+states are read from it or solved on their own. At the start V* is the proven best opener's
+value. With --budget the analysis answers within that many seconds (each move an equal share
+of the time left): a value not proven by then is shown as a proven interval [a, b] (or ≥ a),
+and so are its regret and luck.
 
 A lost game (six guesses without the answer, or a move after which some answer can no
 longer be won in time) is analysed as if the game went on: such a move's V*, Q* and luck

@@ -25,13 +25,13 @@ going), its exact expected number of further guesses (the next one included, eve
 answer equally likely), and the best alternatives with their exact Q-values (expected guesses
 when that guess is played now and the optimum afterwards) and whether each could be the answer.
 
-Every answer comes from the opener's whole optimal tree: shipped for the openers players use
-most, else solved once (seconds for common openers, with a progress bar) and kept in the user
-cache, so the next question on that opener is a lookup. Where the history leaves the tree the
-state is solved exactly. With no history the answer is the proven best opener. With --budget
-the answer comes within that many seconds of the start: what is not proven by then is labelled
-"best found, not proven" with a proven lower bound, and a tree being solved keeps its finished
-part for the next question. Alternatives are ranked until --alternatives-budget.
+The state the history leaves is what is searched: after the openers players use most (whose
+optimal trees are shipped) or an opener whose tree is cached, it is read from the tree;
+after any other opener, or where the history leaves the tree, that state alone is solved
+exactly (no whole tree is built). With no history the answer is the proven best opener. With
+--budget the answer comes within that many seconds of the start (plus about 0.3 s to print
+and exit): what is not proven by then is labelled "best found, not proven" with a proven lower
+bound and the gap between the two. Alternatives are ranked until --alternatives-budget.
 
 A history that can no longer be won within six guesses (a lost game) is answered as if the
 game went on: the values then count the guesses past the sixth (extra_guesses). When no answer
@@ -44,8 +44,7 @@ squares Wordle shares (⬛ or ⬜, 🟨, 🟩).
 
 Exit status: 0 answered, 1 an internal error (--debug shows the traceback), 2 bad input (a
 word not in the guess list, malformed feedback, a history nothing fits, naming the guess at
-fault; a bad option value or word list), 130 interrupted (a tree being solved keeps its
-finished part).
+fault; a bad option value or word list), 130 interrupted.
 """
 
 
@@ -127,7 +126,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = STARTED if _as_command else time.monotonic()
     args = build_parser().parse_args(argv)
     from solver.game.errors import InputError
-    from tools._cli import SolveProgress
 
     from solver.exact.service import check_budget
 
@@ -140,11 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise InputError(f"--alternatives-budget must be a positive number of seconds, got "
                          f"{args.alternatives_budget!r}") from None
     service = load_service(args)
-    with SolveProgress() as progress:
-        advice = service.advise(args.history, top=args.top,
-                                budget=seconds_left(args.budget, started, OUTPUT_SECONDS),
-                                alternatives_budget=seconds_left(args.alternatives_budget, started),
-                                progress=progress)
+    advice = service.advise(args.history, top=args.top,
+                            budget=seconds_left(args.budget, started, OUTPUT_SECONDS),
+                            alternatives_budget=seconds_left(args.alternatives_budget, started))
     if args.json:
         print(json.dumps(advice.to_json(), indent=2))
         return EXIT_OK

@@ -14,12 +14,12 @@ their colours by clicking the tiles or typing the feedback, and see the exact ne
 answers that remain, the best alternatives and, once the game is over, the analysis of every
 move (as python -m tools.assist and python -m tools.analyse, whose functions the JSON
 endpoints call). Normal and hard mode; lost games are analysed too; a shared grid can be
-pasted. An opener with no tree yet has it solved once in the background (the page shows the
-progress) and kept in the user cache.
+pasted. After an opener with no shipped or cached tree, the state asked is searched within
+the request's budget (never the opener's whole tree first).
 
 The work runs in worker processes, never in the server's: one answers lookups from the
 decision trees (milliseconds, never behind a search), --search-workers run searches (states
-off every tree, analyses), one builds new openers' trees. A search runs at most its request's
+off every tree, analyses). A search runs at most its request's
 budget (capped by --budget-cap) and is stopped when its client hangs up; one client address
 may have --per-client searches running or waiting (more: HTTP 429), and at most
 --search-workers + --queue wait in all (more: 503). Bodies over 16 KB (413), JSON nested over

@@ -20,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from tools import _cli
-from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, SolveProgress, add_debug_option, entry_point,
+from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
                         exit_with, positive_seconds, prog_name)
 
 #: When this module was loaded (about the command's start): ``next --budget`` counts from here.
@@ -347,11 +347,10 @@ def advise_off_tree(tree, steps, budget_option) -> int:
     from solver.exact.service import SearchService
     from solver.studies.play_render import advice_text
 
-    with SolveProgress() as progress:
-        from tools.assist import OUTPUT_SECONDS, seconds_left
+    from tools.assist import OUTPUT_SECONDS, seconds_left
 
-        budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
-        advice = SearchService.for_tree(tree).advise(steps, top=0, budget=budget, progress=progress)
+    budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
+    advice = SearchService.for_tree(tree).advise(steps, top=0, budget=budget)
     print(advice_text(advice))
     return EXIT_OK
 

@@ -16,10 +16,15 @@ They add up: a won game of ``T`` guesses has ``T = v_1 + Σ regret − Σ luck``
 (``v_{t+1} = v_t + regret_t − 1 − luck_t``, telescoped to ``v_{T+1} = 0``); the summary checks it.
 
 Values come from the exact layer's search service (:class:`solver.exact.service.SearchService`):
-the opener's whole optimal tree (shipped, cached or solved once), exactly solved subtrees off
-it, and at the start the tree whose opener is proven best over every allowed guess
-(docs/algorithms.md §9; without one, the best known opener's value, marked not exact). With a
-time budget for the whole analysis, the moves not valued in time are left unknown.
+a move's state is read from the opener's tree when the book has it, else searched on its own
+(:meth:`~solver.exact.service.SearchService.position`); at the start ``V*`` is the tree whose
+opener is proven best over every allowed guess (docs/algorithms.md §9; without one, the best
+known opener's value, marked not exact). Move 1's ``Q*`` takes every root class of the opener
+played, so its tree is read or solved (:meth:`~solver.exact.service.SearchService.opener_value`,
+kept for the later moves). With a time budget for the whole analysis each move gets an equal
+share of what is left, and a value not finished within it is a **proven interval**: a lower
+bound from the search's bounds, an upper bound from the best guess found (regret and luck
+then intervals too), never left unknown.
 
 A lost game (docs/algorithms.md §15.2): a move from a state whose answers cannot all be won
 within the guesses left, or after which they cannot, is valued with the least number of extra
@@ -37,7 +42,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.evaluation.assist import check_budget, format_steps, service_for
+from solver.evaluation.assist import EXACT, check_budget, format_steps, service_for
+from solver.exact.advice import Bounds
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text
@@ -53,15 +59,21 @@ class MoveAnalysis:
         answers_before: ``n_t``; answers_after: answers consistent after the feedback.
         guesses_left: ``d_t``, before the move.
         value: ``V*`` total (int) when ``value_exact``, else the best total found (an upper
-            bound on ``V*``); None when the state cannot be won for sure in time.
+            bound on ``V*``) or None when no upper bound was found in time.
         value_exact: whether ``value`` is proven optimal.
         value_lower_bound: a proven lower bound on ``V*`` total.
-        q_value: ``Q*`` total of the player's move (exact), or None when not found in time or
-            when some answer can then no longer be won in time (``q_loses``).
+        q_value: ``Q*`` total of the player's move when exact, else None (see
+            ``q_lower_bound``, ``q_upper_bound``; ``q_loses``).
         q_loses: the move leaves some answer that cannot be won in the guesses left.
         optimal_guess: the optimal move (the solver's tie-break; the best found when not exact).
-        regret: ``(q_value − value) / n`` as a Fraction, or None when unknown.
-        luck: ``(q_value − n)/n − V*(after)/answers_after`` as a Fraction, or None.
+        regret: ``(q_value − value) / n`` as a Fraction when both are exact, else None.
+        luck: ``(q_value − n)/n − V*(after)/answers_after`` as a Fraction when exact, else None.
+        extra_guesses: guesses past the limit the values count (a lost game, §15.2).
+        per_game: what a total is divided by for one game (``n``, or the state's weight).
+        q_lower_bound, q_upper_bound: a proven interval on ``Q*`` total (equal to ``q_value``
+            when exact; the upper bound None when not found in time).
+        regret_bounds, luck_bounds: ``(low, high)`` Fractions proven to hold the regret and the
+            luck (``high`` None: no upper bound), or None when unknown (``q_loses``).
     """
 
     number: int
@@ -80,6 +92,10 @@ class MoveAnalysis:
     luck: Fraction | None = None
     extra_guesses: int = 0
     per_game: int | None = None
+    q_lower_bound: int | None = None
+    q_upper_bound: int | None = None
+    regret_bounds: tuple | None = None
+    luck_bounds: tuple | None = None
 
     @property
     def expected(self) -> float | None:
@@ -91,7 +107,13 @@ class MoveAnalysis:
         """``q_value / n``: expected guesses after the player's move (Q*)."""
         return None if self.q_value is None else self.q_value / (self.per_game or self.answers_before)
 
+    @property
+    def exact(self) -> bool:
+        """V*, Q*, regret and luck all exact (or the move gives up a game: regret ∞)."""
+        return self.value_exact and (self.q_loses or (self.regret is not None and self.luck is not None))
+
     def to_json(self) -> dict:
+        per_game = self.per_game or self.answers_before
         return {
             "number": self.number, "guess": self.guess,
             "feedback": code_to_text(self.feedback, len(self.guess)),
@@ -99,11 +121,34 @@ class MoveAnalysis:
             "guesses_left": self.guesses_left, "value_total": self.value,
             "value_exact": self.value_exact, "value_lower_bound_total": self.value_lower_bound,
             "v_star": self.expected, "q_total": self.q_value, "q_star": self.q_expected,
+            "q_lower_bound_total": self.q_lower_bound, "q_upper_bound_total": self.q_upper_bound,
+            "q_star_interval": _interval((self.q_lower_bound, self.q_upper_bound), per_game),
             "q_loses": self.q_loses, "optimal_guess": self.optimal_guess,
             "regret": _float(self.regret), "regret_fraction": _text(self.regret),
+            "regret_interval": _interval(self.regret_bounds),
             "luck": _float(self.luck), "luck_fraction": _text(self.luck),
+            "luck_interval": _interval(self.luck_bounds),
             "extra_guesses": self.extra_guesses,
         }
+
+
+def _interval(bounds, per_game: int = 1) -> list | None:
+    """``[low, high]`` as floats (divided by ``per_game``; ``high`` None when unbounded)."""
+    if bounds is None or bounds[0] is None:
+        return None
+    low, high = bounds
+    return [float(low) / per_game, None if high is None else float(high) / per_game]
+
+
+def _sum_bounds(bounds) -> tuple | None:
+    """The interval of a sum from its terms' intervals (None if a term is unknown)."""
+    low, high = Fraction(0), Fraction(0)
+    for term in bounds:
+        if term is None:
+            return None
+        low += term[0]
+        high = None if high is None or term[1] is None else high + term[1]
+    return low, high
 
 
 def _float(x: Fraction | None) -> float | None:
@@ -146,8 +191,19 @@ class GameAnalysis:
         return None if any(v is None for v in values) else sum(values, Fraction(0))
 
     @property
+    def total_regret_bounds(self) -> tuple | None:
+        """``(low, high)`` proven to hold Σ regret (``high`` None: unbounded), or None when
+        some move's regret is unknown (a move that gives up a game: ∞)."""
+        return _sum_bounds(m.regret_bounds for m in self.moves)
+
+    @property
+    def total_luck_bounds(self) -> tuple | None:
+        """``(low, high)`` proven to hold Σ luck, or None when some move's luck is unknown."""
+        return _sum_bounds(m.luck_bounds for m in self.moves)
+
+    @property
     def all_exact(self) -> bool:
-        return all(m.value_exact for m in self.moves)
+        return all(m.exact for m in self.moves)
 
     def to_json(self) -> dict:
         first = self.moves[0] if self.moves else None
@@ -158,6 +214,8 @@ class GameAnalysis:
             "start_expected": None if first is None else first.expected,
             "total_regret": _float(self.total_regret), "total_regret_fraction": _text(self.total_regret),
             "total_luck": _float(self.total_luck), "total_luck_fraction": _text(self.total_luck),
+            "total_regret_interval": _interval(self.total_regret_bounds),
+            "total_luck_interval": _interval(self.total_luck_bounds),
             "all_values_exact": self.all_exact, "seconds": round(self.seconds, 4),
         }
 
@@ -174,20 +232,20 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
             :meth:`~solver.game.history.History.from_record` for the other ways a player gives
             it); won, lost or unfinished.
         budget: seconds the whole analysis may take (> 0), or None (default): every value
-            exact, however long (a new opener's tree is solved once and kept).
+            exact, however long (the opener's tree is solved once and kept). Within a budget
+            each move gets an equal share of the time left; a value not finished in its share
+            is a proven interval (module docstring).
         tree: a decision tree of these lists (its game is the one analysed), or None.
         table: the feedback table (loaded from the cache if omitted).
         service: a :class:`solver.exact.service.SearchService` to ask (``game`` is then
             ignored).
-        progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
+        progress: ``progress(done_answers, total_answers)`` while the opener's tree is solved.
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
         :meth:`~solver.game.history.History.parse` (naming the guess at fault), for a
         history nothing fits, no guess, a bad budget.
     """
-    from solver.exact.bellman import DeadlineReached
-
     started = time.perf_counter()
     check_budget(budget)
     deadline = None if budget is None else time.monotonic() + budget
@@ -198,112 +256,240 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
         raise InputError("the game has no guesses to analyse")
     if service.state_after(steps).size == 0:
         return _analyse_outside_list(service, steps, budget, progress, started)
-    green = service.game.all_green
     limit = service.game.guess_limit
     moves: list[MoveAnalysis] = []
+    states = []
     state = np.arange(service.word_list.n_answers, dtype=np.int32)
-    timed_out = False
     for t, (guess, code) in enumerate(steps, start=1):
-        d = limit - t + 1
         after = state[service.table[service.word_list.guess_index(guess), state] == code]
-        move = MoveAnalysis(t, guess, code, len(state), len(after), d, None, False, None, None,
-                            False, None, per_game=service.per_game(state))
-        moves.append(move)
-        if not timed_out:
-            try:
-                _value_move(service, steps, t, state, after, move, progress, deadline)
-            except DeadlineReached:
-                timed_out = True
-            if deadline is not None and time.monotonic() >= deadline:
-                timed_out = True
+        moves.append(MoveAnalysis(t, guess, code, len(state), len(after), limit - t + 1, None,
+                                  False, None, None, False, None, per_game=service.per_game(state)))
+        states.append((state, after))
         state = after
-    won = steps[-1][1] == green
+    afters: dict[int, Bounds] = {}  # move -> V* of the state its feedback left (for the luck)
+    for t, move in enumerate(moves, start=1):
+        share = None
+        if deadline is not None:  # an equal share of what is left for each move still to value
+            share = time.monotonic() + max(deadline - time.monotonic(), 0.0) / (len(moves) - t + 1)
+        if t == 1:
+            _value_first(service, steps, *states[0], move, progress, share, afters)
+        else:
+            _value_later(service, steps, t, *states[t - 1], move, share, afters)
+    for t, move in enumerate(moves, start=1):
+        _regret_and_luck(service, steps, t, states[t - 1][1], move, moves, afters, deadline)
+    won = steps[-1][1] == service.game.all_green
     return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
                         service.game.mode.value)
 
 
-def _value_move(service, steps, t: int, state, after, move: MoveAnalysis, progress, deadline) -> None:
-    """Fill in ``move`` (the ``t``-th of ``steps``): V*, the optimal guess, Q* of the move,
-    regret and luck, each exact."""
+def _seconds_to(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
+
+
+def _value_first(service, steps, state, after, move: MoveAnalysis, progress, deadline, afters) -> None:
+    """Move 1: V* at the start (the proven opener's tree, §9) and the opener's Q* with each
+    root class's value (:meth:`~solver.exact.service.SearchService.opener_value`)."""
+    from solver.exact.anytime import cheap_lower_bound
+
+    guess, code = steps[0]
+    green = service.game.all_green
+    d = move.guesses_left
+    opener = service.opener_value(guess, deadline=deadline, progress=progress)
+    if service.book.solve or service.book.loaded():  # V* at the start: the proven tree (§9)
+        budget = _seconds_to(deadline)
+        root = service.advise([], top=0, budget=max(budget, 0.05) if budget is not None else None)
+        move.value, move.value_exact = root.value, root.status == EXACT
+        move.optimal_guess, move.value_lower_bound = root.next_guess, root.lower_bound
+    else:  # no trees: V* lies between the cheap bound and the opener played (an upper bound)
+        move.value_lower_bound = min(cheap_lower_bound(service.game, state, service.table),
+                                     opener.q.upper if opener.q.upper is not None else INF)
+        move.value = opener.q.upper
+        move.value_exact = move.value is not None and move.value == move.value_lower_bound
+        move.optimal_guess = guess if move.value_exact else None
+    if opener.unwinnable:  # no tree of this opener wins every game within the limit:
+        # regret ∞; the luck is that of the game going on past the limit (§15.2)
+        move.q_loses = True
+        extra, q = 0, INF
+        while q >= INF and extra < 12:
+            extra += 1
+            q = service.q_value(state, d, [], guess, extra)
+        move.extra_guesses = extra
+        if code == green:
+            value_after = 0
+        else:
+            _, value_after, _ = service.solve_state(after, d + extra - 1, steps[:1], lift=False)
+        if q < INF and value_after < INF:
+            per_game = move.per_game
+            move.luck = (Fraction(q - per_game, per_game)
+                         - Fraction(value_after, service.per_game(after) if len(after) else 1))
+            move.luck_bounds = (move.luck, move.luck)
+        return
+    move.q_lower_bound, move.q_upper_bound = opener.q.lower, opener.q.upper
+    move.q_value = opener.q.lower if opener.q.exact else None
+    afters[1] = Bounds.exactly(0) if code == green else opener.classes[code]
+
+
+def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadline, afters) -> None:
+    """Move ``t`` ≥ 2: V* of its state and Q* of the move, exactly (no deadline) or within
+    the deadline (a proven interval for what is not finished)."""
     guess, code = steps[t - 1]
     green = service.game.all_green
     before = steps[:t - 1]
     d = move.guesses_left
-    luck_after = None
-    if t == 1:
-        if service.book.solve or service.book.loaded():  # V* at the start: the proven tree (§9)
-            root = service.advise([], top=0)
-            move.value, move.value_exact = root.value, root.status == "exact"
-            move.optimal_guess, move.value_lower_bound = root.next_guess, root.lower_bound
-        from solver.exact.bellman import UnwinnableError
-
-        try:
-            opener = service.opener_tree(guess, progress=progress, deadline=deadline)
-        except UnwinnableError:  # the opener gives up winning every game within the limit:
-            # regret ∞; the luck is that of the game going on past the limit (§15.2)
-            move.q_loses = True
-            extra, q = 0, INF
-            while q >= INF and extra < 12:
-                extra += 1
-                q = service.q_value(state, d, before, guess, extra)
-            move.extra_guesses = extra
-            if code == green:
-                value_after = 0
-            else:
-                _, value_after, _ = service.solve_state(after, d + extra - 1, steps[:1], lift=False)
-            if q < INF and value_after < INF:
-                per_game = move.per_game
-                move.luck = (Fraction(q - per_game, per_game)
-                             - Fraction(value_after, service.per_game(after) if len(after) else 1))
+    where = service.position(before, solve=deadline is None)
+    if where.tree is None:
+        if _value_within(service, before, state, d, guess, move, deadline):
             return
-        if opener is not None:
-            q = service.tree_value(opener.tree, 0, state)
-            child = opener.tree.child(0, code) if code != green else -1
-            if child >= 0:
-                luck_after = service.tree_value(opener.tree, child, after)
-        else:
-            q = service.q_value(state, d, before, guess)
-        extra = 0
-    else:
-        where = service.position(before, progress=progress, deadline=deadline)
-        extra = where.extra
-        optimal = service.word_list.guesses[int(where.tree.node_guess[where.node])]
-        value = where.tree_value
-        if guess == optimal:
-            q = value
-            child = where.tree.child(where.node, code) if code != green else -1
-            if child >= 0:
-                luck_after = service.tree_value(where.tree, child, after)
-        else:
-            q = service.q_value(state, d, before, guess, extra)
-            while q >= INF and extra < 12:  # the move gives up some answer: more guesses (§15.2)
-                extra += 1
-                q = service.q_value(state, d, before, guess, extra)
-            if extra != where.extra:
-                _, value, _ = service.solve_state(state, d + extra, before, lift=False)
+        where = service.position(before)  # a lost game: solved with extra guesses (§15.2)
+    extra = where.extra
+    optimal = service.word_list.guesses[int(where.tree.node_guess[where.node])]
+    value = where.tree_value
+    if guess == optimal:
+        q = value
+        child = where.tree.child(where.node, code) if code != green else -1
+        if child >= 0:
+            afters[t] = Bounds.exactly(service.tree_value(where.tree, child, after))
+    elif deadline is not None and extra == 0:  # Q* of the move within the deadline
         move.value, move.value_exact, move.value_lower_bound = value, True, value
         move.optimal_guess = optimal
+        _q_within(service, before, state, d, guess, move, deadline,
+                  {service.word_list.guess_index(optimal): value, "optimum": value})
+        return
+    else:
+        q = service.q_value(state, d, before, guess, extra)
+        while q >= INF and extra < 12:  # the move gives up some answer: more guesses (§15.2)
+            extra += 1
+            q = service.q_value(state, d, before, guess, extra)
+        if extra != where.extra:
+            _, value, _ = service.solve_state(state, d + extra, before, lift=False)
+    move.value, move.value_exact, move.value_lower_bound = value, True, value
+    move.optimal_guess = optimal
     move.extra_guesses = extra
     move.q_value = q if q < INF else None
+    move.q_lower_bound = move.q_upper_bound = move.q_value
     move.q_loses = q >= INF
+
+
+def _value_within(service, before, state, d: int, guess: str, move: MoveAnalysis, deadline) -> bool:
+    """V* and the move's Q* by the anytime search (:func:`solver.exact.anytime.rank_guesses`)
+    until ``deadline``; False (nothing set) when no guess wins every answer within ``d``."""
+    ranking = _q_within(service, before, state, d, guess, move, deadline, None)
+    if ranking.proven and ranking.value is None:
+        return False
+    word = service.word_list.guesses
+    upper = ranking.value
+    if not ranking.proven:
+        from solver.exact.anytime import greedy_guesses
+
+        greedy = greedy_guesses(service.game, state, d, table=service.table, history=before)
+        if greedy is not None:
+            value = service.value_from_used(greedy[1], state)
+            if upper is None or value < upper:
+                upper = value
+                move.optimal_guess = word[greedy[0]]
+    if ranking.top and (upper is None or ranking.value == upper):
+        move.optimal_guess = word[ranking.top[0][0]]
+    move.value, move.value_lower_bound = upper, min(ranking.lower_bound, upper if upper is not None else INF)
+    move.value_exact = upper is not None and move.value_lower_bound == upper
+    return True
+
+
+def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, deadline, known):
+    """The move's Q* (exact, or a proven interval) from the anytime search until ``deadline``,
+    with ``known`` exact values; returns the :class:`~solver.exact.anytime.Ranking`."""
+    from solver.exact.anytime import _positions, rank_guesses
+
+    g = service.word_list.guess_index(guess)
+    ranking = rank_guesses(service.game, state, d, top=1, forced=[g], known=known,
+                           budget=_seconds_to(deadline), table=service.table, history=before)
+    exact = ranking.exact_q(g)
+    if exact is not None:
+        move.q_value = move.q_lower_bound = move.q_upper_bound = exact if exact < INF else None
+        move.q_loses = exact >= INF
+        return ranking
+    position = _positions(ranking.order).get(g)
+    lower = ranking.q_values.get(g, (None, False))[0]
+    if position is not None:
+        lower = max(int(ranking.bounds[position]), lower or 0)
+    move.q_lower_bound = lower
+    move.q_upper_bound = _greedy_q(service, before, state, d, guess)
+    return ranking
+
+
+def _greedy_q(service, before, state, d: int, guess: str) -> int | None:
+    """An upper bound on Q*: the guess, then the fast policy in every class (None if it loses)."""
+    from solver.exact.anytime import greedy_guesses
+
+    codes = service.table[service.word_list.guess_index(guess), state]
+    values = []
+    for code in np.unique(codes):
+        if code == service.game.all_green:
+            continue
+        members = state[codes == code]
+        greedy = greedy_guesses(service.game, members, d - 1, table=service.table,
+                                history=[*before, (guess, int(code))])
+        if greedy is None:
+            return None
+        values.append(service.value_from_used(greedy[1], members))
+    total = service.q_from_classes(state, values)
+    return None if total >= INF else total
+
+
+def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, afters, deadline) -> None:
+    """Regret and luck of move ``t`` from its values, exact or as proven intervals."""
     per_game = move.per_game
-    if move.q_value is not None and move.value is not None:
-        move.regret = Fraction(move.q_value - move.value, per_game)
-    if move.q_value is None:
+    if move.q_loses or move.q_lower_bound is None:
         return
-    if code == green:
-        value_after = 0
-    elif luck_after is not None:
-        value_after = luck_after
-    else:
-        left = d + extra - 1
+    q_low, q_high = move.q_lower_bound, move.q_upper_bound
+    if move.value_lower_bound is not None:
+        low = max(Fraction(q_low - (move.value if move.value is not None else q_low), per_game), Fraction(0))
+        high = None if q_high is None else Fraction(q_high - move.value_lower_bound, per_game)
+        move.regret_bounds = (low, high)
+        if move.value_exact and move.q_value is not None:
+            move.regret = Fraction(move.q_value - move.value, per_game)
+    code = steps[t - 1][1]
+    value_after = afters.get(t)
+    if value_after is None and code == service.game.all_green:
+        value_after = Bounds.exactly(0)
+    if value_after is None and t < len(moves):
+        following = moves[t]
+        if following.extra_guesses == move.extra_guesses and following.value_lower_bound is not None:
+            value_after = Bounds(following.value_lower_bound, following.value)
+    if value_after is None:
+        left = move.guesses_left + move.extra_guesses - 1
         if left < 1:
             return
-        _, value_after, _ = service.solve_state(after, left, steps[:t], lift=False)
-        if value_after >= INF:
-            return
+        if deadline is None:
+            _, value, _ = service.solve_state(after, left, steps[:t], lift=False)
+            if value >= INF:
+                return
+            value_after = Bounds.exactly(value)
+        else:
+            from solver.exact.anytime import rank_guesses
+
+            ranking = rank_guesses(service.game, after, left, top=1, budget=_seconds_to(deadline),
+                                   table=service.table, history=steps[:t])
+            if ranking.proven and ranking.value is None:
+                return
+            upper = ranking.value
+            if not ranking.proven:
+                from solver.exact.anytime import greedy_guesses
+
+                greedy = greedy_guesses(service.game, after, left, table=service.table,
+                                        history=steps[:t])
+                if greedy is not None:
+                    greedy_value = service.value_from_used(greedy[1], after)
+                    upper = greedy_value if upper is None else min(upper, greedy_value)
+            value_after = Bounds(min(ranking.lower_bound, upper if upper is not None else INF), upper)
     per_game_after = service.per_game(after) if len(after) else 1
-    move.luck = Fraction(move.q_value - per_game, per_game) - Fraction(value_after, per_game_after)
+    spent = Fraction(q_low - per_game, per_game)
+    low = None if value_after.upper is None else spent - Fraction(value_after.upper, per_game_after)
+    high = None if q_high is None else (Fraction(q_high - per_game, per_game)
+                                        - Fraction(value_after.lower, per_game_after))
+    move.luck_bounds = None if low is None else (low, high)
+    if move.q_value is not None and value_after.exact:
+        move.luck = Fraction(move.q_value - per_game, per_game) - Fraction(value_after.lower, per_game_after)
+        move.luck_bounds = (move.luck, move.luck)
 
 
 def _analyse_outside_list(service, steps, budget, progress, started) -> GameAnalysis:

@@ -14,9 +14,9 @@ left. Values are totals over the state's answers, as in the solver (docs/algorit
   the optimum afterwards.
 
 Every answer comes from the exact layer's one search service
-(:class:`solver.exact.service.SearchService`): the opener's whole optimal tree (shipped,
-cached, or solved once and cached), exactly solved subtrees where a history leaves it, and
-the anytime search under a deadline. This module keeps the functions the tools call.
+(:class:`solver.exact.service.SearchService`): the state the history leaves, read from the
+opener's optimal tree where one is shipped or cached, else searched on its own (exactly, or
+within a deadline by the anytime search). This module keeps the functions the tools call.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def service_for(game: Game, *, tree=None, table: np.ndarray | None = None,
 
 
 def advise(game: Game, history=(), *, top: int = TOP, budget: float | None = None,
-           tree=None, table: np.ndarray | None = None, book: bool = True, progress=None,
+           tree=None, table: np.ndarray | None = None, book: bool = True,
            alternatives_budget: float | None = None, service: SearchService | None = None) -> Advice:
     """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
@@ -59,12 +59,11 @@ def advise(game: Game, history=(), *, top: int = TOP, budget: float | None = Non
         history: see :meth:`solver.game.history.History.parse`; any guesses.
         top: alternatives to list with exact ``Q*`` (0: none).
         budget: wall seconds this call may take, or None (default): the exact answer however
-            long it takes (a new opener's tree is solved first; ``progress`` is told).
+            long it takes (the state the history leaves is searched; no tree is built).
         tree: an optimal :class:`policy_tree.PolicyTree` of these lists: its game (objective,
             priors, feedback rule) is the one answered, and it joins the opening book.
         table: the feedback table (loaded from the cache when needed and omitted).
         book: use the opening book (False: every state is searched on its own).
-        progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
         alternatives_budget: seconds the alternatives may take (None: what ``budget`` allows).
         service: a :class:`~solver.exact.service.SearchService` to ask (it keeps what it
             solved for later questions); ``game`` is then ignored.
@@ -80,8 +79,7 @@ def advise(game: Game, history=(), *, top: int = TOP, budget: float | None = Non
     check_budget(budget)
     if service is None:
         service = service_for(game, tree=tree, table=table, book=book)
-    return service.advise(history, top=top, budget=budget, progress=progress,
-                          alternatives_budget=alternatives_budget)
+    return service.advise(history, top=top, budget=budget, alternatives_budget=alternatives_budget)
 
 
 def tree_value(tree, node: int, answers) -> int:

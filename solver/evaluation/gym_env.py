@@ -154,9 +154,8 @@ class ExactWordleEnv(gym.Env):
         if guess == before["optimal_guess"]:
             return 0.0
         steps = self._steps
-        if not steps:  # the empty history: the opener's whole tree (found or solved, cached)
-            tree = self.service.opener_tree(guess)
-            q = INF if tree is None else self.service.tree_value(tree.tree, 0, state)
+        if not steps:  # the empty history: every root class of the opener (its tree, kept)
+            q = self.service.opener_value(guess).q.lower
         else:
             q = self.service.q_value(state, self.guess_limit - len(steps), steps, guess,
                                      before["extra_guesses"])

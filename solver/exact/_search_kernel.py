@@ -841,6 +841,21 @@ def guess_bounds(S, P, n_patterns, objective):
     return bound, order
 
 
+@njit(cache=True)
+def guess_bounds_of(S, P, guesses, n_patterns, objective):
+    """:func:`guess_bounds` of the guesses ``guesses`` (int32 indices) only: ``(bound,
+    order)`` int64 arrays aligned with ``guesses``."""
+    counts = np.zeros(n_patterns, dtype=np.int32)
+    n = S.shape[0]
+    bound = np.empty(guesses.shape[0], dtype=np.int64)
+    order = np.empty(guesses.shape[0], dtype=np.int64)
+    for i in range(guesses.shape[0]):
+        k, sumsq, green = _split_stats(P[guesses[i]], S, counts)
+        bound[i] = INF if k == 1 and n > 1 else guess_bound(objective, n, k, green)
+        order[i] = order_term(objective, sumsq, green)
+    return bound, order
+
+
 def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
     """(memo, workspace, stats) for :func:`evaluate_guess`, kept across calls so that states
     solved for one opener serve the next (a memo's values do not depend on the opener).

@@ -141,6 +141,14 @@ class Advice:
         return self.value / (self.per_game or self.n_answers)
 
     @property
+    def gap(self) -> int | None:
+        """``value − lower_bound``: how far the guess given may be from the optimum (0 when
+        exact), or None when either is unknown."""
+        if self.value is None or self.lower_bound is None:
+            return None
+        return self.value - self.lower_bound
+
+    @property
     def lost(self) -> bool:
         """The answers left cannot all be won within the game's guess limit."""
         return self.extra_guesses > 0
@@ -157,12 +165,57 @@ class Advice:
             "expected_guesses": self.expected,
             "lower_bound_total": self.lower_bound,
             "lower_bound_expected": None if self.lower_bound is None else self.lower_bound / per_game,
+            "gap_total": self.gap,
+            "gap_expected": None if self.gap is None else self.gap / per_game,
             "alternatives": [a.to_json() for a in self.alternatives],
             "alternatives_complete": self.alternatives_complete,
             "left_tree": self.left_tree, "extra_guesses": self.extra_guesses,
             "outside_list": self.outside_list, "opener_tree": self.opener_tree,
             "seconds": round(self.seconds, 4),
         }
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A value in the objective's units (an int), known exactly or within a proven interval.
+
+    Attributes:
+        lower: a proven lower bound (``INF``, 2**30, when no policy wins in time).
+        upper: a proven upper bound (the value of a policy that reaches it), or None when no
+            such policy was found in time. ``lower == upper``: the value is exact.
+    """
+
+    lower: int
+    upper: int | None
+
+    @classmethod
+    def exactly(cls, value: int) -> Bounds:
+        return cls(int(value), int(value))
+
+    @property
+    def exact(self) -> bool:
+        return self.upper is not None and self.lower == self.upper
+
+
+@dataclass(frozen=True)
+class OpenerValue:
+    """``Q*`` of an opener at the empty history (:meth:`SearchService.opener_value`).
+
+    Attributes:
+        opener: the word.
+        q: ``Q*(A, limit, opener)`` as :class:`Bounds` (``INF`` exactly when ``unwinnable``).
+        classes: feedback code → :class:`Bounds` of ``V*(C, limit − 1)`` for each non-green
+            root class ``C`` (empty when ``unwinnable``).
+        tree: the opener's optimal :class:`policy_tree.PolicyTree` when it was found or solved,
+            else None (the deadline came first, or ``unwinnable``).
+        unwinnable: no policy with this opener wins every game within the guess limit.
+    """
+
+    opener: str
+    q: Bounds
+    classes: dict
+    tree: object = None
+    unwinnable: bool = False
 
 
 @dataclass

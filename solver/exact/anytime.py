@@ -292,7 +292,7 @@ def _record(ranking: Ranking, message) -> bool:
 
 def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(),
                  known=None, budget: float | None = None, table: np.ndarray | None = None,
-                 in_process: bool | None = None, history=()) -> Ranking:
+                 in_process: bool | None = None, history=(), meanwhile=None) -> Ranking:
     """The exact ``Q*`` of the best ``top`` guesses of a state (and of the ``forced`` ones),
     searched for at most ``budget`` seconds: the optimum first, the other ``top − 1`` with
     the time left.
@@ -316,6 +316,9 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         table: the feedback table of the game's rule (loaded from the cache if omitted).
         in_process: search in this process (True) or in a child (False); by default in this
             process when the state has at most :data:`IN_PROCESS_MAX` answers.
+        meanwhile: a callable run in this process while the child searches (once the child
+            has started; before the search when it runs in this process), e.g. a fast policy's
+            upper bound, so that both cores work within the budget.
 
     Returns:
         :class:`Ranking` (values in the objective's units: total guesses, the worst case, or
@@ -368,22 +371,24 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     args = (problem, order, bounds, [int(f) for f in forced], max(int(top), 1), capacity,
             patterns, game.mode_id, whole, objective, known)
     if in_process:
+        if meanwhile is not None:
+            meanwhile()
         for message in _rank_steps(*args):
             if _record(ranking, message) or time.monotonic() >= deadline:
                 break
     else:
-        from solver.exact.executor import stream
+        from solver.exact.executor import Stream
 
         _load_kernels(P.dtype, patterns, whole)
-        messages = stream(_rank_steps, args, deadline)
-        try:
-            for message in messages:
-                if _record(ranking, message):
-                    break
-        except RuntimeError as error:
-            raise RuntimeError(f"the exact search failed: {error}") from None
-        finally:
-            messages.close()  # the child is killed; what it sent is kept
+        with Stream(_rank_steps, args, deadline) as messages:  # the child is killed on leaving
+            if meanwhile is not None:
+                meanwhile()
+            try:
+                for message in messages:
+                    if _record(ranking, message):
+                        break
+            except RuntimeError as error:
+                raise RuntimeError(f"the exact search failed: {error}") from None
     position = _positions(order)
     found = sorted((q, position[g], g) for g, (q, exact) in ranking.q_values.items()
                    if exact and q < INF and g in position)
@@ -404,15 +409,36 @@ def cheap_lower_bound(game: Game, state: np.ndarray, table: np.ndarray) -> int:
     return int(bound.min())
 
 
+def _first_candidate(members, P, guesses, n_patterns: int, objective: int,
+                     allowed=None) -> tuple[int, np.ndarray]:
+    """(first guess of the candidate order of §4.2 on ``members``, the guesses of ``guesses``
+    that split ``members``), scanning only ``guesses`` (int32, ascending): the order's key is
+    (bound, Σ|C|², index), so scanning fewer guesses that hold every splitting one gives the
+    same first guess; -1 when none splits."""
+    from solver.exact.search import guess_bounds_of
+
+    if allowed is not None:
+        guesses = np.intersect1d(guesses, allowed).astype(np.int32)
+    bound, order_term = guess_bounds_of(members, P, guesses, n_patterns, objective)
+    splitting = np.flatnonzero(bound < INF)
+    if splitting.size == 0:
+        return -1, guesses[:0]
+    best = splitting[np.lexsort((guesses[splitting], order_term[splitting], bound[splitting]))[0]]
+    return int(guesses[best]), guesses[splitting]
+
+
 def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
-                   history=()) -> tuple[int, np.ndarray] | None:
+                   history=(), deadline: float | None = None) -> tuple[int, np.ndarray] | None:
     """A fast policy's play of a state: at every node the first guess of the candidate order
     (the per-guess bound, then Σ|C|², then index; docs/algorithms.md §4.2), recursively.
 
     Its value is an upper bound on ``V*`` — what the anytime answer starts from before the
-    search tightens it. Returns ``(first guess index, guesses used per answer int64[n], in
+    search tightens it. A node scans only the guesses that split its parent (a guess that
+    gives a set one feedback gives its subsets one too, §6), so the policy is the same at a
+    fraction of the cost. Returns ``(first guess index, guesses used per answer int64[n], in
     the order of the sorted state)``, or None when that policy does not win every answer
-    within ``guesses_left`` guesses."""
+    within ``guesses_left`` guesses, or when ``deadline`` (:func:`time.monotonic`) passes
+    first."""
     from solver.exact.bellman import allowed_after
 
     word_list = game.word_list
@@ -422,20 +448,23 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
     green = game.all_green
     hard = game.mode is Mode.HARD
     first = -1
-    # (local answers, guesses left, guesses used before, history): an explicit stack
-    stack = [(S, int(guesses_left), 0, list(history))]
+    everything = np.arange(P.shape[0], dtype=np.int32)
+    # (local answers, guesses left, guesses used before, history, guesses to scan): a stack
+    stack = [(S, int(guesses_left), 0, list(history), everything)]
     while stack:
-        members, d, depth, steps = stack.pop()
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        members, d, depth, steps, guesses = stack.pop()
         if d < 1:
             return None
         if len(members) == 1:
-            g = int(goa[members[0]])
+            g, splitting = int(goa[members[0]]), guesses
         else:
             allowed = allowed_after(game, steps)[1] if hard else None
-            order, _ = _candidate_order(members, P, game.n_patterns, allowed, game.objective_id)
-            if order.size == 0:
+            g, splitting = _first_candidate(members, P, guesses, game.n_patterns,
+                                            game.objective_id, allowed)
+            if g < 0:
                 return None
-            g = int(order[0])
         if first < 0:
             first = g
         codes = P[g, members]
@@ -445,5 +474,6 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
                 used[part] = depth + 1
             else:
                 stack.append((part, d - 1, depth + 1,
-                              steps + [(word_list.guesses[g], int(code))] if hard else steps))
+                              steps + [(word_list.guesses[g], int(code))] if hard else steps,
+                              splitting))
     return first, used

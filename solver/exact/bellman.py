@@ -340,6 +340,9 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
                 done_answers += sizes[code]
                 if progress is not None:
                     progress(done_answers, word_list.n_answers)
+        except DeadlineReached as reached:  # what is finished, for a proven interval
+            reached.class_values = {c: int(r[0]) for c, r in results.items()}
+            raise
         finally:
             _WORKER_SEARCH.clear()  # this process's memo (up to 335 MB) is not kept past the solve
     tree, stats = _assemble(opener_index, root_classes, results, game)

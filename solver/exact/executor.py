@@ -41,7 +41,16 @@ BACKENDS = ("loky", "dask")
 
 class DeadlineReached(Exception):
     """A solve given a ``deadline`` stopped there; the root classes it finished are kept in
-    its journal, so the next call with the same inputs resumes from them."""
+    its journal, so the next call with the same inputs resumes from them.
+
+    Attributes:
+        class_values: ``{feedback code: exact value}`` of the root classes finished by then
+            (set by :func:`solver.exact.bellman.solve`; empty where nothing set it).
+    """
+
+    def __init__(self, *args, class_values: dict | None = None):
+        super().__init__(*args)
+        self.class_values = dict(class_values or {})
 
 
 class Executor:
@@ -201,41 +210,56 @@ def _context():
         return multiprocessing.get_context("spawn")
 
 
-def stream(steps, args: tuple, deadline: float):
-    """Yield the items of the generator ``steps(*args)`` run in a child process (forked where
-    the platform forks), as the child sends them, until it ends or ``deadline``
-    (:func:`time.monotonic`) passes; the child is then killed. Close the generator (or leave
-    the loop) to stop the child early. ``steps`` is a module-level function.
+class Stream:
+    """The items of the generator ``steps(*args)`` run in a child process (forked where the
+    platform forks), as the child sends them, until it ends or ``deadline``
+    (:func:`time.monotonic`) passes; the child is then killed. The child starts at once (so
+    this process may do other work before it iterates); :meth:`close` (or leaving a ``with``
+    block) stops it early. ``steps`` is a module-level function.
 
-    Raises:
-        RuntimeError: ``steps`` raised in the child (its type and message), or the child died
-            without a word (its exit code).
+    Iterating raises RuntimeError when ``steps`` raised in the child (its type and message),
+    or the child died without a word (its exit code).
     """
-    context = _context()
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_stream_child, daemon=True, args=(sender, steps, args))
-    child.start()
-    sender.close()
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not receiver.poll(left):
-                return
-            try:
-                kind, item = receiver.recv()
-            except EOFError:  # the child died without a word
-                raise RuntimeError(f"the child process stopped unexpectedly (exit code "
-                                   f"{child.exitcode})") from None
-            if kind == "end":
-                return
-            if kind == "error":
-                raise RuntimeError(item)
-            yield item
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receiver.close()
+
+    def __init__(self, steps, args: tuple, deadline: float):
+        context = _context()
+        self._receiver, sender = context.Pipe(duplex=False)
+        self._child = context.Process(target=_stream_child, daemon=True, args=(sender, steps, args))
+        self._child.start()
+        sender.close()
+        self._deadline = deadline
+
+    def __iter__(self):
+        try:
+            while True:
+                left = self._deadline - time.monotonic()
+                if left <= 0 or not self._receiver.poll(left):
+                    return
+                try:
+                    kind, item = self._receiver.recv()
+                except EOFError:  # the child died without a word
+                    raise RuntimeError(f"the child process stopped unexpectedly (exit code "
+                                       f"{self._child.exitcode})") from None
+                if kind == "end":
+                    return
+                if kind == "error":
+                    raise RuntimeError(item)
+                yield item
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the child (if it still runs) and release the pipe."""
+        if self._child.is_alive():
+            self._child.kill()
+        self._child.join()
+        self._receiver.close()
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _stream_child(conn, steps, args: tuple) -> None:

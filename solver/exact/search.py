@@ -10,15 +10,16 @@ the proofs (:mod:`solver.exact.proofs`) call these names:
   :func:`reset_search`);
 - :func:`evaluate_guess` — a guess's Q-value against a cut-off (exact below it, else a
   proven lower bound), over a search kept by :func:`new_search`;
-- :func:`guess_bounds` — every guess's lower bound on a state, and its order term.
+- :func:`guess_bounds` — every guess's lower bound on a state, and its order term
+  (:func:`guess_bounds_of` — the same for a list of guesses).
 
 Shapes, dtypes and errors: each kernel's docstring. Importing this module loads (or
 compiles) the kernels, so callers that must stay light import it inside the function that
 searches, as they did the kernel.
 """
 
-from solver.exact._search_kernel import (evaluate_guess, guess_bounds, new_search, reset_search,
-                                         search_subtree, solve_state, solve_subtree)
+from solver.exact._search_kernel import (evaluate_guess, guess_bounds, guess_bounds_of, new_search,
+                                         reset_search, search_subtree, solve_state, solve_subtree)
 
-__all__ = ["evaluate_guess", "guess_bounds", "new_search", "reset_search", "search_subtree",
-           "solve_state", "solve_subtree"]
+__all__ = ["evaluate_guess", "guess_bounds", "guess_bounds_of", "new_search", "reset_search",
+           "search_subtree", "solve_state", "solve_subtree"]

@@ -7,18 +7,21 @@ priors). It answers with the solver's own search (:mod:`solver.exact.bellman`,
 :mod:`solver.exact.anytime`: the same bounds, memo, cut-offs and candidate order as ``solve``
 and ``prove``), organised so that almost every answer is a lookup:
 
-- **The opening book** (:mod:`solver.exact.book`). After the opener every state of the game is
-  a node of that opener's optimal tree until the player leaves it, so the first question on
-  an opener builds (or finds) the opener's whole tree once; later questions read it. At the
-  empty history the answer is the tree whose opener is proven optimal over every allowed guess
+- **The state asked, first.** A question is answered by searching the state the history
+  leaves — the cheap thing — never by first building the opener's whole tree. The opening
+  book (:mod:`solver.exact.book`) is a cache that makes questions free where it has a tree:
+  after an opener whose optimal tree is loaded, shipped or cached, every state is a node of
+  that tree until the player leaves it, and the answer is read there. At the empty history
+  the answer is the tree whose opener is proven optimal over every allowed guess
   (docs/algorithms.md §9); without one it is the best shipped opener, labelled not proven.
-- **Off the tree.** A state the player reached by leaving the tree is solved exactly
+  Only :meth:`opener_value` (a game analysis needs the played opener's exact value, which
+  takes every root class) solves a whole tree, and keeps it in the book.
+- **Off the trees.** A state with no tree node is solved exactly
   (:func:`solver.exact._search_kernel.solve_subtree`) and its optimal subtree kept (in
   memory, least recently used dropped), so the following moves are lookups again.
-- **Anytime.** With a deadline, what is not finished by then is answered with the best guess
-  found, labelled ``"best found, not proven"`` with a proven lower bound on the optimum; an
-  opener's tree interrupted by the deadline keeps its finished root classes in the solve's
-  journal, and the next question resumes it.
+- **Anytime.** With a deadline, a state is searched within it (:mod:`solver.exact.anytime`):
+  exact when the search finishes in time, else the best guess found, labelled
+  ``"best found, not proven"`` with a proven lower bound on the optimum (and so the gap).
 - **Lost games** (docs/algorithms.md §15.2). A state whose answers cannot all be won within the
   guesses left (or with none left) is valued as if the game went on: with the least number of
   extra guesses ``e`` that makes every answer winnable; the answer says so (``extra_guesses``).
@@ -51,7 +54,7 @@ from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Position, check_budget, format_steps)
+                                 Bounds, OpenerValue, Position, check_budget, format_steps)
 
 #: Alternatives listed by default.
 TOP = 5
@@ -64,6 +67,9 @@ MIN_WORK_SECONDS = 0.05
 MAX_EXTRA_GUESSES = 12
 #: Seconds a fresh process takes to load the search kernels (numba's cache), about.
 KERNEL_LOAD_SECONDS = 0.8
+#: Seconds an opener's value keeps from its deadline to bound the root classes not solved by
+#: then (a proven interval, :meth:`SearchService.opener_value`).
+INTERVAL_SECONDS = 0.5
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
 
@@ -159,7 +165,7 @@ class SearchService:
         return words
 
     # -- values on trees --------------------------------------------------------------------
-    def _combine(self, used: np.ndarray, state: np.ndarray) -> int:
+    def value_from_used(self, used: np.ndarray, state: np.ndarray) -> int:
         """A tree's value over ``state`` from the guesses used per answer."""
         if self.priors is not None:
             return int((self.priors.weights[state] * used).sum())
@@ -188,7 +194,7 @@ class SearchService:
             answer = self.word_list.answers[int(state[int(np.argmax(used == 0))])]
             raise InputError(f"the decision tree does not solve {answer!r} under the "
                              f"{self.game.feedback} feedback rule (run `python -m tools.tree verify`)")
-        return self._combine(used, state)
+        return self.value_from_used(used, state)
 
     # -- exact search of one state ----------------------------------------------------------
     def solve_state(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
@@ -204,11 +210,14 @@ class SearchService:
         from policy_tree.tree import DecisionTree
 
         constraint, candidates = allowed_after(self.game, list(steps))
-        key = (state.tobytes(), int(guesses_left), constraint.tobytes() if self.game.hard else b"",
-               lift)
-        if key in self._subtrees:
-            self._subtrees.move_to_end(key)
-            return self._subtrees[key]
+        base = (state.tobytes(), int(guesses_left), constraint.tobytes() if self.game.hard else b"")
+        for other in (lift, not lift):
+            # a state won within the guesses left has the same answer with or without lift
+            entry = self._subtrees.get((*base, other))
+            if entry is not None and (other == lift or (entry[0] is not None and entry[2] == 0)):
+                self._subtrees.move_to_end((*base, other))
+                return entry
+        key = (*base, lift)
         local = _localise(self.table, state, self.word_list.answer_guess_index,
                           zobrist_keys(self.word_list.n_answers))
         rules = local_rules(search_rules(self.game), state)
@@ -253,44 +262,98 @@ class SearchService:
             if value >= INF:
                 return INF
             values.append(value)
-        if self.priors is not None:
-            return int(self.priors.weights[state].sum()) + sum(values)
-        if self.game.objective is Objective.WORST:
-            return 1 + max(values, default=0)
-        return len(state) + sum(values)
+        return self.q_from_classes(state, values)
 
     # -- positions ------------------------------------------------------------------------------
-    def opener_tree(self, opener: str, *, progress=None, deadline: float | None = None):
-        """The opener's optimal tree (:meth:`solver.exact.book.OpeningBook.tree`), or None
-        when the book has none and does not solve. Raises DeadlineReached, UnwinnableError as
-        that method."""
-        return self.book.tree(opener, progress=progress, deadline=deadline, jobs=self.jobs)
+    def opener_value(self, opener: str, *, deadline: float | None = None,
+                     progress=None) -> OpenerValue:
+        """``Q*`` of ``opener`` at the empty history and ``V*`` of each of its root classes.
 
-    def position(self, steps, *, progress=None, deadline: float | None = None,
-                 solve: bool = True) -> Position:
-        """Follow ``steps`` (normalised) through the opener's tree and solved subtrees.
+        Every root class is needed for ``Q*``, so the opener's tree is what is computed: read
+        from the book, or solved (in parallel, journaled, kept in the book and the user cache;
+        ``progress(done_answers, total_answers)`` is told). With a ``deadline`` that comes
+        first, the answer is a proven interval: the classes finished by then exactly, each
+        other class between its cheap lower bound (docs/algorithms.md §3.2) and the value of
+        the fast policy (:func:`solver.exact.anytime.greedy_guesses`); the finished classes
+        stay in the solve's journal for the next call.
 
-        The opener's tree is found or solved (``progress``, ``deadline``: as
-        :meth:`opener_tree`; DeadlineReached propagates). Where the history leaves a tree,
-        the state it reaches is solved exactly (:meth:`solve_state`) when ``solve``, so the
-        position is always a tree node then."""
+        Raises:
+            UnknownWordError: ``opener`` is not an allowed guess.
+        """
+        from solver.exact.anytime import cheap_lower_bound, greedy_guesses
+        from solver.exact.bellman import DeadlineReached, UnwinnableError
+
+        opener = self.word_list.guesses[self.word_list.guess_index(opener)]
+        state = np.arange(self.word_list.n_answers, dtype=np.int32)
+        codes = self.table[self.word_list.guess_index(opener), state]
+        green = self.game.all_green
+        finished: dict = {}
+        tree = None
+        solve_deadline = None if deadline is None else deadline - INTERVAL_SECONDS
+        try:
+            if solve_deadline is not None and time.monotonic() >= solve_deadline:
+                tree = self.book.find(opener)
+                if tree is None:
+                    raise DeadlineReached("no time left to solve the opener's tree")
+            else:
+                tree = self.book.tree(opener, progress=progress, deadline=solve_deadline,
+                                      jobs=self.jobs)
+        except UnwinnableError:
+            return OpenerValue(opener, Bounds(INF, INF), {}, None, True)
+        except DeadlineReached as reached:
+            finished = reached.class_values
+        classes = {}
+        for code in np.unique(codes):
+            code = int(code)
+            if code == green:
+                continue
+            members = state[codes == code]
+            if tree is not None:
+                classes[code] = Bounds.exactly(self.tree_value(tree.tree, tree.tree.child(0, code),
+                                                               members))
+            elif code in finished:
+                classes[code] = Bounds.exactly(finished[code])
+            else:
+                greedy = greedy_guesses(self.game, members, self.game.guess_limit - 1,
+                                        table=self.table, history=[(opener, code)])
+                classes[code] = Bounds(cheap_lower_bound(self.game, members, self.table),
+                                       None if greedy is None else self.value_from_used(greedy[1], members))
+        lower = self.q_from_classes(state, [b.lower for b in classes.values()])
+        uppers = [b.upper for b in classes.values()]
+        upper = None if None in uppers else self.q_from_classes(state, uppers)
+        return OpenerValue(opener, Bounds(lower, upper), classes, tree)
+
+    def q_from_classes(self, state: np.ndarray, class_values) -> int:
+        """``Q*`` of a guess at ``state`` from its non-green classes' values (§2.1, §2.2,
+        §10.3): the guess itself paid by every answer (or once, for the worst case)."""
+        class_values = [int(v) for v in class_values]
+        if any(v >= INF for v in class_values):
+            return INF
+        if self.priors is not None:
+            return int(self.priors.weights[state].sum()) + sum(class_values)
+        if self.game.objective is Objective.WORST:
+            return 1 + max(class_values, default=0)
+        return len(state) + sum(class_values)
+
+    def position(self, steps, *, solve: bool = True) -> Position:
+        """Follow ``steps`` (normalised) through the opener's tree, if the book holds one.
+
+        The opener's tree is only looked up (:meth:`solver.exact.book.OpeningBook.find`:
+        loaded, shipped or cached), never solved here: a question about a state is answered
+        by searching that state (docs/algorithms.md §15.1). Where there is no tree, or the
+        history leaves it, the state reached is solved exactly (:meth:`solve_state`) when
+        ``solve``, so the position is a tree node then; without ``solve`` it has no tree."""
         steps = list(steps)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         limit = self.game.guess_limit
         where = Position(steps, state, limit)
         if not steps:
             return where
-        from solver.exact.bellman import UnwinnableError
-
-        try:
-            tree = self.opener_tree(steps[0][0], progress=progress, deadline=deadline)
-        except UnwinnableError:  # no tree of this opener wins every game: states solved alone
-            tree = None
+        tree = self.book.find(steps[0][0])
         node: int | None = 0 if tree is not None else None
         dtree = tree.tree if tree is not None else None
         left_tree = None
         green = self.game.all_green
-        extra = 0
         for k, (word, code) in enumerate(steps):
             state = state[self.table[self.word_list.guess_index(word), state] == code]
             if node is not None and word == self.word_list.guesses[int(dtree.node_guess[node])]:
@@ -309,7 +372,6 @@ class SearchService:
         if node is not None and node >= 0:
             where.tree, where.node = dtree, node
             where.tree_value = self.tree_value(dtree, node, state)
-            where.extra = extra
         elif solve:
             sub, value, extra = self.solve_state(state, guesses_left, steps)
             if sub is not None:
@@ -318,18 +380,20 @@ class SearchService:
 
     # -- advice --------------------------------------------------------------------------------
     def advise(self, history=(), *, top: int = TOP, budget: float | None = None,
-               alternatives_budget: float | None = None, progress=None) -> Advice:
+               alternatives_budget: float | None = None) -> Advice:
         """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
         Args:
             history: see :meth:`solver.game.history.History.parse`; any guesses, on or off any tree, won,
                 lost or still going.
             top: alternatives to list with exact ``Q*`` (0: none).
-            budget: wall seconds this call may take (> 0), or None: wait for the exact answer
-                (an opener's tree not built yet is solved first, ``progress`` told of it).
+            budget: wall seconds this call may take (> 0), or None: wait for the exact answer.
+                The state the history leaves is what is searched (an opener's whole tree is
+                read when the book has it, never built here); within the budget the answer
+                is exact when the search finishes, else the best guess found with a proven
+                lower bound (:data:`NOT_PROVEN`).
             alternatives_budget: seconds (from this call) the alternatives may take, within
                 ``budget``; None: as long as ``budget`` allows.
-            progress: ``progress(done_answers, total_answers)`` while an opener's tree is solved.
 
         Returns:
             :class:`Advice`.
@@ -339,8 +403,6 @@ class SearchService:
             word, a feedback neither an answer nor an allowed guess can give (FeedbackError),
             a hard-mode guess that ignores a hint (HardModeError); a bad budget or ``top``.
         """
-        from solver.exact.bellman import DeadlineReached
-
         started = time.perf_counter()
         check_budget(budget)
         check_budget(alternatives_budget)
@@ -354,7 +416,7 @@ class SearchService:
         steps = self.normalise(history)
         state = self.state_after(steps)
         if state.size == 0:
-            return self._outside_list(steps, top, budget, alternatives_budget, progress, started)
+            return self._outside_list(steps, top, budget, alternatives_budget, started)
         name = self.word_list.name
         answers = tuple(self.word_list.answers[int(a)] for a in state)
         limit = self.game.guess_limit
@@ -365,11 +427,9 @@ class SearchService:
                           seconds=time.perf_counter() - started, **common)
         if not steps:
             return self._root(steps, state, answers, top, deadline, started, common)
-        try:
-            where = self.position(steps, progress=progress, deadline=deadline,
-                                  solve=deadline is None)
-        except DeadlineReached:
-            where = Position(steps, state, limit - len(steps))
+        # the state itself: a tree's node when the book holds the opener's tree, else solved
+        # exactly now (no deadline) or searched within the deadline (_anytime)
+        where = self.position(steps, solve=deadline is None)
         opener_tree = where.opener
         if where.tree is not None:
             guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
@@ -469,13 +529,18 @@ class SearchService:
             seconds = deadline - time.monotonic()
             return seconds if seconds >= MIN_WORK_SECONDS else 0.0
 
-        # the fast policy first: its value is the upper bound the search then tightens
-        greedy = None
-        if left() != 0.0:
-            greedy = greedy_guesses(self.game, state, d, table=self.table, history=steps)
-        budget = left()
-        ranking = rank_guesses(self.game, state, d, top=max(top, 1), budget=budget,
-                               table=self.table, history=steps)
+        # the fast policy's value is an upper bound the search may not beat in time: computed
+        # here while the search runs in its child process (both cores), within the deadline
+        fast: list = []
+
+        def fast_policy() -> None:
+            if left() != 0.0:
+                fast.append(greedy_guesses(self.game, state, d, table=self.table, history=steps,
+                                           deadline=deadline))
+
+        ranking = rank_guesses(self.game, state, d, top=max(top, 1), budget=left(),
+                               table=self.table, history=steps, meanwhile=fast_policy)
+        greedy = fast[0] if fast else None
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
             sub, value, extra = self.solve_state(state, guesses_left, steps)
@@ -499,7 +564,7 @@ class SearchService:
                           time.perf_counter() - started, opener_tree=opener_tree, **common)
         found = [(q, self.word_list.guesses[g], "solver") for g, q in ranking.top[:1]]
         if greedy is not None:  # an upper bound on V* the search may not have beaten in time
-            found.append((self._combine(greedy[1], state), self.word_list.guesses[greedy[0]],
+            found.append((self.value_from_used(greedy[1], state), self.word_list.guesses[greedy[0]],
                           "heuristic"))
         if found:
             value, guess, source = min(found)
@@ -511,7 +576,7 @@ class SearchService:
                       None if lower >= INF else lower, alternatives, False, left_tree,
                       time.perf_counter() - started, opener_tree=opener_tree, **common)
 
-    def _outside_list(self, steps, top, budget, alternatives_budget, progress, started) -> Advice:
+    def _outside_list(self, steps, top, budget, alternatives_budget, started) -> Advice:
         """No answer fits: the allowed guesses that fit are the answers (module docstring)."""
         from solver.game.wordlists import from_words
 
@@ -529,7 +594,7 @@ class SearchService:
         service = SearchService(self.game.replace(word_list=derived, priors=None), book=False,
                                 cache=False, jobs=self.jobs)
         advice = service.advise(steps, top=top, budget=budget,
-                                alternatives_budget=alternatives_budget, progress=progress)
+                                alternatives_budget=alternatives_budget)
         advice.word_list = self.word_list.name
         advice.outside_list = True
         advice.left_tree = None

@@ -59,6 +59,9 @@ def advice_text(advice: Advice) -> str:
                  "no exact value found in time (the first guess in the solver's order)")
         bound = "" if advice.lower_bound is None else (
             f"; the optimum is at least {_worth(advice, advice.lower_bound)}, a proven lower bound")
+        if advice.gap is not None:
+            bound += (f" (gap {advice.gap}: at most {advice.gap / (advice.per_game or advice.n_answers):.5f} "
+                      "guesses per game from optimal)")
         lines.append(f"next guess: {advice.next_guess} (best found, not proven): {worth}{bound}")
     lines.append(f"{remaining_line(advice.answers)}; {advice.guesses_left} guesses left")
     return "\n".join(lines)
@@ -96,6 +99,23 @@ def _signed(x: Fraction | None) -> str:
     return "?" if x is None else f"{float(x):+.3f}"
 
 
+def _bounded(exact: Fraction | None, bounds) -> str:
+    """An exact figure, or its proven interval ``[low, high]`` (``≥ low`` when unbounded)."""
+    if exact is not None or bounds is None:
+        return _signed(exact)
+    low, high = bounds
+    return f"≥ {_signed(low)}" if high is None else f"[{_signed(low)}, {_signed(high)}]"
+
+
+def _range(low: int | None, high: int | None, per_game: int) -> str:
+    """An interval of totals as expected guesses: ``[a, b]``, ``≥ a``, or ?."""
+    if low is None:
+        return "?"
+    if high is None:
+        return f"≥ {low / per_game:.3f}"
+    return f"[{low / per_game:.3f}, {high / per_game:.3f}]"
+
+
 def analysis_table(analysis: GameAnalysis) -> Table:
     """One row per move: answers before, V*, Q*, regret, luck, the optimal move."""
     table = Table(title=escape(f"game analysis: {' '.join(f'{g}' for g, _ in analysis.history)} "
@@ -107,11 +127,13 @@ def analysis_table(analysis: GameAnalysis) -> Table:
     from solver.game.feedback import code_to_text
 
     for m in analysis.moves:
-        v = "?" if m.expected is None else f"{m.expected:.3f}" + ("" if m.value_exact else "*")
-        q = ("loses" if m.q_loses else "?") if m.q_expected is None else f"{m.q_expected:.3f}"
-        regret = "∞" if m.q_loses and m.regret is None else (
-            _signed(m.regret) + ("" if m.value_exact or m.regret is None else "*"))
-        luck = _signed(m.luck)
+        per_game = m.per_game or m.answers_before
+        v = (f"{m.expected:.3f}" if m.value_exact else
+             _range(m.value_lower_bound, m.value, per_game))
+        q = ("loses" if m.q_loses else _range(m.q_lower_bound, m.q_upper_bound, per_game)) \
+            if m.q_expected is None else f"{m.q_expected:.3f}"
+        regret = "∞" if m.q_loses and m.regret is None else _bounded(m.regret, m.regret_bounds)
+        luck = _bounded(m.luck, m.luck_bounds)
         if m.extra_guesses and m.q_loses:  # V* within the limit; the luck past it (§15.2)
             luck = f"{luck} +{m.extra_guesses}"
         elif m.extra_guesses:  # valued as if the game went on past the limit (§15.2)
@@ -128,9 +150,9 @@ def analysis_summary(analysis: GameAnalysis) -> str:
     regret, luck = analysis.total_regret, analysis.total_luck
     loses = any(m.q_loses and m.regret is None for m in analysis.moves)
     regret_text = "∞ guesses (a move gave up winning every game within the limit)" if loses else (
-        ("?" if regret is None else f"{float(regret):.3f}") + " guesses (skill: 0 is perfect play)")
-    line = (f"{outcome} guesses; total regret {regret_text}, luck {_signed(luck)} guesses (positive: luckier "
-            "than expected)")
+        _bounded(regret, analysis.total_regret_bounds).lstrip("+") + " guesses (skill: 0 is perfect play)")
+    line = (f"{outcome} guesses; total regret {regret_text}, luck "
+            f"{_bounded(luck, analysis.total_luck_bounds)} guesses (positive: luckier than expected)")
     first = analysis.moves[0]
     if first.expected is not None:
         line += f"; optimal play expects {first.expected:.3f} from the start"
@@ -138,6 +160,6 @@ def analysis_summary(analysis: GameAnalysis) -> str:
         line += ("\n+N: not every answer could be won within the guesses left there; valued as "
                  "if the game went on, N guesses past the limit")
     if not analysis.all_exact:
-        line += ("\n* best found, not proven optimal (regret measured against it); ? not valued "
-                 "within the time given")
+        line += ("\n[a, b]: not proven within the time given; the exact value lies in this "
+                 "proven interval (≥ a: no upper bound found)")
     return line

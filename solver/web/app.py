@@ -16,10 +16,9 @@ which ask the same search service as the command-line tools
   mode) instead of the history → :meth:`solver.evaluation.analysis.GameAnalysis.to_json`
   (``tools.analyse --json``); the budget is the whole analysis's.
 
-When a history starts with an opener whose optimal tree is neither shipped nor cached, both
-answer ``202`` with ``{"building": {"opener", "done", "total"}}`` and solve the tree in the
-background (once, kept in the user cache); the page repeats the request, showing the progress,
-until the answer comes.
+After an opener whose optimal tree is neither shipped nor cached, the state asked is searched
+within the request's budget (never the opener's whole tree first): the answer is exact when
+the search finishes in time, else the best guess found with its proven lower bound.
 
 Every input is checked (``Host`` — loopback names and ``allow_hosts`` only —, the JSON content
 type, the body's size while it streams in and its nesting, the list name, the history, each

@@ -1,7 +1,7 @@
-"""The web server's worker processes: a lookup lane, a search lane and a build lane.
+"""The web server's worker processes: a lookup lane and a search lane.
 
 Work never runs in the server's own process (whose event loop only reads requests and writes
-answers), and no lock serialises it. Three pools of worker processes (`pebble`, which can
+answers), and no lock serialises it. Two pools of worker processes (`pebble`, which can
 stop a running task by stopping its process):
 
 - **lookup** (one process): every request first; it answers what the decision trees answer
@@ -14,12 +14,11 @@ stop a running task by stopping its process):
   first) and repeated from memory: exact ones for any budget, the best found by a search
   that used up its budget for requests with that budget.
 - **search** (``search_workers`` processes, at a lower CPU priority): states off every tree
-  and game analyses, each within its request's budget (the task is stopped at the budget
+  (after any opener whose tree is not shipped or cached: the state itself is searched, never
+  the opener's whole tree) and game analyses, each within its request's budget (the task is stopped at the budget
   plus :data:`GRACE_SECONDS`). A task whose client hung up is stopped at once (its process
   is replaced). At most ``per_client`` searches of one client address run or wait at a
   time (more: 429), at most ``search_workers + queue`` in all (more: 503).
-- **build** (one process): an opener's whole tree, solved once into the user cache while
-  the page shows the progress (a 202 answer); a build is never stopped by a hang-up.
 """
 
 from __future__ import annotations
@@ -53,7 +52,7 @@ class Disconnected(Exception):
 
 
 class Lanes:
-    """The three pools, started at once (their processes load the lists and the kernels).
+    """The two pools, started at once (their processes load the lists and the kernels).
 
     Args:
         lists: the word lists' names, as offered by the page.
@@ -68,31 +67,25 @@ class Lanes:
         from solver.web import work
 
         context = multiprocessing.get_context("forkserver")
-        self.progress = context.Array("q", 2, lock=False)  # the running build's (done, total)
         self.lookup_pool = ProcessPool(1, initializer=work.start, initargs=(tuple(lists), "lookup"),
                                        context=context)
         self.search_pool = ProcessPool(search_workers, initializer=work.start,
                                        initargs=(tuple(lists), "search"), context=context)
-        self.build_pool = ProcessPool(1, initializer=work.start,
-                                      initargs=(tuple(lists), "build", self.progress), context=context)
         self.search_workers, self.per_client, self.queue = search_workers, per_client, queue
         self.searches: dict[str, int] = {}  # client address -> searches running or waiting
-        self.builds: dict[tuple, object] = {}  # (words, mode, opener) -> future
-        self.failed: set[tuple] = set()  # builds that raised: such requests are searched
         self.kept: OrderedDict = OrderedDict()  # request (with the budget unless exact) -> answer
 
     def warm(self, timeout: float = 600.0) -> None:
         """Start every process and load the kernels now; raises what a worker's start raised."""
         from solver.web import work
 
-        futures = [self.lookup_pool.schedule(work.warm, ("lookup",)),
-                   self.build_pool.schedule(work.warm, ("build",))]
+        futures = [self.lookup_pool.schedule(work.warm, ("lookup",))]
         futures += [self.search_pool.schedule(work.warm, ("search",)) for _ in range(self.search_workers)]
         for future in futures:
             future.result(timeout=timeout)
 
     def close(self) -> None:
-        for pool in (self.lookup_pool, self.search_pool, self.build_pool):
+        for pool in (self.lookup_pool, self.search_pool):
             pool.stop()
             pool.join(timeout=10)
 
@@ -128,8 +121,6 @@ class Lanes:
             return 200, self._keep(key, result)
         if route == "partial" and sum(self.searches.values()) >= self.search_workers:
             return 200, result  # the next guess exact, the alternatives best found in a moment
-        if route == "build" and (words, mode, result) not in self.failed:
-            return 202, {"building": self.build(words, mode, result)}
         return 200, self._keep(key, await self.search(client, args, budget, is_disconnected), budget)
 
     def _keep(self, key, answer: dict, budget: float | None = None) -> dict:
@@ -167,23 +158,3 @@ class Lanes:
             self.searches[client] -= 1
             if not self.searches[client]:
                 del self.searches[client]
-
-    def build(self, words: str, mode: Mode, opener: str) -> dict:
-        """Start (once) the build of ``opener``'s tree; its progress ``{"opener", "done",
-        "total"}`` (0 done while it waits for the build process)."""
-        from solver.web import work
-
-        key = (words, mode, opener)
-        future = self.builds.get(key)
-        if future is not None and future.done():
-            del self.builds[key]  # finished: the lookup finds its tree; failed: searched
-            if future.exception() is not None:
-                self.failed.add(key)
-            future = None
-        if future is None:
-            future = self.build_pool.schedule(work.build, (words, mode, opener))
-            self.builds[key] = future
-        done, total = 0, 0
-        if future.running():
-            done, total = int(self.progress[0]), int(self.progress[1])
-        return {"opener": opener, "done": done, "total": total}

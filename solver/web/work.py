@@ -2,10 +2,9 @@
 
 Each worker process loads the offered word lists and a search service per list and mode once
 (:func:`start`), then answers tasks: a *lookup* (:func:`lookup`: answers only what the
-decision trees answer within :data:`LOOKUP_SECONDS`, else says the request needs a search or a
-tree build), a *search* (:func:`search`: ``advise`` or ``analyse_game`` within the request's
-budget) or a *build* (:func:`build`: an opener's whole tree, solved once into the user cache,
-its progress written to a shared array).
+decision trees answer within :data:`LOOKUP_SECONDS`, else says the request needs a search)
+or a *search* (:func:`search`: ``advise`` or ``analyse_game`` within the request's budget: the
+state asked is searched, never an opener's whole tree first).
 
 The requests reaching these functions are already checked for shape by solver.web.app; the
 words, feedback and hard-mode rules are checked here by the service, whose InputError
@@ -15,8 +14,8 @@ words, feedback and hard-mode rules are checked here by the service, whose Input
 from __future__ import annotations
 
 import os
-import time
 
+from solver.exact.advice import EXACT, SOLVED
 from solver.game.spec import Mode
 
 #: The most seconds a lookup may spend on the alternatives (an on-tree lookup takes a few
@@ -24,7 +23,6 @@ from solver.game.spec import Mode
 LOOKUP_SECONDS = 0.1
 
 _games: dict = {}
-_progress = None
 
 
 class OfferedList:
@@ -41,29 +39,13 @@ class OfferedList:
         self.table = feedback_table(self.word_list)
         self.services = {mode: SearchService(Game(self.word_list, mode=mode), table=self.table)
                          for mode in Mode}
-        self.guess_set = frozenset(self.word_list.guesses)
-
-    def needs_build(self, mode: Mode, history) -> str | None:
-        """The opener whose tree must be solved before this history can be answered, or None
-        (no history, an unknown opener — the service then says why —, a tree found, or an
-        opener with no tree that wins every game)."""
-        if not history:
-            return None
-        book = self.services[mode].book
-        opener = history[0][0]
-        if opener not in self.guess_set or book.find(opener) is not None \
-                or book.unwinnable(opener) is not None:
-            return None
-        return opener
 
 
-def start(lists, role: str, progress=None) -> None:
-    """Worker initialiser: load ``lists`` (names) and, for the search and build roles, lower
-    this process's priority so that lookups get the cores first (``os.nice``)."""
-    global _progress
+def start(lists, role: str) -> None:
+    """Worker initialiser: load ``lists`` (names) and, for the search role, lower this
+    process's priority so that lookups get the cores first (``os.nice``)."""
     if role != "lookup":
         os.nice(5)
-    _progress = progress
     for name in lists:
         _games[name] = OfferedList(name)
 
@@ -73,13 +55,12 @@ def warm(role: str) -> str:
     so that no request's budget pays for them; returns ``role``."""
     game = next(iter(_games.values()))
     service = game.services[Mode.NORMAL]
-    if role != "build":
-        service.advise([], top=0)
-        state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
-        if state.size:
-            from solver.exact.anytime import rank_guesses
+    service.advise([], top=0)
+    state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
+    if state.size:
+        from solver.exact.anytime import rank_guesses
 
-            rank_guesses(service.game, state[:3], 5, top=2, table=game.table, in_process=True)
+        rank_guesses(service.game, state[:3], 5, top=2, table=game.table, in_process=True)
     if role == "search":  # an analysis loads the exact kernels' other specialisations
         from solver.evaluation.analysis import analyse_game
         from solver.game.feedback import code_to_text, feedback_code
@@ -96,26 +77,20 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
 
     Returns ``("answer", json)`` (exact, alternatives complete), ``("partial", json)`` (the
     next guess and its value exact, the alternatives the best found in
-    :data:`LOOKUP_SECONDS`), ``("build", opener)`` (the opener's tree must be solved first)
-    or ``("search", None)`` (off every tree). Raises InputError for a history the rules
-    reject (an unknown word, impossible feedback, a hard-mode violation)."""
+    :data:`LOOKUP_SECONDS`) or ``("search", None)`` (off every tree, or an analysis). Raises
+    InputError for a history the rules reject (an unknown word, impossible feedback, a hard-mode violation)."""
     game = _games[words]
     service = game.services[mode]
     steps = service.normalise(history)  # raises InputError naming the guess at fault
-    opener = game.needs_build(mode, history)
-    if opener is not None:
-        return "build", opener
     if kind != "next":
         return "search", None
     if steps and service.state_after(steps).size and steps[-1][1] != service.game.all_green:
-        if service.book.find(steps[0][0]) is None:
-            return "search", None
-        where = service.position(steps, deadline=time.monotonic(), solve=False)
+        where = service.position(steps, solve=False)
         if where.tree is None:  # off every tree: a search
             return "search", None
     seconds = min(budget, LOOKUP_SECONDS)
     advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds)
-    if advice.status == "best found, not proven":
+    if advice.status != EXACT and advice.status != SOLVED:
         return "search", None
     complete = advice.alternatives_complete or top == 0 or advice.next_guess is None
     return ("answer" if complete else "partial"), advice.to_json()
@@ -131,23 +106,3 @@ def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) 
     from solver.evaluation.analysis import analyse_game
 
     return analyse_game(service.game, history, budget=budget, service=service).to_json()
-
-
-def build(words: str, mode: Mode, opener: str) -> str:
-    """Solve ``opener``'s tree into the user cache, writing ``(done, total)`` answers to the
-    shared progress array as root classes finish; returns the opener."""
-    from solver.exact.bellman import UnwinnableError
-
-    service = _games[words].services[mode]
-    if _progress is not None:
-        _progress[0], _progress[1] = 0, service.word_list.n_answers
-
-    def progress(done: int, total: int) -> None:
-        if _progress is not None:
-            _progress[0], _progress[1] = done, total
-
-    try:
-        service.book.tree(opener, progress=progress, jobs=service.jobs)
-    except UnwinnableError:  # recorded by the book: its states are then solved one by one
-        pass
-    return opener

@@ -65,8 +65,7 @@ const count = (n) => n.toLocaleString("en-US");
 const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
 // ----------------------------------------------------------------------------------- server --
-// POST JSON; while the server builds an opener's tree (202) repeat, showing the progress; when
-// it is busy (429: this client's searches, 503: everyone's) try again a few times. A newer
+// POST JSON; when it is busy (429: this client's searches, 503: everyone's) try again a few times. A newer
 // request (a new ticket) aborts the older one, so that the server stops its work.
 async function post(path, body, ticket) {
   if (state.controllerTicket !== ticket) {
@@ -97,22 +96,25 @@ async function post(path, body, ticket) {
       continue;
     }
     if (!response.ok) { showProgress(null); throw new Error(data.error || `HTTP ${response.status}`); }
-    if (response.status !== 202) { showProgress(null); return data; }
-    showProgress(data.building);
-    await sleep(500);
-    if (ticket !== state.ticket) return null;
+    showProgress(null);
+    return data;
   }
 }
 
-function showProgress(building) {
+// What the page is waiting for, said once a request has taken longer than a lookup would
+// (the answer before it is greyed at once, and replaced by a dash then, so that it is never
+// read as the answer to the new position); null: nothing.
+function showProgress(text) {
+  clearTimeout(state.progressTimer);
   const bar = $("progress-bar");
-  if (!building) { $("progress-text").textContent = ""; bar.hidden = true; return; }
-  const { opener, done, total } = building;
-  $("progress-text").textContent = `Solving the ${opener.toUpperCase()} tree (first use of this opener; `
-    + `kept for next time): ` + (total ? `${count(done)} of ${count(total)} answers` : "starting…");
-  bar.hidden = false;
-  bar.max = total || 1;
-  bar.value = done;
+  bar.hidden = true;
+  if (!text) { $("progress-text").textContent = ""; return; }
+  state.progressTimer = setTimeout(() => {
+    $("progress-text").textContent = text;
+    $("suggestion").textContent = "…";
+    $("status").textContent = "";
+    $("value").textContent = "";
+  }, 300);
 }
 
 function showError(text) { $("error").textContent = text || ""; }
@@ -340,6 +342,7 @@ async function refresh({ analysis = null, analyse = false } = {}) {
   const body = { words: state.words, mode: state.mode, history: history() };
   busy(true);
   showError("");
+  showProgress(`Searching this position (at most ${fmt(state.budget, 0)} s)…`);
   let advice;
   try {
     advice = await post("/api/next", { ...body, top: 0 }, ticket);
@@ -404,7 +407,8 @@ function showAdvice(a) {
   } else {
     status = `Best found, not proven (time ran out) · ${game}`;
     value = (a.value_total === null ? "No value found in time" : `${fmt(a.expected_guesses, 4)} guesses to go with it`)
-      + `; the best is at least ${fmt(a.lower_bound_expected, 4)}.`;
+      + `; the best is at least ${fmt(a.lower_bound_expected, 4)}`
+      + (a.gap_expected === null ? "." : ` (at most ${fmt(a.gap_expected, 4)} from optimal).`);
   }
   $("status").textContent = status;
   $("value").textContent = value;
@@ -484,14 +488,24 @@ function analysisCell(text, cls) {
   return td;
 }
 
+// A proven interval [low, high] (high null: no upper bound found in time) as text.
+function interval(pair, show = fmt) {
+  if (!pair) return "?";
+  const [low, high] = pair;
+  return high === null ? `≥ ${show(low)}` : `${show(low)}…${show(high)}`;
+}
+
 function moveValues(m) {
-  const star = m.value_exact ? "" : "*";
   const extra = m.extra_guesses ? ` +${m.extra_guesses}` : "";
+  const per = m.answers_before;
+  const v = m.value_exact ? fmt(m.v_star)
+    : interval(m.value_lower_bound_total === null ? null
+      : [m.value_lower_bound_total / per, m.value_total === null ? null : m.value_total / per]);
   return {
-    v: m.v_star === null ? "?" : fmt(m.v_star) + star + (m.q_loses ? "" : extra),  // V*: within the limit
-    q: m.q_loses ? "∞" : m.q_star === null ? "?" : fmt(m.q_star) + extra,
-    regret: m.q_loses ? "∞" : m.regret === null ? "?" : fmt(m.regret) + star,
-    luck: m.luck === null ? "?" : signed(m.luck),
+    v: v + (m.q_loses ? "" : extra),  // V*: within the limit
+    q: m.q_loses ? "∞" : (m.q_star === null ? interval(m.q_star_interval) : fmt(m.q_star)) + extra,
+    regret: m.q_loses ? "∞" : m.regret === null ? interval(m.regret_interval) : fmt(m.regret),
+    luck: m.luck === null ? interval(m.luck_interval, signed) : signed(m.luck),
   };
 }
 
@@ -538,7 +552,7 @@ function showAnalysis(g) {
   $("summary").replaceChildren(...summaryNodes(g));
   const notes = [];
   if (g.moves.some((m) => m.extra_guesses)) notes.push("+N: valued as if the game went on N guesses past the sixth.");
-  if (!g.all_values_exact) notes.push("* best found within the time budget, not proven; ? not found in time.");
+  if (!g.all_values_exact) notes.push("a…b: not proven within the time budget; the exact value lies between a and b (≥ a: no upper bound found).");
   if (g.moves.some((m) => m.q_loses)) notes.push("∞: the guess gave up winning every answer within six guesses.");
   $("analysis-note").textContent = notes.join(" ");
   $("result-text").value = resultText(g);
@@ -553,12 +567,12 @@ function summaryNodes(g) {
   out.push(strong(g.won ? `Won in ${plural(g.guesses, "guess", "guesses")}. ` : g.guesses >= LIMIT
     ? "Not won in six guesses. " : `${plural(g.guesses, "guess", "guesses")} so far. `));
   const lost = g.moves.some((m) => m.q_loses);
-  out.push(text("Skill: "), strong(lost ? "∞" : regret === null ? "?" : fmt(regret)),
-    text(lost ? " (a guess gave up winning in time). " : regret === null ? " (not known in time). "
+  out.push(text("Skill: "), strong(lost ? "∞" : regret === null ? interval(g.total_regret_interval) : fmt(regret)),
+    text(lost ? " (a guess gave up winning in time). " : regret === null ? " (proven bounds: not exact in time). "
       : regret === 0 ? " guesses lost to your choices: perfect play. "
         : ` guess${fmt(regret) === "1.000" ? "" : "es"} lost to your choices, on average. `));
-  out.push(text("Luck: "), strong(signed(luck)),
-    text(luck === null ? " (not known in time)." : luck > 1e-9 ? " guesses: the feedback was kinder than average."
+  out.push(text("Luck: "), strong(luck === null ? interval(g.total_luck_interval, signed) : signed(luck)),
+    text(luck === null ? " (proven bounds: not exact in time)." : luck > 1e-9 ? " guesses: the feedback was kinder than average."
       : luck < -1e-9 ? " guesses: the feedback was less helpful than average." : " guesses: average feedback."));
   if (!lost && regret !== null && luck !== null && g.start_expected !== null && g.won) {
     const p = document.createElement("span");
@@ -580,7 +594,9 @@ function resultText(g) {
       + `regret ${values.regret} · luck ${values.luck}`);
   }
   const lost = g.moves.some((m) => m.q_loses);
-  lines.push(`Skill (total regret): ${lost ? "∞" : fmt(g.total_regret)} · Luck: ${signed(g.total_luck)}`);
+  const totalRegret = g.total_regret === null ? interval(g.total_regret_interval) : fmt(g.total_regret);
+  const totalLuck = g.total_luck === null ? interval(g.total_luck_interval, signed) : signed(g.total_luck);
+  lines.push(`Skill (total regret): ${lost ? "∞" : totalRegret} · Luck: ${totalLuck}`);
   if (g.start_expected !== null) lines.push(`Perfect play averages ${fmt(g.start_expected)} guesses.`);
   return lines.join("\n");
 }
