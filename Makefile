@@ -66,7 +66,8 @@ test-jit-off: install
 		-W "ignore:overflow encountered:RuntimeWarning"
 
 # Every benchmark keeps its figures in benchmarks/results/; the last step writes them into
-# docs/benchmarks.md (one table per workload). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states;
+# docs/benchmarks.md (one table per workload). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states
+# (bench_play's popular openers, bench_states' random openers);
 # `make bench SELBY_SOURCE=path/to/checkout` builds it from a checkout of its repository (in a temporary directory)
 # and times it beside our SALET trees as whole processes.
 bench: install
@@ -74,6 +75,7 @@ bench: install
 	$(PY) -m benchmarks.bench_startup $(if $(SELBY_SOURCE),--selby-source $(SELBY_SOURCE))
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))
+	$(PY) -m benchmarks.bench_states $(if $(SELBY),--selby $(SELBY))
 	$(PY) -m benchmarks.bench_serve
 	$(PY) -m benchmarks.bench_prove
 	$(PY) -m benchmarks.bench_prove --mode hard --rank 1

@@ -3,8 +3,8 @@
 Warm (the opener's tree shipped or cached): ``tools.assist --json`` as a whole process, and the
 web page's next-guess request (``POST /api/next`` with top 0, in process through Starlette's
 test client) after one- and two-guess histories of the popular openers, both lists and modes.
-Cold: ``tools.assist`` after an opener with no tree, in an empty cache (the tree is solved
-first). With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, not shipped),
+Cold: ``tools.assist`` after an opener with no tree, in an empty cache (the state is searched;
+no tree is built). Random openers from all allowed guesses: :mod:`benchmarks.bench_states`. With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, not shipped),
 its parse mode (``PATH -h answers.txt -a guesses.txt -w audio.YBBBB``, the legacy lists) runs
 on the same legacy normal-mode states, paired with ours warm and with ``--no-tree`` (a search
 from scratch, as Selby's is). Prints the figures.
@@ -108,9 +108,9 @@ def main(argv=None) -> int:
         history = f"{args.cold_opener}:bbbbb"
         cold = _assist([history], env)
         warm = _assist([history], env)
-        print(f"cold: tools.assist {history} in an empty cache (tree solved first) {cold:.2f} s; "
-              f"then warm {warm:.3f} s")
-        rows.append(("`tools.assist`, empty cache (tree solved first), then warm", "legacy", "normal",
+        print(f"cold: tools.assist {history} in an empty cache (the state searched) {cold:.2f} s; "
+              f"then again {warm:.3f} s")
+        rows.append(("`tools.assist`, empty cache (the state searched), then again", "legacy", "normal",
                      history, f"{cold:.2f} s, then {warm:.3f} s"))
     record("play", f"Next guess after popular openers, warm (median of {args.repeat})",
            ("how", "lists", "mode", "history", "time"), rows, prog=parser.prog, argv=argv)

@@ -73,7 +73,7 @@ class MoveAnalysis:
         q_lower_bound, q_upper_bound: a proven interval on ``Q*`` total (equal to ``q_value``
             when exact; the upper bound None when not found in time).
         regret_bounds, luck_bounds: ``(low, high)`` Fractions proven to hold the regret and the
-            luck (``high`` None: no upper bound), or None when unknown (``q_loses``).
+            luck (a side None: not bounded), or None when unknown (``q_loses``).
     """
 
     number: int
@@ -133,11 +133,10 @@ class MoveAnalysis:
 
 
 def _interval(bounds, per_game: int = 1) -> list | None:
-    """``[low, high]`` as floats (divided by ``per_game``; ``high`` None when unbounded)."""
-    if bounds is None or bounds[0] is None:
+    """``[low, high]`` as floats (divided by ``per_game``; None for a side not bounded)."""
+    if bounds is None or (bounds[0] is None and bounds[1] is None):
         return None
-    low, high = bounds
-    return [float(low) / per_game, None if high is None else float(high) / per_game]
+    return [None if x is None else float(x) / per_game for x in bounds]
 
 
 def _sum_bounds(bounds) -> tuple | None:
@@ -146,9 +145,9 @@ def _sum_bounds(bounds) -> tuple | None:
     for term in bounds:
         if term is None:
             return None
-        low += term[0]
+        low = None if low is None or term[0] is None else low + term[0]
         high = None if high is None or term[1] is None else high + term[1]
-    return low, high
+    return None if low is None and high is None else (low, high)
 
 
 def _float(x: Fraction | None) -> float | None:
@@ -269,8 +268,9 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
     afters: dict[int, Bounds] = {}  # move -> V* of the state its feedback left (for the luck)
     for t, move in enumerate(moves, start=1):
         share = None
-        if deadline is not None:  # an equal share of what is left for each move still to value
-            share = time.monotonic() + max(deadline - time.monotonic(), 0.0) / (len(moves) - t + 1)
+        if deadline is not None:  # move 1 (the opener's tree) half; the others equal shares
+            part = 2 if t == 1 and len(moves) > 1 else len(moves) - t + 1
+            share = time.monotonic() + max(deadline - time.monotonic(), 0.0) / part
         if t == 1:
             _value_first(service, steps, *states[0], move, progress, share, afters)
         else:
@@ -381,7 +381,8 @@ def _value_within(service, before, state, d: int, guess: str, move: MoveAnalysis
     if not ranking.proven:
         from solver.exact.anytime import greedy_guesses
 
-        greedy = greedy_guesses(service.game, state, d, table=service.table, history=before)
+        greedy = greedy_guesses(service.game, state, d, table=service.table, history=before,
+                                deadline=deadline)
         if greedy is not None:
             value = service.value_from_used(greedy[1], state)
             if upper is None or value < upper:
@@ -412,12 +413,13 @@ def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, de
     if position is not None:
         lower = max(int(ranking.bounds[position]), lower or 0)
     move.q_lower_bound = lower
-    move.q_upper_bound = _greedy_q(service, before, state, d, guess)
+    move.q_upper_bound = _greedy_q(service, before, state, d, guess, deadline)
     return ranking
 
 
-def _greedy_q(service, before, state, d: int, guess: str) -> int | None:
-    """An upper bound on Q*: the guess, then the fast policy in every class (None if it loses)."""
+def _greedy_q(service, before, state, d: int, guess: str, deadline) -> int | None:
+    """An upper bound on Q*: the guess, then the fast policy in every class (None if it loses,
+    or when ``deadline`` comes first)."""
     from solver.exact.anytime import greedy_guesses
 
     codes = service.table[service.word_list.guess_index(guess), state]
@@ -427,7 +429,7 @@ def _greedy_q(service, before, state, d: int, guess: str) -> int | None:
             continue
         members = state[codes == code]
         greedy = greedy_guesses(service.game, members, d - 1, table=service.table,
-                                history=[*before, (guess, int(code))])
+                                history=[*before, (guess, int(code))], deadline=deadline)
         if greedy is None:
             return None
         values.append(service.value_from_used(greedy[1], members))
@@ -476,7 +478,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
                 from solver.exact.anytime import greedy_guesses
 
                 greedy = greedy_guesses(service.game, after, left, table=service.table,
-                                        history=steps[:t])
+                                        history=steps[:t], deadline=deadline)
                 if greedy is not None:
                     greedy_value = service.value_from_used(greedy[1], after)
                     upper = greedy_value if upper is None else min(upper, greedy_value)
@@ -486,7 +488,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
     low = None if value_after.upper is None else spent - Fraction(value_after.upper, per_game_after)
     high = None if q_high is None else (Fraction(q_high - per_game, per_game)
                                         - Fraction(value_after.lower, per_game_after))
-    move.luck_bounds = None if low is None else (low, high)
+    move.luck_bounds = None if low is None and high is None else (low, high)
     if move.q_value is not None and value_after.exact:
         move.luck = Fraction(move.q_value - per_game, per_game) - Fraction(value_after.lower, per_game_after)
         move.luck_bounds = (move.luck, move.luck)

@@ -67,9 +67,9 @@ MIN_WORK_SECONDS = 0.05
 MAX_EXTRA_GUESSES = 12
 #: Seconds a fresh process takes to load the search kernels (numba's cache), about.
 KERNEL_LOAD_SECONDS = 0.8
-#: Seconds an opener's value keeps from its deadline to bound the root classes not solved by
-#: then (a proven interval, :meth:`SearchService.opener_value`).
-INTERVAL_SECONDS = 0.5
+#: The share of an opener's value's time given to solving its tree; the rest bounds the root
+#: classes not solved by then (a proven interval, :meth:`SearchService.opener_value`).
+TREE_SHARE = 0.6
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
 
@@ -272,10 +272,11 @@ class SearchService:
         Every root class is needed for ``Q*``, so the opener's tree is what is computed: read
         from the book, or solved (in parallel, journaled, kept in the book and the user cache;
         ``progress(done_answers, total_answers)`` is told). With a ``deadline`` that comes
-        first, the answer is a proven interval: the classes finished by then exactly, each
-        other class between its cheap lower bound (docs/algorithms.md §3.2) and the value of
-        the fast policy (:func:`solver.exact.anytime.greedy_guesses`); the finished classes
-        stay in the solve's journal for the next call.
+        first, the answer is a proven interval: the tree's solve gets :data:`TREE_SHARE` of the
+        time, then the classes finished by then are exact, and each other class lies between
+        its cheap lower bound (docs/algorithms.md §3.2) and the value of the fast policy
+        (:func:`solver.exact.anytime.greedy_guesses`; no upper bound when that does not finish
+        by the deadline); the finished classes stay in the solve's journal for the next call.
 
         Raises:
             UnknownWordError: ``opener`` is not an allowed guess.
@@ -289,7 +290,9 @@ class SearchService:
         green = self.game.all_green
         finished: dict = {}
         tree = None
-        solve_deadline = None if deadline is None else deadline - INTERVAL_SECONDS
+        solve_deadline = None
+        if deadline is not None:
+            solve_deadline = time.monotonic() + TREE_SHARE * max(deadline - time.monotonic(), 0.0)
         try:
             if solve_deadline is not None and time.monotonic() >= solve_deadline:
                 tree = self.book.find(opener)
@@ -315,7 +318,8 @@ class SearchService:
                 classes[code] = Bounds.exactly(finished[code])
             else:
                 greedy = greedy_guesses(self.game, members, self.game.guess_limit - 1,
-                                        table=self.table, history=[(opener, code)])
+                                        table=self.table, history=[(opener, code)],
+                                        deadline=deadline)
                 classes[code] = Bounds(cheap_lower_bound(self.game, members, self.table),
                                        None if greedy is None else self.value_from_used(greedy[1], members))
         lower = self.q_from_classes(state, [b.lower for b in classes.values()])

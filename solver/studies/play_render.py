@@ -100,20 +100,22 @@ def _signed(x: Fraction | None) -> str:
 
 
 def _bounded(exact: Fraction | None, bounds) -> str:
-    """An exact figure, or its proven interval ``[low, high]`` (``≥ low`` when unbounded)."""
+    """An exact figure, or its proven interval ``low…high`` (``≥low`` when unbounded)."""
     if exact is not None or bounds is None:
         return _signed(exact)
     low, high = bounds
-    return f"≥ {_signed(low)}" if high is None else f"[{_signed(low)}, {_signed(high)}]"
+    if low is None:
+        return f"≤{_signed(high)}"
+    return f"≥{_signed(low)}" if high is None else f"{_signed(low)}…{_signed(high)}"
 
 
 def _range(low: int | None, high: int | None, per_game: int) -> str:
-    """An interval of totals as expected guesses: ``[a, b]``, ``≥ a``, or ?."""
+    """An interval of totals as expected guesses: ``a…b``, ``≥a``, or ?."""
     if low is None:
         return "?"
     if high is None:
-        return f"≥ {low / per_game:.3f}"
-    return f"[{low / per_game:.3f}, {high / per_game:.3f}]"
+        return f"≥{low / per_game:.3f}"
+    return f"{low / per_game:.3f}…{high / per_game:.3f}"
 
 
 def analysis_table(analysis: GameAnalysis) -> Table:
@@ -160,6 +162,6 @@ def analysis_summary(analysis: GameAnalysis) -> str:
         line += ("\n+N: not every answer could be won within the guesses left there; valued as "
                  "if the game went on, N guesses past the limit")
     if not analysis.all_exact:
-        line += ("\n[a, b]: not proven within the time given; the exact value lies in this "
-                 "proven interval (≥ a: no upper bound found)")
+        line += ("\na…b: not proven within the time given; the exact value lies in this "
+                 "proven interval (≥a: no upper bound found)")
     return line

@@ -492,6 +492,7 @@ function analysisCell(text, cls) {
 function interval(pair, show = fmt) {
   if (!pair) return "?";
   const [low, high] = pair;
+  if (low === null) return `≤ ${show(high)}`;
   return high === null ? `≥ ${show(low)}` : `${show(low)}…${show(high)}`;
 }
 

@@ -1,0 +1,164 @@
+"""``python -m benchmarks.bench_states``: the next guess after random openers, as a player meets it.
+
+States are drawn at random (``--seed``): an opener uniformly from all allowed guesses, an answer
+uniformly from the answers, and for two-guess histories a second guess uniformly from the
+guesses the rules then allow (hard mode: those that use every hint); both lists, both modes,
+one- and two-guess histories. Each state is answered by ``tools.assist --json --top 0`` as a
+whole process with an empty user cache (a new cache directory per state holding only the
+feedback tables, built once beforehand: no opener's tree is cached, none is shipped for most
+openers). Each answer must be ``exact`` and equal (value and guess) to an independent solve of
+the state in this process (:func:`solver.exact.bellman.solve_from`, not timed).
+
+With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, github.com/alex1770/wordle,
+not shipped), its parse mode (``PATH [-H] -h answers.txt -a guesses.txt -w
+guess.FEEDBACK[.guess.FEEDBACK]``) runs on the same states as a whole process, and the ratio of
+the summed times is printed. Prints one line per state and the totals; the figures go to
+``benchmarks/results/states.json`` (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.record import record
+from tools import _cli
+from tools._cli import EXIT_OK, entry_point, exit_with
+
+GAMES = (("legacy", "normal"), ("legacy", "hard"), ("nyt-2024", "normal"), ("nyt-2024", "hard"))
+#: Longest one state may take before it is recorded as timed out.
+STATE_TIMEOUT = 900.0
+
+
+def draw_histories(words: str, mode: str, count: int, guesses: int, rng) -> list[list[str]]:
+    """``count`` random histories of ``guesses`` guesses (``"word:feedback"`` tokens), each
+    with an answer drawn from the list and feedback as that answer gives it; none already won."""
+    from solver.game.feedback import code_to_text, feedback_code
+    from solver.game.hard_mode import allowed_guesses
+    from solver.game.spec import Game
+    from solver.game.wordlists import load_word_list
+
+    word_list = load_word_list(words)
+    game = Game(word_list, mode=mode)
+    histories = []
+    while len(histories) < count:
+        answer = word_list.answers[int(rng.integers(word_list.n_answers))]
+        steps: list[tuple[str, int]] = []
+        for _ in range(guesses):
+            pool = (word_list.guesses if not game.hard or not steps else
+                    [word_list.guesses[g] for g in allowed_guesses(word_list, steps)])
+            guess = pool[int(rng.integers(len(pool)))]
+            steps.append((guess, feedback_code(guess, answer)))
+        if steps[-1][1] == game.all_green:
+            continue
+        histories.append([f"{g}:{code_to_text(c, len(g))}" for g, c in steps])
+    return histories
+
+
+def _selby(binary: str, words: str, mode: str, history: list[str]) -> float:
+    from solver.game.wordlists import DATA_DIR
+
+    token = ".".join(f"{h.split(':')[0]}.{h.split(':')[1].upper()}" for h in history)
+    command = [binary, *(["-H"] if mode == "hard" else []), "-h", str(DATA_DIR / words / "answers.txt"),
+               "-a", str(DATA_DIR / words / "guesses.txt"), "-w", token]
+    started = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=STATE_TIMEOUT)
+    if proc.returncode != 0:
+        raise RuntimeError(f"Selby's parse mode failed on {token}: {proc.stderr.strip()[:200]}")
+    return time.perf_counter() - started
+
+
+@entry_point()
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_states", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=_cli.whole(0, 2**32 - 1), default=2026, help="random seed (default 2026)")
+    parser.add_argument("--per-game", type=_cli.whole(1, 1000), default=6,
+                        help="states per list, mode and history length (default 6: 48 states)")
+    parser.add_argument("--selby", default=None, metavar="PATH",
+                        help="Selby's built wordle binary, to time its parse mode on the same states")
+    parser.add_argument("--no-check", action="store_true",
+                        help="skip the independent solve of each state")
+    args = parser.parse_args(argv)
+    from solver.exact.bellman import solve_from
+    from solver.game.feedback import feedback_table, table_cache_path
+    from solver.game.spec import Game
+    from solver.game.wordlists import load_word_list
+
+    rng = np.random.default_rng(args.seed)
+    states = [(words, mode, history) for words, mode in GAMES for guesses in (1, 2)
+              for history in draw_histories(words, mode, args.per_game, guesses, rng)]
+    tables = {words: table_cache_path(load_word_list(words)) for words, _ in GAMES}
+    for words in tables:
+        feedback_table(load_word_list(words))  # built once, copied into every empty cache
+    rows, ours, theirs, failures = [], [], [], 0
+    for words, mode, history in states:
+        with tempfile.TemporaryDirectory() as cache:
+            for path in tables.values():
+                shutil.copyfile(path, Path(cache) / path.name)
+            env = dict(os.environ, EXACT_WORDLE_CACHE=cache)
+            started = time.perf_counter()
+            try:
+                proc = subprocess.run([sys.executable, "-m", "tools.assist", *history, "--words", words,
+                                       "--mode", mode, "--top", "0", "--json"], capture_output=True,
+                                      text=True, env=env, timeout=STATE_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc = None
+            seconds = time.perf_counter() - started
+        ours.append(seconds)
+        if proc is None or proc.returncode != 0:
+            failures += 1
+            verdict, n, value = ("timed out" if proc is None else f"exit {proc.returncode}"), "?", "?"
+        else:
+            answer = json.loads(proc.stdout)
+            n, value = answer["answers_remaining"], answer["value_total"]
+            verdict = answer["status"]
+            if verdict != "exact":
+                failures += 1
+            elif not args.no_check:
+                game = Game(load_word_list(words), mode=mode)
+                independent = solve_from(game, [tuple(h.split(":")) for h in history])
+                if (independent.value, independent.next_guess) != (value, answer["next_guess"]):
+                    failures += 1
+                    verdict = (f"DIFFERS from solve_from ({independent.value}, {independent.next_guess}"
+                               f" vs {value}, {answer['next_guess']})")
+                else:
+                    verdict = "exact = solve_from"
+        selby = ""
+        if args.selby:
+            theirs.append(_selby(args.selby, words, mode, history))
+            selby = f"{theirs[-1]:.2f} s"
+        line = f"  {words:8s} {mode:6s} {' '.join(history):28s} {n!s:>5} answers {seconds:7.2f} s  {verdict}"
+        print(line + (f"  Selby {selby}" if selby else ""), flush=True)
+        rows.append((words, mode, " ".join(history), str(n), f"{seconds:.2f} s", verdict)
+                    + ((selby,) if args.selby else ()))
+    total = sum(ours)
+    summary = (f"{len(states)} states: total {total:.1f} s, median {statistics.median(ours):.2f} s, "
+               f"worst {max(ours):.1f} s, over 2 s: {sum(s > 2 for s in ours)}, not exact or "
+               f"different: {failures}")
+    if theirs:
+        summary += f"; Selby's parse mode total {sum(theirs):.1f} s, ratio ours / Selby {total / sum(theirs):.2f}"
+    print(summary)
+    columns = ("lists", "mode", "history", "answers", "whole process", "answer")
+    record("states", f"The next guess after random openers (seed {args.seed}), whole process, empty user cache",
+           columns + (("Selby -w",) if args.selby else ()), rows, prog=parser.prog, argv=argv,
+           notes=(summary,))
+    return EXIT_OK if failures == 0 else 1
+
+
+def run() -> None:
+    exit_with(main)
+
+
+if __name__ == "__main__":
+    run()
