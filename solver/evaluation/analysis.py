@@ -379,10 +379,7 @@ def _value_within(service, before, state, d: int, guess: str, move: MoveAnalysis
     word = service.word_list.guesses
     upper = ranking.value
     if not ranking.proven:
-        from solver.exact.anytime import greedy_guesses
-
-        greedy = greedy_guesses(service.game, state, d, table=service.table, history=before,
-                                deadline=deadline)
+        greedy = _fast(service, state, d, before, deadline)
         if greedy is not None:
             value = service.value_from_used(greedy[1], state)
             if upper is None or value < upper:
@@ -417,19 +414,34 @@ def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, de
     return ranking
 
 
+#: States of at most this many answers get the fast policy's upper bound whatever the deadline
+#: (milliseconds), so that a tight budget still leaves intervals bounded on both sides.
+FAST_ANYWAY = 64
+
+
+def _fast(service, state, d: int, history, deadline):
+    """:func:`solver.exact.anytime.greedy_guesses` of a state within ``deadline`` (none for a
+    state of at most :data:`FAST_ANYWAY` answers)."""
+    from solver.exact.anytime import greedy_guesses
+
+    return greedy_guesses(service.game, state, d, table=service.table, history=history,
+                          deadline=None if len(state) <= FAST_ANYWAY else deadline)
+
+
 def _greedy_q(service, before, state, d: int, guess: str, deadline) -> int | None:
     """An upper bound on Q*: the guess, then the fast policy in every class (None if it loses,
     or when ``deadline`` comes first)."""
-    from solver.exact.anytime import greedy_guesses
-
     codes = service.table[service.word_list.guess_index(guess), state]
     values = []
     for code in np.unique(codes):
         if code == service.game.all_green:
             continue
         members = state[codes == code]
-        greedy = greedy_guesses(service.game, members, d - 1, table=service.table,
-                                history=[*before, (guess, int(code))], deadline=deadline)
+        small = service.small_value(members, d - 1)
+        if small is not None:
+            values.append(small)
+            continue
+        greedy = _fast(service, members, d - 1, [*before, (guess, int(code))], deadline)
         if greedy is None:
             return None
         values.append(service.value_from_used(greedy[1], members))
@@ -475,14 +487,15 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
                 return
             upper = ranking.value
             if not ranking.proven:
-                from solver.exact.anytime import greedy_guesses
-
-                greedy = greedy_guesses(service.game, after, left, table=service.table,
-                                        history=steps[:t], deadline=deadline)
+                greedy = _fast(service, after, left, steps[:t], deadline)
                 if greedy is not None:
                     greedy_value = service.value_from_used(greedy[1], after)
                     upper = greedy_value if upper is None else min(upper, greedy_value)
             value_after = Bounds(min(ranking.lower_bound, upper if upper is not None else INF), upper)
+    if value_after.upper is None and len(after):  # the fast policy's bound, where it is cheap
+        greedy = _fast(service, after, move.guesses_left + move.extra_guesses - 1, steps[:t], deadline)
+        if greedy is not None:
+            value_after = Bounds(value_after.lower, service.value_from_used(greedy[1], after))
     per_game_after = service.per_game(after) if len(after) else 1
     spent = Fraction(q_low - per_game, per_game)
     low = None if value_after.upper is None else spent - Fraction(value_after.upper, per_game_after)

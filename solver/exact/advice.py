@@ -149,6 +149,11 @@ class Advice:
         return self.value - self.lower_bound
 
     @property
+    def game_over(self) -> bool:
+        """The game is finished: won (``status`` solved), or every guess of the limit used."""
+        return self.status == SOLVED or self.guesses_left == 0
+
+    @property
     def lost(self) -> bool:
         """The answers left cannot all be won within the game's guess limit."""
         return self.extra_guesses > 0
@@ -160,7 +165,8 @@ class Advice:
             "word_list": self.word_list, "history": format_steps(self.history),
             "mode": self.mode, "objective": self.objective,
             "answers_remaining": self.n_answers, "answers": list(self.answers),
-            "guesses_left": self.guesses_left, "status": self.status, "source": self.source,
+            "guesses_left": self.guesses_left, "game_over": self.game_over,
+            "status": self.status, "source": self.source,
             "next_guess": self.next_guess, "value_total": self.value,
             "expected_guesses": self.expected,
             "lower_bound_total": self.lower_bound,

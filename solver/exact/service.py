@@ -316,6 +316,8 @@ class SearchService:
                                                                members))
             elif code in finished:
                 classes[code] = Bounds.exactly(finished[code])
+            elif self.small_value(members, self.game.guess_limit - 1) is not None:
+                classes[code] = Bounds.exactly(self.small_value(members, self.game.guess_limit - 1))
             else:
                 greedy = greedy_guesses(self.game, members, self.game.guess_limit - 1,
                                         table=self.table, history=[(opener, code)],
@@ -326,6 +328,16 @@ class SearchService:
         uppers = [b.upper for b in classes.values()]
         upper = None if None in uppers else self.q_from_classes(state, uppers)
         return OpenerValue(opener, Bounds(lower, upper), classes, tree)
+
+    def small_value(self, state: np.ndarray, guesses_left: int) -> int | None:
+        """``V*`` of a state of one answer, or of two under the total or worst-case objective
+        (docs/algorithms.md §3.3, §3.6: play one, then the other), with no search; None for
+        any other state."""
+        if len(state) == 1 and guesses_left >= 1:
+            return self.per_game(state) if self.priors is not None else 1
+        if len(state) == 2 and guesses_left >= 2 and self.priors is None:
+            return 2 if self.game.objective is Objective.WORST else 3
+        return None
 
     def q_from_classes(self, state: np.ndarray, class_values) -> int:
         """``Q*`` of a guess at ``state`` from its non-green classes' values (§2.1, §2.2,

@@ -46,6 +46,13 @@ def advice_text(advice: Advice) -> str:
                      "taken as the possible answers")
     if advice.left_tree:
         lines.append(f"{advice.left_tree}; the exact solver answers from this state")
+    if advice.game_over:
+        lines.append(f"the game is over: not won within {len(advice.history)} guesses; "
+                     f"{remaining_line(advice.answers)}")
+        lines.append(f"had it gone on, the best next guess: {advice.next_guess} "
+                     f"({_worth(advice, advice.value)}, counting {advice.extra_guesses} guess"
+                     f"{'es' if advice.extra_guesses != 1 else ''} past the limit)")
+        return "\n".join(lines)
     if advice.extra_guesses:
         lines.append(f"not every answer left can be won within the {advice.guesses_left} guesses "
                      f"left: the values count {advice.extra_guesses} guess"
