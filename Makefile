@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint test test-fast test-jit-off solve tree book bench verify wordlists report screenshots clean
+.PHONY: install browser lint test test-fast test-jit-off solve tree book bench verify wordlists report screenshots clean
 
 install: $(STAMP)
 
@@ -32,6 +32,16 @@ book: install
 	for words in legacy nyt-2024; do for mode in normal hard; do \
 		$(PY) -m tools.book --words $$words --mode $$mode || exit 1; done; done
 
+# The browser tests drive Debian's chromium (never a downloaded browser; the emoji font draws the
+# shared grid's squares): installed here when missing and we are root with apt-get, else a
+# one-line message says how, and the target fails (the browser tests never skip silently).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! dpkg -s fonts-noto-color-emoji >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji; \
+		else echo "make test needs Debian's chromium for the browser tests: sudo apt-get install chromium fonts-noto-color-emoji" >&2; exit 1; fi; \
+	fi
+
 # Static checks: ruff (pyproject [tool.ruff]) and the import-layer contracts ([tool.importlinter]).
 lint: install
 	@status=0; \
@@ -44,7 +54,7 @@ lint: install
 # and the browser), which run alone afterwards so that no other test shares their core.
 # Each part runs even if an earlier one failed; the target fails if any did (pytest's status,
 # 5 = no tests, too).
-test: install
+test: install browser
 	@status=0; \
 	$(MAKE) --no-print-directory lint || status=1; \
 	echo "$(PY) -m pytest -q -n 2 -m 'not timed'"; $(PY) -m pytest -q -n 2 -m "not timed" || status=1; \
