@@ -11,18 +11,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text
 
-#: :attr:`Advice.status` of an exact answer.
-EXACT = "exact"
-#: :attr:`Advice.status` of a deadline's answer: the best guess found, with a lower bound.
-NOT_PROVEN = "best found, not proven"
-#: :attr:`Advice.status` once the game is won.
-SOLVED = "solved"
+class Status(StrEnum):
+    """:attr:`Advice.status`: how far the answer is proven (its value is the JSON's text)."""
+
+    #: the next guess is optimal and its value is ``V*``
+    EXACT = "exact"
+    #: a deadline's answer: the best guess found, with a proven lower bound and the gap
+    NOT_PROVEN = "best found, not proven"
+    #: the game is won: no next guess
+    SOLVED = "solved"
+
+
+class Source(StrEnum):
+    """:attr:`Advice.source`: where the next guess came from."""
+
+    #: a decision tree the history followed (shipped, cached or solved)
+    TREE = "tree"
+    #: a state searched now (off every tree)
+    SOLVER = "solver"
+    #: the fast policy (the first guess of the candidate order at every node, §4.2)
+    HEURISTIC = "heuristic"
+
+
+EXACT, NOT_PROVEN, SOLVED = Status.EXACT, Status.NOT_PROVEN, Status.SOLVED
 
 
 def format_steps(steps) -> list[str]:

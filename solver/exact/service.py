@@ -54,7 +54,8 @@ from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Position, check_budget, format_steps)
+                                 Bounds, OpenerValue, Position, Source, Status, check_budget,
+                                 format_steps)
 
 #: Alternatives listed by default.
 TOP = 5
@@ -450,8 +451,8 @@ class SearchService:
         if where.tree is not None:
             guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
             value = where.tree_value
-            # "tree": the history followed an opener's tree; "solver": a state solved now
-            source = "tree" if where.opener is not None and where.left_tree is None else "solver"
+            # the history followed an opener's tree, or a state was solved now
+            source = Source.TREE if where.opener is not None and where.left_tree is None else Source.SOLVER
             alternatives, complete = self._alternatives(where, guess, value, top, alt_deadline)
             return Advice(name, steps, answers, guesses_left, EXACT, source, guess, value, value,
                           alternatives, complete, where.left_tree, time.perf_counter() - started,
@@ -495,7 +496,7 @@ class SearchService:
         proven = self.book.proven()
         if proven is not None and top == 0:
             value = self.tree_value(proven.tree, 0, state)
-            return Advice(name, steps, answers, limit, EXACT, "tree", proven.opener, value, value,
+            return Advice(name, steps, answers, limit, EXACT, Source.TREE, proven.opener, value, value,
                           [], False, None, time.perf_counter() - started,
                           opener_tree=proven.opener, **common)
         candidates = []
@@ -512,7 +513,7 @@ class SearchService:
             best = [(value, proven.opener)] + [c for c in candidates if c[1] != proven.opener]
             alternatives = [Alternative(w, q, True, w in answer_set, self.per_game(state))
                             for q, w in best[:top]]
-            return Advice(name, steps, answers, limit, EXACT, "tree", proven.opener, value, value,
+            return Advice(name, steps, answers, limit, EXACT, Source.TREE, proven.opener, value, value,
                           alternatives, False, None, time.perf_counter() - started,
                           opener_tree=proven.opener, **common)
         if candidates:
@@ -524,7 +525,7 @@ class SearchService:
                 lower = cheap_lower_bound(self.game, state, self.table)
             lower = min(lower, value)
             status = EXACT if lower == value else NOT_PROVEN
-            return Advice(name, steps, answers, limit, status, "tree", opener, value, lower,
+            return Advice(name, steps, answers, limit, status, Source.TREE, opener, value, lower,
                           alternatives, False, None, time.perf_counter() - started,
                           opener_tree=opener, **common)
         if deadline is None:
@@ -563,7 +564,7 @@ class SearchService:
             where = Position(steps, state, guesses_left, sub, 0, value, extra, left_tree)
             guess = self.word_list.guesses[int(sub.node_guess[0])]
             alternatives, complete = self._alternatives(where, guess, value, top, deadline)
-            return Advice(self.word_list.name, steps, answers, guesses_left, EXACT, "solver", guess,
+            return Advice(self.word_list.name, steps, answers, guesses_left, EXACT, Source.SOLVER, guess,
                           value, value, alternatives, complete, left_tree,
                           time.perf_counter() - started, extra_guesses=extra,
                           opener_tree=opener_tree, **common)
@@ -575,17 +576,17 @@ class SearchService:
         lower = ranking.lower_bound
         if ranking.proven and ranking.value is not None:
             guess = self.word_list.guesses[ranking.top[0][0]]
-            return Advice(name, steps, answers, guesses_left, EXACT, "solver", guess, ranking.value,
+            return Advice(name, steps, answers, guesses_left, EXACT, Source.SOLVER, guess, ranking.value,
                           ranking.value, alternatives, ranking.finished, left_tree,
                           time.perf_counter() - started, opener_tree=opener_tree, **common)
-        found = [(q, self.word_list.guesses[g], "solver") for g, q in ranking.top[:1]]
+        found = [(q, self.word_list.guesses[g], Source.SOLVER) for g, q in ranking.top[:1]]
         if greedy is not None:  # an upper bound on V* the search may not have beaten in time
             found.append((self.value_from_used(greedy[1], state), self.word_list.guesses[greedy[0]],
-                          "heuristic"))
+                          Source.HEURISTIC))
         if found:
             value, guess, source = min(found)
         else:
-            guess, value, source = self.word_list.guesses[int(ranking.order[0])], None, "heuristic"
+            guess, value, source = self.word_list.guesses[int(ranking.order[0])], None, Source.HEURISTIC
         lower = min(lower, value) if value is not None else lower
         status = EXACT if value is not None and lower == value else NOT_PROVEN
         return Advice(name, steps, answers, guesses_left, status, source, guess, value,
