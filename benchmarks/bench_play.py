@@ -4,8 +4,9 @@ Warm (the opener's tree shipped or cached): ``tools.assist --json`` as a whole p
 web page's next-guess request (``POST /api/next`` with top 0, in process through Starlette's
 test client) after one- and two-guess histories of the popular openers, both lists and modes.
 Cold: ``tools.assist`` after an opener with no tree, in an empty cache (the state is searched;
-no tree is built). Random openers from all allowed guesses: :mod:`benchmarks.bench_states`. With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, not shipped),
-its parse mode (``PATH -h answers.txt -a guesses.txt -w audio.YBBBB``, the legacy lists) runs
+no tree is built). Random openers from all allowed guesses: :mod:`benchmarks.bench_states`.
+With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, not shipped), its parse
+mode (``PATH -h answers.txt -a guesses.txt -w audio.YBBBB``, the legacy lists) runs
 on the same legacy normal-mode states, paired with ours warm and with ``--no-tree`` (a search
 from scratch, as Selby's is). Prints the figures.
 """

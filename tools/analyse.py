@@ -26,8 +26,9 @@ Every value is exact. Move 1's Q* takes every root class of the opener played, s
 is read (shipped or cached) or solved once (a progress bar shows it) and kept; the later
 states are read from it or solved on their own. At the start V* is the proven best opener's
 value. With --budget the analysis answers within that many seconds (each move an equal share
-of the time left): a value not proven by then is shown as a proven interval [a, b] (or ≥ a),
-and so are its regret and luck.
+of the time left, the later moves first, move 1 last; its opener's tree is then not built): a
+value not proven by then is shown as a proven interval a…b (≥a or ≤b when one side was not
+found in time), and so are its regret and luck.
 
 A lost game (six guesses without the answer, or a move after which some answer can no
 longer be won in time) is analysed as if the game went on: such a move's V*, Q* and luck

@@ -15,11 +15,12 @@ answers that remain, the best alternatives and, once the game is over, the analy
 move (as python -m tools.assist and python -m tools.analyse, whose functions the JSON
 endpoints call). Normal and hard mode; lost games are analysed too; a shared grid can be
 pasted. After an opener with no shipped or cached tree, the state asked is searched within
-the request's budget (never the opener's whole tree first).
+the request's budget (never the opener's whole tree first), and the opener's tree is built in
+the background (one at a time, at most 4 waiting, 1 per client) for the game's analysis.
 
 The work runs in worker processes, never in the server's: one answers lookups from the
 decision trees (milliseconds, never behind a search), --search-workers run searches (states
-off every tree, analyses). A search runs at most its request's
+off every tree, analyses), one builds openers' trees in the background. A search runs at most its request's
 budget (capped by --budget-cap) and is stopped when its client hangs up; one client address
 may have --per-client searches running or waiting (more: HTTP 429), and at most
 --search-workers + --queue wait in all (more: 503). Bodies over 16 KB (413), JSON nested over

@@ -20,11 +20,12 @@ a move's state is read from the opener's tree when the book has it, else searche
 (:meth:`~solver.exact.service.SearchService.position`); at the start ``V*`` is the tree whose
 opener is proven best over every allowed guess (docs/algorithms.md §9; without one, the best
 known opener's value, marked not exact). Move 1's ``Q*`` takes every root class of the opener
-played, so its tree is read or solved (:meth:`~solver.exact.service.SearchService.opener_value`,
-kept for the later moves). With a time budget for the whole analysis each move gets an equal
-share of what is left, and a value not finished within it is a **proven interval**: a lower
-bound from the search's bounds, an upper bound from the best guess found (regret and luck
-then intervals too), never left unknown.
+played, so without a budget its tree is read or solved
+(:meth:`~solver.exact.service.SearchService.opener_value`) and kept. With a time budget for
+the whole analysis each move gets an equal share of what is left (the later moves first, then
+move 1 with all that remains), and a value not finished within it is a **proven interval**: a
+lower bound from the search's bounds, an upper bound from the best guess found (regret and
+luck then intervals too), never left unknown.
 
 A lost game (docs/algorithms.md §15.2): a move from a state whose answers cannot all be won
 within the guesses left, or after which they cannot, is valued with the least number of extra
@@ -266,11 +267,14 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
         states.append((state, after))
         state = after
     afters: dict[int, Bounds] = {}  # move -> V* of the state its feedback left (for the luck)
-    for t, move in enumerate(moves, start=1):
+    # the later moves first (their states are small: exact in their share, once the kernels
+    # are loaded), then move 1 with all the time left (its Q* needs every root class)
+    order = list(range(2, len(moves) + 1)) + [1]
+    for k, t in enumerate(order):
+        move = moves[t - 1]
         share = None
-        if deadline is not None:  # move 1 (the opener's tree) half; the others equal shares
-            part = 2 if t == 1 and len(moves) > 1 else len(moves) - t + 1
-            share = time.monotonic() + max(deadline - time.monotonic(), 0.0) / part
+        if deadline is not None:  # an equal share of what is left for each move still to value
+            share = time.monotonic() + max(deadline - time.monotonic(), 0.0) / (len(order) - k)
         if t == 1:
             _value_first(service, steps, *states[0], move, progress, share, afters)
         else:
@@ -284,6 +288,16 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
 
 def _seconds_to(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.monotonic(), 0.0)
+
+
+def _search_seconds(state, deadline: float | None) -> float | None:
+    """The anytime search's budget for ``state``: the time to ``deadline``, and at least a
+    moment for a state of at most :data:`FAST_ANYWAY` answers (its first guesses' exact values
+    take microseconds once the kernels are loaded)."""
+    seconds = _seconds_to(deadline)
+    if seconds is not None and len(state) <= FAST_ANYWAY:
+        seconds = max(seconds, 0.01)
+    return seconds
 
 
 def _value_first(service, steps, state, after, move: MoveAnalysis, progress, deadline, afters) -> None:
@@ -330,15 +344,18 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
 
 
 def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadline, afters) -> None:
-    """Move ``t`` ≥ 2: V* of its state and Q* of the move, exactly (no deadline) or within
-    the deadline (a proven interval for what is not finished)."""
+    """Move ``t`` ≥ 2: V* of its state and Q* of the move, exactly (no deadline, or a state of
+    at most :data:`FAST_ANYWAY` answers: milliseconds) or within the deadline (a proven
+    interval for what is not finished)."""
     guess, code = steps[t - 1]
     green = service.game.all_green
     before = steps[:t - 1]
     d = move.guesses_left
+    if len(state) <= FAST_ANYWAY:
+        deadline = None
     where = service.position(before, solve=deadline is None)
     if where.tree is None:
-        if _value_within(service, before, state, d, guess, move, deadline):
+        if _value_within(service, before, state, d, guess, move, deadline) and not move.q_loses:
             return
         where = service.position(before)  # a lost game: solved with extra guesses (§15.2)
     extra = where.extra
@@ -399,7 +416,8 @@ def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, de
 
     g = service.word_list.guess_index(guess)
     ranking = rank_guesses(service.game, state, d, top=1, forced=[g], known=known,
-                           budget=_seconds_to(deadline), table=service.table, history=before)
+                           budget=_search_seconds(state, deadline), table=service.table,
+                           history=before)
     exact = ranking.exact_q(g)
     if exact is not None:
         move.q_value = move.q_lower_bound = move.q_upper_bound = exact if exact < INF else None
@@ -473,7 +491,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
         left = move.guesses_left + move.extra_guesses - 1
         if left < 1:
             return
-        if deadline is None:
+        if deadline is None or len(after) <= FAST_ANYWAY:
             _, value, _ = service.solve_state(after, left, steps[:t], lift=False)
             if value >= INF:
                 return
@@ -481,8 +499,9 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
         else:
             from solver.exact.anytime import rank_guesses
 
-            ranking = rank_guesses(service.game, after, left, top=1, budget=_seconds_to(deadline),
-                                   table=service.table, history=steps[:t])
+            ranking = rank_guesses(service.game, after, left, top=1,
+                                   budget=_search_seconds(after, deadline), table=service.table,
+                                   history=steps[:t])
             if ranking.proven and ranking.value is None:
                 return
             upper = ranking.value

@@ -404,8 +404,8 @@ def cheap_lower_bound(game: Game, state: np.ndarray, table: np.ndarray) -> int:
     §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search."""
     from solver.exact.search import guess_bounds
 
-    S, P, _, _, _ = local_problem(game.word_list, np.asarray(state, dtype=np.int32), table)
-    bound, _ = guess_bounds(S, P, game.n_patterns, game.objective_id)
+    bound, _ = guess_bounds(np.asarray(state, dtype=np.int32), table, game.n_patterns,
+                            game.objective_id)
     return int(bound.min())
 
 

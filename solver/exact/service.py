@@ -68,9 +68,6 @@ MIN_WORK_SECONDS = 0.05
 MAX_EXTRA_GUESSES = 12
 #: Seconds a fresh process takes to load the search kernels (numba's cache), about.
 KERNEL_LOAD_SECONDS = 0.8
-#: The share of an opener's value's time given to solving its tree; the rest bounds the root
-#: classes not solved by then (a proven interval, :meth:`SearchService.opener_value`).
-TREE_SHARE = 0.6
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
 
@@ -270,65 +267,75 @@ class SearchService:
                      progress=None) -> OpenerValue:
         """``Q*`` of ``opener`` at the empty history and ``V*`` of each of its root classes.
 
-        Every root class is needed for ``Q*``, so the opener's tree is what is computed: read
-        from the book, or solved (in parallel, journaled, kept in the book and the user cache;
-        ``progress(done_answers, total_answers)`` is told). With a ``deadline`` that comes
-        first, the answer is a proven interval: the tree's solve gets :data:`TREE_SHARE` of the
-        time, then the classes finished by then are exact, and each other class lies between
-        its cheap lower bound (docs/algorithms.md §3.2) and the value of the fast policy
-        (:func:`solver.exact.anytime.greedy_guesses`; no upper bound when that does not finish
-        by the deadline); the finished classes stay in the solve's journal for the next call.
+        Every root class is needed for ``Q*``. With no ``deadline`` the opener's tree is what
+        is computed: read from the book, or solved (in parallel, journaled, kept in the book and
+        the user cache; ``progress(done_answers, total_answers)`` is told). With a ``deadline``
+        the tree is read when the book has it; else the classes are solved one by one in this
+        process, smallest first, while time is left and a class has at most
+        :data:`solver.exact.anytime.IN_PROCESS_MAX` answers (milliseconds each), and each other
+        class lies between its cheap lower bound (docs/algorithms.md §3.2) and the value of the
+        fast policy (:func:`solver.exact.anytime.greedy_guesses`; no upper bound when that does
+        not finish by the deadline): a proven interval.
 
         Raises:
             UnknownWordError: ``opener`` is not an allowed guess.
         """
-        from solver.exact.anytime import cheap_lower_bound, greedy_guesses
-        from solver.exact.bellman import DeadlineReached, UnwinnableError
+        from solver.exact.anytime import IN_PROCESS_MAX, cheap_lower_bound, greedy_guesses
+        from solver.exact.bellman import UnwinnableError
 
         opener = self.word_list.guesses[self.word_list.guess_index(opener)]
+        unwinnable = OpenerValue(opener, Bounds(INF, INF), {}, None, True)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         codes = self.table[self.word_list.guess_index(opener), state]
-        green = self.game.all_green
-        finished: dict = {}
-        tree = None
-        solve_deadline = None
-        if deadline is not None:
-            solve_deadline = time.monotonic() + TREE_SHARE * max(deadline - time.monotonic(), 0.0)
-        try:
-            if solve_deadline is not None and time.monotonic() >= solve_deadline:
-                tree = self.book.find(opener)
-                if tree is None:
-                    raise DeadlineReached("no time left to solve the opener's tree")
-            else:
-                tree = self.book.tree(opener, progress=progress, deadline=solve_deadline,
-                                      jobs=self.jobs)
-        except UnwinnableError:
-            return OpenerValue(opener, Bounds(INF, INF), {}, None, True)
-        except DeadlineReached as reached:
-            finished = reached.class_values
-        classes = {}
+        d = self.game.guess_limit - 1
+        tree = self.book.find(opener)
+        if tree is None and self.book.unwinnable(opener) is not None:
+            return unwinnable
+        if tree is None and deadline is None:
+            try:
+                tree = self.book.tree(opener, progress=progress, jobs=self.jobs)
+            except UnwinnableError:
+                return unwinnable
+        classes, pending = {}, []
         for code in np.unique(codes):
             code = int(code)
-            if code == green:
+            if code == self.game.all_green:
                 continue
             members = state[codes == code]
             if tree is not None:
                 classes[code] = Bounds.exactly(self.tree_value(tree.tree, tree.tree.child(0, code),
                                                                members))
-            elif code in finished:
-                classes[code] = Bounds.exactly(finished[code])
-            elif self.small_value(members, self.game.guess_limit - 1) is not None:
-                classes[code] = Bounds.exactly(self.small_value(members, self.game.guess_limit - 1))
+            elif self.small_value(members, d) is not None:
+                classes[code] = Bounds.exactly(self.small_value(members, d))
             else:
-                greedy = greedy_guesses(self.game, members, self.game.guess_limit - 1,
-                                        table=self.table, history=[(opener, code)],
-                                        deadline=deadline)
-                classes[code] = Bounds(cheap_lower_bound(self.game, members, self.table),
-                                       None if greedy is None else self.value_from_used(greedy[1], members))
+                pending.append((len(members), code, members))
+        for _, code, members in sorted(pending):
+            if deadline is None or (len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline):
+                _, value, _ = self.solve_state(members, d, [(opener, code)], lift=False)
+                if value >= INF:
+                    return unwinnable
+                classes[code] = Bounds.exactly(value)
+                continue
+            if time.monotonic() >= deadline:  # no time left: the class bound of §3.1 (2m − 1)
+                classes[code] = Bounds(self.class_bound(members), None)
+                continue
+            greedy = greedy_guesses(self.game, members, d, table=self.table,
+                                    history=[(opener, code)], deadline=deadline)
+            classes[code] = Bounds(cheap_lower_bound(self.game, members, self.table),
+                                   None if greedy is None else self.value_from_used(greedy[1], members))
         lower = self.q_from_classes(state, [b.lower for b in classes.values()])
         uppers = [b.upper for b in classes.values()]
         upper = None if None in uppers else self.q_from_classes(state, uppers)
         return OpenerValue(opener, Bounds(lower, upper), classes, tree)
+
+    def class_bound(self, state: np.ndarray) -> int:
+        """A lower bound on ``V*`` of a state of two answers or more with no scan: ``2n − 1``
+        (docs/algorithms.md §3.1), 2 for the worst case (§3.6), the least weight plus twice the
+        others under priors (every answer but one needs two guesses at least)."""
+        if self.priors is not None:
+            weights = self.priors.weights[state]
+            return int(2 * weights.sum() - weights.max())
+        return 2 if self.game.objective is Objective.WORST else 2 * len(state) - 1
 
     def small_value(self, state: np.ndarray, guesses_left: int) -> int | None:
         """``V*`` of a state of one answer, or of two under the total or worst-case objective

@@ -18,7 +18,9 @@ which ask the same search service as the command-line tools
 
 After an opener whose optimal tree is neither shipped nor cached, the state asked is searched
 within the request's budget (never the opener's whole tree first): the answer is exact when
-the search finishes in time, else the best guess found with its proven lower bound.
+the search finishes in time, else the best guess found with its proven lower bound. The
+opener's tree is then built in the background (:mod:`solver.web.lanes`), so that the game's
+analysis is exact once it is ready.
 
 Every input is checked (``Host`` — loopback names and ``allow_hosts`` only —, the JSON content
 type, the body's size while it streams in and its nesting, the list name, the history, each

@@ -1,7 +1,7 @@
-"""The web server's worker processes: a lookup lane and a search lane.
+"""The web server's worker processes: a lookup lane, a search lane and a background build lane.
 
 Work never runs in the server's own process (whose event loop only reads requests and writes
-answers), and no lock serialises it. Two pools of worker processes (`pebble`, which can
+answers), and no lock serialises it. Three pools of worker processes (`pebble`, which can
 stop a running task by stopping its process):
 
 - **lookup** (one process): every request first; it answers what the decision trees answer
@@ -19,6 +19,10 @@ stop a running task by stopping its process):
   plus :data:`GRACE_SECONDS`). A task whose client hung up is stopped at once (its process
   is replaced). At most ``per_client`` searches of one client address run or wait at a
   time (more: 429), at most ``search_workers + queue`` in all (more: 503).
+- **build** (one process, the lowest CPU priority): after a request names an opener with no
+  tree, its whole tree is built in the background (at most :data:`BUILD_QUEUE` waiting or
+  running, :data:`BUILDS_PER_CLIENT` per client address), so that later questions on it — a
+  game's analysis above all — are lookups. No request ever waits for a build.
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ LOOKUP_TIMEOUT = 5.0
 POLL_SECONDS = 0.1
 #: Answers kept in the server's memory.
 KEEP_ANSWERS = 4096
+#: Background builds of openers' trees waiting or running, at most (a request past it starts
+#: none: it was answered already, and its opener's states are searched as they come).
+BUILD_QUEUE = 4
+#: Background builds one client address may have waiting or running.
+BUILDS_PER_CLIENT = 1
 
 
 class Busy(Exception):
@@ -52,7 +61,7 @@ class Disconnected(Exception):
 
 
 class Lanes:
-    """The two pools, started at once (their processes load the lists and the kernels).
+    """The three pools, started at once (their processes load the lists and the kernels).
 
     Args:
         lists: the word lists' names, as offered by the page.
@@ -71,6 +80,9 @@ class Lanes:
                                        context=context)
         self.search_pool = ProcessPool(search_workers, initializer=work.start,
                                        initargs=(tuple(lists), "search"), context=context)
+        self.build_pool = ProcessPool(1, initializer=work.start, initargs=(tuple(lists), "build"),
+                                      context=context)
+        self.builds: dict[tuple, tuple] = {}  # (words, mode, opener) -> (client, future)
         self.search_workers, self.per_client, self.queue = search_workers, per_client, queue
         self.searches: dict[str, int] = {}  # client address -> searches running or waiting
         self.kept: OrderedDict = OrderedDict()  # request (with the budget unless exact) -> answer
@@ -79,13 +91,14 @@ class Lanes:
         """Start every process and load the kernels now; raises what a worker's start raised."""
         from solver.web import work
 
-        futures = [self.lookup_pool.schedule(work.warm, ("lookup",))]
+        futures = [self.lookup_pool.schedule(work.warm, ("lookup",)),
+                   self.build_pool.schedule(work.warm, ("build",))]
         futures += [self.search_pool.schedule(work.warm, ("search",)) for _ in range(self.search_workers)]
         for future in futures:
             future.result(timeout=timeout)
 
     def close(self) -> None:
-        for pool in (self.lookup_pool, self.search_pool):
+        for pool in (self.lookup_pool, self.search_pool, self.build_pool):
             pool.stop()
             pool.join(timeout=10)
 
@@ -108,15 +121,18 @@ class Lanes:
 
         args = (kind, words, mode, history, top, budget)
         key = (kind, words, mode, tuple(history), top)
+        self._tidy_builds()
         for known in (key, (*key, budget)):  # an exact answer, or the best one this budget found
             if known in self.kept:
                 self.kept.move_to_end(known)
                 return 200, dict(self.kept[known], seconds=0.0)
         try:
-            route, result = await self._wait(self.lookup_pool.schedule(work.lookup, args, timeout=LOOKUP_TIMEOUT),
-                                             is_disconnected)
+            route, result, opener = await self._wait(
+                self.lookup_pool.schedule(work.lookup, args, timeout=LOOKUP_TIMEOUT), is_disconnected)
         except TimeoutError:  # a lookup that was not cheap after all: its process was replaced
-            route, result = "search", None
+            route, result, opener = "search", None, None
+        if opener is not None:  # later questions (the analysis) find its tree: built meanwhile
+            self._build_later(client, words, mode, opener)
         if route == "answer":
             return 200, self._keep(key, result)
         if route == "partial" and sum(self.searches.values()) >= self.search_workers:
@@ -158,3 +174,30 @@ class Lanes:
             self.searches[client] -= 1
             if not self.searches[client]:
                 del self.searches[client]
+
+    def _build_later(self, client: str, words: str, mode: Mode, opener: str) -> None:
+        """Start the background build of ``opener``'s tree, unless it is under way or the
+        limits (:data:`BUILD_QUEUE`, :data:`BUILDS_PER_CLIENT`) are reached. Never awaited:
+        the request that named the opener is answered by a search meanwhile."""
+        from solver.web import work
+
+        key = (words, mode, opener)
+        if key in self.builds or len(self.builds) >= BUILD_QUEUE:
+            return
+        if sum(who == client for who, _ in self.builds.values()) >= BUILDS_PER_CLIENT:
+            return
+        self.builds[key] = (client, self.build_pool.schedule(work.build, (words, mode, opener)))
+
+    def _tidy_builds(self) -> None:
+        """Forget finished builds; answers kept as not exact for a built opener's histories are
+        dropped, so the next such request is answered from its tree."""
+        for key, (_, future) in list(self.builds.items()):
+            if not future.done():
+                continue
+            del self.builds[key]
+            if future.cancelled() or future.exception() is not None:
+                continue
+            words, mode, opener = key
+            for kept in [k for k in self.kept if len(k) == 6 and k[1:3] == (words, mode)
+                         and k[3] and k[3][0][0] == opener]:
+                del self.kept[kept]

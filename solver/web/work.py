@@ -2,9 +2,11 @@
 
 Each worker process loads the offered word lists and a search service per list and mode once
 (:func:`start`), then answers tasks: a *lookup* (:func:`lookup`: answers only what the
-decision trees answer within :data:`LOOKUP_SECONDS`, else says the request needs a search)
-or a *search* (:func:`search`: ``advise`` or ``analyse_game`` within the request's budget: the
-state asked is searched, never an opener's whole tree first).
+decision trees answer within :data:`LOOKUP_SECONDS`, else says the request needs a search,
+and which opener has no tree yet), a *search* (:func:`search`: ``advise`` or ``analyse_game``
+within the request's budget: the state asked is searched, never an opener's whole tree first)
+or a background *build* (:func:`build`: an opener's whole tree into the user cache, so that
+later questions on it, a game's analysis above all, are lookups).
 
 The requests reaching these functions are already checked for shape by solver.web.app; the
 words, feedback and hard-mode rules are checked here by the service, whose InputError
@@ -42,10 +44,10 @@ class OfferedList:
 
 
 def start(lists, role: str) -> None:
-    """Worker initialiser: load ``lists`` (names) and, for the search role, lower this
-    process's priority so that lookups get the cores first (``os.nice``)."""
+    """Worker initialiser: load ``lists`` (names) and lower the priority of the search role
+    (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores first."""
     if role != "lookup":
-        os.nice(5)
+        os.nice(5 if role == "search" else 10)
     for name in lists:
         _games[name] = OfferedList(name)
 
@@ -55,6 +57,8 @@ def warm(role: str) -> str:
     so that no request's budget pays for them; returns ``role``."""
     game = next(iter(_games.values()))
     service = game.services[Mode.NORMAL]
+    if role == "build":  # a build forks the solver's workers, which load their own kernels
+        return role
     service.advise([], top=0)
     state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
     if state.size:
@@ -75,25 +79,30 @@ def warm(role: str) -> str:
 def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
     """A request answered from the trees alone, if it can be.
 
-    Returns ``("answer", json)`` (exact, alternatives complete), ``("partial", json)`` (the
-    next guess and its value exact, the alternatives the best found in
-    :data:`LOOKUP_SECONDS`) or ``("search", None)`` (off every tree, or an analysis). Raises
-    InputError for a history the rules reject (an unknown word, impossible feedback, a hard-mode violation)."""
+    Returns ``(route, json, opener)``: route ``"answer"`` (exact, alternatives complete),
+    ``"partial"`` (the next guess and its value exact, the alternatives the best found in
+    :data:`LOOKUP_SECONDS`) or ``"search"`` (json None: off every tree, or an analysis); and the
+    history's opener when the book has no tree of it (one that wins every game), else None.
+    Raises InputError for a history the rules reject (an unknown word, impossible feedback, a
+    hard-mode violation)."""
     game = _games[words]
     service = game.services[mode]
     steps = service.normalise(history)  # raises InputError naming the guess at fault
+    opener = None
+    if steps and service.book.find(steps[0][0]) is None and service.book.unwinnable(steps[0][0]) is None:
+        opener = steps[0][0]
     if kind != "next":
-        return "search", None
+        return "search", None, opener
     if steps and service.state_after(steps).size and steps[-1][1] != service.game.all_green:
         where = service.position(steps, solve=False)
         if where.tree is None:  # off every tree: a search
-            return "search", None
+            return "search", None, opener
     seconds = min(budget, LOOKUP_SECONDS)
     advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds)
     if advice.status != EXACT and advice.status != SOLVED:
-        return "search", None
+        return "search", None, opener
     complete = advice.alternatives_complete or top == 0 or advice.next_guess is None
-    return ("answer" if complete else "partial"), advice.to_json()
+    return ("answer" if complete else "partial"), advice.to_json(), opener
 
 
 def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) -> dict:
@@ -106,3 +115,16 @@ def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) 
     from solver.evaluation.analysis import analyse_game
 
     return analyse_game(service.game, history, budget=budget, service=service).to_json()
+
+
+def build(words: str, mode: Mode, opener: str) -> str:
+    """Solve ``opener``'s tree into the user cache (one worker process: the build runs beside
+    the searches, at a lower priority); returns the opener. An opener with no tree that wins
+    every game is recorded by the book (its states are then searched one by one)."""
+    from solver.exact.bellman import UnwinnableError
+
+    try:
+        _games[words].services[mode].book.tree(opener, jobs=1)
+    except UnwinnableError:
+        pass
+    return opener
