@@ -135,7 +135,7 @@ def record(workload: str, title: str, columns: Sequence[str], rows: Sequence[Seq
             raise ValueError(f"{workload}: row {row} has {len(row)} cells for {len(columns)} columns")
     figures = Figures(workload, title, command_line(prog, argv), tuple(columns), cells,
                       tuple(notes), machine(),
-                      datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+                      datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"))
     text = json.dumps(asdict(figures), indent=1, ensure_ascii=False) + "\n"
     return write_text_atomic(results_dir() / f"{workload}.json", text)
 

@@ -162,3 +162,37 @@ def test_a_budget_is_a_bound(tool, args, budget, tmp_path):
         for move in answer["moves"]:
             assert move["value_lower_bound_total"] is not None
             assert move["q_star_interval"] is not None and move["regret_interval"] is not None
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_states_of_one_or_two_answers_are_answered_without_the_kernels_as_the_kernels_would(small, mode):
+    """small_tree (no search) gives the value, the guess and the subtree's replay of the
+    solver's own search (solve_from), lifted past the limit when too few guesses are left."""
+    word_list, table = small
+    game = Game(word_list, mode=mode)
+    service = SearchService(game, table=table, book=False)
+    rng = np.random.default_rng(17)
+    tried = 0
+    while tried < 40:
+        answer = word_list.answers[int(rng.integers(word_list.n_answers))]
+        words = [word_list.guesses[int(g)] for g in rng.choice(word_list.n_guesses, 3, replace=False)]
+        history = _history(words, answer)
+        steps = service.normalise(history) if mode == "normal" else None
+        if steps is None:
+            try:
+                steps = service.normalise(history)
+            except Exception:  # a random guess that ignores a hint: not a hard-mode history
+                continue
+        for k in range(1, 4):
+            state = service.state_after(steps[:k])
+            if not 1 <= len(state) <= 2 or steps[k - 1][1] == game.all_green:
+                continue
+            tried += 1
+            small_answer = service.small_tree(state, 6 - k)
+            independent = solve_from(game, steps[:k], table=table)
+            assert small_answer[1] == independent.value and small_answer[2] == 0
+            assert word_list.guesses[int(small_answer[0].node_guess[0])] == independent.next_guess
+            assert service.tree_value(small_answer[0], 0, state) == independent.value
+            lifted = service.small_tree(state, len(state) - 1)
+            assert lifted[2] == 1 and lifted[1] == independent.value
+            assert service.small_tree(state, len(state) - 1, lift=False)[1] >= 2**30

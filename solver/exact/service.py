@@ -42,6 +42,7 @@ state through private attributes instead.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import OrderedDict
 
@@ -91,12 +92,11 @@ class SearchService:
 
     def __init__(self, game: Game, *, table: np.ndarray | None = None, book: bool = True,
                  cache: bool = True, jobs: int = -1):
-        from solver.exact.bellman import check_searchable, objective_id
+        from solver.exact.bellman import check_searchable
         from solver.exact.book import OpeningBook
 
         self.game = check_searchable(game)
         self.word_list: WordList = game.word_list
-        self.objective_id = objective_id(game)
         self.priors = game.priors
         self._table = table
         self.book = (OpeningBook(game, cache=cache) if book else
@@ -120,6 +120,14 @@ class SearchService:
         return service
 
     # -- basics -----------------------------------------------------------------------------
+    @functools.cached_property
+    def objective_id(self) -> int:
+        """The search kernels' objective id (:func:`solver.exact.inputs.objective_id`; read
+        when a search runs: importing the kernels' module loads numba)."""
+        from solver.exact.bellman import objective_id
+
+        return objective_id(self.game)
+
     @property
     def table(self) -> np.ndarray:
         """The feedback table of the game's rule (loaded on first use)."""
@@ -201,7 +209,11 @@ class SearchService:
         ``steps`` (the history that led there) sets the hard-mode constraint. With ``lift``, a
         state that cannot be won within ``guesses_left`` is solved with the least ``extra``
         guesses more that make it winnable (§15.2); without it, V* may be ``INF`` (tree None).
+        A state of one or two answers needs no search (:meth:`small_tree`).
         """
+        small = self.small_tree(state, guesses_left, lift)
+        if small is not None:
+            return small
         from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
         from solver.exact.search import solve_subtree
         from solver.game.hashing import zobrist_keys
@@ -237,6 +249,31 @@ class SearchService:
         if len(self._subtrees) > SUBTREE_CACHE:
             self._subtrees.popitem(last=False)
         return result
+
+    def small_tree(self, state: np.ndarray, guesses_left: int, lift: bool = True):
+        """:meth:`solve_state`'s answer for a state of one answer (play it) or of two (play the
+        first, then the other: value 3, or 2 for the worst case, §3.3, §3.6; the first is the
+        solver's own tie-break, §4.4), found without the search kernels (a fresh process need
+        not load them); None for any other state, or two answers under priors. A consistent
+        answer is always allowed in hard mode, so the mode does not matter."""
+        n = len(state)
+        if n > 2 or n == 0 or (n == 2 and self.priors is not None):
+            return None
+        extra = max(n - int(guesses_left), 0)
+        if extra and not lift:
+            return None, INF, 0
+        from policy_tree.tree import DecisionTree
+
+        guesses = self.word_list.answer_guess_index[state].astype(np.uint32)
+        if n == 1:
+            tree = DecisionTree(guesses[:1], np.zeros(2, np.uint32), np.zeros(0, self.game.code_dtype),
+                                np.zeros(0, np.uint32), self.game.word_length)
+        else:
+            code = self.table[int(guesses[0]), int(state[1])]
+            tree = DecisionTree(guesses, np.array([0, 1, 1], np.uint32),
+                                np.array([code], self.game.code_dtype), np.array([1], np.uint32),
+                                self.game.word_length)
+        return tree, self.small_value(state, n), extra
 
     def q_value(self, state: np.ndarray, guesses_left: int, steps, guess: str, extra: int = 0
                 ) -> int:
