@@ -200,3 +200,36 @@ def test_a_busy_port_is_one_line_and_exit_2():
                               capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == f"error: cannot serve on 127.0.0.1:{port}: Address already in use", done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timed
+def test_a_killed_idle_worker_is_replaced_and_its_lane_answers_again():
+    """kill -9 of an idle lookup or search worker broke its pebble pool for good (every later
+    request: 500 "Unexpected error within the Pool"); the lane now replaces the pool."""
+    import asyncio
+    import signal
+
+    from solver.game.spec import Mode
+    from solver.web.lanes import Lanes
+
+    async def connected():
+        return False
+
+    async def play():
+        lanes = Lanes(["legacy"], search_workers=1)
+        try:
+            lanes.warm()
+            for role in ("lookup", "search", "build"):
+                manager = lanes.pools[role]._pool_manager.worker_manager
+                for worker in list(manager.workers.values()):
+                    os.kill(worker.pid, signal.SIGKILL)
+            await asyncio.sleep(1.0)
+            answers = [await lanes.answer("c", "next", "legacy", Mode.NORMAL, history, 0, 3.0, connected)
+                       for history in ([("crane", "bbbbb")], [("crane", "bbbby"), ("moist", "bbbbb")])]
+            return answers
+        finally:
+            lanes.close()
+
+    for status, answer in asyncio.run(play()):
+        assert status == 200 and answer["status"] == "exact", answer

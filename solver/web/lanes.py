@@ -31,6 +31,8 @@ import asyncio
 import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import CancelledError, TimeoutError
+
+from pebble import ProcessExpired
 from solver.game.spec import Mode
 
 #: Seconds a search may run past its request's budget before it is stopped.
@@ -71,34 +73,44 @@ class Lanes:
     """
 
     def __init__(self, lists, *, search_workers: int = 2, per_client: int = 2, queue: int = 8):
-        from pebble import ProcessPool
-
-        from solver.web import work
-
-        context = multiprocessing.get_context("forkserver")
-        self.lookup_pool = ProcessPool(1, initializer=work.start, initargs=(tuple(lists), "lookup"),
-                                       context=context)
-        self.search_pool = ProcessPool(search_workers, initializer=work.start,
-                                       initargs=(tuple(lists), "search"), context=context)
-        self.build_pool = ProcessPool(1, initializer=work.start, initargs=(tuple(lists), "build"),
-                                      context=context)
+        self.lists = tuple(lists)
+        self.sizes = {"lookup": 1, "search": search_workers, "build": 1}
+        self.pools = {role: self._new_pool(role) for role in self.sizes}
         self.builds: dict[tuple, tuple] = {}  # (words, mode, opener) -> (client, future)
         self.search_workers, self.per_client, self.queue = search_workers, per_client, queue
         self.searches: dict[str, int] = {}  # client address -> searches running or waiting
         self.kept: OrderedDict = OrderedDict()  # request (with the budget unless exact) -> answer
 
+    def _new_pool(self, role: str):
+        from pebble import ProcessPool
+
+        from solver.web import work
+
+        return ProcessPool(self.sizes[role], initializer=work.start, initargs=(self.lists, role),
+                           context=multiprocessing.get_context("forkserver"))
+
+    def _schedule(self, role: str, function, args, timeout: float | None = None):
+        """``function(*args)`` on the ``role`` lane. A pool whose worker was killed from
+        outside while idle refuses all work ("Unexpected error within the Pool"): it is
+        replaced by a new one, which takes the task, so a lane never stays broken."""
+        try:
+            return self.pools[role].schedule(function, args, timeout=timeout)
+        except RuntimeError:
+            broken, self.pools[role] = self.pools[role], self._new_pool(role)
+            broken.stop()
+            return self.pools[role].schedule(function, args, timeout=timeout)
+
     def warm(self, timeout: float = 600.0) -> None:
         """Start every process and load the kernels now; raises what a worker's start raised."""
         from solver.web import work
 
-        futures = [self.lookup_pool.schedule(work.warm, ("lookup",)),
-                   self.build_pool.schedule(work.warm, ("build",))]
-        futures += [self.search_pool.schedule(work.warm, ("search",)) for _ in range(self.search_workers)]
+        futures = [self._schedule(role, work.warm, (role,))
+                   for role, size in self.sizes.items() for _ in range(size)]
         for future in futures:
             future.result(timeout=timeout)
 
     def close(self) -> None:
-        for pool in (self.lookup_pool, self.search_pool, self.build_pool):
+        for pool in self.pools.values():
             pool.stop()
             pool.join(timeout=10)
 
@@ -128,8 +140,10 @@ class Lanes:
                 return 200, dict(self.kept[known], seconds=0.0)
         try:
             route, result, opener = await self._wait(
-                self.lookup_pool.schedule(work.lookup, args, timeout=LOOKUP_TIMEOUT), is_disconnected)
+                self._schedule("lookup", work.lookup, args, timeout=LOOKUP_TIMEOUT), is_disconnected)
         except TimeoutError:  # a lookup that was not cheap after all: its process was replaced
+            route, result, opener = "search", None, None
+        except ProcessExpired:  # its worker was killed from outside: searched instead
             route, result, opener = "search", None, None
         if opener is not None:  # later questions (the analysis) find its tree: built meanwhile
             self._build_later(client, words, mode, opener)
@@ -163,11 +177,13 @@ class Lanes:
                        "in a few seconds", 503)
         self.searches[client] = mine + 1
         try:
-            future = self.search_pool.schedule(work.search, args, timeout=budget + GRACE_SECONDS)
+            future = self._schedule("search", work.search, args, timeout=budget + GRACE_SECONDS)
             try:
                 return await self._wait(future, is_disconnected)
             except TimeoutError:
                 raise Busy(f"the search ran past its budget of {budget:g} s and was stopped", 503) from None
+            except ProcessExpired:
+                raise Busy("the search's worker process stopped (it is replaced); try again", 503) from None
             except CancelledError:
                 raise Disconnected() from None
         finally:
@@ -186,7 +202,7 @@ class Lanes:
             return
         if sum(who == client for who, _ in self.builds.values()) >= BUILDS_PER_CLIENT:
             return
-        self.builds[key] = (client, self.build_pool.schedule(work.build, (words, mode, opener)))
+        self.builds[key] = (client, self._schedule("build", work.build, (words, mode, opener)))
 
     def _tidy_builds(self) -> None:
         """Forget finished builds; answers kept as not exact for a built opener's histories are
