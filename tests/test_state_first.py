@@ -196,3 +196,22 @@ def test_states_of_one_or_two_answers_are_answered_without_the_kernels_as_the_ke
             lifted = service.small_tree(state, len(state) - 1)
             assert lifted[2] == 1 and lifted[1] == independent.value
             assert service.small_tree(state, len(state) - 1, lift=False)[1] >= 2**30
+
+
+def test_a_long_exact_search_is_announced(small, monkeypatch):
+    """With no budget, the player is told before the exact search of a large state starts
+    (here any state of more than 2 answers counts as large), and never for a tree's lookup."""
+    import solver.exact.anytime as anytime
+
+    monkeypatch.setattr(anytime, "IN_PROCESS_MAX", 2)
+    word_list, table = small
+    service = SearchService(Game(word_list), table=table, book=False)
+    opener = word_list.guesses[0]
+    told = []
+    advice = service.advise([(opener, "bbbbb")], top=0, notice=told.append)
+    assert advice.n_answers > 2 and advice.status == EXACT
+    assert len(told) == 1 and f"searching the {advice.n_answers} answers left exactly" in told[0]
+    assert opener.upper() in told[0]
+    told.clear()
+    service.advise([(opener, "bbbbb")], top=0, budget=5, notice=told.append)
+    assert told == []  # within a budget the answer comes in time: nothing to announce

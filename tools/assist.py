@@ -140,7 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     service = load_service(args)
     advice = service.advise(args.history, top=args.top,
                             budget=seconds_left(args.budget, started, OUTPUT_SECONDS),
-                            alternatives_budget=seconds_left(args.alternatives_budget, started))
+                            alternatives_budget=seconds_left(args.alternatives_budget, started),
+                            notice=lambda sentence: print(sentence, file=sys.stderr, flush=True))
     if args.json:
         print(json.dumps(advice.to_json(), indent=2))
         return EXIT_OK

@@ -441,7 +441,7 @@ class SearchService:
 
     # -- advice --------------------------------------------------------------------------------
     def advise(self, history=(), *, top: int = TOP, budget: float | None = None,
-               alternatives_budget: float | None = None) -> Advice:
+               alternatives_budget: float | None = None, notice=None) -> Advice:
         """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
         Args:
@@ -455,6 +455,9 @@ class SearchService:
                 lower bound (:data:`NOT_PROVEN`).
             alternatives_budget: seconds (from this call) the alternatives may take, within
                 ``budget``; None: as long as ``budget`` allows.
+            notice: ``notice(sentence)``, told before an exact search of a large state (one
+                that may take a while: no tree holds it and it has more than
+                :data:`solver.exact.anytime.IN_PROCESS_MAX` answers).
 
         Returns:
             :class:`Advice`.
@@ -490,7 +493,17 @@ class SearchService:
             return self._root(steps, state, answers, top, deadline, started, common)
         # the state itself: a tree's node when the book holds the opener's tree, else solved
         # exactly now (no deadline) or searched within the deadline (_anytime)
-        where = self.position(steps, solve=deadline is None)
+        where = self.position(steps, solve=False)
+        if where.tree is None and deadline is None:
+            from solver.exact.anytime import IN_PROCESS_MAX
+
+            if notice is not None and len(state) > IN_PROCESS_MAX:
+                notice(f"searching the {len(state)} answers left exactly (no tree of "
+                       f"{steps[0][0].upper()} is shipped or cached); this may take a while: "
+                       "--budget SECONDS bounds it")
+            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            if sub is not None:
+                where.tree, where.node, where.tree_value, where.extra = sub, 0, value, extra
         opener_tree = where.opener
         if where.tree is not None:
             guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
