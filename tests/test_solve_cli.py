@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,9 +14,12 @@ from naive import BruteForce, table as naive_table
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(*args, timeout=300):
+def run(*args, timeout=300, cache=None):
+    """The tool in a subprocess; with ``cache``, that user cache (its journals are the run's
+    own: another checkout's solve of the same list, with other kernels, never meets them)."""
+    env = None if cache is None else dict(os.environ, EXACT_WORDLE_CACHE=str(cache))
     return subprocess.run([sys.executable, "-m", "tools.solve", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def small_list(tmp_path):
@@ -34,7 +38,8 @@ def small_list(tmp_path):
 def test_solve_writes_an_exact_artifact(tmp_path):
     directory, answers, guesses = small_list(tmp_path)
     out = tmp_path / "tree.msgpack"
-    proc = run("--words", str(directory), "--opener", answers[3], "--out", str(out), "--jobs", "2")
+    proc = run("--words", str(directory), "--opener", answers[3], "--out", str(out), "--jobs", "2",
+               cache=tmp_path / "cache")
     assert proc.returncode == 0, proc.stderr
     document = msgpack.unpackb(out.read_bytes(), raw=False)
     guess_of_answer = [guesses.index(a) for a in answers]

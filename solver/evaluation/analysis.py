@@ -67,7 +67,9 @@ class MoveAnalysis:
             ``q_lower_bound``, ``q_upper_bound``; ``q_loses``).
         q_loses: the move leaves some answer that cannot be won in the guesses left.
         optimal_guess: the optimal move (the solver's tie-break; the best found when not exact).
-        regret: ``(q_value − value) / n`` as a Fraction when both are exact, else None.
+        regret: ``(q_value − value) / n`` as a Fraction when ``q_value`` is exact and ``value``
+            known (measured against the best value found when ``value_exact`` is False), else
+            None.
         luck: ``(q_value − n)/n − V*(after)/answers_after`` as a Fraction when exact, else None.
         extra_guesses: guesses past the limit the values count (a lost game, §15.2).
         per_game: what a total is divided by for one game (``n``, or the state's weight).
@@ -477,7 +479,8 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
         low = max(Fraction(q_low - (move.value if move.value is not None else q_low), per_game), Fraction(0))
         high = None if q_high is None else Fraction(q_high - move.value_lower_bound, per_game)
         move.regret_bounds = (low, high)
-        if move.value_exact and move.q_value is not None:
+        if move.value is not None and move.q_value is not None:
+            # against the best value found when V* is not proven (a list with no proven opener)
             move.regret = Fraction(move.q_value - move.value, per_game)
     code = steps[t - 1][1]
     value_after = afters.get(t)

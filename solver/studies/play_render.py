@@ -141,7 +141,8 @@ def analysis_table(analysis: GameAnalysis) -> Table:
              _range(m.value_lower_bound, m.value, per_game))
         q = ("loses" if m.q_loses else _range(m.q_lower_bound, m.q_upper_bound, per_game)) \
             if m.q_expected is None else f"{m.q_expected:.3f}"
-        regret = "∞" if m.q_loses and m.regret is None else _bounded(m.regret, m.regret_bounds)
+        regret = "∞" if m.q_loses and m.regret is None else (
+            _bounded(m.regret, m.regret_bounds) + ("*" if m.regret is not None and not m.value_exact else ""))
         luck = _bounded(m.luck, m.luck_bounds)
         if m.extra_guesses and m.q_loses:  # V* within the limit; the luck past it (§15.2)
             luck = f"{luck} +{m.extra_guesses}"
@@ -170,5 +171,6 @@ def analysis_summary(analysis: GameAnalysis) -> str:
                  "if the game went on, N guesses past the limit")
     if not analysis.all_exact:
         line += ("\na…b: not proven within the time given; the exact value lies in this "
-                 "proven interval (≥a: no upper bound found)")
+                 "proven interval (≥a: no upper bound found); * measured against the best value "
+                 "found, not proven optimal")
     return line

@@ -505,7 +505,8 @@ function moveValues(m) {
   return {
     v: v + (m.q_loses ? "" : extra),  // V*: within the limit
     q: m.q_loses ? "∞" : (m.q_star === null ? interval(m.q_star_interval) : fmt(m.q_star)) + extra,
-    regret: m.q_loses ? "∞" : m.regret === null ? interval(m.regret_interval) : fmt(m.regret),
+    regret: m.q_loses ? "∞" : m.regret === null ? interval(m.regret_interval)
+      : fmt(m.regret) + (m.value_exact ? "" : "*"),  // *: against the best value found
     luck: m.luck === null ? interval(m.luck_interval, signed) : signed(m.luck),
   };
 }
@@ -553,7 +554,7 @@ function showAnalysis(g) {
   $("summary").replaceChildren(...summaryNodes(g));
   const notes = [];
   if (g.moves.some((m) => m.extra_guesses)) notes.push("+N: valued as if the game went on N guesses past the sixth.");
-  if (!g.all_values_exact) notes.push("a…b: not proven within the time budget; the exact value lies between a and b (≥ a: no upper bound found).");
+  if (!g.all_values_exact) notes.push("a…b: not proven within the time budget; the exact value lies between a and b (≥ a: no upper bound found). *: measured against the best value found, not proven optimal.");
   if (g.moves.some((m) => m.q_loses)) notes.push("∞: the guess gave up winning every answer within six guesses.");
   $("analysis-note").textContent = notes.join(" ");
   $("result-text").value = resultText(g);
