@@ -54,13 +54,13 @@ def check_against_truth(result, truth, rank):
     if result.game.objective.value == "worst":
         least = ordered[0]
         first = re.fullmatch(r"proven: (?:no opener wins every game within (\d+) guess(?:es)?; )?"
-                             r"(\w+) wins every game within (\d+)(?:, as do the (\d+) other "
+                             r"(\w+) wins every game within (\d+)(?:, as do(?:es)? the (\d+ )?other "
                              r"openers? ranked 1)?", sentences[0])
         assert first, sentences[0]
         assert int(first.group(3)) == least and truth[first.group(2)] == least
         assert first.group(1) is None or int(first.group(1)) == least - 1
         winners = sum(1 for v in truth.values() if v == least)
-        assert 1 + int(first.group(4) or 0) == len([w for w in shown if truth[w] == least]) <= winners
+        assert 1 + int(first.group(4) or (1 if 'as does' in sentences[0] else 0)) == len([w for w in shown if truth[w] == least]) <= winners
         rest = sentences[1:]
     else:
         rest = sentences

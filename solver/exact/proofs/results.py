@@ -181,7 +181,8 @@ def proof_sentences(result: ProofResult) -> list[str]:
         text += f"{winners[0].opener} wins every game within {least}"
         if len(winners) > 1:
             others = len(winners) - 1
-            text += f", as do the {others} other opener{'s' if others != 1 else ''} ranked 1"
+            text += (", as does the other opener ranked 1" if others == 1 else
+                     f", as do the {others} other openers ranked 1")
         lines = [text]
         if stand.others_least is not None:
             lines.append(f"proven: every other opener{scope} needs at least {stand.others_least} "
