@@ -60,7 +60,8 @@ def check_against_truth(result, truth, rank):
         assert int(first.group(3)) == least and truth[first.group(2)] == least
         assert first.group(1) is None or int(first.group(1)) == least - 1
         winners = sum(1 for v in truth.values() if v == least)
-        assert 1 + int(first.group(4) or (1 if 'as does' in sentences[0] else 0)) == len([w for w in shown if truth[w] == least]) <= winners
+        told = 1 + int(first.group(4) or (1 if "as does" in sentences[0] else 0))
+        assert told == len([w for w in shown if truth[w] == least]) <= winners
         rest = sentences[1:]
     else:
         rest = sentences

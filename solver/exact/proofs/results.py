@@ -151,7 +151,7 @@ class Standing:
 
 def standing(result: ProofResult) -> Standing:
     """The :class:`Standing` of ``result``'s rows (for ``result.rank`` = K)."""
-    exact = sorted((row.value for row in result.openers if row.status == "exact"))
+    exact = sorted(row.value for row in result.openers if row.status == "exact")
     kth = exact[result.rank - 1] if len(exact) >= result.rank else INF
     chosen = [row for row in result.openers if row.status == "exact" and row.value <= kth]
     chosen.sort(key=lambda row: row.value)  # stable: the result's order among ties
