@@ -160,6 +160,31 @@ def _one_line_usage_errors():
         argparse.ArgumentParser.error = original
 
 
+@contextlib.contextmanager
+def _notices_as_lines():
+    """Warnings meant for the user (:class:`~solver.game.errors.UserNotice`: a damaged journal
+    set aside, say) as one line on stderr, ``warning: <message>``; other warnings as Python
+    shows them."""
+    from solver.game.errors import UserNotice
+
+    original = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, UserNotice):
+            print(f"warning: {message}", file=sys.stderr)
+        else:
+            original(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", UserNotice)
+            warnings.showwarning = show
+            yield
+    finally:
+        warnings.showwarning = original
+
+
 def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None, *,
              interrupted: Interrupted = "interrupted") -> int:
     """Call ``body(argv)`` and map every outcome to an exit status (module docstring).
@@ -174,7 +199,7 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which "
                             r"were still being processed)", category=UserWarning)
     try:
-        with _one_line_usage_errors():
+        with _one_line_usage_errors(), _notices_as_lines():
             status = body(argv)
         return EXIT_OK if status is None else int(status)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
