@@ -64,11 +64,11 @@ def test_the_reader_refuses_a_fifo_a_device_and_a_huge_file_before_reading(tmp_p
     huge = tmp_path / "huge.txt"
     with open(huge, "wb") as handle:  # sparse: no disk used, 120 MB long
         handle.truncate(120 * 10**6)
-    with pytest.raises(InputError, match=r"huge.txt: 120000000 bytes, larger than a word list may "
+    with pytest.raises(InputError, match=r"huge.txt: 120000000 bytes, larger than a word list file may "
                                          r"be \(the limit is 16 MiB\); it is not read"):
         read_input_file(huge, "word list")
     with pytest.raises(InputError, match="is a directory"):
-        read_input_file(tmp_path, "priors file")
+        read_input_file(tmp_path, "priors")
     with pytest.raises(InputError, match="nope.txt: no such journal file"):
         read_input_file(tmp_path / "nope.txt", "journal")
     small = tmp_path / "small.txt"
@@ -76,7 +76,7 @@ def test_the_reader_refuses_a_fifo_a_device_and_a_huge_file_before_reading(tmp_p
     assert read_input_file(small, "word list") == b"x" * 100
     with pytest.raises(InputError, match="the limit is 99 bytes"):
         read_input_file(small, "word list", limit=99)
-    assert set(INPUT_LIMITS) >= {"word list", "priors file", "journal", "artifact", "grid"}
+    assert set(INPUT_LIMITS) >= {"word list", "priors", "journal", "artifact", "grid"}
 
 
 def test_standard_input_is_read_up_to_its_cap_only():

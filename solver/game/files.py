@@ -36,7 +36,7 @@ MIB = 1 << 20
 #: far above any real file of the kind, far below what would exhaust memory.
 INPUT_LIMITS = {
     "word list": 16 * MIB,        # answers.txt / guesses.txt: the legacy guesses are 78 kB
-    "priors file": 16 * MIB,      # word,weight lines
+    "priors": 16 * MIB,           # --priors FILE: word,weight lines
     "journal": 1024 * MIB,        # a run's journal (the legacy proof's: about 1 MB)
     "openers table": 64 * MIB,    # an openers CSV (the legacy one: 200 kB)
     "Q-table": 256 * MIB,         # a Q-learning artifact (the shipped ones: 200 kB)
@@ -90,7 +90,7 @@ def check_input_file(path: str | Path, what: str, *, limit: int | None = None,
         raise error(f"{path}: is {file_kind(info.st_mode)}, not a {what} file (a regular file "
                     "is needed)")
     if info.st_size > cap:
-        raise error(f"{path}: {info.st_size} bytes, larger than a {what} may be (the limit is "
+        raise error(f"{path}: {info.st_size} bytes, larger than a {what} file may be (the limit is "
                     f"{_limit_text(cap)}); it is not read")
     return info
 
@@ -121,7 +121,7 @@ def read_input_file(path: str | Path, what: str, *, limit: int | None = None,
         except OSError as exc:
             raise error(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
     if len(data) > cap:  # it grew while being read
-        raise error(f"{path}: larger than a {what} may be (the limit is {_limit_text(cap)})")
+        raise error(f"{path}: larger than a {what} file may be (the limit is {_limit_text(cap)})")
     return data
 
 

@@ -75,7 +75,7 @@ def load_priors(word_list, spec: str) -> Priors:
 
     Raises:
         PriorsError: an unreadable file, one that is not a regular file or is larger than
-            ``INPUT_LIMITS["priors file"]`` (refused before it is read); a line that is not
+            ``INPUT_LIMITS["priors"]`` (refused before it is read); a line that is not
             ``word,weight``; a weight that is not a finite positive number; a word that is not
             an answer, or given twice; an answer with no weight (each names the file and line,
             or the word).
@@ -84,7 +84,7 @@ def load_priors(word_list, spec: str) -> Priors:
         return _wordfreq_priors(word_list)
     path = Path(spec)
     # a regular file within the priors' size cap, checked before it is read
-    data = read_input_file(path, "priors file", error=PriorsError)
+    data = read_input_file(path, "priors", error=PriorsError)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
