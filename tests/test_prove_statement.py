@@ -122,3 +122,19 @@ def test_the_printed_statement_holds_at_a_tie_on_the_kth_place(tmp_path):
     # the CSV agrees with the table
     csv_rows = (tmp_path / "openers.csv").read_text().splitlines()[1:]
     assert [line.split(",")[0] for line in csv_rows[:len(rows)]] == [w for _, w, _ in rows]
+
+
+@pytest.mark.kernels
+def test_a_proof_over_some_openers_says_so(tmp_path, monkeypatch):
+    """With ``openers=`` the sentence speaks of the openers considered, not of every opener."""
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = small_list(34, 12, 30)
+    truth = brute_values(wl)
+    chosen = wl.guesses[:6]
+    result = prove(Game(wl), openers=chosen, jobs=1, resume=False)
+    (sentence,) = proof_sentences(result)
+    found = re.fullmatch(r"proven: of the 6 openers considered, every other one's value is at least "
+                         r"(\d+)", sentence)
+    assert found, sentence
+    best = min(truth[w] for w in chosen)
+    assert best < int(found.group(1)) <= min(truth[w] for w in chosen if truth[w] > best)

@@ -84,16 +84,18 @@ HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:
 LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
 MAX_INPUT_LINE = 200  # longer lines typed to `play` are refused without being echoed
 #: The most characters of one line `play` reads from standard input before it stops (exit 2):
-#: a longer line is not typed, and `< /dev/zero` must end, not fill the memory.
-MAX_LINE_READ = 1 << 20
+#: a longer line is not typed, and `< /dev/zero` must end. Past MAX_INPUT_LINE nothing of the
+#: line is kept (it is read on in pieces, to find its end), so memory stays bounded either way.
+MAX_LINE_READ = 64 << 20
 
 
-def read_line(limit: int, stream=None) -> str:
+def read_line(limit: int, stream=None) -> tuple[str, int]:
     """One line of standard input (``stream``, default ``sys.stdin``), read at most ``limit``
-    + 1 characters at a time: a line of at most ``limit`` characters is returned whole (its
-    newline included); a longer one is read on, in bounded pieces, and only its first
-    ``limit`` + 1 characters returned (the caller refuses it); one longer than
-    :data:`MAX_LINE_READ` (or unending: ``/dev/zero``) is an InputError (exit 2).
+    + 1 characters at a time: ``(line, length)``. A line of at most ``limit`` characters is
+    returned whole (its newline included); of a longer one only its first ``limit`` + 1
+    characters are kept (the caller refuses it) while the rest is read on in pieces and
+    dropped, and ``length`` counts them all; one longer than :data:`MAX_LINE_READ` (or
+    unending: ``/dev/zero``) is an InputError (exit 2).
 
     Raises:
         EOFError: the input has ended. InputError: the line is longer than MAX_LINE_READ."""
@@ -103,17 +105,17 @@ def read_line(limit: int, stream=None) -> str:
     line = stream.readline(limit + 1)
     if not line:
         raise EOFError
-    read = len(line)
+    length = len(line.rstrip("\n"))
     tail = line
-    while not tail.endswith("\n") and read > limit:  # the rest of a long line, dropped
+    while not tail.endswith("\n") and length > limit:  # the rest of a long line, dropped
         tail = stream.readline(1 << 16)
         if not tail:
             break
-        read += len(tail)
-        if read > MAX_LINE_READ:
+        length += len(tail.rstrip("\n"))
+        if length > MAX_LINE_READ:
             raise InputError(f"standard input: a line of more than {MAX_LINE_READ} characters "
                              "is not a feedback; play stops")
-    return line
+    return line, length
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -483,7 +485,8 @@ def play_interactive(tree, console, colour: bool) -> int:
         prompt = f"feedback for {suggestion}> "
         try:
             console.print(prompt, end="", markup=False, highlight=False)
-            line = read_line(MAX_INPUT_LINE).strip()
+            line, length = read_line(MAX_INPUT_LINE)
+            line = line.strip()
         except EOFError:
             console.print()
             return EXIT_OK
@@ -494,8 +497,8 @@ def play_interactive(tree, console, colour: bool) -> int:
             return EXIT_OK
         if not line:
             continue
-        if len(line) > MAX_INPUT_LINE:  # not echoed: a pasted file would flood the terminal
-            console.print(f"[bold red]error:[/] a line of more than {MAX_INPUT_LINE} characters is not a "
+        if length > MAX_INPUT_LINE:  # not echoed: a pasted file would flood the terminal
+            console.print(f"[bold red]error:[/] a line of {length} characters is not a "
                           "feedback (five of b/y/g, 0/1/2 or squares) nor WORD:FEEDBACK",
                           soft_wrap=True)
             continue

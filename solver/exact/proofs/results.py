@@ -195,8 +195,9 @@ def proof_sentences(result: ProofResult) -> list[str]:
         return [text]
     if stand.others_least is None:
         return [f"proven: every opener{scope} is solved exactly (the table lists them all)"]
-    return [f"proven: every other opener{scope}'s value is at least {stand.others_least}"
-            + _ties(stand)]
+    who = "every other opener's value" if not scope else \
+        f"of the {n} openers considered, every other one's value"
+    return [f"proven: {who} is at least {stand.others_least}" + _ties(stand)]
 
 
 def _ties(stand: Standing) -> str:
