@@ -101,13 +101,16 @@ def solve(opener: str = "salet", words="legacy", *, mode="normal", objective="to
 def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
           jobs: int = -1, progress=None):
     """The best opener over every allowed guess, proven: :func:`solver.exact.prove.prove`
-    (about 5 minutes on 2 cores for the legacy lists, docs/benchmarks.md).
+    (about 5 minutes on 2 cores for the legacy lists, docs/benchmarks.md). An interrupted call
+    resumes from its journal; a finished one removes it.
 
     Returns a :class:`~solver.exact.prove.ProofResult`; ``openers[0]`` is the best."""
-    from solver.exact.prove import prove as _prove
+    from solver.exact.prove import discard_journal, prove as _prove
 
-    return _prove(_game(words, mode=mode, objective=objective), rank=rank, jobs=jobs,
-                  progress=progress)
+    game = _game(words, mode=mode, objective=objective)
+    result = _prove(game, rank=rank, jobs=jobs, progress=progress)
+    discard_journal(game, rank)  # the proof is finished: nothing left to resume
+    return result
 
 
 def advise(history=(), words="legacy", *, mode="normal", top: int = 5,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from solver.runs.journal import (
-    ForeignJournalError, Journal, MAGIC, kernel_hashes, run_fingerprint,
+    ForeignJournalError, Journal, JournalDamagedWarning, MAGIC, kernel_hashes, run_fingerprint,
 )
 from solver.game.errors import InputError
 from solver.game.wordlists import from_words
@@ -70,7 +70,49 @@ def test_a_damaged_record_ends_the_journal(tmp_path):
     at = data.index(b"b" * 50)
     data[at] ^= 0xFF  # a flipped bit in b's body: its CRC fails
     path.write_bytes(bytes(data))
-    assert list(Journal.open(path, FINGERPRINT).records()) == ["a"]
+    with pytest.warns(JournalDamagedWarning, match=r"run.journal: damaged \(the record at offset "
+                      r"\d+ does not match its checksum\); set aside as .*run.journal.damaged, the "
+                      "1 intact records before the damage are reused"):
+        assert list(Journal.open(path, FINGERPRINT).records()) == ["a"]
+    # set aside byte for byte, not cut off: the damaged file is there to look at
+    assert (tmp_path / "run.journal.damaged").read_bytes() == bytes(data)
+    Journal.open(path, FINGERPRINT).append("d", 1)  # the journal goes on from the intact part
+    assert list(Journal.open(path, FINGERPRINT).records()) == ["a", "d"]
+
+
+def test_a_bit_flip_in_the_header_sets_the_journal_aside(tmp_path):
+    path = tmp_path / "run.journal"
+    Journal.open(path, FINGERPRINT).append("a", 1)
+    data = bytearray(path.read_bytes())
+    data[20] ^= 0x04  # inside the header's body
+    path.write_bytes(bytes(data))
+    with pytest.warns(JournalDamagedWarning, match="its header does not match its checksum.*set "
+                      "aside as .*run.journal.damaged, the run starts over"):
+        assert len(Journal.open(path, FINGERPRINT)) == 0
+    assert (tmp_path / "run.journal.damaged").read_bytes() == bytes(data)
+    path.write_bytes(bytes(data))  # damaged again: the next free name
+    with pytest.warns(JournalDamagedWarning, match="run.journal.damaged-2"):
+        Journal.open(path, FINGERPRINT)
+    assert (tmp_path / "run.journal.damaged-2").exists()
+
+
+def test_a_record_that_checks_but_is_not_a_record_is_a_clean_error(tmp_path):
+    from solver.runs.journal import MalformedJournalError, _frame, _pack
+
+    path = tmp_path / "run.journal"
+    Journal.open(path, FINGERPRINT).append("a", 1)
+    with open(path, "ab") as handle:
+        handle.write(_frame(_pack([1, 2, 3])))  # a valid frame, not {"key", "payload"}
+    before = path.read_bytes()
+    with pytest.raises(MalformedJournalError, match="run.journal: the record at offset"):
+        Journal.open(path, FINGERPRINT)
+    assert path.read_bytes() == before  # refused, not cut off
+    journal = Journal.open(path, FINGERPRINT, resume=False)
+    journal.append("x", {"value": "seven"})
+    reopened = Journal.open(path, FINGERPRINT)
+    with pytest.raises(MalformedJournalError, match=r"run.journal: a record is not of the shape"):
+        with reopened.reading():
+            int(reopened.get("x")["value"])
 
 
 def test_a_foreign_journal_is_refused_unless_starting_over(tmp_path):

@@ -116,7 +116,7 @@ def test_missing_directory_and_unknown_name(tmp_path):
     with pytest.raises(WordListError, match="neither a shipped word list"):
         load_word_list(tmp_path / "nowhere")
     (tmp_path / "empty_dir").mkdir()
-    with pytest.raises(WordListError, match="answers.txt: file not found"):
+    with pytest.raises(WordListError, match="answers.txt: no such word list file"):
         load_word_list(tmp_path / "empty_dir")
 
 

@@ -8,8 +8,10 @@ status  meaning
 ======  =====================================================================================
 0       done
 1       the work failed: a verification failed (``tree verify``), a write failed after the
-        work was done (the message says where the finished work is kept), or an internal
-        error (a short message; the traceback only with ``--debug``)
+        work was done (the message says where the finished work is kept), a dependency is
+        not installed in the Python that runs the tool (one plain line naming the package
+        and ``make install``), or an internal error (a short message; the traceback only
+        with ``--debug``)
 2       bad input, refused before any work: a word list, word, feedback, artifact, option
         value or output path that cannot be used (one line naming it and how to fix it);
         argparse's usage errors are 2 too
@@ -50,12 +52,58 @@ def prog_name(module: str) -> str:
 
 
 def print_error(text: str) -> None:
-    """Print ``error: text`` in red on stderr (text is not read as markup)."""
+    """Print ``error: text`` in red on stderr (text is not read as markup); plain when rich
+    cannot be imported (a Python without the dependencies: the message must still get out)."""
     # rich is imported only on the error path: lookups should not pay for it
-    from rich.console import Console
-    from rich.markup import escape
-
+    try:
+        from rich.console import Console
+        from rich.markup import escape
+    except ImportError:
+        print(f"error: {text}", file=sys.stderr)
+        return
     Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(text)}", soft_wrap=True)
+
+
+#: The project's own top-level packages: a ModuleNotFoundError naming one of them is a bug (or
+#: a broken checkout), not a missing dependency.
+OWN_PACKAGES = ("solver", "policy_tree", "tools", "benchmarks")
+#: Import names whose distribution (what pip installs) is spelled otherwise.
+DISTRIBUTIONS = {"yaml": "pyyaml", "msgpack": "msgpack", "sklearn": "scikit-learn"}
+
+
+def missing_dependency(exc: BaseException) -> str | None:
+    """The one-line message for a :class:`ModuleNotFoundError` that names a missing dependency
+    (not one of :data:`OWN_PACKAGES`), or None for any other exception: which package is
+    missing from which Python, and how to install the dependencies."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    top = exc.name.split(".")[0]
+    if top in OWN_PACKAGES:
+        return None
+    package = DISTRIBUTIONS.get(top, top)
+    return (f"the package {package!r} is not installed for this Python ({sys.executable}): "
+            "run `make install` and use the virtual environment's .venv/bin/python (or "
+            "`pip install -e .` into this Python)")
+
+
+def install_dependency_hook() -> None:
+    """Make an uncaught missing-dependency error (a tool's module importing numpy or rich at its
+    top, before :func:`run_main` runs) one plain line on stderr instead of a traceback, exit
+    status 1; every other uncaught exception goes to the hook that was there. Installed once
+    by ``tools/__init__.py``."""
+    previous = sys.excepthook
+    if getattr(previous, "missing_dependency_hook", False):
+        return
+
+    def hook(kind, exc, trace):
+        message = missing_dependency(exc)
+        if message is None:
+            previous(kind, exc, trace)
+        else:
+            print(f"error: {message}", file=sys.stderr)
+
+    hook.missing_dependency_hook = True
+    sys.excepthook = hook
 
 
 def add_debug_option(parser: argparse.ArgumentParser, *, subcommand: bool = False) -> None:
@@ -112,6 +160,31 @@ def _one_line_usage_errors():
         argparse.ArgumentParser.error = original
 
 
+@contextlib.contextmanager
+def _notices_as_lines():
+    """Warnings meant for the user (:class:`~solver.game.errors.UserNotice`: a damaged journal
+    set aside, say) as one line on stderr, ``warning: <message>``; other warnings as Python
+    shows them."""
+    from solver.game.errors import UserNotice
+
+    original = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, UserNotice):
+            print(f"warning: {message}", file=sys.stderr)
+        else:
+            original(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", UserNotice)
+            warnings.showwarning = show
+            yield
+    finally:
+        warnings.showwarning = original
+
+
 def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None, *,
              interrupted: Interrupted = "interrupted") -> int:
     """Call ``body(argv)`` and map every outcome to an exit status (module docstring).
@@ -126,7 +199,7 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which "
                             r"were still being processed)", category=UserWarning)
     try:
-        with _one_line_usage_errors():
+        with _one_line_usage_errors(), _notices_as_lines():
             status = body(argv)
         return EXIT_OK if status is None else int(status)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
@@ -143,6 +216,14 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
             traceback.print_exc()
         print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
         return EXIT_INPUT
+    except ModuleNotFoundError as exc:  # a Python without the dependencies: one plain line
+        message = missing_dependency(exc)
+        if message is None:  # one of our own modules: a broken checkout
+            message = f"internal error: {_first_line(str(exc))}"
+        if debug:
+            traceback.print_exc()
+        print_error(message)
+        return EXIT_FAILED
     except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say
         _silence_stdout()
         return EXIT_FAILED

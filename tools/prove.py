@@ -83,8 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                TimeElapsedColumn, TimeRemainingColumn)
     from rich.table import Table
 
-    from solver.exact.prove import (default_csv_path, discard_journal, prove, save_openers_csv,
-                                    proof_journal, save_proven_tree, timings_path)
+    from solver.exact.prove import (default_csv_path, discard_journal, proof_journal,
+                                    proof_sentences, prove, save_openers_csv, save_proven_tree,
+                                    standing, timings_path)
     from solver.game.wordlists import load_word_list
 
     from solver.game.files import prepare_output_file
@@ -141,18 +142,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.tree:
         tree_path = save_proven_tree(result, jobs=args.jobs)
     discard_journal(game, args.rank, openers, args.top)
+    # the table and the "proven" sentences come from the rows the CSV holds (ties included)
+    stand = standing(result)
     table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
     for column in ("rank", "opener", "value", "average"):
         table.add_column(column, justify="right" if column != "opener" else "left")
-    for i, row in enumerate(result.ranked[:max(args.rank, 1)], start=1):
+    for place, row in stand.shown:
         average = f"{row.value / word_list.n_answers:.5f}" if game.objective is Objective.TOTAL else ""
-        table.add_row(str(i), row.opener, str(row.value), average)
+        table.add_row(str(place), row.opener, str(row.value), average)
     Console().print(table)
-    bounded = [row.value for row in result.openers if row.status != "exact"]
+    for sentence in proof_sentences(result):
+        Console().print(sentence, soft_wrap=True, highlight=False)
     if game.objective is Objective.WORST:
         least = result.best.value
-        Console().print(f"proven: no opener wins every game within {least - 1} guesses; "
-                        f"{result.best.opener} wins every game within {least}", soft_wrap=True)
         levels = ", ".join(f"{k} {v:.1f} s" for k, v in result.phase_seconds.items())
         # the last level decides openers in order, a chunk at a time, until --rank of them win
         last = sum(1 for row in result.openers if row.status == "exact" or row.value > least)
@@ -163,16 +165,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"CSV {path} (timings: {timings})"
                         + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
         return EXIT_OK
-    if bounded and args.top is not None:
-        Console().print(f"best of the top {len(result.openers)} openers by depth-one bound, not "
-                        f"proven over all openers: each other of these {len(result.openers)} is at "
-                        f"least {min(bounded)}", soft_wrap=True)
-    elif bounded:
-        Console().print(f"proven: every other opener's value is at least {min(bounded)}",
-                        soft_wrap=True)
-    elif args.top is not None:
-        Console().print(f"best of the top {len(result.openers)} openers by depth-one bound, not "
-                        "proven over all openers", soft_wrap=True)
     considered = (f"{len(result.openers)} openers" if args.top is None else
                   f"the top {len(result.openers)} of {word_list.n_guesses} openers by bound")
     Console().print(f"{considered}: {result.searched} searched "

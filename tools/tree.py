@@ -83,6 +83,39 @@ HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:
                 "(with none, the opener is printed)")
 LIST_AT_MOST = 10  # remaining answers are listed in full up to this many
 MAX_INPUT_LINE = 200  # longer lines typed to `play` are refused without being echoed
+#: The most characters of one line `play` reads from standard input before it stops (exit 2):
+#: a longer line is not typed, and `< /dev/zero` must end. Past MAX_INPUT_LINE nothing of the
+#: line is kept (it is read on in pieces, to find its end), so memory stays bounded either way.
+MAX_LINE_READ = 64 << 20
+
+
+def read_line(limit: int, stream=None) -> tuple[str, int]:
+    """One line of standard input (``stream``, default ``sys.stdin``), read at most ``limit``
+    + 1 characters at a time: ``(line, length)``. A line of at most ``limit`` characters is
+    returned whole (its newline included); of a longer one only its first ``limit`` + 1
+    characters are kept (the caller refuses it) while the rest is read on in pieces and
+    dropped, and ``length`` counts them all; one longer than :data:`MAX_LINE_READ` (or
+    unending: ``/dev/zero``) is an InputError (exit 2).
+
+    Raises:
+        EOFError: the input has ended. InputError: the line is longer than MAX_LINE_READ."""
+    from solver.game.errors import InputError
+
+    stream = sys.stdin if stream is None else stream
+    line = stream.readline(limit + 1)
+    if not line:
+        raise EOFError
+    length = len(line.rstrip("\n"))
+    tail = line
+    while not tail.endswith("\n") and length > limit:  # the rest of a long line, dropped
+        tail = stream.readline(1 << 16)
+        if not tail:
+            break
+        length += len(tail.rstrip("\n"))
+        if length > MAX_LINE_READ:
+            raise InputError(f"standard input: a line of more than {MAX_LINE_READ} characters "
+                             "is not a feedback; play stops")
+    return line, length
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -450,7 +483,9 @@ def play_interactive(tree, console, colour: bool) -> int:
         console.print(f"guess {len(steps) + 1}: [bold]{suggestion}[/]")
         prompt = f"feedback for {suggestion}> "
         try:
-            line = console.input(prompt).strip()
+            console.print(prompt, end="", markup=False, highlight=False)
+            line, length = read_line(MAX_INPUT_LINE)
+            line = line.strip()
         except EOFError:
             console.print()
             return EXIT_OK
@@ -461,8 +496,8 @@ def play_interactive(tree, console, colour: bool) -> int:
             return EXIT_OK
         if not line:
             continue
-        if len(line) > MAX_INPUT_LINE:  # not echoed: a pasted file would flood the terminal
-            console.print(f"[bold red]error:[/] a line of {len(line)} characters is not a "
+        if length > MAX_INPUT_LINE:  # not echoed: a pasted file would flood the terminal
+            console.print(f"[bold red]error:[/] a line of {length} characters is not a "
                           "feedback (five of b/y/g, 0/1/2 or squares) nor WORD:FEEDBACK",
                           soft_wrap=True)
             continue

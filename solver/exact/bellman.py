@@ -242,9 +242,12 @@ def _class_record(result) -> dict:
 
 
 def _class_result(record: dict) -> tuple:
-    """The kernel result tuple of a journal payload written by :func:`_class_record`."""
-    return (int(record["value"]), record["node_guess"], record["edge_start"],
-            record["edge_feedback"], record["edge_child"], record["stats"])
+    """The kernel result tuple of a journal payload written by :func:`_class_record`
+    (TypeError when it is not of that shape: :meth:`solver.runs.journal.Journal.reading`)."""
+    arrays = [record[name] for name in ("node_guess", "edge_start", "edge_feedback", "edge_child")]
+    if not all(isinstance(a, np.ndarray) and a.ndim == 1 for a in arrays):
+        raise TypeError("a root class's tree arrays are not one-dimensional arrays")
+    return (int(record["value"]), *arrays, record["stats"])
 
 
 def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
@@ -298,8 +301,9 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
     ]
     zobrist = zobrist_keys(word_list.n_answers)
     journal = _open_journal(game, opener, resume)
-    results: dict[int, tuple] = {code: _class_result(journal.get(str(code)))
-                                 for code, _ in root_classes if str(code) in journal}
+    with journal.reading():  # a record of the wrong shape: a clean error naming the file
+        results: dict[int, tuple] = {code: _class_result(journal.get(str(code)))
+                                     for code, _ in root_classes if str(code) in journal}
     todo = sorted((c for c in root_classes if c[0] not in results), key=lambda c: (-len(c[1]), c[0]))
     done_answers = sum(len(s) for c, s in root_classes if c in results)
     if progress is not None:

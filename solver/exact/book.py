@@ -182,9 +182,13 @@ class OpeningBook:
         for directory in directories:
             path = directory / name
             if path.is_file():
-                try:
-                    self._unwinnable[opener] = path.read_text("utf-8").strip()
-                except (OSError, UnicodeDecodeError):
+                from solver.game.errors import InputError
+                from solver.game.files import read_input_file
+
+                try:  # a one-line note: a regular file of at most 64 kB, or it is skipped
+                    note = read_input_file(path, "note", limit=1 << 16)
+                    self._unwinnable[opener] = note.decode("utf-8").strip()
+                except (InputError, UnicodeDecodeError):
                     continue
                 return self._unwinnable[opener]
         return None
@@ -286,7 +290,11 @@ class OpeningBook:
         if not path.is_file():
             return None
         import csv
+        import io
 
-        with open(path, newline="", encoding="utf-8") as handle:
-            values = [int(row["value"]) for row in csv.DictReader(handle) if row["value"] != "inf"]
+        from solver.game.files import read_input_file
+
+        text = read_input_file(path, "openers table").decode("utf-8")
+        values = [int(row["value"]) for row in csv.DictReader(io.StringIO(text, newline=""))
+                  if row["value"] != "inf"]
         return min(values) if values else None

@@ -22,7 +22,9 @@ Two ways to hand out tasks, for two kinds of work:
 
 With one worker (and no deadline) the tasks run in this process — but on dask always on the
 cluster, however few its workers. On an exception or Ctrl-C the workers are stopped (on dask:
-the tasks not yet finished are cancelled), so nothing outlives the run.
+the tasks not yet finished are cancelled), so nothing outlives the run; on Linux every worker
+process on this machine (forked or loky's) also dies with the run when it is killed (SIGKILL
+included: :func:`die_with_parent`).
 """
 
 from __future__ import annotations
@@ -77,8 +79,13 @@ class Executor:
             self._client = self._dask(scheduler)
         elif workers > 1:
             from joblib import Parallel
+            from joblib._parallel_backends import LokyBackend
+
+            # every loky worker, as it starts, is armed to die with this process (a SIGKILL of
+            # the run must not leave workers computing: die_with_parent)
             self._parallel, self._unordered = (
-                Parallel(n_jobs=workers, max_nbytes=None, return_as=order)
+                Parallel(n_jobs=workers, max_nbytes=None, return_as=order,
+                         backend=LokyBackend(initializer=die_with_parent, initargs=(os.getpid(),)))
                 for order in ("generator", "generator_unordered"))
 
     def _dask(self, scheduler: str | None):
@@ -284,12 +291,31 @@ def _worker_start(parent: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        import ctypes
+    die_with_parent(parent)
 
-        try:
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # the parent died before the call above
-            os._exit(1)
+
+#: The process id for which :func:`die_with_parent` has armed the death signal.
+_ARMED: int | None = None
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process started by ``parent`` (a process id): on Linux, have the kernel
+    SIGKILL this process when its parent dies (``prctl(PR_SET_PDEATHSIG)``, which works while a
+    numba kernel holds the GIL, where a watching thread could not run), and exit at once if the
+    parent is already gone. Once per process; a no-op in ``parent`` itself and elsewhere than
+    Linux."""
+    global _ARMED
+    pid = os.getpid()
+    if _ARMED == pid or pid == parent or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    _ARMED = pid
+    if os.getppid() != parent:  # the parent died before the call above
+        os._exit(1)
+

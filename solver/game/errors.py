@@ -77,3 +77,9 @@ def require_extra(module: str, extra: str, purpose: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise MissingExtraError(f"{purpose} needs the {module!r} package, which is not installed: "
                                 f"pip install 'exact-wordle[{extra}]'")
+
+
+class UserNotice(UserWarning):
+    """A warning meant for the user of a tool (a damaged journal set aside, say): the
+    command-line tools print it as one line, ``warning: <message>``, on stderr
+    (``tools/_cli.py``)."""

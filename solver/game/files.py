@@ -1,4 +1,12 @@
-"""Files the project writes: the user cache directory and the one atomic-write helper.
+"""Files the project reads and writes: the one bounded reader of input files, the user cache
+directory and the one atomic-write helper.
+
+Every file a tool takes as input (word lists, priors, journals, openers tables, Q-tables; the
+decision-tree artifacts through :func:`policy_tree.reader.read_artifact_bytes`, whose checks
+these are) is read by :func:`read_input_file`: only a regular file, of at most the size cap of
+its kind (:data:`INPUT_LIMITS`), both checked before a byte is read, so a FIFO, a device such as
+``/dev/zero`` or a huge file is refused at once, never read until memory runs out. Standard
+input is read with :func:`read_stdin` (at most a cap, refused past it).
 
 Every file the project writes in place (artifacts, the feedback-table cache, report outputs,
 exports) goes through :func:`write_atomic`, so a reader never sees a half-written file and a
@@ -17,9 +25,129 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
+import sys
 from pathlib import Path
 
-from solver.game.errors import CacheError, OutputError
+from solver.game.errors import CacheError, InputError, OutputError
+
+MIB = 1 << 20
+#: The size cap of each kind of input file, in bytes (docs/troubleshooting.md lists them):
+#: far above any real file of the kind, far below what would exhaust memory.
+INPUT_LIMITS = {
+    "word list": 16 * MIB,        # answers.txt / guesses.txt: the legacy guesses are 78 kB
+    "priors": 16 * MIB,           # --priors FILE: word,weight lines
+    "journal": 1024 * MIB,        # a run's journal (the legacy proof's: about 1 MB)
+    "openers table": 64 * MIB,    # an openers CSV (the legacy one: 200 kB)
+    "Q-table": 256 * MIB,         # a Q-learning artifact (the shipped ones: 200 kB)
+    "artifact": 256 * MIB,        # a decision tree (policy_tree.schema.MAX_ARTIFACT_BYTES)
+    "grid": 1 * MIB,              # a shared grid (tools.analyse --grid)
+}
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for messages: ``"a directory"``, ``"a FIFO (named pipe)"``,
+    ``"a character device"``, ``"a block device"``, ``"a socket"`` or ``"not a regular
+    file"`` (``mode``: an ``st_mode``)."""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _limit_text(limit: int) -> str:
+    return f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit} bytes"
+
+
+def check_input_file(path: str | Path, what: str, *, limit: int | None = None,
+                     error: type[Exception] = InputError, info: os.stat_result | None = None,
+                     missing_ok: bool = False) -> os.stat_result | None:
+    """Refuse ``path`` as a ``what`` (a key of :data:`INPUT_LIMITS`, or any name with
+    ``limit``) unless it is a regular file of at most ``limit`` bytes (default: the kind's
+    cap), without opening it (``os.stat``, or ``info`` when given: an ``fstat`` of an open
+    file). Returns the stat result, or None when the file does not exist and ``missing_ok``.
+
+    Raises:
+        ``error`` (an :class:`~solver.game.errors.InputError` subclass, called with one
+        message naming the file): no such file, a directory, a FIFO, a device or a socket, a
+        file larger than the cap (the message states it), or a file that cannot be examined.
+    """
+    cap = INPUT_LIMITS[what] if limit is None else limit
+    if "\0" in str(path):
+        raise error(f"{str(path)!r}: not a file name (it holds a NUL character)")
+    if info is None:
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            if missing_ok:
+                return None
+            raise error(f"{path}: no such {what} file") from None
+        except OSError as exc:
+            raise error(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{path}: is {file_kind(info.st_mode)}, not a {what} file (a regular file "
+                    "is needed)")
+    if info.st_size > cap:
+        raise error(f"{path}: {info.st_size} bytes, larger than a {what} file may be (the limit is "
+                    f"{_limit_text(cap)}); it is not read")
+    return info
+
+
+def read_input_file(path: str | Path, what: str, *, limit: int | None = None,
+                    error: type[Exception] = InputError) -> bytes:
+    """The bytes of the input file ``path``, a ``what`` (a key of :data:`INPUT_LIMITS`, whose
+    cap applies unless ``limit`` is given), checked by :func:`check_input_file` before it is
+    opened and again on the open file (opened with ``O_NONBLOCK``, so that a FIFO put there
+    meanwhile cannot make the open wait); at most the cap is ever read.
+
+    Raises:
+        ``error`` (called with one message naming the file) as :func:`check_input_file`, or
+        when the file cannot be opened or read, or grew past the cap while being read.
+    """
+    cap = INPUT_LIMITS[what] if limit is None else limit
+    check_input_file(path, what, limit=cap, error=error)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what} file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as file:
+        check_input_file(path, what, limit=cap, error=error, info=os.fstat(file.fileno()))
+        try:
+            data = file.read(cap + 1)
+        except OSError as exc:
+            raise error(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    if len(data) > cap:  # it grew while being read
+        raise error(f"{path}: larger than a {what} file may be (the limit is {_limit_text(cap)})")
+    return data
+
+
+def read_stdin(what: str, *, limit: int | None = None, error: type[Exception] = InputError,
+               stream=None) -> bytes:
+    """Standard input's bytes (``stream``: a binary file, default ``sys.stdin.buffer``) as a
+    ``what`` (a key of :data:`INPUT_LIMITS`, or any name with ``limit``): at most the cap plus
+    one byte is read, and more than the cap is refused, so ``< /dev/zero`` ends at once.
+
+    Raises:
+        ``error``: standard input is closed or unreadable, or holds more than the cap."""
+    cap = INPUT_LIMITS[what] if limit is None else limit
+    if stream is None:
+        if sys.stdin is None or sys.stdin.closed:
+            raise error(f"standard input is closed: no {what} to read")
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+    try:
+        data = stream.read(cap + 1)
+    except (OSError, ValueError) as exc:
+        raise error(f"standard input cannot be read ({exc})") from None
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if len(data) > cap:
+        raise error(f"standard input: more than a {what} may be (the limit is "
+                    f"{_limit_text(cap)}); it is not read further")
+    return data
 
 #: The environment variable naming the user cache directory.
 CACHE_ENV = "EXACT_WORDLE_CACHE"

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.game.errors import PriorsError
+from solver.game.files import read_input_file
 
 #: The integer weights sum to about this (2**24): weighted totals stay below the search's
 #: infinity (2**30) for up to about 60 guesses per game on average.
@@ -73,16 +74,20 @@ def load_priors(word_list, spec: str) -> Priors:
     """The priors named by ``spec``: ``"wordfreq"`` or the path of a ``word,weight`` file.
 
     Raises:
-        PriorsError: an unreadable file; a line that is not ``word,weight``; a weight that is
-            not a finite positive number; a word that is not an answer, or given twice; an
-            answer with no weight (each names the file and line, or the word).
+        PriorsError: an unreadable file, one that is not a regular file or is larger than
+            ``INPUT_LIMITS["priors"]`` (refused before it is read); a line that is not
+            ``word,weight``; a weight that is not a finite positive number; a word that is not
+            an answer, or given twice; an answer with no weight (each names the file and line,
+            or the word).
     """
     if spec == WORDFREQ:
         return _wordfreq_priors(word_list)
     path = Path(spec)
+    # a regular file within the priors' size cap, checked before it is read
+    data = read_input_file(path, "priors", error=PriorsError)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise PriorsError(f"{path}: cannot read the priors file ({exc})") from exc
     index = {a: i for i, a in enumerate(word_list.answers)}
     raw = np.full(word_list.n_answers, np.nan)

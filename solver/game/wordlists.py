@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.game.errors import UnknownWordError, WordListError
+from solver.game.files import read_input_file
 from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -204,15 +205,10 @@ def _read_words(path: Path, length: int | None = None) -> list[str]:
 
     Accepts the files common editors and spreadsheets write: UTF-8 with or without a BOM,
     UTF-16 with a BOM, any line ending (LF, CRLF, CR), blank lines, surrounding whitespace and
-    a one-column CSV export (:func:`_line_word`)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise WordListError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise WordListError(f"{path}: is a directory, not a word list file") from None
-    except OSError as exc:
-        raise WordListError(f"{path}: cannot read ({exc.strerror})") from None
+    a one-column CSV export (:func:`_line_word`). Refused before it is read: not a regular
+    file, or larger than ``INPUT_LIMITS["word list"]`` (:func:`solver.game.files.read_input_file`)."""
+    # a regular file within the word list's size cap, checked before it is read
+    data = read_input_file(path, "word list", error=WordListError)
     text = _decode_word_file(path, data)
     words: list[str] = []
     first_line: dict[str, int] = {}

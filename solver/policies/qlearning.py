@@ -142,13 +142,21 @@ def load_qtable(path: str | Path, word_list=None) -> QTable:
     """Read a Q-table artifact; with ``word_list``, check it was trained on those lists.
 
     Raises:
-        QTableError: missing, unreadable, or trained on other lists (exit 2 in the CLIs).
+        QTableError: missing, unreadable, not a regular file or larger than
+            ``INPUT_LIMITS["Q-table"]`` (refused before it is read), or trained on other
+            lists (exit 2 in the CLIs).
     """
     import msgpack
 
+    from solver.game.files import read_input_file
+
     path = Path(path)
+    if not path.exists():
+        raise QTableError(f"{path}: no trained Q-table; train one with python -m tools.train_qlearning "
+                          "(see README)")
+    data = read_input_file(path, "Q-table", error=QTableError)  # a regular file, within its cap
     try:
-        payload = msgpack.unpackb(path.read_bytes(), raw=False)
+        payload = msgpack.unpackb(data, raw=False)
         meta = payload["meta"]
         q_values = np.frombuffer(payload["q_values"], dtype="<f8").astype(np.float64)
         visits = np.frombuffer(payload["visits"], dtype="<i8").astype(np.int64)

@@ -32,6 +32,12 @@ and 148 fsyncs took longer than the search, docs/benchmarks.md), so a crash of t
 loses at most that many seconds of records. A record cut short by a crash (or any frame whose
 length or CRC does not check) ends the journal: it and everything after it are ignored on
 reading and cut off before the next append, so a torn last record never hides later ones.
+A frame that is *damaged* rather than torn — a complete frame whose CRC or magic fails with
+more bytes after it, or a header frame that does not check (a flipped bit) — is never cut off
+or overwritten silently: the file is set aside as ``<name>.damaged`` (the first free name of
+``.damaged``, ``.damaged-2``, ...), a :class:`JournalDamagedWarning` says so and what is
+kept, and the run goes on from the intact records before the damage (from nothing when the
+header is damaged).
 Every read or write of the file holds an exclusive ``flock`` on it (POSIX) for that one
 operation, so two processes may share a journal: their records never interleave, and a
 process that starts over (``resume=False``) makes a new file, which the other notices
@@ -39,16 +45,22 @@ process that starts over (``resume=False``) makes a new file, which the other no
 
 Errors: :class:`ForeignJournalError` (an :class:`~solver.game.errors.InputError`, exit
 status 2 in the command-line tools) when the file holds another run's journal or is not a
-journal at all, unless the caller starts over with ``resume=False``; :class:`OSError` when
-the file cannot be read or written.
+journal at all, unless the caller starts over with ``resume=False``; :class:`JournalError`
+when the path is not a regular file (a directory, a FIFO, a device: refused before it is
+opened, never waited on) or is larger than ``INPUT_LIMITS["journal"]``
+(:func:`solver.game.files.check_input_file`), and, through :meth:`Journal.reading`, when a
+record that checks is not of the shape its run writes; :class:`OSError` when the file cannot
+be read or written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import struct
 import time
+import warnings
 import zlib
 from pathlib import Path
 from typing import Any
@@ -56,8 +68,8 @@ from typing import Any
 import msgpack
 import numpy as np
 
-from solver.game.errors import InputError
-from solver.game.files import write_atomic
+from solver.game.errors import InputError, UserNotice
+from solver.game.files import check_input_file, write_atomic
 
 try:  # advisory locks are POSIX; elsewhere one writer at a time is the caller's business
     import fcntl
@@ -79,6 +91,16 @@ class JournalError(InputError):
 
 class ForeignJournalError(JournalError):
     """The journal file belongs to another run (its fingerprint differs) or is not a journal."""
+
+
+class MalformedJournalError(JournalError):
+    """A journal record that checks (its CRC is right) is not of the shape its run writes
+    (:meth:`Journal.reading`): the message names the file and the record."""
+
+
+class JournalDamagedWarning(UserNotice):
+    """A damaged journal was set aside as ``<name>.damaged`` (module docstring); the message
+    names both files and what the run keeps."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,6 +161,22 @@ def _unpack(body: bytes):
 
 def _frame(body: bytes) -> bytes:
     return _FRAME.pack(MAGIC, len(body), zlib.crc32(body)) + body
+
+
+def _damage(data: bytes, end: int) -> str | None:
+    """Why the bytes of ``data`` after its intact frames (from ``end``) are damage rather than a
+    torn last record (None): a torn record is the last thing in the file (a frame cut short, or
+    a last frame whose body does not check, or zeros a crash left); damage is a complete frame
+    that fails its check with more bytes after it."""
+    rest = data[end:]
+    if not rest or len(rest) < _FRAME.size or not rest.strip(b"\0"):
+        return None
+    magic, length, _ = _FRAME.unpack_from(rest)
+    if magic != MAGIC:
+        return f"bytes at offset {end} are not a journal frame"
+    if _FRAME.size + length >= len(rest):  # the last frame, cut short or torn
+        return None
+    return f"the record at offset {end} does not match its checksum"
 
 
 def _frames(data: bytes) -> list[tuple[bytes, int]]:
@@ -236,13 +274,35 @@ class Journal:
         """
         path = Path(path)
         wanted = _unpack(_pack(fingerprint))  # as it will read back (tuples → lists)
+        # a directory, FIFO or device there is refused before it is opened (never waited on)
+        check_input_file(path, "journal", error=JournalError, missing_ok=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = _open_locked(path, create=True)
+        notice = None
         try:
-            data = _read_all(fd)
+            data = _read_all(fd, path)
             frames = _frames(data)
             records: dict[str, Any] = {}
             problem = None
+            damage = None
+            if resume and frames and _is_header(frames[0][0]):
+                damage = _damage(data, frames[-1][1])
+            elif resume and not frames and data.startswith(MAGIC):
+                # write_atomic writes the header whole: one that does not check is damaged
+                damage = "its header does not match its checksum"
+            if damage is not None:
+                kept = data[:frames[-1][1]] if frames else b""
+                aside = _set_aside(path)
+                notice = (f"{path}: damaged ({damage}); set aside "
+                          f"as {aside}, " + (f"the {len(frames) - 1} intact records before the "
+                                             "damage are reused" if frames else
+                                             "the run starts over"))
+                if frames:  # the intact part, as a new file (a new inode)
+                    write_atomic(path, kept)
+                os.close(fd)
+                fd = _open_locked(path, create=True)
+                data = _read_all(fd, path)
+                frames = _frames(data)
             if frames:
                 try:
                     head = _unpack(frames[0][0])
@@ -267,8 +327,12 @@ class Journal:
                     try:
                         record = _unpack(body)
                         records[record["key"]] = record["payload"]
-                    except Exception:  # a frame that checks but does not decode ends it too
-                        break
+                    except Exception as exc:  # it checks, so it was written so: not ours
+                        raise MalformedJournalError(
+                            f"{path}: the record at offset {end} matches its checksum but is "
+                            f"not a journal record ({type(exc).__name__}); it is not reused. "
+                            "Start over with resume=False (--no-resume on the command line), "
+                            "which discards it") from None
                     end = stop
                 if end < len(data):
                     os.ftruncate(fd, end)  # drop a torn tail so later records stay readable
@@ -282,6 +346,8 @@ class Journal:
                 identity = _identity(os.stat(path))
         finally:
             os.close(fd)
+        if notice is not None:
+            warnings.warn(notice, JournalDamagedWarning, stacklevel=2)
         if sync_interval < 0:
             raise ValueError(f"sync_interval must be ≥ 0 seconds, got {sync_interval}")
         return cls(path, wanted, identity, records, sync_interval)
@@ -294,6 +360,20 @@ class Journal:
     def get(self, key: str, default=None):
         """The payload recorded under ``key``, or ``default``."""
         return self._records.get(key, default)
+
+    @contextlib.contextmanager
+    def reading(self):
+        """Context for decoding this journal's records into a run's values: a record of the
+        wrong shape (a missing key, a wrong type or length: KeyError, TypeError, ValueError,
+        IndexError, AttributeError raised inside) becomes a :class:`MalformedJournalError`
+        naming the file, and that ``--no-resume`` starts over."""
+        try:
+            yield self
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise MalformedJournalError(
+                f"{self.path}: a record is not of the shape this run writes "
+                f"({type(exc).__name__}: {str(exc)[:120]}); it is not reused. Start over with "
+                "resume=False (--no-resume on the command line), which discards it") from None
 
     def __contains__(self, key: str) -> bool:
         return key in self._records
@@ -401,7 +481,29 @@ def _open_locked(path: Path, create: bool) -> int:
         os.close(fd)  # replaced while we waited: lock the file that is there now
 
 
-def _read_all(fd: int) -> bytes:
+def _is_header(body: bytes) -> bool:
+    try:
+        head = _unpack(body)
+    except Exception:
+        return False
+    return isinstance(head, dict) and head.get("format") == FORMAT
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename a damaged journal to the first free ``<name>.damaged``, ``.damaged-2``, ...;
+    returns the new path."""
+    for n in range(1, 10_000):
+        aside = path.with_name(path.name + (".damaged" if n == 1 else f".damaged-{n}"))
+        if not os.path.lexists(aside):
+            os.replace(path, aside)
+            return aside
+    raise JournalError(f"{path}: damaged, and too many damaged journals beside it to set it aside")
+
+
+def _read_all(fd: int, path: Path | None = None) -> bytes:
+    """The whole open journal, checked again on the open file (a regular file within its cap:
+    the path may have been replaced since it was checked)."""
+    check_input_file(path, "journal", error=JournalError, info=os.fstat(fd))
     os.lseek(fd, 0, os.SEEK_SET)
     chunks = []
     while True:

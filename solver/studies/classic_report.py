@@ -118,11 +118,15 @@ def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = A
                                         artifacts_dir=[Path("artifacts"), Path(artifacts_dir)])
         return int(optimum.header["total"]), f"exact optimum from {opener}"
     path = Path(artifacts_dir) / f"{word_list.output_name}-normal-openers.csv"
-    try:
-        rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
-    except OSError:
+    if not path.exists():
         raise InputError(f"{path}: no proven optimum over openers for these lists; run python -m tools.prove "
-                         "first, or give an opener") from None
+                         "first, or give an opener")
+    from solver.game.files import read_input_file
+
+    try:
+        rows = list(csv.DictReader(io.StringIO(read_input_file(path, "openers table").decode("utf-8"))))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not an openers table ({exc})") from None
     best = rows[0] if rows else None
     if best is None or best.get("status") != "exact":
         raise InputError(f"{path}: its first row is not an exact optimum")

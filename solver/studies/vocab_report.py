@@ -125,11 +125,12 @@ def exact_optimum(word_list, jobs: int = 1) -> dict:
     counts the openers whose work came from the proof's own journal (an interrupted or earlier
     proof of the same list in the user cache: the seconds are then not the whole proof's)."""
     from solver.exact.bellman import UnwinnableError
-    from solver.exact.prove import prove
+    from solver.exact.prove import discard_journal, prove
 
     started = time.perf_counter()
     try:
         result = prove(Game(word_list), jobs=jobs, memory_gb=PROOF_MEMORY_GB, resume=True)
+        discard_journal(Game(word_list), 1)  # finished: its result is in the report's journal
     except UnwinnableError:
         return {"first_guess": "", "optimum_total": None, "seconds": time.perf_counter() - started, "proof_reused": 0,
                 "optimum_source": f"none: no policy wins every game within {GUESS_LIMIT} guesses"}

@@ -119,3 +119,89 @@ def default_csv_path(game: Game, directory: str | Path = "artifacts",
     suffix = "" if game.objective is Objective.TOTAL else f"-{game.objective.value}"
     limit = "" if top is None else f"-top{top}"
     return Path(directory) / f"{game.word_list.output_name}-{game.mode.value}{suffix}{limit}-openers.csv"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a proof's rows establish about its K best openers: the table and the "proven"
+    sentence of ``tools.prove`` are built from this, so that they say only what the rows (the
+    CSV) hold, ties at the K-th place included.
+
+    Attributes:
+        shown: ``(rank, row)`` pairs, best first: every ``exact`` row whose value is at most
+            the K-th best exact value (so every opener tied with the K-th is shown, and the
+            table may be longer than K); ``rank`` is one plus the number of rows with a
+            smaller value (tied rows share it).
+        kth: the K-th best exact value (``INF`` when fewer than K rows are exact).
+        others: the rows not shown, in the result's order (``exact`` rows worse than the
+            K-th and ``lower_bound`` rows).
+        others_least: the least value of ``others`` (exact or a proven lower bound): every
+            opener not shown has at least this value; None when every opener is shown.
+        undecided_ties: how many of ``others`` are ``lower_bound`` rows whose bound equals
+            ``kth`` (not shown to be worse than the K-th: their exact value may tie with it;
+            0 in a total-objective proof, whose cut-off is the K-th value plus one).
+    """
+
+    shown: list[tuple[int, OpenerValue]]
+    kth: int
+    others: list[OpenerValue]
+    others_least: int | None
+    undecided_ties: int
+
+
+def standing(result: ProofResult) -> Standing:
+    """The :class:`Standing` of ``result``'s rows (for ``result.rank`` = K)."""
+    exact = sorted(row.value for row in result.openers if row.status == "exact")
+    kth = exact[result.rank - 1] if len(exact) >= result.rank else INF
+    chosen = [row for row in result.openers if row.status == "exact" and row.value <= kth]
+    chosen.sort(key=lambda row: row.value)  # stable: the result's order among ties
+    shown = [(1 + sum(1 for other in chosen if other.value < row.value), row) for row in chosen]
+    picked = {id(row) for row in chosen}
+    others = [row for row in result.openers if id(row) not in picked]
+    least = min((row.value for row in others), default=None)
+    undecided = sum(1 for row in others if row.status != "exact" and row.value <= kth)
+    return Standing(shown, kth, others, least, undecided)
+
+
+def proof_sentences(result: ProofResult) -> list[str]:
+    """The sentences ``tools.prove`` prints under its table (before the summary of the run),
+    each derived from the rows of ``result`` (:func:`standing`): what is proven about the
+    openers the table shows and every other one. A ``top`` search says it proves nothing
+    about the openers outside the N it considered."""
+    stand = standing(result)
+    n = len(result.openers)
+    scope = "" if len(result.openers) == result.word_list.n_guesses else f" of the {n} considered"
+    if result.game.objective is Objective.WORST:
+        least = min(row.value for row in result.openers)  # every row: exact, or a bound
+        winners = [row for row in result.openers if row.status == "exact" and row.value == least]
+        text = "proven: "
+        if least > 1:
+            text += (f"no opener{scope} wins every game within {least - 1} "
+                     f"guess{'es' if least - 1 != 1 else ''}; ")
+        text += f"{winners[0].opener} wins every game within {least}"
+        if len(winners) > 1:
+            others = len(winners) - 1
+            text += (", as does the other opener ranked 1" if others == 1 else
+                     f", as do the {others} other openers ranked 1")
+        lines = [text]
+        if stand.others_least is not None:
+            lines.append(f"proven: every other opener{scope} needs at least {stand.others_least} "
+                         "guesses in some game" + _ties(stand))
+        return lines
+    if result.top is not None:
+        text = f"best of the top {n} openers by depth-one bound, not proven over all openers"
+        if stand.others_least is not None:
+            text += f": each other of these {n} is at least {stand.others_least}" + _ties(stand)
+        return [text]
+    if stand.others_least is None:
+        return [f"proven: every opener{scope} is solved exactly (the table lists them all)"]
+    who = "every other opener's value" if not scope else \
+        f"of the {n} openers considered, every other one's value"
+    return [f"proven: {who} is at least {stand.others_least}" + _ties(stand)]
+
+
+def _ties(stand: Standing) -> str:
+    if not stand.undecided_ties:
+        return ""
+    return (f" ({stand.undecided_ties} of them, not decided further, may tie with the "
+            f"K-th value {stand.kth})")

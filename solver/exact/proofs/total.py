@@ -263,15 +263,19 @@ class _Proof:
         # openers and cut-off, a search by its opener and cut-off (module docstring).
         self.journaled_bounds: dict[tuple, list[int]] = {}
         self.journaled_searches: dict[tuple[int, int], tuple[int, float]] = {}
-        for key, record in journal.records().items():
-            if key.startswith("bounds:"):
-                if "beta" in record:  # earlier journals did not record it: recomputed
-                    names = tuple(record["openers"])
-                    self.journaled_bounds[names, int(record["beta"])] = [int(v) for v in record["values"]]
-            else:
-                g = word_list.guess_index(key.split("@")[0])
-                self.journaled_searches[g, int(record["beta"])] = (
-                    int(record["value"]), float(record["seconds"]))
+        with journal.reading():  # a record of the wrong shape: a clean error naming the file
+            for key, record in journal.records().items():
+                if key.startswith("bounds:"):
+                    if "beta" in record:  # earlier journals did not record it: recomputed
+                        names = tuple(str(w) for w in record["openers"])
+                        values = [int(v) for v in record["values"]]
+                        if len(values) != len(names):
+                            raise ValueError(f"{key}: {len(values)} values for {len(names)} openers")
+                        self.journaled_bounds[names, int(record["beta"])] = values
+                else:
+                    g = word_list.guess_index(key.split("@")[0])
+                    self.journaled_searches[g, int(record["beta"])] = (
+                        int(record["value"]), float(record["seconds"]))
 
     # -- the cut-off ------------------------------------------------------------------------
     def exact(self) -> list[int]:

@@ -171,6 +171,12 @@ class _Levels:
             key = self.key(limit, chunk)
             record = self.done.get(key)
             if record is not None:
+                with self.journal.reading():  # the wrong shape: a clean error naming the file
+                    record = {"patterns": [int(p) for p in record["patterns"]],
+                              "seconds": [float(t) for t in record["seconds"]]}
+                    if not len(record["patterns"]) == len(record["seconds"]) == len(chunk):
+                        raise ValueError(f"{key}: {len(record['patterns'])} decisions for a "
+                                         f"chunk of {len(chunk)} openers")
                 self.reused += len(chunk)
             else:
                 outcome = next(results)
