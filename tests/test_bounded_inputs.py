@@ -285,3 +285,19 @@ def test_a_killed_proof_leaves_no_worker_behind(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+@pytest.mark.parametrize("where", ["fifo", "/dev/zero", "stdin"])
+def test_a_grid_that_is_no_file_or_endless_is_refused(tmp_path, where):
+    """`analyse --grid` reads through the one bounded reader: a FIFO and a device are refused
+    before a byte is read, an endless standard input past the grid's cap."""
+    if where == "fifo":
+        fifo = tmp_path / "grid"
+        os.mkfifo(fifo)
+        done = run_tool(tmp_path, "tools.analyse", "--grid", str(fifo))
+    elif where == "stdin":
+        with open("/dev/zero", "rb") as zero:
+            done = run_tool(tmp_path, "tools.analyse", "--grid", "-", stdin=zero)
+    else:
+        done = run_tool(tmp_path, "tools.analyse", "--grid", where)
+    assert_refused(done, "grid")

@@ -56,37 +56,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def read_grid(value: str | None) -> str | None:
-    """The grid's text from a file, standard input ('-') or the value itself."""
+    """The grid's text from a file, standard input ('-') or the value itself; a file and
+    standard input through the one bounded reader (:mod:`solver.game.files`: a regular file
+    of at most the grid's cap, checked before a byte is read)."""
     from pathlib import Path
 
     from solver.game.errors import InputError
+    from solver.game.files import read_input_file, read_stdin
 
     if value is None:
         return None
     if value == "-":
         if sys.stdin is None or sys.stdin.closed:
             raise InputError("--grid -: standard input is closed")
-        return sys.stdin.read()
-    path = Path(value)
-    squares = any(c in value for c in "⬛⬜🟨🟩")
-    if "\n" not in value and len(value) < 4096 and "\0" not in value and not squares:
+        data = read_stdin("grid")
+    else:
+        squares = any(c in value for c in "⬛⬜🟨🟩")
+        if "\n" in value or len(value) >= 4096 or "\0" in value or squares:
+            return value  # the grid's text itself
         # no squares: it must name a file (a grid's text always has them)
-        if path.is_dir():
-            raise InputError(f"--grid {value}: is a directory, not a file holding the grid")
-        if not path.exists():
+        if not Path(value).exists() and not Path(value).is_symlink():
             raise InputError(f"--grid {value}: no such file (give the grid's file, '-' for "
                              "standard input, or the grid's text with its squares)")
-        if not path.is_file():
-            raise InputError(f"--grid {value}: not a regular file (give the grid's file, or '-' "
-                             "for standard input)")
-        if path.stat().st_size > 1 << 20:
-            raise InputError(f"--grid {value}: {path.stat().st_size} bytes, too large for a "
-                             "shared grid")
-        try:
-            return path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"--grid {value}: cannot read the grid ({exc})") from None
-    return value
+        data = read_input_file(value, "grid")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"--grid {value}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 @entry_point()
