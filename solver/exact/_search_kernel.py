@@ -76,9 +76,14 @@ KEY_GUESS_MASK = (1 << 17) - 1
 MAX_GUESSES = 1 << 17
 MAX_ANSWERS = 11585
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
-# deeply (their subsets with two guesses left need no more than one scan). From 4, not 5:
-# Yellow Wordle's guesses split alike far more often (docs/algorithms.md §6, §10.4).
-DEDUPE_MIN_DEPTH = 4
+# deeply (their subsets with two guesses left need no more than one scan). From 5 guesses left;
+# from 4 when the table has few feedback codes (b ≤ DEDUPE_FEW_CODES), as under Yellow Wordle's
+# rule (32 codes), whose guesses split alike far more often (docs/algorithms.md §6, §10.4). Under
+# the standard rule (238 codes) the scan at 4 guesses left cost more than it saved: a poor
+# opener's class of 488 answers took 15.3 CPU-s with it, 8.3 s without.
+DEDUPE_MIN_DEPTH = 5
+DEDUPE_MIN_DEPTH_FEW_CODES = 4
+DEDUPE_FEW_CODES = 64
 
 
 def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
@@ -560,7 +565,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
         ordered_bounds = ordered >> KEY_BOUND_SHIFT
     # (not in hard mode: two guesses that split S alike allow different guesses later); done
     # when a class is first searched, as many states never search one
-    dedupe = nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH and not hard
+    dedupe_depth = DEDUPE_MIN_DEPTH_FEW_CODES if b <= DEDUPE_FEW_CODES else DEDUPE_MIN_DEPTH
+    dedupe = nk > 1 and n >= 4 and d >= dedupe_depth and not hard
     sub_candidates = useful[:nu]
     sub_kub = kub[:nu]
     if local_b > b:
