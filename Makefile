@@ -82,6 +82,7 @@ test-jit-off: install
 # and times it beside our SALET trees as whole processes.
 bench: install
 	$(PY) -m benchmarks.bench
+	$(PY) -m benchmarks.bench_openers
 	$(PY) -m benchmarks.bench_startup $(if $(SELBY_SOURCE),--selby-source $(SELBY_SOURCE))
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))

@@ -195,3 +195,44 @@ def test_search_on_kept_memory_equals_a_fresh_search(legacy):
         assert np.array_equal(kept[0][2], new[0][2]) and np.array_equal(kept[2], new[2])
         for a, b in zip(kept[1], new[1]):
             assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+# Lists large enough that states of 3 answers or more search with cut-offs (kmin > 2).
+FAMILY_CASES = [(40, 150, 400, 5)] + [pytest.param(*case, marks=pytest.mark.slow) for case in
+                                     [(41, 150, 400, 5), (42, 180, 300, 5), (45, 150, 300, 6)]]
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", FAMILY_CASES)
+@pytest.mark.kernels
+def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers, n_guesses, limit):
+    """The scans skipped by the letter family's class counts (docs/algorithms.md §3.8), forced
+    on for every state of 3 answers or more, change neither the value nor the tie-broken tree:
+    the same tree arrays as the search without them (which the tests above hold to the brute
+    force); and they do skip scans. The bound itself is held to the brute force in
+    tests/test_opener_kernel.py (superset_counts)."""
+    import numpy as np
+
+    from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
+    from solver.exact.search import new_search, reset_search, search_subtree
+    from solver.game.feedback import feedback_table
+    from solver.game.hashing import zobrist_keys
+
+    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+    spec = Game(wl, limit)
+    answers = np.arange(wl.n_answers, dtype=np.int32)
+    state, local, guess_of_answer, z1, z2 = _localise(feedback_table(wl), answers,
+                                                       wl.answer_guess_index, zobrist_keys(wl.n_answers))
+    constraint, candidates = allowed_after(spec, [])
+    rules = local_rules(search_rules(spec), answers)
+    results = []
+    for thresholds in ((2, 3), (10**9, 10**9)):  # the family on every state, then off
+        search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
+        reset_search(search)
+        search[1][20][:] = thresholds
+        results.append(search_subtree(state, limit, local, guess_of_answer, z1, z2, search,
+                                      spec.objective_id, spec.mode_id, rules, constraint, candidates))
+    on, off = results
+    assert on[5][3] > 0 and off[5][3] == 0  # the family spared scans (and only when on)
+    assert on[0] == off[0]
+    for a, b in zip(on[1:5], off[1:5]):
+        assert a.dtype == b.dtype and np.array_equal(a, b)

@@ -87,8 +87,9 @@ def test_the_search_kernel_is_stamped_with_its_callees_files():
     names = {path.relative_to(ROOT).as_posix() for path in
              dependency_sources(ROOT / "solver" / "exact" / "_search_kernel.py")}
     assert names == {"solver/exact/_search_kernel.py", "solver/exact/_objective_kernel.py",
-                     "solver/game/_memo_kernel.py", "solver/game/_hard_mode_kernel.py",
-                     "solver/game/_partition_kernel.py", "solver/game/kernel_cache.py",
+                     "solver/exact/_family_kernel.py", "solver/game/_memo_kernel.py",
+                     "solver/game/_hard_mode_kernel.py", "solver/game/_partition_kernel.py",
+                     "solver/game/kernel_cache.py",
                      "solver/game/values.py"}
 
 

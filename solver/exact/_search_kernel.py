@@ -67,6 +67,7 @@ from solver.game._hard_mode_kernel import (HARD_MODE, WIDTH, constraint_hash, fi
 from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
+from solver.exact._family_kernel import family_counts, new_bits, superset_counts
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
 # ≤ 2**17 guesses and Σ|C|² < 2**27, i.e. ≤ 11585 answers (the API checks both).
@@ -76,9 +77,19 @@ KEY_GUESS_MASK = (1 << 17) - 1
 MAX_GUESSES = 1 << 17
 MAX_ANSWERS = 11585
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
-# deeply (their subsets with two guesses left need no more than one scan). From 4, not 5:
-# Yellow Wordle's guesses split alike far more often (docs/algorithms.md §6, §10.4).
-DEDUPE_MIN_DEPTH = 4
+# deeply (their subsets with two guesses left need no more than one scan). From 5 guesses left;
+# from 4 when the table has few feedback codes (b ≤ DEDUPE_FEW_CODES), as under Yellow Wordle's
+# rule (32 codes), whose guesses split alike far more often (docs/algorithms.md §6, §10.4). Under
+# the standard rule (238 codes) the scan at 4 guesses left did not pay where measured (a poor
+# opener's 488-answer class read 570 million table entries for it).
+DEDUPE_MIN_DEPTH = 5
+DEDUPE_MIN_DEPTH_FEW_CODES = 4
+DEDUPE_FEW_CODES = 64
+# The letter family's class counts (docs/algorithms.md §3.8) are built for a root state of at
+# least FAMILY_ROOT_MIN answers (about a fifth of a second for 500 answers), and then read by
+# every state of at least FAMILY_MIN answers under it, before its scan of the candidates.
+FAMILY_ROOT_MIN = 300
+FAMILY_MIN = 24
 
 
 def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
@@ -101,6 +112,11 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # the same by guess index
         np.full((depth + 1, n_guesses), -1, dtype=np.int64),  # the state that wrote it
         np.zeros(1, dtype=np.int64),  # states scanned so far (stamps)
+        np.zeros((0, n_guesses), dtype=np.uint16),  # letter family's class counts (none: off)
+        np.zeros(n_answers, dtype=np.int64),  # the answers' letters as bits, for the family
+        np.zeros((n_answers, 1), dtype=np.uint8),  # the answers' letters, for the family
+        np.zeros(n_guesses, dtype=np.int32),  # upper bounds on a state's class counts
+        np.array([FAMILY_ROOT_MIN, FAMILY_MIN], dtype=np.int64),  # the family's thresholds
     )
 
 
@@ -436,7 +452,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
         if memo[4][slot] >= 0 or memo[3][slot] >= beta:
             return np.int64(memo[3][slot]), np.int64(memo[4][slot])
     (counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws,
-     allowed_ws, _, b_ws, kub_ws, kval_ws, stamp_ws, serial_ws) = ws
+     allowed_ws, _, b_ws, kub_ws, kval_ws, stamp_ws, serial_ws, family, answer_masks,
+     answer_letters, upper, family_min) = ws
     b = b_ws[0]
     counts = counts_ws[d]
     all_green = counts.shape[0] - 1
@@ -501,12 +518,24 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
     serial = serial_ws[0]
     kval = kval_ws[d]
     stamp = stamp_ws[d]
+    # Every guess's class count on the letter family's sets that contain S bounds its count
+    # on S (§3.8): a guess whose bound is below kmin is not scanned, as with kub_in.
+    family_known = kmin > 2 and family.shape[0] > 0 and n >= family_min[1]
+    if family_known:
+        superset_counts(S, family, answer_masks, answer_letters, upper)
     for j in range(candidates.shape[0]):
         g = candidates[j]
         if kmin > 2:
             if known and kub_in[j] < kmin:
                 # fewer classes on a superset than a bound under beta needs: no scan
                 k = kub_in[j]
+                sumsq = -1
+            elif family_known and upper[g] < kmin:
+                # fewer classes on a letter-family superset of S than needed: no scan
+                stats[3] += 1
+                k = np.int64(upper[g])
+                if known and kub_in[j] < k:
+                    k = kub_in[j]
                 sumsq = -1
             else:
                 k, sumsq, green = _split_stats_cut(P[g], S, counts, kmin)
@@ -560,7 +589,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
         ordered_bounds = ordered >> KEY_BOUND_SHIFT
     # (not in hard mode: two guesses that split S alike allow different guesses later); done
     # when a class is first searched, as many states never search one
-    dedupe = nk > 1 and n >= 4 and d >= DEDUPE_MIN_DEPTH and not hard
+    dedupe_depth = DEDUPE_MIN_DEPTH_FEW_CODES if b <= DEDUPE_FEW_CODES else DEDUPE_MIN_DEPTH
+    dedupe = nk > 1 and n >= 4 and d >= dedupe_depth and not hard
     sub_candidates = useful[:nu]
     sub_kub = kub[:nu]
     if local_b > b:
@@ -780,6 +810,24 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
 
 
 @njit(cache=True)
+def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
+    """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8)
+    when S is a root state worth them: total objective, normal mode, at least ``ws[20][0]``
+    answers, P holding S's own columns (a localised table); else ``ws`` as it is."""
+    n = S.shape[0]
+    if not (objective == TOTAL and mode != HARD_MODE and n >= ws[20][0] and P.shape[1] <= 2 * n):
+        return ws
+    letters = rules[0]
+    answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
+    for a in range(P.shape[1]):
+        answer_letters[a, :] = letters[guess_of_answer[a]]
+    family, masks = family_counts(P, answer_letters, ws[0].shape[1],
+                                  new_bits(P.shape[0], ws[0].shape[1]))
+    return (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11],
+            ws[12], ws[13], ws[14], ws[15], family, masks, answer_letters, ws[19], ws[20])
+
+
+@njit(cache=True)
 def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
                   objective, mode, rules, constraint, candidates):
     """Solve state S exactly and return its optimal subtree.
@@ -788,7 +836,7 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     edge_feedback, edge_child, stats)`` with the tree arrays as described in
     :mod:`policy_tree.schema` (root = node 0 of the subtree; edge_start has n_nodes + 1
     entries; edge_feedback has P's dtype) and stats int64[4] = (states searched, memo hits,
-    guesses expanded, unused). value is ``INF`` and the tree empty if S cannot be won in d
+    guesses expanded, scans the letter family spared, §3.8). value is ``INF`` and the tree empty if S cannot be won in d
     guesses.
     """
     search = (new_memo(memo_capacity), new_workspace(d, P.shape[0], P.shape[1], n_patterns),
@@ -806,6 +854,7 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     reuses the same memory (stats is the state's own, from zero). Same result, byte for byte."""
     memo, ws, stats = search
     ws[11][0] = branching(P, ws[0].shape[1] - 1)
+    ws = with_family(S, P, guess_of_answer, ws, objective, mode, rules)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
     cap = d * S.shape[0] + 2
     node_guess = np.zeros(cap, dtype=np.uint32)
@@ -877,6 +926,7 @@ def reset_search(search):
         array.fill(0)
     ws[11].fill(ws[0].shape[1] - 1)
     ws[14].fill(-1)
+    ws[20][:] = (FAMILY_ROOT_MIN, FAMILY_MIN)
     stats.fill(0)
 
 

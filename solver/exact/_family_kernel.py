@@ -1,0 +1,139 @@
+"""numba kernels of the letter family (docs/algorithms.md §9.2, §3.8): for a fixed table, how
+many classes every guess makes on each of a family of letter-defined answer sets, and from
+those an upper bound on every guess's class count on any set of answers (no guess makes more
+classes on a subset). The opener proof's depth-one bound (:mod:`solver.exact._opener_kernel`)
+and the search's scans of a large root class (:mod:`solver.exact._search_kernel`) read them.
+"""
+
+import numpy as np
+from numba import njit
+from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+
+
+@njit(cache=True)
+def _popcount(x):
+    """Set bits of a uint64 (SWAR; numba has no portable popcount intrinsic)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def new_bits(n_guesses, n_patterns):
+    """Scratch for :func:`class_bound`: uint64[n_guesses, ⌈n_patterns / 64⌉]."""
+    return np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64)
+
+
+#: The family of answer sets whose class counts :func:`new_bound_scratch` precomputes, by
+#: index: 0 every answer; 1 + x the answers without letter x; 27 + x those with it;
+#: ``FAMILY_POSITIONS`` + 26·j + x those with x at position j; then, 26·L further on, those with
+#: x elsewhere than at j. Any class lies in several of them (docs/algorithms.md §9.2).
+FAMILY_ABSENT = 1
+FAMILY_PRESENT = 27
+FAMILY_POSITIONS = 53
+
+
+@njit(cache=True)
+def family_size(length):
+    """Number of answer sets in the letter family of words of ``length`` letters."""
+    return FAMILY_POSITIONS + 2 * 26 * length
+
+
+@njit(cache=True)
+def family_member(mask, letters, s):
+    """Whether an answer (``mask``: its letters as bits 0..25, ``letters`` uint8[L]) is in
+    the family's set ``s`` (see :data:`FAMILY_POSITIONS`)."""
+    length = letters.shape[0]
+    if s == 0:
+        return True
+    if s < FAMILY_PRESENT:
+        return (mask >> np.int64(s - FAMILY_ABSENT)) & 1 == 0
+    if s < FAMILY_POSITIONS:
+        return (mask >> np.int64(s - FAMILY_PRESENT)) & 1 == 1
+    t = s - FAMILY_POSITIONS
+    if t < 26 * length:
+        return letters[t // 26] == t % 26
+    t -= 26 * length
+    x = t % 26
+    return (mask >> np.int64(x)) & 1 == 1 and letters[t // 26] != x
+
+
+@njit(cache=True)
+def family_counts(P, answer_letters, n_patterns, bits):
+    """``(family, masks)`` for the feedback table ``P`` [n_guesses, n_answers] (any feedback
+    rule): ``family`` uint16[family_size(L), n_guesses], how many classes each guess makes on
+    each set of the letter family (:data:`FAMILY_POSITIONS`), an upper bound on its classes on
+    any subset of that set; ``masks`` int64[n_answers], each answer's letters as bits 0..25
+    (``answer_letters`` uint8[n_answers, L], letters 0..25). ``bits`` is :func:`new_bits`
+    scratch. About ``family_size(L) / 2`` passes over the table: half a second on ``legacy``."""
+    n_guesses, n = P.shape
+    length = answer_letters.shape[1]
+    words = bits.shape[1]
+    masks = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        for j in range(length):
+            masks[a] |= np.int64(1) << np.int64(answer_letters[a, j])
+    n_sets = family_size(length)
+    family = np.zeros((n_sets, n_guesses), dtype=np.uint16)
+    PT = np.ascontiguousarray(P.T)
+    members = np.empty(n, dtype=np.int32)
+    for s in range(n_sets):
+        size = 0
+        for a in range(n):
+            if family_member(masks[a], answer_letters[a], s):
+                members[size] = a
+                size += 1
+        if size == 0:
+            continue
+        bits[:, :] = 0
+        for i in range(size):
+            column = PT[members[i]]
+            for h in range(n_guesses):
+                f = column[h]
+                bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+        for h in range(n_guesses):
+            k = np.int64(0)
+            for w in range(words):
+                k += _popcount(bits[h, w])
+            family[s, h] = k
+    return family, masks
+
+
+@njit(cache=True)
+def superset_counts(cls, family, masks, letters, out):
+    """``out[h]`` = the least class count of guess h over the sets of the letter family that
+    contain the class ``cls`` (every answer's set at least): an upper bound on the classes h
+    makes on ``cls``, since no guess makes more classes on a subset."""
+    length = letters.shape[1]
+    union = np.int64(0)
+    common = np.int64((1 << 26) - 1)
+    at = np.zeros(length, dtype=np.int64)  # letters seen at each position
+    for i in range(cls.shape[0]):
+        a = cls[i]
+        union |= masks[a]
+        common &= masks[a]
+        for j in range(length):
+            at[j] |= np.int64(1) << np.int64(letters[a, j])
+    out[:] = family[0]
+    for x in range(26):
+        bit = np.int64(1) << np.int64(x)
+        if union & bit == 0:
+            _min_into(out, family[FAMILY_ABSENT + x])
+        if common & bit != 0:
+            _min_into(out, family[FAMILY_PRESENT + x])
+    for j in range(length):
+        for x in range(26):
+            bit = np.int64(1) << np.int64(x)
+            if at[j] == bit:
+                _min_into(out, family[FAMILY_POSITIONS + 26 * j + x])
+            elif common & bit != 0 and at[j] & bit == 0:
+                _min_into(out, family[FAMILY_POSITIONS + 26 * (length + j) + x])
+
+
+@njit(cache=True)
+def _min_into(out, row):
+    """out = min(out, row), element-wise."""
+    for h in range(out.shape[0]):
+        if row[h] < out[h]:
+            out[h] = row[h]
