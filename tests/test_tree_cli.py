@@ -191,18 +191,29 @@ def test_verify_fails_a_wrong_guess_with_a_valid_checksum(tmp_path, tree):
     assert "... and" in proc.stdout  # more failures than listed
 
 
-def test_verify_fails_a_missing_branch_with_a_valid_checksum(tmp_path):
-    def drop_last_root_edge(a):
-        last = int(a["edge_start"][1]) - 1
-        a["edge_feedback"] = np.delete(a["edge_feedback"], last)
-        a["edge_child"] = np.delete(a["edge_child"], last)
-        a["edge_start"][1:] -= 1
+def drop_last_root_edge(a):
+    last = int(a["edge_start"][1]) - 1
+    a["edge_feedback"] = np.delete(a["edge_feedback"], last)
+    a["edge_child"] = np.delete(a["edge_child"], last)
+    a["edge_start"][1:] -= 1
 
-    path = damaged(tmp_path, "missing-branch.msgpack", drop_last_root_edge)
+
+def test_verify_fails_a_missing_branch_with_a_valid_checksum(tmp_path):
+    def drop_last_root_branch(a):  # salet:bgggg leads to the last node, a leaf (valet)
+        assert int(a["edge_child"][int(a["edge_start"][1]) - 1]) == len(a["node_guess"]) - 1
+        drop_last_root_edge(a)
+        a["node_guess"], a["edge_start"] = a["node_guess"][:-1], a["edge_start"][:-1]
+
+    path = damaged(tmp_path, "missing-branch.msgpack", drop_last_root_branch)
     proc = tree_cli("verify", path)
     assert proc.returncode == 1, proc.stderr
-    assert "not reachable from the root" in proc.stdout
-    assert "node 0 (guess 'salet') has no branch for feedback" in proc.stdout
+    assert "'valet': node 0 (guess 'salet') has no branch for feedback bgggg" in proc.stdout
+
+
+def test_an_orphaned_node_is_refused_on_open(tmp_path):
+    path = damaged(tmp_path, "orphan.msgpack", drop_last_root_edge)
+    proc = tree_cli("verify", path)
+    assert_input_error(proc, str(path), "is reached by 0 edges")
 
 
 @pytest.mark.parametrize("command", [["stats"], ["verify"], ["next"], ["export"]])
