@@ -64,6 +64,7 @@ from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, F
 from policy_tree.tree import DecisionTree
 from solver.game.spec import MAX_GUESS_LIMIT, MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
+from solver.game.wording import counted
 
 KNOWN_MODES = ("normal", "hard")
 KNOWN_OBJECTIVES = ("total", "worst")
@@ -114,8 +115,9 @@ def read_artifact_bytes(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> bytes:
         raise MissingArtifactError(path, "is a directory, not an artifact file") from None
     except OSError as exc:
         raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
+    try:  # the kind and size of what was opened, before a file object is made of it (opening
+        # a directory read-only succeeds on Linux; a file object of it does not)
+        info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise MissingArtifactError(path, "is a directory, not an artifact file")
         if not stat.S_ISREG(info.st_mode):
@@ -124,6 +126,10 @@ def read_artifact_bytes(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> bytes:
         if info.st_size > limit:
             raise CorruptArtifactError(path, f"{info.st_size} bytes, larger than any artifact "
                                        f"(the limit is {limit} bytes): not a decision tree")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as file:
         try:
             data = file.read(limit + 1)
         except OSError as exc:
@@ -188,7 +194,8 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data))
     unpacker.feed(data)
 
-    def read(step):
+    def read(step, unpacker_at=None):
+        start = (unpacker_at or unpacker).tell()
         try:
             return step()
         except msgpack.OutOfData:
@@ -196,14 +203,16 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
                 path, f"truncated: the msgpack data ends early (the file has {len(data)} bytes)"
             ) from None
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
-            raise CorruptArtifactError(path, f"not valid msgpack ({exc})") from None
+            raise CorruptArtifactError(
+                path, f"not valid msgpack: {_msgpack_problem(exc)} (in the value that starts at "
+                f"byte {start})") from None
 
     try:
         n_keys = unpacker.read_map_header()
     except (ValueError, TypeError, msgpack.UnpackException):
         whole = msgpack.Unpacker(raw=False, max_buffer_size=len(data))
         whole.feed(data)
-        value = read(whole.unpack)
+        value = read(whole.unpack, whole)
         raise UnsupportedArtifactError(
             path, f"not a decision-tree artifact (the msgpack value is a "
             f"{type(value).__name__}, not a map)") from None
@@ -222,6 +231,15 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
             path, f"{len(data) - unpacker.tell()} unexpected bytes after the artifact's msgpack map"
         )
     return document, raw
+
+
+def _msgpack_problem(exc: Exception) -> str:
+    """What a msgpack error says, in words: some carry no message at all."""
+    if isinstance(exc, msgpack.FormatError):
+        return "a byte that starts no msgpack value (0xc1 is reserved) or a malformed value"
+    if isinstance(exc, msgpack.StackError):
+        return "values nested too deeply"
+    return str(exc) or type(exc).__name__
 
 
 def _check_checksums(document: dict, raw: dict, path: Path | None, unchecked_ok: bool) -> None:
@@ -405,7 +423,7 @@ def _check_figures(document: dict, path: Path | None, n_answers: int) -> None:
                                    f"1..{limit} (the guess limit)")
     if not 0 <= document["total"] <= n_answers * limit:
         raise CorruptArtifactError(path, f"total {document['total']} is not in 0..{n_answers * limit} "
-                                   f"({n_answers} answers, at most {limit} guesses each)")
+                                   f"({counted(n_answers, 'answer')}, at most {counted(limit, 'guess')} each)")
     if not math.isfinite(document["average"]):
         raise CorruptArtifactError(path, f"average {document['average']!r} is not a finite number")
 
@@ -425,8 +443,8 @@ def check_tree_shape(tree: DecisionTree, n_answers: int, guess_limit: int,
     n_nodes, n_edges = tree.n_nodes, len(tree.edge_child)
     if n_nodes > n_answers * guess_limit:
         raise CorruptArtifactError(
-            path, f"the tree has {n_nodes} nodes, more than {n_answers} answers can reach in "
-            f"{guess_limit} guesses (at most {n_answers * guess_limit})")
+            path, f"the tree has {n_nodes} nodes, more than {counted(n_answers, 'answer')} can reach in "
+            f"{counted(guess_limit, 'guess')} (at most {n_answers * guess_limit})")
     starts = tree.edge_start.astype(np.int64)
     out_degree = np.diff(starts)
     leaves = int(np.count_nonzero(out_degree == 0))

@@ -526,3 +526,16 @@ def test_verify_re_derives_every_header_figure(edit, words):
     edit(doc)
     report = policy_tree.verify(policy_tree.decode(repack(doc)))
     assert not report.ok and any(words in f for f in report.failures), report.failures
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"\x81\xa1a\xc1", "not valid msgpack: a byte that starts no msgpack value (0xc1 is reserved) "
+                        "or a malformed value (in the value that starts at byte 3)"),
+    (b"\xc1", "(in the value that starts at byte 0)"),
+    (b"\x81\xa1a" + b"\x91" * 2000 + b"\x00", "not valid msgpack: values nested too deeply"),
+])
+def test_invalid_msgpack_says_what_is_wrong(data, words):
+    """It said 'not valid msgpack ()': some msgpack errors carry no message."""
+    with pytest.raises(CorruptArtifactError) as caught:
+        policy_tree.decode(data)
+    assert words in str(caught.value) and "()" not in str(caught.value)
