@@ -27,6 +27,7 @@ from solver.game.errors import FeedbackError
 from solver.game.feedback import code_to_text, feedback_code, parse_feedback, shows_green
 from solver.game.history import parse_history_token  # noqa: F401 (re-exported)
 from solver.game.wordlists import WordList
+from solver.game.wording import counted, plural
 
 Feedback = int | str
 HistoryItem = tuple[str, Feedback] | str
@@ -318,7 +319,7 @@ class PolicyTree:
         n = len(where.answers)
         return (
             f"{format_history(where.steps)} leaves the decision tree: {reason}. "
-            f"{n} answer{'s' if n != 1 else ''} remain{'' if n != 1 else 's'}; the tree holds no "
+            f"{counted(n, 'answer')} {plural(n, 'remains')}; the tree holds no "
             "move from here, but the exact solver can answer from this state "
             "(`solver.exact.bellman.solve_from`)"
         )

@@ -21,9 +21,20 @@
    parent so the tree has no cycle) (:class:`CorruptArtifactError`);
 7. the embedded answers and guesses are sorted five-letter lowercase words, answers among the
    guesses, matching ``answers_sha256`` / ``guesses_sha256`` (:class:`CorruptArtifactError`);
-8. when ``word_list`` names a shipped list (``legacy``, ``nyt-2024``) its sha256s equal those of
+   the header figures are in the ranges a game allows (``guess_limit`` 1..255, ``max_guesses``
+   1..``guess_limit``, the histogram's counts and ``total`` between 0 and what the answers
+   can use, a finite ``average``);
+8. the arrays are a decision tree a game can play (:func:`check_tree_shape`): at most
+   ``n_answers × guess_limit`` nodes and ``n_answers`` leaves, each node's edge feedbacks strictly
+   ascending, every node but the root reached by exactly one edge (no shared child, no
+   orphan), numbered in depth-first preorder, and no node deeper than ``guess_limit`` guesses
+   with a branch at the last guess (:class:`CorruptArtifactError` naming the node or edge).
+   Every check is a few vectorised passes over the arrays, so opening a file takes time and
+   memory linear in its size, and every reader of a loaded tree (lookups, ``verify``,
+   ``export``) can rely on a tree of at most ``guess_limit`` levels;
+9. when ``word_list`` names a shipped list (``legacy``, ``nyt-2024``) its sha256s equal those of
    the lists shipped with the project (:class:`WordListMismatchError`);
-9. a Yellow Wordle tree (``feedback`` ``"yellow"``) has no edge whose feedback shows a green
+10. a Yellow Wordle tree (``feedback`` ``"yellow"``) has no edge whose feedback shows a green
    (:class:`CorruptArtifactError`).
 
 Whether the tree actually wins every answer, and whether the stored total, histogram and
@@ -34,6 +45,7 @@ the file is what its writer wrote, the replay that the writer was right.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import stat
 from pathlib import Path
@@ -50,8 +62,9 @@ from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, F
                                  MAX_ARTIFACT_BYTES, OPENER_PROOF_FIELDS, OPENER_PROOF_KEY,
                                  PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS, tree_arrays)
 from policy_tree.tree import DecisionTree
-from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
+from solver.game.spec import MAX_GUESS_LIMIT, MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
+from solver.game.wording import counted
 
 KNOWN_MODES = ("normal", "hard")
 KNOWN_OBJECTIVES = ("total", "worst")
@@ -102,8 +115,9 @@ def read_artifact_bytes(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> bytes:
         raise MissingArtifactError(path, "is a directory, not an artifact file") from None
     except OSError as exc:
         raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
+    try:  # the kind and size of what was opened, before a file object is made of it (opening
+        # a directory read-only succeeds on Linux; a file object of it does not)
+        info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise MissingArtifactError(path, "is a directory, not an artifact file")
         if not stat.S_ISREG(info.st_mode):
@@ -112,6 +126,10 @@ def read_artifact_bytes(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> bytes:
         if info.st_size > limit:
             raise CorruptArtifactError(path, f"{info.st_size} bytes, larger than any artifact "
                                        f"(the limit is {limit} bytes): not a decision tree")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as file:
         try:
             data = file.read(limit + 1)
         except OSError as exc:
@@ -146,6 +164,8 @@ def decode(data: bytes, path: str | Path | None = None, *, unchecked_ok: bool = 
         raise CorruptArtifactError(
             path, f"node {node} plays guess index {int(tree.node_guess[node])}, but there are "
             f"only {word_list.n_guesses} guesses")
+    _check_figures(document, path, word_list.n_answers)
+    check_tree_shape(tree, word_list.n_answers, document["guess_limit"], path)
     header = {key: document.get(key, word_length) if key == "word_length" else document[key]
               for key in SCALAR_FIELDS}
     header[OPENER_PROOF_KEY] = document.get(OPENER_PROOF_KEY)
@@ -174,7 +194,8 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data))
     unpacker.feed(data)
 
-    def read(step):
+    def read(step, unpacker_at=None):
+        start = (unpacker_at or unpacker).tell()
         try:
             return step()
         except msgpack.OutOfData:
@@ -182,14 +203,16 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
                 path, f"truncated: the msgpack data ends early (the file has {len(data)} bytes)"
             ) from None
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
-            raise CorruptArtifactError(path, f"not valid msgpack ({exc})") from None
+            raise CorruptArtifactError(
+                path, f"not valid msgpack: {_msgpack_problem(exc)} (in the value that starts at "
+                f"byte {start})") from None
 
     try:
         n_keys = unpacker.read_map_header()
     except (ValueError, TypeError, msgpack.UnpackException):
         whole = msgpack.Unpacker(raw=False, max_buffer_size=len(data))
         whole.feed(data)
-        value = read(whole.unpack)
+        value = read(whole.unpack, whole)
         raise UnsupportedArtifactError(
             path, f"not a decision-tree artifact (the msgpack value is a "
             f"{type(value).__name__}, not a map)") from None
@@ -208,6 +231,15 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
             path, f"{len(data) - unpacker.tell()} unexpected bytes after the artifact's msgpack map"
         )
     return document, raw
+
+
+def _msgpack_problem(exc: Exception) -> str:
+    """What a msgpack error says, in words: some carry no message at all."""
+    if isinstance(exc, msgpack.FormatError):
+        return "a byte that starts no msgpack value (0xc1 is reserved) or a malformed value"
+    if isinstance(exc, msgpack.StackError):
+        return "values nested too deeply"
+    return str(exc) or type(exc).__name__
 
 
 def _check_checksums(document: dict, raw: dict, path: Path | None, unchecked_ok: bool) -> None:
@@ -282,8 +314,9 @@ def _check_header(document: dict, path: Path | None) -> None:
     histogram = document["histogram"]
     if any(isinstance(h, bool) or not isinstance(h, int) for h in histogram):
         raise CorruptArtifactError(path, f"histogram {_short(histogram)} is not a list of ints")
-    if document["guess_limit"] < 1:
-        raise CorruptArtifactError(path, f"guess_limit {document['guess_limit']} is below 1")
+    if not 1 <= document["guess_limit"] <= MAX_GUESS_LIMIT:
+        raise CorruptArtifactError(path, f"guess_limit {document['guess_limit']} is not in "
+                                   f"1..{MAX_GUESS_LIMIT} (the guess limits a game allows)")
     if len(histogram) != document["guess_limit"]:
         raise CorruptArtifactError(
             path, f"histogram has {len(histogram)} entries, guess_limit is {document['guess_limit']}")
@@ -374,6 +407,100 @@ def _decode_tree(document: dict, path: Path | None, word_length: int) -> Decisio
                 path, f"edge {j} leads from node {int(parent[j])} back to node "
                 f"{int(tree.edge_child[j])} (children must be numbered after their parent)")
     return tree
+
+
+def _check_figures(document: dict, path: Path | None, n_answers: int) -> None:
+    """The header figures in the ranges a game of ``n_answers`` answers allows (whether they
+    are the tree's own is :func:`policy_tree.verify.verify`'s replay)."""
+    limit = document["guess_limit"]
+    histogram = document["histogram"]
+    if any(not 0 <= h <= n_answers for h in histogram):
+        bad = next(h for h in histogram if not 0 <= h <= n_answers)
+        raise CorruptArtifactError(path, f"histogram holds the count {_short(bad)}, outside "
+                                   f"0..{n_answers} (the number of answers)")
+    if not 1 <= document["max_guesses"] <= limit:
+        raise CorruptArtifactError(path, f"max_guesses {document['max_guesses']} is not in "
+                                   f"1..{limit} (the guess limit)")
+    if not 0 <= document["total"] <= n_answers * limit:
+        raise CorruptArtifactError(path, f"total {document['total']} is not in 0..{n_answers * limit} "
+                                   f"({counted(n_answers, 'answer')}, at most {counted(limit, 'guess')} each)")
+    if not math.isfinite(document["average"]):
+        raise CorruptArtifactError(path, f"average {document['average']!r} is not a finite number")
+
+
+def check_tree_shape(tree: DecisionTree, n_answers: int, guess_limit: int,
+                     path: Path | None = None) -> None:
+    """Refuse arrays that are not a decision tree a game of ``n_answers`` answers and
+    ``guess_limit`` guesses can play (the module docstring's step 8), whatever the checksums say.
+
+    Expects what :func:`_decode_tree` already checked: sizes that agree, children in
+    1..n_nodes-1 and numbered after their parent. Time and memory are linear in the arrays'
+    size (one pass per level, at most ``guess_limit`` levels).
+
+    Raises:
+        CorruptArtifactError: naming the node or edge at fault.
+    """
+    n_nodes, n_edges = tree.n_nodes, len(tree.edge_child)
+    if n_nodes > n_answers * guess_limit:
+        raise CorruptArtifactError(
+            path, f"the tree has {n_nodes} nodes, more than {counted(n_answers, 'answer')} can reach in "
+            f"{counted(guess_limit, 'guess')} (at most {n_answers * guess_limit})")
+    starts = tree.edge_start.astype(np.int64)
+    out_degree = np.diff(starts)
+    leaves = int(np.count_nonzero(out_degree == 0))
+    if leaves > n_answers:
+        raise CorruptArtifactError(
+            path, f"the tree has {leaves} leaves, more than its {n_answers} answers (a leaf "
+            "plays the one answer that reaches it)")
+    parent = np.repeat(np.arange(n_nodes, dtype=np.int64), out_degree)
+    child = tree.edge_child.astype(np.int64)
+    feedback = tree.edge_feedback.astype(np.int64)
+    same_node = parent[1:] == parent[:-1]
+    unsorted = np.flatnonzero(same_node & (feedback[1:] <= feedback[:-1]))
+    if len(unsorted):
+        j = int(unsorted[0]) + 1
+        raise CorruptArtifactError(
+            path, f"node {int(parent[j])}'s edge feedbacks are not strictly ascending (edge {j} "
+            f"has code {int(feedback[j])} after {int(feedback[j - 1])})")
+    in_degree = np.bincount(child, minlength=n_nodes)
+    wrong = np.flatnonzero(in_degree[1:] != 1)
+    if len(wrong):
+        node = int(wrong[0]) + 1
+        raise CorruptArtifactError(
+            path, f"node {node} is reached by {int(in_degree[node])} edges (in a decision tree "
+            "every node but the root is reached by exactly one)")
+    # Level by level from the root: every node is reached (one parent each, numbered before
+    # it), so the levels partition the nodes and the loop runs at most guess_limit times.
+    levels, nodes, depth = [], np.zeros(1, dtype=np.int64), 1
+    while len(nodes):
+        levels.append(nodes)
+        counts = out_degree[nodes]
+        n_next = int(counts.sum())
+        if n_next and depth >= guess_limit:
+            node = int(nodes[np.flatnonzero(counts)[0]])
+            raise CorruptArtifactError(
+                path, f"node {node} is at guess {depth} and has branches: the tree goes deeper "
+                f"than the guess limit of {guess_limit}")
+        offsets = np.repeat(starts[nodes] - (np.cumsum(counts) - counts), counts)
+        nodes = child[np.arange(n_next, dtype=np.int64) + offsets]
+        depth += 1
+    size = np.ones(n_nodes, dtype=np.int64)
+    parent_of = np.zeros(n_nodes, dtype=np.int64)
+    parent_of[child] = parent
+    for nodes in reversed(levels[1:]):
+        np.add.at(size, parent_of[nodes], size[nodes])
+    # Preorder: a node's first child is the next node, each later child follows the subtree of
+    # the one before it.
+    if n_edges:
+        expected = parent + 1
+        later = np.flatnonzero(np.concatenate(([False], same_node)))
+        expected[later] = child[later - 1] + size[child[later - 1]]
+        off = np.flatnonzero(child != expected)
+        if len(off):
+            j = int(off[0])
+            raise CorruptArtifactError(
+                path, f"edge {j} from node {int(parent[j])} leads to node {int(child[j])}, but "
+                f"in depth-first preorder it leads to node {int(expected[j])}")
 
 
 def _decode_words(document: dict, key: str, path: Path | None,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from policy_tree.lookup import PolicyTree, format_history
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.hard_mode import hard_mode_violation
+from solver.game.wording import counted
 
 
 @dataclass
@@ -149,7 +150,7 @@ def _replay(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
                 report.histogram[used - 1] += 1
                 break
             if len(steps) >= limit:
-                report.fail(f"{answer!r} is not won within {limit} guesses: {format_history(steps)}")
+                report.fail(f"{answer!r} is not won within {counted(limit, 'guess')}: {format_history(steps)}")
                 break
             child = tree.child(node, code)
             if child < 0:

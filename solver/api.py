@@ -49,12 +49,17 @@ _SERVICES: dict = {}
 def word_list(words="legacy") -> WordList:
     """The word lists ``words`` names (module docstring); a WordList is returned as is.
 
-    Raises WordListError for an unknown name or a malformed list."""
+    Raises WordListError for an unknown name, a malformed list, or a value that is neither a
+    name, a path nor a WordList."""
     if isinstance(words, WordList):
         return words
+    from solver.game.errors import WordListError, short_repr
     from solver.game.wordlists import load_word_list
 
-    return load_word_list(words if isinstance(words, (str, Path)) else str(words))
+    if not isinstance(words, (str, Path)):
+        raise WordListError(f"words must be a shipped list's name (legacy, nyt-2024, ...), a "
+                            f"directory or a WordList, not {short_repr(words)}")
+    return load_word_list(words)
 
 
 def _game(words="legacy", *, mode="normal", objective="total", guess_limit: int = GUESS_LIMIT,
@@ -93,9 +98,11 @@ def solve(opener: str = "salet", words="legacy", *, mode="normal", objective="to
     ``guesses_per_answer``); save it with :func:`solver.exact.bellman.save_artifact`. Raises
     UnknownWordError, UnwinnableError (no tree with this opener wins every game in time)."""
     from solver.exact.bellman import solve as _solve
+    from solver.game.checks import check_jobs, check_progress
 
-    return _solve(_game(words, mode=mode, objective=objective, guess_limit=guess_limit), opener,
-                  jobs=jobs, progress=progress)
+    game = _game(words, mode=mode, objective=objective, guess_limit=guess_limit)
+    game.word_list.guess_index(opener)  # UnknownWordError for a word not listed, or not text
+    return _solve(game, opener, jobs=check_jobs(jobs), progress=check_progress(progress))
 
 
 def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
@@ -106,9 +113,11 @@ def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
 
     Returns a :class:`~solver.exact.prove.ProofResult`; ``openers[0]`` is the best."""
     from solver.exact.prove import discard_journal, prove as _prove
+    from solver.game.checks import check_jobs, check_progress, check_whole
 
     game = _game(words, mode=mode, objective=objective)
-    result = _prove(game, rank=rank, jobs=jobs, progress=progress)
+    result = _prove(game, rank=check_whole("rank", rank, 1), jobs=check_jobs(jobs),
+                    progress=check_progress(progress))
     discard_journal(game, rank)  # the proof is finished: nothing left to resume
     return result
 
@@ -122,25 +131,46 @@ def advise(history=(), words="legacy", *, mode="normal", top: int = 5,
     Returns an :class:`~solver.exact.service.Advice` (``next_guess``, ``status``, ``value``,
     ``expected``, ``alternatives``; ``to_json()``). With ``budget`` seconds, what is not proven
     in time is labelled ``"best found, not proven"``. Raises InputError subclasses naming the
-    guess at fault."""
+    guess at fault, or the argument that is not what it should be (a history that is not text
+    or a sequence of steps, a ``top`` that is not a whole number ≥ 0, a ``budget`` that is not
+    a positive number of seconds)."""
+    _check_run(budget, None)
     return service(words, mode=mode).advise(history, top=top, budget=budget)
+
+
+def _check_run(budget, progress) -> None:
+    """The budget (None or positive finite seconds) and progress callback (None or callable)
+    of a question, refused with InputError before any work."""
+    from solver.exact.advice import check_budget
+    from solver.game.checks import check_progress
+
+    check_budget(budget)
+    check_progress(progress)
 
 
 def analyse(history, words="legacy", *, answer: str | None = None, mode="normal",
             budget: float | None = None, progress=None):
     """Regret (skill) and luck of every move of a game: :func:`solver.evaluation.analysis.analyse_game`.
 
-    ``history``: ``"word:feedback"`` tokens or ``(word, feedback)`` pairs; or plain words with
-    ``answer`` given (the feedback is computed). Returns a
-    :class:`~solver.evaluation.analysis.GameAnalysis` (``moves``, ``total_regret``, ``to_json()``)."""
+    ``history``: a text (``"salet:bbbby crane:bybbb"``, split at spaces and commas),
+    ``"word:feedback"`` tokens or ``(word, feedback)`` pairs; or plain words (``"salet crane
+    birth"``) with ``answer`` given (the feedback is computed), as ``tools.analyse`` takes
+    them. Returns a :class:`~solver.evaluation.analysis.GameAnalysis` (``moves``,
+    ``total_regret``, ``to_json()``). Raises InputError subclasses naming the guess at fault
+    (plain words without ``answer``: their feedback is missing), or the argument that is not
+    what it should be."""
     from solver.evaluation.analysis import analyse_game
+    from solver.game.checks import check_text
     from solver.game.history import History
 
+    _check_run(budget, progress)
+    check_text("answer", answer, optional=True)
     lists = word_list(words)
     game = _game(lists, mode=mode)
     if answer is not None:
-        history = History.from_record(
-            game, [h if isinstance(h, str) else f"{h[0]}:{h[1]}" for h in history], answer=answer)
+        history = History.from_record(game, history, answer=answer)
+    else:
+        history = History.parse(game, history)
     return analyse_game(game, history, budget=budget,
                         service=service(lists, mode=mode), progress=progress)
 
@@ -214,10 +244,13 @@ def as_policy(policy, words="legacy", *, name: str | None = None, deterministic:
     """A :class:`~solver.policies.base.Policy` from ``policy``: a Policy (returned as is), a
     registry name (``"mig_a"``, ``"rollout10_b"``, :mod:`solver.policies.registry`) or a
     function of the history (:class:`~solver.policies.function.FunctionPolicy`)."""
+    from solver.game.checks import check_flag, check_text
     from solver.policies.base import Policy
 
     if isinstance(policy, Policy):
         return policy
+    check_text("name", name, optional=True)
+    check_flag("deterministic", deterministic)
     lists = word_list(words)
     if isinstance(policy, str):
         from solver.policies.registry import make_policy
@@ -247,16 +280,22 @@ def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed:
         :class:`PolicyScore`; ``print()`` it for a one-paragraph summary.
 
     Raises:
-        UnknownWordError: the opener is not an allowed guess.
+        UnknownWordError: the opener is not an allowed guess (or not text).
+        InputError: a policy that is neither a function, a Policy nor a registry name; jobs,
+            seed, deterministic or progress that is not what it should be.
         PolicyError, PolicyFunctionError: the policy returned a bad guess or made no progress.
     """
+    from solver.evaluation.noisy_scoring import check_seeds
     from solver.evaluation.regret import decision_regrets
     from solver.evaluation.scoring import score_policy
     from solver.exact.optimum_cache import load_or_solve_optimum
+    from solver.game.checks import check_jobs, check_progress
     from solver.policies.exact_policy import ExactPolicy
 
+    jobs, (seed,), progress = check_jobs(jobs), check_seeds([seed]), check_progress(progress)
     policy = as_policy(policy, words, deterministic=deterministic)
     lists = policy.word_list
+    lists.guess_index(opener)  # the opener is a word of the lists (not a guess index)
     result = score_policy(policy, opener, guess_limit=GUESS_LIMIT, seed=seed, jobs=jobs,
                           progress=progress)
     optimum = load_or_solve_optimum(lists, result.opener, jobs=-1)

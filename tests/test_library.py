@@ -358,3 +358,26 @@ def test_env_refuses_bad_actions_and_options(small, tmp_path, monkeypatch):
             break
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+
+@pytest.mark.parametrize("options, words", [
+    ([1, 2], "options must be a dict like {'answer': 'cigar'} or None, not [1, 2]"),
+    ("cigar", "options must be a dict"),
+    ({"anwser": "cigar"}, "options has the key 'anwser'; the only option is 'answer'"),
+    ({"answer": 42}, "42 is not a word"),
+])
+def test_env_reset_refuses_bad_options_with_an_input_error(small, tmp_path, monkeypatch, options, words):
+    """reset(options=[1, 2]) raised AttributeError ('list' object has no attribute 'get')."""
+    from solver.evaluation.gym_env import ExactWordleEnv
+    from solver.game.errors import InputError
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    env = ExactWordleEnv(small[0], opener=None)
+    with pytest.raises(InputError) as caught:
+        env.reset(options=options)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+    for seed in (-1, 2.5, "7"):
+        with pytest.raises(InputError, match="seed must be a whole number"):
+            env.reset(seed=seed)
+    env.reset(seed=3, options={"answer": small[0].answers[0]})  # still usable

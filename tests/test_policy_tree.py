@@ -64,12 +64,18 @@ def wrong_guess_bytes(policy) -> bytes:
 
 
 def missing_branch_bytes() -> bytes:
-    """The root's first edge removed (its subtree left orphaned); checksum recomputed."""
+    """The last node (a leaf, in preorder) and the edge to it removed: still a tree, but one
+    answer meets a feedback without a branch; checksum recomputed."""
     doc = document()
     a = arrays(doc)
-    a["edge_feedback"] = a["edge_feedback"][1:]
-    a["edge_child"] = a["edge_child"][1:]
-    a["edge_start"][1:] -= 1
+    last = len(a["node_guess"]) - 1
+    j = int(np.flatnonzero(a["edge_child"] == last)[0])
+    parent = int(np.searchsorted(a["edge_start"], j, side="right")) - 1
+    a["node_guess"] = a["node_guess"][:-1]
+    a["edge_feedback"] = np.delete(a["edge_feedback"], j)
+    a["edge_child"] = np.delete(a["edge_child"], j)
+    a["edge_start"] = np.delete(a["edge_start"], -1)
+    a["edge_start"][parent + 1:] -= 1
     return repack(doc, a)
 
 
@@ -417,12 +423,14 @@ def test_verify_catches_a_wrong_guess(tree):
     assert any("stored total 7920 differs" in f for f in report.failures)
 
 
-def test_verify_catches_a_missing_branch():
-    bad = policy_tree.decode(missing_branch_bytes())
+def test_verify_catches_a_missing_branch(tree):
+    bad = policy_tree.decode(missing_branch_bytes())  # a tree, so it loads: only a replay can tell
     report = policy_tree.verify(bad)
+    # the last node in preorder is the root's last branch: salet:bgggg, whose answer is valet
+    assert tree.position([("salet", "bgggg")]).node == tree.n_nodes - 1
     assert not report.ok
-    assert any("not reachable from the root" in f for f in report.failures)
-    assert any("node 0 (guess 'salet') has no branch for feedback bbbbb" in f for f in report.failures)
+    assert ("'valet': node 0 (guess 'salet') has no branch for feedback bgggg; path salet:bgggg"
+            in report.failures)
 
 
 def test_verify_catches_wrong_stored_figures():
@@ -436,9 +444,10 @@ def test_verify_catches_wrong_stored_figures():
     ]
 
 
-def test_verify_catches_a_game_over_the_guess_limit():
-    report = policy_tree.verify(policy_tree.decode(mini_artifact(guess_limit=1, histogram=[1])))
-    assert not report.ok and any("'fghij' is not won within 1 guesses" in f for f in report.failures)
+def test_a_tree_deeper_than_the_guess_limit_is_refused_on_open():
+    with pytest.raises(CorruptArtifactError, match="node 0 is at guess 1 and has branches: the "
+                       "tree goes deeper than the guess limit of 1"):
+        policy_tree.decode(mini_artifact(guess_limit=1, histogram=[1], max_guesses=1, total=2))
 
 
 def test_verify_checks_hard_mode_rules():
@@ -517,3 +526,16 @@ def test_verify_re_derives_every_header_figure(edit, words):
     edit(doc)
     report = policy_tree.verify(policy_tree.decode(repack(doc)))
     assert not report.ok and any(words in f for f in report.failures), report.failures
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"\x81\xa1a\xc1", "not valid msgpack: a byte that starts no msgpack value (0xc1 is reserved) "
+                        "or a malformed value (in the value that starts at byte 3)"),
+    (b"\xc1", "(in the value that starts at byte 0)"),
+    (b"\x81\xa1a" + b"\x91" * 2000 + b"\x00", "not valid msgpack: values nested too deeply"),
+])
+def test_invalid_msgpack_says_what_is_wrong(data, words):
+    """It said 'not valid msgpack ()': some msgpack errors carry no message."""
+    with pytest.raises(CorruptArtifactError) as caught:
+        policy_tree.decode(data)
+    assert words in str(caught.value) and "()" not in str(caught.value)

@@ -191,18 +191,29 @@ def test_verify_fails_a_wrong_guess_with_a_valid_checksum(tmp_path, tree):
     assert "... and" in proc.stdout  # more failures than listed
 
 
-def test_verify_fails_a_missing_branch_with_a_valid_checksum(tmp_path):
-    def drop_last_root_edge(a):
-        last = int(a["edge_start"][1]) - 1
-        a["edge_feedback"] = np.delete(a["edge_feedback"], last)
-        a["edge_child"] = np.delete(a["edge_child"], last)
-        a["edge_start"][1:] -= 1
+def drop_last_root_edge(a):
+    last = int(a["edge_start"][1]) - 1
+    a["edge_feedback"] = np.delete(a["edge_feedback"], last)
+    a["edge_child"] = np.delete(a["edge_child"], last)
+    a["edge_start"][1:] -= 1
 
-    path = damaged(tmp_path, "missing-branch.msgpack", drop_last_root_edge)
+
+def test_verify_fails_a_missing_branch_with_a_valid_checksum(tmp_path):
+    def drop_last_root_branch(a):  # salet:bgggg leads to the last node, a leaf (valet)
+        assert int(a["edge_child"][int(a["edge_start"][1]) - 1]) == len(a["node_guess"]) - 1
+        drop_last_root_edge(a)
+        a["node_guess"], a["edge_start"] = a["node_guess"][:-1], a["edge_start"][:-1]
+
+    path = damaged(tmp_path, "missing-branch.msgpack", drop_last_root_branch)
     proc = tree_cli("verify", path)
     assert proc.returncode == 1, proc.stderr
-    assert "not reachable from the root" in proc.stdout
-    assert "node 0 (guess 'salet') has no branch for feedback" in proc.stdout
+    assert "'valet': node 0 (guess 'salet') has no branch for feedback bgggg" in proc.stdout
+
+
+def test_an_orphaned_node_is_refused_on_open(tmp_path):
+    path = damaged(tmp_path, "orphan.msgpack", drop_last_root_edge)
+    proc = tree_cli("verify", path)
+    assert_input_error(proc, str(path), "is reached by 0 edges")
 
 
 @pytest.mark.parametrize("command", [["stats"], ["verify"], ["next"], ["export"]])
@@ -359,3 +370,49 @@ def test_help_lists_the_subcommands():
     assert proc.returncode == 0
     for command in ("verify", "stats", "export", "next", "play"):
         assert command in proc.stdout
+
+
+# -- issue 32, item 3 --------------------------------------------------------------------------
+def test_a_directory_is_refused_in_one_line_naming_it(tmp_path):
+    """It printed 'error: 4: Is a directory' (the file descriptor), exit 1."""
+    for command in (["next"], ["stats"], ["export"], ["play", "--answer", "cigar"]):
+        proc = tree_cli(command[0], tmp_path, *command[1:])
+        assert_input_error(proc, f"error: {tmp_path}: is a directory, not an artifact file")
+        assert proc.stderr.count("\n") == 1
+
+
+def test_a_game_won_at_the_first_guess_takes_1_guess():
+    crane = ROOT / "artifacts" / "book" / "legacy-normal-crane.msgpack"
+    proc = tree_cli("next", crane, "crane:ggggg")
+    assert proc.returncode == 0 and proc.stdout == "solved: crane in 1 guess\n", proc
+    proc = tree_cli("play", crane, "--answer", "crane", "--color", "never")
+    assert proc.returncode == 0 and proc.stdout.endswith("solved crane in 1 guess\n"), proc
+
+
+def test_a_short_name_names_one_shipped_tree(tmp_path):
+    """nyt-2024-hard-salet named two files (the proven tree and a stale copy in the book)."""
+    proc = tree_cli("stats", "--json", "nyt-2024-hard-salet")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["opener_proof"] is not None
+    proc = subprocess.run([sys.executable, "-m", "tools.tree", "next", "book/legacy-normal-crane"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("next guess: crane\n"), proc
+
+
+def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, monkeypatch):
+    import tools.tree
+    from solver.game.errors import InputError
+
+    top, book = tmp_path / "artifacts", tmp_path / "artifacts" / "book"
+    book.mkdir(parents=True)
+    for directory in (top, book):
+        (directory / "legacy-normal-salet.msgpack").write_bytes(ARTIFACT.read_bytes())
+    monkeypatch.setattr(tools.tree, "_shipped_dirs", lambda: (("", top), ("book/", book)))
+    monkeypatch.chdir(tmp_path)  # where the name is no file
+    with pytest.raises(InputError) as caught:
+        tools.tree.resolve_artifact("legacy-normal-salet")
+    assert str(caught.value) == (
+        f"legacy-normal-salet: names 2 shipped trees, give the path of the one meant: "
+        f"{top / 'legacy-normal-salet.msgpack'} or {book / 'legacy-normal-salet.msgpack'}")
+    assert tools.tree.resolve_artifact("book/legacy-normal-salet") == str(book / "legacy-normal-salet.msgpack")
+    assert tools.tree.shipped_trees() == ["book/legacy-normal-salet", "legacy-normal-salet"]

@@ -59,7 +59,7 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
 @pytest.mark.parametrize("body, fragment", [
     ({"words": "elvish"}, "words must be one of legacy"),
     ({"history": "salet:bbbbb"}, "history must be a list"),
-    ({"history": rows("salet:bbbbq")}, "guess 1 (salet): feedback 'bbbbq' is not 5 of b/y/g"),
+    ({"history": rows("salet:bbbbq")}, "guess 1 (salet): feedback 'bbbbq' is not five of b/y/g"),
     ({"history": rows("sal3t:bbbbb")}, "guess 1: 'sal3t' is not a word of 5 letters"),
     ({"history": rows("zzzzz:bbbbb")}, "guess 1: 'zzzzz' is not an allowed guess"),
     ({"history": rows("salet:bbbby", "crane:ggggg")}, "no answer and no allowed guess fits the history: after guess 2"),
@@ -71,6 +71,35 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
 def test_bad_requests_are_400_with_the_message(client, body, fragment):
     response = client.post("/api/next", json=body)
     assert response.status_code == 400 and fragment in response.json()["error"], response.text
+
+
+def test_feedback_is_read_as_the_command_line_reads_it(client):
+    """The page's API took b/y/g only; the CLI's parser also takes 0/1/2 and the squares."""
+    answers = [client.post("/api/next", json={"history": [{"guess": "salet", "feedback": feedback}],
+                                              "top": 0, "budget": 2}).json()
+               for feedback in ("bbbby", "BBBBY", "00001", "⬛⬛⬛⬛🟨", "⬜⬜⬜⬜🟨")]
+    assert all(a["history"] == ["salet:bbbby"] for a in answers), answers
+    assert len({a["next_guess"] for a in answers}) == 1
+    response = client.post("/api/next", json={"history": [{"guess": "salet", "feedback": "0000"}]})
+    assert response.status_code == 400
+    assert response.json()["error"] == ("guess 1 (salet): feedback '0000' is not five of b/y/g "
+                                        "(gray/yellow/green), 0/1/2, or ⬛🟨🟩 squares")
+
+
+@pytest.mark.parametrize("name", ["wordfreq-4", "wordfreq-6", "wordfreq-7"])
+def test_the_page_refuses_a_list_it_cannot_play(name):
+    """The page plays five-letter words: serving a six-letter list answered every guess with
+    an error about the guess's length, or the grid's, that the user could do nothing about."""
+    from solver.game.errors import InputError
+    from solver.web.app import create_app
+
+    with pytest.raises(InputError) as caught:
+        create_app(["legacy", name], warm=False)
+    letters = name[-1]
+    assert str(caught.value) == (
+        f"{name!r} has {letters}-letter words, but the page plays 5-letter Wordle only (its board, "
+        f"keyboard and shared grids): offer legacy, nyt-2024; `python -m tools.assist --words "
+        f"{name}` plays {name}")
 
 
 def test_a_body_that_is_not_json_is_400(client):

@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=_cli.whole(1, 65535, what="a port number"), default=8000,
                         help="port (default 8000)")
     parser.add_argument("--words", default="nyt-2024,legacy",
-                        help="shipped word lists offered, comma-separated, the page's default first "
+                        help="shipped five-letter word lists offered, comma-separated, the page's default first "
                              "(default: nyt-2024,legacy — today's NYT lists, then the original 2022 ones)")
     parser.add_argument("--budget-cap", type=_cli.positive_seconds, default=5.0, metavar="SECONDS",
                         help="the most seconds a request may give the exact search (default 5)")

@@ -19,6 +19,7 @@ from pathlib import Path
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from solver.game.wording import counted
 from tools import _cli
 from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
                         exit_with, positive_seconds, prog_name)
@@ -28,8 +29,9 @@ STARTED = time.monotonic()
 
 DESCRIPTION = """\
 Use a decision-tree artifact written by `python -m tools.solve`, or a shipped one by its name
-(e.g. legacy-normal-salet, legacy-hard-crane: the files of artifacts/ and artifacts/book/, which
-an installed package carries too; `stats` of a name that is not found lists them).
+(e.g. legacy-normal-salet, book/legacy-hard-crane: the files of artifacts/ and artifacts/book/,
+which an installed package carries too; `stats` of a name that is not found lists them, and a
+name two of them have is refused, naming both).
 
   verify ARTIFACT...      replay every answer with the plain-Python feedback rule; exit 0 when
                           every game is won and the stored figures match, 1 otherwise
@@ -51,30 +53,47 @@ fits, a missing or damaged artifact, an unusable output path, no standard input 
 from), 130 interrupted.
 """
 
-def shipped_trees() -> list[str]:
-    """The names of the shipped trees (artifacts/ and artifacts/book/), sorted."""
+def _shipped_dirs():
+    """(prefix, directory) of the shipped trees: ``artifacts/`` (no prefix) and the book."""
     from solver.game.files import ARTIFACTS_DIR
 
-    return sorted(path.name[:-len(".msgpack")] for directory in (ARTIFACTS_DIR, ARTIFACTS_DIR / "book")
+    return (("", ARTIFACTS_DIR), ("book/", ARTIFACTS_DIR / "book"))
+
+
+def shipped_trees() -> list[str]:
+    """The short names of the shipped trees, sorted: ``NAME`` for ``artifacts/NAME.msgpack``,
+    ``book/NAME`` for ``artifacts/book/NAME.msgpack``."""
+    return sorted(prefix + path.name[:-len(".msgpack")] for prefix, directory in _shipped_dirs()
                   if directory.is_dir() for path in directory.glob("*.msgpack"))
 
 
 def resolve_artifact(text: str) -> str:
-    """``text`` when it is a file; else, for a bare name (``legacy-normal-salet``, with or
-    without ``.msgpack``), the shipped tree of that name; else ``text`` (loading it then
-    raises the usual missing-file error, which names the shipped trees)."""
-    from pathlib import Path
+    """``text`` when it is a file; else the shipped tree its short name names (module
+    docstring: ``legacy-normal-salet`` or ``book/legacy-normal-crane``, with or without
+    ``.msgpack``); else ``text`` when it is a path (loading it then says what is wrong).
 
+    Raises:
+        InputError: a bare name that no shipped tree has (listing them), or one that two
+            shipped trees have (listing both paths, so the caller picks one).
+    """
     from solver.game.errors import InputError
-    from solver.game.files import ARTIFACTS_DIR
 
-    path = Path(text)
-    if path.exists() or "/" in text or "\\" in text:
+    if Path(text).exists():
         return text
-    name = text if text.endswith(".msgpack") else text + ".msgpack"
-    for directory in (ARTIFACTS_DIR, ARTIFACTS_DIR / "book"):
-        if (directory / name).is_file():
-            return str(directory / name)
+    stem = text.removesuffix(".msgpack")
+    in_book = stem.startswith("book/")
+    if "/" in stem.removeprefix("book/") or "\\" in stem:
+        return text  # a path to a file that is not there: the loader names it
+    found = [(prefix + stem.removeprefix("book/"), directory / f"{stem.removeprefix('book/')}.msgpack")
+             for prefix, directory in _shipped_dirs() if prefix or not in_book]
+    found = [(short, path) for short, path in found if path.is_file()]
+    if len(found) == 1:
+        return str(found[0][1])
+    if len(found) > 1:
+        raise InputError(f"{text}: names {len(found)} shipped trees, give the path of the one "
+                         f"meant: {' or '.join(str(path) for _, path in found)}")
+    if in_book:
+        return text
     raise InputError(f"{text}: no such file, and no shipped tree of that name; shipped: "
                      f"{', '.join(shipped_trees()) or 'none'}")
 
@@ -399,7 +418,7 @@ def cmd_next(args) -> int:
     except InconsistentHistoryError:  # no answer of the list fits: as tools.assist, the search
         return advise_off_tree(tree, tree.normalise_history(args.history), args.budget)  # service
     if position.won:
-        print(f"solved: {position.steps[-1][0]} in {len(position.steps)} guesses")
+        print(f"solved: {position.steps[-1][0]} in {counted(len(position.steps), 'guess')}")
         return EXIT_OK
     if position.node is None:  # the history left the tree: the search service answers
         return advise_off_tree(tree, position.steps, args.budget)
@@ -446,7 +465,7 @@ def cmd_play(args) -> int:
         steps = tree.game(args.answer)
         for number, (guess, code) in enumerate(steps, start=1):
             console.print(board_row(number, guess, code, colour))
-        console.print(f"solved {steps[-1][0]} in {len(steps)} guesses")
+        console.print(f"solved {steps[-1][0]} in {counted(len(steps), 'guess')}")
         return EXIT_OK
     return play_interactive(tree, console, colour)
 
@@ -514,7 +533,7 @@ def play_interactive(tree, console, colour: bool) -> int:
         position = candidate
         console.print(board_row(len(steps), step[0], step[1], colour))
         if position.won:
-            console.print(f"solved {step[0]} in {len(steps)} guesses")
+            console.print(f"solved {step[0]} in {counted(len(steps), 'guess')}")
             return EXIT_OK
         console.print(describe_remaining(position.answers))
         if position.node is None and suggestion is not None:  # just left the tree: say so once

@@ -33,6 +33,7 @@ from solver.game.protocol import decision_rng
 from solver.game.spec import GUESS_LIMIT
 from solver.policies.base import Policy
 from solver.policies.belief import Universe
+from solver.game.wording import counted
 
 #: A game not won after this many guesses raises PolicyError. Higher than scoring's 32: a
 #: random allowed guess may fail to split a two-word state many times running.
@@ -69,7 +70,7 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
         used = game.guesses
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
-                              f"{policy.word_list.answers[answer]!r} after {max_game_guesses} guesses")
+                              f"{policy.word_list.answers[answer]!r} after {counted(max_game_guesses, 'guess')}")
         if used == 0 and opener_index is not None:
             guess = opener_index
         else:

@@ -181,14 +181,30 @@ class ExactWordleEnv(gym.Env):
 
         With an opener, the answer is drawn among the answers other than the opener: a game
         the opener wins has no decision left (and an episode cannot end at reset); asking
-        for it as ``options["answer"]`` raises InputError."""
-        from solver.game.errors import InputError
+        for it as ``options["answer"]`` raises InputError.
 
-        super().reset(seed=seed)
+        Raises InputError for a ``seed`` that is not None or a whole number ≥ 0, ``options``
+        that are not None or a dict whose only key is ``"answer"``, and an answer that is not
+        an answer of the lists (UnknownWordError)."""
+        from collections.abc import Mapping
+
+        from solver.game.checks import check_whole
+        from solver.game.errors import InputError, short_repr
+
+        if seed is not None:
+            check_whole("seed", seed)
+        if options is not None and not isinstance(options, Mapping):
+            raise InputError(f"options must be a dict like {{'answer': 'cigar'}} or None, not "
+                             f"{short_repr(options)}")
         options = options or {}
+        unknown = [key for key in options if key != "answer"]
+        if unknown:
+            raise InputError(f"options has the key {short_repr(unknown[0])}; the only option is "
+                             "'answer' (the answer to play against)")
+        super().reset(seed=seed)
         candidates = self._candidates
         if options.get("answer") is not None:
-            self._answer = self.word_list.answer_index(str(options["answer"]))
+            self._answer = self.word_list.answer_index(options["answer"])
             if self._answer not in candidates:
                 raise InputError(f"{options['answer']!r} is the opener: the game is won before a decision")
         else:

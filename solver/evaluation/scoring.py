@@ -48,6 +48,7 @@ from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
 from solver.game.spec import GUESS_LIMIT, MODES, all_green
+from solver.game.wording import counted
 
 #: A game still not won after this many guesses raises PolicyError (no progress).
 MAX_GAME_GUESSES = 32
@@ -304,7 +305,7 @@ def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_
         used = len(history)
         if used >= max_game_guesses:
             raise PolicyError(f"policy {policy.name!r} has not won {len(state)} games after "
-                              f"{max_game_guesses} guesses (no progress)")
+                              f"{counted(max_game_guesses, 'guess')} (no progress)")
         if guess < 0:
             left = max(1, guess_limit - used)
             guess = _ask(policy, history, state, left, hard=hard)

@@ -48,6 +48,7 @@ from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game, Objective
 from solver.game.values import INF
 from solver.runs.naming import artifact_path, check_artifact_name, game_inputs, journal_path  # noqa: F401
+from solver.game.wording import counted
 
 def _memo_capacity(class_size: int) -> int:
     # ~40 bytes a slot: 2**21 slots (80 MB) covers the classes of any reasonable opener with
@@ -152,7 +153,8 @@ def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None
                           game.mode_id, local_rules(search_rules(game), state),
                           constraint, candidates)
     if value >= INF:
-        raise UnwinnableError(f"no policy wins all {len(state)} answers within {guesses_left} guesses")
+        raise UnwinnableError(f"no policy wins all {counted(len(state), 'answer')} within "
+                              f"{counted(guesses_left, 'guess')}")
     return int(value), word_list.guesses[int(guess)]
 
 
@@ -195,7 +197,7 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> State
         if state.size == 1 and word_list.guesses[word_list.guess_index(last_guess)] == answers[0]:
             return StateSolution(game, history, answers, guesses_left, 0, empty)
     if guesses_left < 1:
-        raise UnwinnableError(f"no guesses are left after {len(history)} guesses")
+        raise UnwinnableError(f"no guesses are left after {counted(len(history), 'guess')}")
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = parsed.constraint(), parsed.allowed_guesses()

@@ -12,6 +12,13 @@ class InputError(Exception):
     """Base class of every error caused by the user's input (exit status 2 in the CLI)."""
 
 
+def short_repr(value, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters (with an ellipsis): how a message quotes
+    a value it refuses, so a huge one does not flood the line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 class WordListError(InputError, ValueError):
     """A word list file is malformed: names the file and, where there is one, the line."""
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.game.errors import FeedbackError
+from solver.game.errors import FeedbackError, short_repr
 from solver.game.files import cache_dir, usable_cache_dir, write_atomic  # cache_dir: re-exported
 from solver.game.spec import FEEDBACK_RULES, all_green, code_dtype, n_patterns
 
@@ -123,7 +123,7 @@ def parse_feedback(text: str, word_length: int = 5) -> int:
     if len(symbols) != word_length or any(ch not in _SYMBOL_VALUE for ch in symbols):
         count = _NUMBER_WORDS.get(word_length, str(word_length))
         raise FeedbackError(
-            f"feedback {text!r} is not {count} of b/y/g (gray/yellow/green), 0/1/2, or ⬛🟨🟩 squares"
+            f"feedback {short_repr(text)} is not {count} of b/y/g (gray/yellow/green), 0/1/2, or ⬛🟨🟩 squares"
         )
     return sum(_SYMBOL_VALUE[ch] * 3**i for i, ch in enumerate(symbols))
 

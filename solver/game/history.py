@@ -22,14 +22,15 @@ Plain Python and numpy: the lookup tools import it without the search kernels.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from solver.game.errors import FeedbackError, HistoryTokenError, InputError
+from solver.game.errors import FeedbackError, HistoryTokenError, InputError, short_repr as _short
 from solver.game.feedback import code_to_text, feedback_code, parse_feedback
-from solver.game.spec import FeedbackRule, Game, Mode
+from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, Game, Mode
 
 #: The squares of a shared grid (black or white for gray, yellow, green).
 _SQUARES = {"\u2b1b", "\u2b1c", "\U0001f7e8", "\U0001f7e9"}
@@ -49,6 +50,30 @@ def parse_history_token(token: str) -> tuple[str, int]:
     return word, parse_feedback(feedback, len(word))
 
 
+#: What a history is, for the messages that refuse something else.
+_HISTORY_FORMS = ("a text like 'salet:bbbby crane:bbbbb', or a sequence of word:feedback tokens "
+                  "or of (word, feedback) pairs")
+
+
+
+def _bounded(history, most: int) -> list:
+    """The items of the iterable ``history`` as a list of at most ``most``: refused
+    (HistoryTokenError) when it is not a sequence of steps (a number, None, bytes, a map, a
+    set), InputError when it has more items (read no further than one past ``most``, so an
+    endless iterator is refused too)."""
+    if isinstance(history, (bytes, bytearray, dict, set, frozenset)):
+        raise HistoryTokenError(f"a history is {_HISTORY_FORMS}, not a {type(history).__name__}")
+    try:
+        iterator = iter(history)
+    except TypeError:
+        raise HistoryTokenError(f"a history is {_HISTORY_FORMS}, not {_short(history)}") from None
+    items = list(itertools.islice(iterator, most + 1))
+    if len(items) > most:
+        count = len(history) if hasattr(history, "__len__") else f"more than {most}"
+        raise InputError(f"the history has {count} guesses, more than the limit of {most}")
+    return items
+
+
 def _step(game: Game, turn: int, item) -> tuple[str, int]:
     """One item of a history as (guess word as listed, feedback code); InputError subclasses
     prefixed with ``guess <turn>:``."""
@@ -57,13 +82,19 @@ def _step(game: Game, turn: int, item) -> tuple[str, int]:
         if isinstance(item, str):
             word, code = parse_history_token(item)
         else:
+            if not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[0], str):
+                raise HistoryTokenError(f"{_short(item)} is neither a word:feedback token nor a "
+                                        "(word, feedback) pair")
             word, feedback = item
-            word = str(word).strip().lower()
+            word = word.strip().lower()
             if isinstance(feedback, (int, np.integer)) and not isinstance(feedback, bool):
                 code = int(feedback)
                 code_to_text(code, length)  # raises FeedbackError when out of range
+            elif isinstance(feedback, str):
+                code = parse_feedback(feedback, length)
             else:
-                code = parse_feedback(str(feedback), length)
+                raise FeedbackError(f"{word}: feedback {_short(feedback)} is neither text (five of "
+                                    "b/y/g, 0/1/2 or squares) nor a code")
         word = game.word_list.guesses[game.word_list.guess_index(word)]
     except InputError as exc:
         raise type(exc)(f"guess {turn}: {exc}") from None
@@ -82,6 +113,21 @@ def _items(text: str) -> list:
         raise InputError(f"the history {text!r} has {len(parts)} words: give each guess with its "
                          "feedback (salet bbbby crane bbbbb, or salet:bbbby crane:bbbbb)")
     return list(zip(parts[::2], parts[1::2]))
+
+
+def _record_token(item) -> str:
+    """One guess of a record: ``"word"``, ``"word:feedback"``, or a ``(word, feedback)`` pair
+    as ``"word:feedback"`` (HistoryTokenError for anything else)."""
+    if isinstance(item, str):
+        return item.strip()
+    if isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str):
+        word, feedback = item
+        if isinstance(feedback, (int, np.integer)) and not isinstance(feedback, bool):
+            feedback = code_to_text(int(feedback), len(word.strip()))
+        if isinstance(feedback, str):
+            return f"{word.strip()}:{feedback.strip()}"
+    raise HistoryTokenError(f"{_short(item)} is neither a guess, a word:feedback token nor a "
+                            "(word, feedback) pair")
 
 
 @dataclass(frozen=True)
@@ -104,11 +150,13 @@ class History:
     def parse(cls, game: Game, history=(), *, limit: bool = True) -> History:
         """``history`` (module docstring) checked against ``game``.
 
-        Checks each guess (an allowed guess of the lists) and feedback (well formed for the
-        word length; under the Yellow rule no green unless all green, §10.4), that no guess
-        follows an all-green feedback, that in hard mode every guess uses the hints before it
-        (§10), and, with ``limit``, that there are at most ``game.guess_limit`` guesses (a lost
-        game has as many as the limit).
+        Checks what ``history`` is (a text, or a sequence of tokens or ``(word, feedback)``
+        pairs: a number, None, bytes, a map or a set is refused), each guess (an allowed guess
+        of the lists) and feedback (well formed for the word length; under the Yellow rule no
+        green unless all green, §10.4), that no guess follows an all-green feedback, that in
+        hard mode every guess uses the hints before it (§10), and that there are at most
+        ``game.guess_limit`` guesses (a lost game has as many as the limit; without ``limit``,
+        at most 255), read no further than that.
 
         Raises:
             HistoryTokenError, UnknownWordError, FeedbackError, HardModeError, InputError: the
@@ -118,6 +166,7 @@ class History:
             history = history.steps
         elif isinstance(history, str):
             history = _items(history)
+        history = _bounded(history, game.guess_limit if limit else MAX_GUESS_LIMIT)
         length, green = game.word_length, game.all_green
         steps: list[tuple[str, int]] = []
         for turn, item in enumerate(history, start=1):
@@ -133,9 +182,6 @@ class History:
                         f"guess {turn}: {word}:{code_to_text(code, length)} shows a green, but in "
                         "Yellow Wordle greens show as yellow unless the whole guess is right")
             steps.append((word, code))
-        if limit and len(steps) > game.guess_limit:
-            raise InputError(f"the history has {len(steps)} guesses, more than the limit of "
-                             f"{game.guess_limit}")
         if game.mode is Mode.HARD:
             from solver.game.hard_mode import check_hard_mode_history
 
@@ -149,8 +195,9 @@ class History:
 
         Args:
             game: the game.
-            guesses: the guesses in order, each ``"word"`` or ``"word:feedback"`` (a text is
-                split at spaces and commas).
+            guesses: the guesses in order, each ``"word"``, ``"word:feedback"`` or a
+                ``(word, feedback)`` pair (a text is split at spaces and commas; a number,
+                None, bytes, a map or a set is refused).
             answer: the answer, when known: the feedback of every plain word is computed from
                 it, and any given feedback must agree with it.
             grid: the emoji grid the game shares: its rows are the feedback of the guesses.
@@ -162,7 +209,7 @@ class History:
         """
         if isinstance(guesses, str):
             guesses = re.split(r"[\s,]+", guesses)
-        tokens = [str(t).strip() for t in guesses if str(t).strip()]
+        tokens = [t for t in map(_record_token, _bounded(guesses, MAX_GUESS_LIMIT)) if t]
         if not tokens:
             raise InputError("the game has no guesses: give them in order, e.g. salet crane bitty")
         word_list, length = game.word_list, game.word_length

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.game.errors import UnknownWordError, WordListError
+from solver.game.errors import UnknownWordError, WordListError, short_repr as _short
 from solver.game.files import read_input_file
 from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 
@@ -143,7 +143,11 @@ class WordList:
         return index
 
     def guess_index(self, word: str) -> int:
-        """Index of ``word`` among the guesses. Raises :class:`UnknownWordError` if absent."""
+        """Index of ``word`` among the guesses. Raises :class:`UnknownWordError` if absent or
+        not text."""
+        if not isinstance(word, str):
+            raise UnknownWordError(f"{_short(word)} is not a word (a guess is text, e.g. 'salet') "
+                                   f"of the {self.name!r} word list")
         try:
             return self._guess_rank[word.strip().lower()]
         except KeyError:
@@ -152,7 +156,8 @@ class WordList:
             ) from None
 
     def answer_index(self, word: str) -> int:
-        """Index of ``word`` among the answers. Raises :class:`UnknownWordError` if absent."""
+        """Index of ``word`` among the answers. Raises :class:`UnknownWordError` if absent or
+        not text."""
         g = self.guess_index(word)
         a = int(self.guess_answer_index[g])
         if a < 0:

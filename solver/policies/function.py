@@ -27,13 +27,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solver.game.errors import UnknownWordError
+from solver.game.errors import InputError, UnknownWordError, short_repr
 from solver.game.feedback import code_to_text
 from solver.policies.base import Policy
 
 
 class PolicyFunctionError(ValueError):
     """The function returned something that is not an allowed guess."""
+
+
+class NotAPolicyError(InputError, TypeError):
+    """What was given as a policy is not callable (nor a Policy or a registry name)."""
 
 
 def _takes_answers(fn: Callable) -> bool:
@@ -67,7 +71,8 @@ class FunctionPolicy(Policy):
     def __init__(self, fn: Callable, word_list, table: np.ndarray, *, name: str | None = None,
                  deterministic: bool = True):
         if not callable(fn):
-            raise TypeError(f"a policy function must be callable, got {fn!r}")
+            raise NotAPolicyError(f"a policy is a function of the history, a Policy or a "
+                                  f"registry name (mig_a, entropy, ...), not {short_repr(fn)}")
         super().__init__(word_list, table)
         self.fn = fn
         self.name = name or getattr(fn, "__name__", None) or type(fn).__name__

@@ -16,6 +16,7 @@ import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
+from solver.game.wording import counted
 
 #: Agents against Absurdle, in report order (MIG_A / MIG_B are the entropy agent, §8.1).
 ABSURDLE_AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "qlearning", "mig_a", "mig_b")
@@ -179,7 +180,7 @@ def absurdle_markdown(rows, tie: str, cap: int, least: int | None, lists: str) -
         game = row["games"][0]
         line = " ".join(f"{w}:{code_to_text(c, len(w))}" for w, c in game.steps[:8])
         if len(game.steps) > 8:
-            line += f" … ({len(game.steps)} guesses)"
+            line += f" … ({counted(len(game.steps), 'guess')})"
         won = 100 * sum(1 for x in lengths if x <= GUESS_LIMIT) / len(lengths)
         gap = "" if least is None else f"+{mean - least:.2f}"
         lines.append(f"| {row['agent']} | {len(lengths)} | {figure} | {min(lengths)}–{max(lengths)} | "

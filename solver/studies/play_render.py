@@ -14,6 +14,7 @@ from rich.text import Text
 from solver.evaluation.assist import EXACT, SOLVED, Advice
 from solver.evaluation.analysis import GameAnalysis
 from solver.game.spec import Objective
+from solver.game.wording import counted
 
 LIST_AT_MOST = 10
 
@@ -39,7 +40,7 @@ def _worth(advice: Advice, value: int) -> str:
 def advice_text(advice: Advice) -> str:
     """The next-guess line(s) of an advice, plain text."""
     if advice.status == SOLVED:
-        return f"solved: {advice.history[-1][0]} in {len(advice.history)} guesses"
+        return f"solved: {advice.history[-1][0]} in {counted(len(advice.history), 'guess')}"
     lines = []
     if advice.outside_list:
         lines.append("no answer of the list fits this feedback: the allowed guesses that fit are "
@@ -54,9 +55,9 @@ def advice_text(advice: Advice) -> str:
                      f"{'es' if advice.extra_guesses != 1 else ''} past the limit)")
         return "\n".join(lines)
     if advice.extra_guesses:
-        lines.append(f"not every answer left can be won within the {advice.guesses_left} guesses "
-                     f"left: the values count {advice.extra_guesses} guess"
-                     f"{'es' if advice.extra_guesses > 1 else ''} past the limit, as if the game "
+        lines.append(f"not every answer left can be won within the {counted(advice.guesses_left, 'guess')} "
+                     f"left: the values count {counted(advice.extra_guesses, 'guess')}"
+                     " past the limit, as if the game "
                      "went on")
     if advice.status == EXACT:
         lines.append(f"next guess: {advice.next_guess} (exact, from the {advice.source}): "
@@ -70,7 +71,7 @@ def advice_text(advice: Advice) -> str:
             bound += (f" (gap {advice.gap}: at most {advice.gap / (advice.per_game or advice.n_answers):.5f} "
                       "guesses per game from optimal)")
         lines.append(f"next guess: {advice.next_guess} (best found, not proven): {worth}{bound}")
-    lines.append(f"{remaining_line(advice.answers)}; {advice.guesses_left} guesses left")
+    lines.append(f"{remaining_line(advice.answers)}; {counted(advice.guesses_left, 'guess')} left")
     return "\n".join(lines)
 
 
@@ -155,13 +156,13 @@ def analysis_table(analysis: GameAnalysis) -> Table:
 
 def analysis_summary(analysis: GameAnalysis) -> str:
     """The summary line, and a note when some value is not proven."""
-    outcome = (f"won in {len(analysis.history)}" if analysis.won
-               else f"not won after {len(analysis.history)}")
+    outcome = (f"won in {counted(len(analysis.history), 'guess')}" if analysis.won
+               else f"not won after {counted(len(analysis.history), 'guess')}")
     regret, luck = analysis.total_regret, analysis.total_luck
     loses = any(m.q_loses and m.regret is None for m in analysis.moves)
     regret_text = "∞ guesses (a move gave up winning every game within the limit)" if loses else (
         _bounded(regret, analysis.total_regret_bounds).lstrip("+") + " guesses (skill: 0 is perfect play)")
-    line = (f"{outcome} guesses; total regret {regret_text}, luck "
+    line = (f"{outcome}; total regret {regret_text}, luck "
             f"{_bounded(luck, analysis.total_luck_bounds)} guesses (positive: luckier than expected)")
     first = analysis.moves[0]
     if first.expected is not None:

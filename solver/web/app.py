@@ -46,8 +46,8 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from solver.game.errors import InputError
-from solver.game.feedback import code_to_text
+from solver.game.errors import FeedbackError, InputError
+from solver.game.feedback import code_to_text, parse_feedback
 from solver.game.spec import MODES, Mode
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -55,13 +55,15 @@ STATIC = Path(__file__).resolve().parent / "static"
 BUDGET_CAP = 5.0
 DEFAULT_BUDGET = 2.0
 MAX_TOP = 10
+#: The word length the page plays (``LENGTH`` in static/app.js: five tiles a row, five-square
+#: grids): a list of other words is refused when the server starts, not guess by guess.
+PAGE_WORD_LENGTH = 5
 MAX_BODY = 16_384
 #: The deepest JSON nesting a request may have (ours have 3 levels).
 MAX_DEPTH = 8
 #: Host headers always accepted (the loopback names); more with ``allow_hosts``.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _WORD = re.compile(r"[a-z]+")
-_FEEDBACK = re.compile(r"[byg]+")
 
 
 class RequestError(InputError):
@@ -97,14 +99,15 @@ def _history(value, word_length: int) -> list[tuple[str, str]]:
         if not isinstance(item, dict) or not isinstance(item.get("guess"), str) \
                 or not isinstance(item.get("feedback"), str):
             raise RequestError(f"guess {turn}: expected {{\"guess\": word, \"feedback\": bbygb}}")
-        guess, feedback = item["guess"].strip().lower(), item["feedback"].strip().lower()
+        guess = item["guess"].strip().lower()
         if len(guess) != word_length or not _WORD.fullmatch(guess):
             raise RequestError(f"guess {turn}: {item['guess'][:20]!r} is not a word of "
                                f"{word_length} letters a-z")
-        if len(feedback) != word_length or not _FEEDBACK.fullmatch(feedback):
-            raise RequestError(f"guess {turn} ({guess}): feedback {item['feedback'][:20]!r} is not "
-                               f"{word_length} of b/y/g (gray/yellow/green)")
-        steps.append((guess, feedback))
+        try:  # the command line's parser: b/y/g, 0/1/2 or the shared squares
+            code = parse_feedback(item["feedback"], word_length)
+        except FeedbackError as exc:
+            raise RequestError(f"guess {turn} ({guess}): {exc}") from None
+        steps.append((guess, code_to_text(code, word_length)))
     return steps
 
 
@@ -221,7 +224,13 @@ def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool 
     from solver.game.wordlists import load_word_list
 
     for name in lists:  # the words only (the feedback tables load in the workers)
-        _word_lists.setdefault(name, load_word_list(name))
+        words = _word_lists.setdefault(name, load_word_list(name))
+        if words.word_length != PAGE_WORD_LENGTH:
+            five = [n for n in BUILTIN_LISTS if load_word_list(n).word_length == PAGE_WORD_LENGTH]
+            raise InputError(
+                f"{name!r} has {words.word_length}-letter words, but the page plays "
+                f"{PAGE_WORD_LENGTH}-letter Wordle only (its board, keyboard and shared grids): offer "
+                f"{', '.join(five)}; `python -m tools.assist --words {name}` plays {name}")
     lanes = Lanes(lists, search_workers=search_workers, per_client=per_client, queue=queue)
     if warm:
         lanes.warm()

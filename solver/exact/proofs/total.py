@@ -56,6 +56,7 @@ from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, 
                                         resident)
 from solver.runs.naming import journal_path
 from solver.exact.proofs.worst import prove_least_maximum
+from solver.game.wording import counted
 
 #: Openers bounded first (phase A), in the cheap order.
 SEEDS = 64
@@ -241,7 +242,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
     finally:
         runner.close()
     if not rows or rows[0].status != "exact" or rows[0].value >= INF:
-        raise UnwinnableError(f"no opener wins every game within {guess_limit} guesses")
+        raise UnwinnableError(f"no opener wins every game within {counted(guess_limit, 'guess')}")
     return ProofResult(word_list, game, rank, rows, len(proof.results), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds, top)
 

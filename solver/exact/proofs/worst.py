@@ -39,6 +39,7 @@ from solver.exact.proofs.runner import Executor, Job, memo_capacity, proof_journ
 from solver.runs.naming import journal_path
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
+from solver.game.wording import counted
 
 #: Openers per task and per journal record: a constant, so that where a level stops (after
 #: the chunk that completes ``rank``) does not depend on the number of workers.
@@ -127,7 +128,7 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
     finally:
         runner.close()
     if not rows or rows[0].status != "exact":
-        raise UnwinnableError(f"no opener wins every game within {game.guess_limit} guesses")
+        raise UnwinnableError(f"no opener wins every game within {counted(game.guess_limit, 'guess')}")
     return ProofResult(word_list, game, rank, rows, len(proof.seconds), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds)
 
