@@ -88,7 +88,7 @@ BAD = [
     ("advise", "history", [(42, "bbbbb")]), ("advise", "history", [("cigar", 3.5)]),
     ("advise", "history", itertools.repeat("cigar:bbbbb")), ("advise", "top", "x"),
     ("advise", "budget", "1"), ("advise", "budget", float("nan")), ("advise", "budget", -1),
-    ("advise", "progress", 42), ("advise", "words", None),
+    ("advise", "words", None),
     ("analyse", "history", None), ("analyse", "history", 3.5), ("analyse", "history", b"cigar"),
     ("analyse", "answer", 42), ("analyse", "budget", float("inf")), ("analyse", "progress", []),
     ("score", "policy", None), ("score", "policy", 42), ("score", "opener", None),
