@@ -27,12 +27,24 @@ move 1 with all that remains), and a value not finished within it is a **proven 
 lower bound from the search's bounds, an upper bound from the best guess found (regret and
 luck then intervals too), never left unknown.
 
-A lost game (docs/algorithms.md §15.2): a move from a state whose answers cannot all be won
-within the guesses left, or after which they cannot, is valued with the least number of extra
-guesses ``e`` past the limit that makes the move's Q* finite (``extra_guesses``); its V*, Q*
-and the following state's value are all taken with those ``e`` extra guesses, so its regret
-and luck keep their meaning (as if the game went on until the answer is found). The identity
-above holds when no move needed extra guesses.
+One valuation of states (docs/algorithms.md §15.2): every state is valued as the advice
+values it (:meth:`~solver.exact.service.SearchService.position`, the one home): ``V*`` within
+the guesses left, or, when its answers cannot all be won in time (a lost game), with the least
+number ``e`` of extra guesses past the limit that makes it finite (``extra_guesses``). A move
+is valued with the same ``e`` as its state; one after which some answer can no longer be won
+within those guesses *gives up the sure finish*: its strict regret is ∞ (``q_loses``) and its
+**finite regret** follows the rule of §15.4 (:class:`~solver.exact.advice.RelaxedQ`): the
+move's ``Q*`` with the limit relaxed by the least extra guesses that let it win every answer,
+never below ``V*``, plus the probability that its feedback leaves a state with no sure
+finish. For every other move the finite regret is the regret.
+
+The identity holds for every game, won, lost or unfinished, with ``v_{T+1}`` the value of the
+state the last feedback left (0 once won; past the limit for a lost game)::
+
+    guesses used + v_{T+1} = v_1 + Σ finite regret − Σ luck
+
+and the skill and luck scores (0–99, :mod:`solver.evaluation.scores`) come from these exact
+figures, per move and for the game.
 """
 
 from __future__ import annotations
@@ -44,6 +56,7 @@ from fractions import Fraction
 import numpy as np
 
 from solver.evaluation.assist import EXACT, check_budget, format_steps, service_for
+from solver.evaluation.scores import luck_of_bounds, skill_of_bounds
 from solver.exact.advice import Bounds
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
@@ -70,8 +83,21 @@ class MoveAnalysis:
         regret: ``(q_value − value) / n`` as a Fraction when ``q_value`` is exact and ``value``
             known (measured against the best value found when ``value_exact`` is False), else
             None.
-        luck: ``(q_value − n)/n − V*(after)/answers_after`` as a Fraction when exact, else None.
-        extra_guesses: guesses past the limit the values count (a lost game, §15.2).
+        luck: ``(q − n)/n − V*(after)/answers_after`` as a Fraction when exact, else None,
+            with ``q`` the move's ``q_value``, or its ``cost`` when it gives up the sure finish.
+        extra_guesses: guesses past the limit the state's value counts (a lost game, §15.2;
+            the advice's ``extra_guesses`` for the same state).
+        q_extra_guesses: guesses past the limit the move's value counts (more than
+            ``extra_guesses`` when the move gives up the sure finish, §15.4).
+        relaxed_q, unsafe: a move that gives up the sure finish (``q_loses``): its ``Q*`` total
+            with the limit relaxed, and the weight of its classes with no sure finish
+            (:class:`~solver.exact.advice.RelaxedQ`); else None.
+        cost: the finite value of such a move (``RelaxedQ.cost``), or None.
+        regret_finite, regret_finite_bounds: the finite regret (§15.4; the regret for a move
+            that does not give up the sure finish) as a Fraction and a proven interval.
+        after_value, after_per_game: ``V*`` total of the state the feedback left, when exact
+            (0 once won; with its extra guesses past the limit), and its per-game divisor.
+        in_words: one plain sentence on what the guess does to the answers left.
         per_game: what a total is divided by for one game (``n``, or the state's weight).
         q_lower_bound, q_upper_bound: a proven interval on ``Q*`` total (equal to ``q_value``
             when exact; the upper bound None when not found in time).
@@ -99,6 +125,15 @@ class MoveAnalysis:
     q_upper_bound: int | None = None
     regret_bounds: tuple | None = None
     luck_bounds: tuple | None = None
+    q_extra_guesses: int = 0
+    relaxed_q: int | None = None
+    unsafe: int | None = None
+    cost: int | None = None
+    regret_finite: Fraction | None = None
+    regret_finite_bounds: tuple | None = None
+    after_value: int | None = None
+    after_per_game: int | None = None
+    in_words: str = ""
 
     @property
     def expected(self) -> float | None:
@@ -131,8 +166,24 @@ class MoveAnalysis:
             "regret_interval": _interval(self.regret_bounds),
             "luck": _float(self.luck), "luck_fraction": _text(self.luck),
             "luck_interval": _interval(self.luck_bounds),
-            "extra_guesses": self.extra_guesses,
+            "extra_guesses": self.extra_guesses, "q_extra_guesses": self.q_extra_guesses,
+            "relaxed_q_total": self.relaxed_q, "unsafe_total": self.unsafe,
+            "regret_finite": _float(self.regret_finite),
+            "regret_finite_fraction": _text(self.regret_finite),
+            "regret_finite_interval": _interval(self.regret_finite_bounds),
+            "skill_score": self.skill_score, "luck_score": self.luck_score,
+            "in_words": self.in_words,
         }
+
+    @property
+    def skill_score(self) -> int | None:
+        """0–99 from the finite regret (:mod:`solver.evaluation.scores`; 99: optimal)."""
+        return skill_of_bounds(self.regret_finite, self.regret_finite_bounds)
+
+    @property
+    def luck_score(self) -> int | None:
+        """0–99 from the luck (:mod:`solver.evaluation.scores`; 50: as expected)."""
+        return luck_of_bounds(self.luck, self.luck_bounds)
 
 
 def _interval(bounds, per_game: int = 1) -> list | None:
@@ -179,6 +230,7 @@ class GameAnalysis:
     won: bool = False
     seconds: float = 0.0
     mode: str = "normal"
+    guess_limit: int = 6
 
     @property
     def total_regret(self) -> Fraction | None:
@@ -204,6 +256,51 @@ class GameAnalysis:
         return _sum_bounds(m.luck_bounds for m in self.moves)
 
     @property
+    def total_regret_finite(self) -> Fraction | None:
+        """Σ finite regret (§15.4: a move that gives up the sure finish counted finitely),
+        or None when some move's is unknown."""
+        values = [m.regret_finite for m in self.moves]
+        return None if any(v is None for v in values) else sum(values, Fraction(0))
+
+    @property
+    def total_regret_finite_bounds(self) -> tuple | None:
+        return _sum_bounds(m.regret_finite_bounds for m in self.moves)
+
+    @property
+    def start_value(self) -> Fraction | None:
+        """``v_1``: V* at the start in expected guesses (None unless exact)."""
+        first = self.moves[0] if self.moves else None
+        if first is None or first.value is None or not first.value_exact:
+            return None
+        return Fraction(first.value, first.per_game or first.answers_before)
+
+    @property
+    def final_value(self) -> Fraction | None:
+        """``v_{T+1}``: V* of the state the last feedback left (0 once won; past the limit
+        with its extra guesses for a lost game, §15.2), or None when not exact."""
+        if self.won:
+            return Fraction(0)
+        last = self.moves[-1] if self.moves else None
+        if last is None or last.after_value is None:
+            return None
+        return Fraction(last.after_value, last.after_per_game or 1)
+
+    @property
+    def skill_score(self) -> int | None:
+        """The game's 0–99 skill from its total finite regret (:mod:`solver.evaluation.scores`)."""
+        return skill_of_bounds(self.total_regret_finite, self.total_regret_finite_bounds)
+
+    @property
+    def luck_score(self) -> int | None:
+        """The game's 0–99 luck from its total luck (:mod:`solver.evaluation.scores`)."""
+        return luck_of_bounds(self.total_luck, self.total_luck_bounds)
+
+    @property
+    def game_over(self) -> bool:
+        """Won, or every guess of the limit used."""
+        return self.won or len(self.history) >= self.guess_limit
+
+    @property
     def all_exact(self) -> bool:
         return all(m.exact for m in self.moves)
 
@@ -218,6 +315,13 @@ class GameAnalysis:
             "total_luck": _float(self.total_luck), "total_luck_fraction": _text(self.total_luck),
             "total_regret_interval": _interval(self.total_regret_bounds),
             "total_luck_interval": _interval(self.total_luck_bounds),
+            "total_regret_finite": _float(self.total_regret_finite),
+            "total_regret_finite_fraction": _text(self.total_regret_finite),
+            "total_regret_finite_interval": _interval(self.total_regret_finite_bounds),
+            "final_expected": _float(self.final_value),
+            "final_expected_fraction": _text(self.final_value),
+            "skill_score": self.skill_score, "luck_score": self.luck_score,
+            "game_over": self.game_over,
             "all_values_exact": self.all_exact, "seconds": round(self.seconds, 4),
         }
 
@@ -265,7 +369,8 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
     for t, (guess, code) in enumerate(steps, start=1):
         after = state[service.table[service.word_list.guess_index(guess), state] == code]
         moves.append(MoveAnalysis(t, guess, code, len(state), len(after), limit - t + 1, None,
-                                  False, None, None, False, None, per_game=service.per_game(state)))
+                                  False, None, None, False, None, per_game=service.per_game(state),
+                                  in_words=move_in_words(service, state, guess)))
         states.append((state, after))
         state = after
     afters: dict[int, Bounds] = {}  # move -> V* of the state its feedback left (for the luck)
@@ -285,7 +390,33 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
         _regret_and_luck(service, steps, t, states[t - 1][1], move, moves, afters, deadline)
     won = steps[-1][1] == service.game.all_green
     return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
-                        service.game.mode.value)
+                        service.game.mode.value, limit)
+
+
+def move_in_words(service, state: np.ndarray, guess: str) -> str:
+    """One plain sentence on what ``guess`` does to the answers of ``state``: the most it
+    can leave whatever the colours, the feedback groups, how many games it would end by the
+    next turn (won now, or one answer left), and whether it could be the answer."""
+    from solver.game.wording import counted
+
+    codes = service.table[service.word_list.guess_index(guess), state]
+    green = service.game.all_green
+    values, sizes = np.unique(codes, return_counts=True)
+    others = sizes[values != green]
+    n = len(state)
+    won_now = int(sizes[values == green].sum())
+    if n == 1:
+        return "the only answer left: wins now" if won_now else "cannot win: the one answer left is another word"
+    largest = int(others.max()) if len(others) else 0
+    pinned = int((others == 1).sum())
+    words = [f"leaves at most {counted(largest, 'answer')} whatever the colours "
+             f"({counted(len(values), 'feedback group')})"]
+    ends = won_now + pinned
+    words.append(f"ends {ends} of the {counted(n, 'game')} by the next turn" if ends else
+                 "ends no game by the next turn")
+    if won_now:
+        words.append("could be the answer")
+    return "; ".join(words)
 
 
 def _seconds_to(deadline: float | None) -> float | None:
@@ -316,6 +447,7 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
         root = service.advise([], top=0, budget=max(budget, 0.05) if budget is not None else None)
         move.value, move.value_exact = root.value, root.status == EXACT
         move.optimal_guess, move.value_lower_bound = root.next_guess, root.lower_bound
+        move.extra_guesses = move.q_extra_guesses = root.extra_guesses
     else:  # no trees: V* lies between the cheap bound and the opener played (an upper bound)
         move.value_lower_bound = min(cheap_lower_bound(service.game, state, service.table),
                                      opener.q.upper if opener.q.upper is not None else INF)
@@ -323,22 +455,8 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
         move.value_exact = move.value is not None and move.value == move.value_lower_bound
         move.optimal_guess = guess if move.value_exact else None
     if opener.unwinnable:  # no tree of this opener wins every game within the limit:
-        # regret ∞; the luck is that of the game going on past the limit (§15.2)
-        move.q_loses = True
-        extra, q = 0, INF
-        while q >= INF and extra < 12:
-            extra += 1
-            q = service.q_value(state, d, [], guess, extra)
-        move.extra_guesses = extra
-        if code == green:
-            value_after = 0
-        else:
-            _, value_after, _ = service.solve_state(after, d + extra - 1, steps[:1], lift=False)
-        if q < INF and value_after < INF:
-            per_game = move.per_game
-            move.luck = (Fraction(q - per_game, per_game)
-                         - Fraction(value_after, service.per_game(after) if len(after) else 1))
-            move.luck_bounds = (move.luck, move.luck)
+        # strict regret ∞; the finite rule of §15.4 (the limit relaxed, the chance of losing)
+        _gives_up(service, [], state, d, guess, move, move.extra_guesses)
         return
     move.q_lower_bound, move.q_upper_bound = opener.q.lower, opener.q.upper
     move.q_value = opener.q.lower if opener.q.exact else None
@@ -360,33 +478,43 @@ def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadl
         if _value_within(service, before, state, d, guess, move, deadline) and not move.q_loses:
             return
         where = service.position(before)  # a lost game: solved with extra guesses (§15.2)
-    extra = where.extra
+    extra = where.extra  # the state's own extra guesses (§15.2), as the advice says
     optimal = service.word_list.guesses[int(where.tree.node_guess[where.node])]
     value = where.tree_value
+    move.value, move.value_exact, move.value_lower_bound = value, True, value
+    move.optimal_guess = optimal
+    move.extra_guesses = move.q_extra_guesses = extra
     if guess == optimal:
         q = value
         child = where.tree.child(where.node, code) if code != green else -1
-        if child >= 0:
+        if child >= 0 and extra == 0:  # the child's value within the limit is its own V*
             afters[t] = Bounds.exactly(service.tree_value(where.tree, child, after))
     elif deadline is not None and extra == 0:  # Q* of the move within the deadline
-        move.value, move.value_exact, move.value_lower_bound = value, True, value
-        move.optimal_guess = optimal
         _q_within(service, before, state, d, guess, move, deadline,
                   {service.word_list.guess_index(optimal): value, "optimum": value})
+        if move.q_loses:
+            _gives_up(service, before, state, d, guess, move, extra)
         return
     else:
         q = service.q_value(state, d, before, guess, extra)
-        while q >= INF and extra < 12:  # the move gives up some answer: more guesses (§15.2)
-            extra += 1
-            q = service.q_value(state, d, before, guess, extra)
-        if extra != where.extra:
-            _, value, _ = service.solve_state(state, d + extra, before, lift=False)
-    move.value, move.value_exact, move.value_lower_bound = value, True, value
-    move.optimal_guess = optimal
-    move.extra_guesses = extra
-    move.q_value = q if q < INF else None
-    move.q_lower_bound = move.q_upper_bound = move.q_value
-    move.q_loses = q >= INF
+    if q >= INF:  # the move gives up the state's sure finish (§15.4)
+        _gives_up(service, before, state, d, guess, move, extra)
+        return
+    move.q_value = move.q_lower_bound = move.q_upper_bound = q
+    move.q_loses = False
+
+
+def _gives_up(service, before, state, d: int, guess: str, move: MoveAnalysis, extra: int) -> None:
+    """A move after which some answer can no longer be won within the state's ``d + extra``
+    guesses: strict regret ∞ (``q_loses``), and its finite value by the rule of §15.4."""
+    relaxed = service.relaxed_q(state, d, before, guess, extra)
+    move.q_loses = True
+    move.q_value = move.q_lower_bound = move.q_upper_bound = None
+    move.q_extra_guesses = relaxed.extra
+    move.relaxed_q = relaxed.q
+    move.unsafe = relaxed.unsafe
+    if move.value is not None and move.value_exact:
+        move.cost = relaxed.cost(move.value)
 
 
 def _value_within(service, before, state, d: int, guess: str, move: MoveAnalysis, deadline) -> bool:
@@ -470,34 +598,44 @@ def _greedy_q(service, before, state, d: int, guess: str, deadline) -> int | Non
 
 
 def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, afters, deadline) -> None:
-    """Regret and luck of move ``t`` from its values, exact or as proven intervals."""
+    """Regret and luck of move ``t`` from its values, exact or as proven intervals.
+
+    Every state is valued by the one rule (its ``V*`` with its own extra guesses, §15.2, as
+    the advice says); the move by its ``Q*``, or by the finite rule of §15.4 when it gives up
+    the state's sure finish. The luck is the move's value less the guess itself less the
+    value of the state the feedback left, so that the identity of the module docstring holds
+    for every game."""
     per_game = move.per_game
-    if move.q_loses or move.q_lower_bound is None:
+    if move.q_loses:
+        if move.cost is None:
+            return
+        q_low = q_high = move.cost
+    elif move.q_lower_bound is None:
         return
-    q_low, q_high = move.q_lower_bound, move.q_upper_bound
+    else:
+        q_low, q_high = move.q_lower_bound, move.q_upper_bound
     if move.value_lower_bound is not None:
         low = max(Fraction(q_low - (move.value if move.value is not None else q_low), per_game), Fraction(0))
         high = None if q_high is None else Fraction(q_high - move.value_lower_bound, per_game)
-        move.regret_bounds = (low, high)
-        if move.value is not None and move.q_value is not None:
+        move.regret_finite_bounds = (low, high)
+        if move.value is not None and q_high == q_low:
             # against the best value found when V* is not proven (a list with no proven opener)
-            move.regret = Fraction(move.q_value - move.value, per_game)
+            move.regret_finite = Fraction(q_low - move.value, per_game)
+            move.regret_finite_bounds = (move.regret_finite, move.regret_finite)
+        if not move.q_loses:
+            move.regret_bounds, move.regret = move.regret_finite_bounds, move.regret_finite
     code = steps[t - 1][1]
     value_after = afters.get(t)
     if value_after is None and code == service.game.all_green:
         value_after = Bounds.exactly(0)
-    if value_after is None and t < len(moves):
+    if value_after is None and t < len(moves):  # the next move's state, valued by the one rule
         following = moves[t]
-        if following.extra_guesses == move.extra_guesses and following.value_lower_bound is not None:
+        if following.value_lower_bound is not None:
             value_after = Bounds(following.value_lower_bound, following.value)
     if value_after is None:
-        left = move.guesses_left + move.extra_guesses - 1
-        if left < 1:
-            return
-        if deadline is None or len(after) <= FAST_ANYWAY:
-            _, value, _ = service.solve_state(after, left, steps[:t], lift=False)
-            if value >= INF:
-                return
+        left = move.guesses_left - 1
+        if deadline is None or len(after) <= FAST_ANYWAY or left < 1:
+            _, value, _ = service.solve_state(after, left, steps[:t])  # with its extra guesses
             value_after = Bounds.exactly(value)
         else:
             from solver.exact.anytime import rank_guesses
@@ -505,27 +643,32 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
             ranking = rank_guesses(service.game, after, left, top=1,
                                    budget=_search_seconds(after, deadline), table=service.table,
                                    history=steps[:t])
-            if ranking.proven and ranking.value is None:
-                return
-            upper = ranking.value
-            if not ranking.proven:
-                greedy = _fast(service, after, left, steps[:t], deadline)
-                if greedy is not None:
-                    greedy_value = service.value_from_used(greedy[1], after)
-                    upper = greedy_value if upper is None else min(upper, greedy_value)
-            value_after = Bounds(min(ranking.lower_bound, upper if upper is not None else INF), upper)
-    if value_after.upper is None and len(after):  # the fast policy's bound, where it is cheap
-        greedy = _fast(service, after, move.guesses_left + move.extra_guesses - 1, steps[:t], deadline)
-        if greedy is not None:
+            if ranking.proven and ranking.value is None:  # past the limit: exactly (§15.2)
+                _, value, _ = service.solve_state(after, left, steps[:t])
+                value_after = Bounds.exactly(value)
+            else:
+                upper = ranking.value
+                if not ranking.proven:
+                    greedy = _fast(service, after, left, steps[:t], deadline)
+                    if greedy is not None:
+                        greedy_value = service.value_from_used(greedy[1], after)
+                        upper = greedy_value if upper is None else min(upper, greedy_value)
+                value_after = Bounds(min(ranking.lower_bound, upper if upper is not None else INF), upper)
+    if value_after.upper is None and len(after) and move.guesses_left > 1:
+        greedy = _fast(service, after, move.guesses_left - 1, steps[:t], deadline)
+        if greedy is not None:  # the fast policy's bound, where it is cheap
             value_after = Bounds(value_after.lower, service.value_from_used(greedy[1], after))
     per_game_after = service.per_game(after) if len(after) else 1
+    move.after_per_game = per_game_after
+    if value_after.exact:
+        move.after_value = value_after.lower
     spent = Fraction(q_low - per_game, per_game)
     low = None if value_after.upper is None else spent - Fraction(value_after.upper, per_game_after)
     high = None if q_high is None else (Fraction(q_high - per_game, per_game)
                                         - Fraction(value_after.lower, per_game_after))
     move.luck_bounds = None if low is None and high is None else (low, high)
-    if move.q_value is not None and value_after.exact:
-        move.luck = Fraction(move.q_value - per_game, per_game) - Fraction(value_after.lower, per_game_after)
+    if q_high == q_low and value_after.exact:
+        move.luck = Fraction(q_low - per_game, per_game) - Fraction(value_after.lower, per_game_after)
         move.luck_bounds = (move.luck, move.luck)
 
 

@@ -242,6 +242,35 @@ class OpenerValue:
     unwinnable: bool = False
 
 
+@dataclass(frozen=True)
+class RelaxedQ:
+    """The finite value of a move that gives up the sure finish of its state
+    (:meth:`SearchService.relaxed_q`, docs/algorithms.md §15.4), in the objective's units.
+
+    The state ``S`` is valued with its own ``e`` extra guesses (§15.2; 0 when it can be won in
+    time); the move ``g`` leaves some answer that can no longer be won within ``d + e``.
+
+    Attributes:
+        q: ``Q*(S, d + extra, g)``: the move's value with the limit relaxed by the least
+            ``extra`` > ``e`` that lets it win every answer (an int).
+        extra: that least number of guesses past the limit.
+        unsafe: the weight (answers; prior weight under priors; 1 for the worst case) of the
+            classes of ``g`` that cannot be won within the ``d + e − 1`` guesses left after it:
+            over the state's weight, the probability that the feedback leaves a state with no
+            sure finish.
+    """
+
+    q: int
+    extra: int
+    unsafe: int
+
+    def cost(self, value: int) -> int:
+        """The move's finite value against the state's ``V*`` (``value``): the relaxed
+        ``Q*``, never below ``V*``, plus ``unsafe`` (so its finite regret
+        ``cost − value ≥ unsafe > 0``)."""
+        return max(int(self.q), int(value)) + int(self.unsafe)
+
+
 @dataclass
 class Position:
     """Where a history leads, for :meth:`SearchService.position`.

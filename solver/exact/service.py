@@ -55,8 +55,8 @@ from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Position, Source, Status, check_budget,
-                                 format_steps)
+                                 Bounds, OpenerValue, Position, RelaxedQ, Source, Status,
+                                 check_budget, format_steps)
 
 #: Alternatives listed by default.
 TOP = 5
@@ -298,6 +298,37 @@ class SearchService:
                 return INF
             values.append(value)
         return self.q_from_classes(state, values)
+
+    def relaxed_q(self, state: np.ndarray, guesses_left: int, steps, guess: str, extra: int = 0
+                  ) -> RelaxedQ:
+        """The finite value of a move that gives up the sure finish of its state (§15.4):
+        ``Q*(S, d + e', guess)`` with ``e'`` the least number of extra guesses past ``extra``
+        (the state's own, §15.2) that makes it finite, and the weight of the classes that
+        cannot be won within ``d + extra − 1`` (each class solved, :meth:`solve_state`, and
+        kept). Call it when ``q_value(state, guesses_left, steps, guess, extra)`` is ``INF``.
+
+        Raises:
+            InputError: the move cannot win every answer even with
+                :data:`MAX_EXTRA_GUESSES` more (a guess that never splits the state).
+        """
+        g = self.word_list.guess_index(guess)
+        codes = self.table[g, state]
+        unsafe = []
+        for code in np.unique(codes):
+            if code == self.game.all_green:
+                continue
+            members = state[codes == code]
+            _, value, _ = self.solve_state(members, int(guesses_left) + extra - 1,
+                                           list(steps) + [(guess, int(code))], lift=False)
+            if value >= INF:
+                unsafe.append(members)
+        weight = self.per_game(np.concatenate(unsafe)) if unsafe else 0
+        for more in range(extra + 1, extra + MAX_EXTRA_GUESSES + 1):
+            q = self.q_value(state, guesses_left, steps, guess, more)
+            if q < INF:
+                return RelaxedQ(int(q), more, int(weight))
+        raise InputError(f"{guess!r} cannot win every answer left even {MAX_EXTRA_GUESSES} "
+                         "guesses past the limit")
 
     # -- positions ------------------------------------------------------------------------------
     def opener_value(self, opener: str, *, deadline: float | None = None,
