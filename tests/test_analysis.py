@@ -114,7 +114,8 @@ def test_cli_json_with_a_grid_on_standard_input(warm_assist_kernels):
     text = subprocess.run([sys.executable, "-m", "tools.analyse", "salet", "crane", "birth",
                            "--answer", "birth", "--budget", "1"], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
-    assert text.returncode == 0 and "won in 3 guesses; total regret" in text.stdout
+    assert text.returncode == 0 and "won in 3 guesses; skill 44, luck 83" in text.stdout
+    assert "total regret 0.613 guesses" in text.stdout
 
 
 def test_cli_bad_input_is_status_2():

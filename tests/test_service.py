@@ -6,6 +6,8 @@ command lines (tools.assist, tools.analyse) that ask it."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import json
 import subprocess
 import sys
@@ -199,11 +201,20 @@ def test_lost_game_analysis_values_every_move(legacy_service):
     analysis = analyse_game(Game(word_list), steps, service=legacy_service)
     assert len(analysis.moves) == 6 and analysis.won is False
     assert all(m.value is not None for m in analysis.moves)
-    assert all(m.regret is not None and m.luck is not None for m in analysis.moves)
-    assert [m.extra_guesses for m in analysis.moves] == [0, 0, 0, 0, 1, 1]
+    assert all(m.regret_finite is not None and m.luck is not None for m in analysis.moves)
+    # move 5: {hatch, patch, watch} can be won in the two guesses left (V* 6, a splitting
+    # guess, then the answer); PATCH gives that up (§15.4): strict regret ∞, finite regret
+    # (max(Q* 6 with one more guess, V* 6) + 2 answers with no sure finish − 6) / 3
+    fifth = analysis.moves[4]
+    assert (fifth.value, fifth.extra_guesses, fifth.q_loses, fifth.regret) == (6, 0, True, None)
+    assert (fifth.relaxed_q, fifth.unsafe, fifth.regret_finite) == (6, 2, Fraction(2, 3))
+    assert [m.extra_guesses for m in analysis.moves] == [0, 0, 0, 0, 0, 1]
     assert analysis.moves[0].value == 7920 and analysis.moves[0].optimal_guess == "salet"
     # move 6: {hatch, watch} with one guess left, one past the limit: V* = 1 + 2 = 3
     assert (analysis.moves[5].answers_before, analysis.moves[5].value) == (2, 3)
+    # the identity: 6 guesses + 1 more for hatch had the game gone on
+    assert analysis.final_value == 1
+    assert 6 + 1 == analysis.start_value + analysis.total_regret_finite - analysis.total_luck
 
 
 @pytest.mark.slow
@@ -214,9 +225,12 @@ def test_lost_game_analysis_cli_json():
     assert doc["won"] is False and len(doc["moves"]) == 6
     for move in doc["moves"]:
         assert move["value_total"] is not None, move
-        assert move["regret"] is not None and move["luck"] is not None, move
-    assert [m["extra_guesses"] for m in doc["moves"]][4:] == [1, 1]
-    assert doc["total_regret"] is not None and doc["total_luck"] is not None
+        assert move["regret_finite"] is not None and move["luck"] is not None, move
+        assert 0 <= move["skill_score"] <= 99 and 0 <= move["luck_score"] <= 99
+    assert [m["extra_guesses"] for m in doc["moves"]][4:] == [0, 1]
+    assert doc["moves"][4]["regret"] is None and doc["moves"][4]["regret_finite_fraction"] == "2/3"
+    assert doc["total_regret_finite"] is not None and doc["total_luck"] is not None
+    assert doc["game_over"] and doc["final_expected"] == 1.0
 
 
 # -- 3. a hard-mode grid ---------------------------------------------------------------------

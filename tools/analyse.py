@@ -106,10 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     from rich.console import Console
 
-    from solver.studies.play_render import analysis_summary, analysis_table
+    from solver.studies.play_render import analysis_summary, analysis_table, moves_in_words
 
     console = Console(highlight=False)
     console.print(analysis_table(analysis))
+    console.print(moves_in_words(analysis), soft_wrap=True)
     console.print(analysis_summary(analysis), soft_wrap=True)
     return EXIT_OK
 

@@ -451,9 +451,16 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
     else:  # no trees: V* lies between the cheap bound and the opener played (an upper bound)
         move.value_lower_bound = min(cheap_lower_bound(service.game, state, service.table),
                                      opener.q.upper if opener.q.upper is not None else INF)
-        move.value = opener.q.upper
+        move.value = opener.q.upper if opener.q.upper is not None and opener.q.upper < INF else None
         move.value_exact = move.value is not None and move.value == move.value_lower_bound
         move.optimal_guess = guess if move.value_exact else None
+    if move.extra_guesses and move.value_exact:  # no opener wins every game in time (§15.2)
+        q = service.q_value(state, d, [], guess, move.extra_guesses)
+        if q >= INF:
+            _gives_up(service, [], state, d, guess, move, move.extra_guesses)
+        else:
+            move.q_value = move.q_lower_bound = move.q_upper_bound = q
+        return
     if opener.unwinnable:  # no tree of this opener wins every game within the limit:
         # strict regret ∞; the finite rule of §15.4 (the limit relaxed, the chance of losing)
         _gives_up(service, [], state, d, guess, move, move.extra_guesses)

@@ -9,13 +9,13 @@ in exact rational arithmetic (no float rounding at a boundary):
 - **skill** ``⌊99 · H / (H + r)⌋``: 99 exactly for optimal play (``r = 0``), at most 98 for
   any regret, 49 at half a guess of regret, 33 at a whole guess, towards 0 as ``r`` grows;
 - **luck** ``⌊99 · (1/2 + ℓ / (2 (H + |ℓ|))) + 1/2⌋``: 50 for feedback exactly as good as
-  expected (``ℓ = 0``), 75 at half a guess of luck, 25 at half a guess of bad luck, towards
+  expected (``ℓ = 0``), 74 at half a guess of luck, 25 at half a guess of bad luck, towards
   99 and 0 as ``|ℓ|`` grows.
 
 Both are monotone (a larger regret never scores more skill; more luck never scores less) and
 use the same scale per move and per game (the game's total regret and total luck). Why this
 shape: it is bounded without a cut-off (every regret, however large, still ranks), it is
-linear near 0 where most moves are (a tenth of a guess costs about 16 points of skill), and
+linear near 0 where most moves are (a tenth of a guess costs 17 points of skill), and
 it needs no fitted constant but the half-scale. A figure known only within a proven interval
 (an analysis under a time budget) is scored at its least favourable end, so the score is a
 proven bound on the exact one: skill from the regret's upper end, luck from the luck's lower

@@ -127,12 +127,13 @@ def _range(low: int | None, high: int | None, per_game: int) -> str:
 
 
 def analysis_table(analysis: GameAnalysis) -> Table:
-    """One row per move: answers before, V*, Q*, regret, luck, the optimal move."""
+    """One row per move: answers before, V*, Q*, regret, skill, luck, luck score, the optimal move."""
     table = Table(title=escape(f"game analysis: {' '.join(f'{g}' for g, _ in analysis.history)} "
                                f"({analysis.word_list})"))
     for name, justify in (("move", "right"), ("guess", "left"), ("feedback", "left"),
                           ("answers", "right"), ("V*", "right"), ("Q*", "right"),
-                          ("regret", "right"), ("luck", "right"), ("optimal", "left")):
+                          ("regret", "right"), ("skill", "right"), ("luck", "right"),
+                          ("luck score", "right"), ("optimal", "left")):
         table.add_column(name, justify=justify)
     from solver.game.feedback import code_to_text
 
@@ -140,38 +141,64 @@ def analysis_table(analysis: GameAnalysis) -> Table:
         per_game = m.per_game or m.answers_before
         v = (f"{m.expected:.3f}" if m.value_exact else
              _range(m.value_lower_bound, m.value, per_game))
-        q = ("loses" if m.q_loses else _range(m.q_lower_bound, m.q_upper_bound, per_game)) \
-            if m.q_expected is None else f"{m.q_expected:.3f}"
-        regret = "∞" if m.q_loses and m.regret is None else (
-            _bounded(m.regret, m.regret_bounds) + ("*" if m.regret is not None and not m.value_exact else ""))
+        if m.q_loses:  # gives up the sure finish: Q* with the limit relaxed (§15.4)
+            q = "?" if m.relaxed_q is None else f"{m.relaxed_q / per_game:.3f} +{m.q_extra_guesses}"
+        else:
+            q = _range(m.q_lower_bound, m.q_upper_bound, per_game) if m.q_expected is None \
+                else f"{m.q_expected:.3f}"
+        regret = _bounded(m.regret_finite, m.regret_finite_bounds)
+        if m.q_loses:
+            regret += "!"
+        elif m.regret is not None and not m.value_exact:
+            regret += "*"
         luck = _bounded(m.luck, m.luck_bounds)
-        if m.extra_guesses and m.q_loses:  # V* within the limit; the luck past it (§15.2)
-            luck = f"{luck} +{m.extra_guesses}"
-        elif m.extra_guesses:  # valued as if the game went on past the limit (§15.2)
-            v, q = f"{v} +{m.extra_guesses}", f"{q} +{m.extra_guesses}"
+        if m.extra_guesses:  # the state valued as if the game went on past the limit (§15.2)
+            v = f"{v} +{m.extra_guesses}"
+            if not m.q_loses:
+                q = f"{q} +{m.extra_guesses}"
         table.add_row(str(m.number), m.guess, code_to_text(m.feedback, len(m.guess)),
-                      str(m.answers_before), v, q, regret, luck, m.optimal_guess or "?")
+                      str(m.answers_before), v, q, regret, _score(m.skill_score), luck,
+                      _score(m.luck_score), m.optimal_guess or "?")
     return table
+
+
+def _score(score: int | None) -> str:
+    return "?" if score is None else str(score)
+
+
+def moves_in_words(analysis: GameAnalysis) -> str:
+    """One plain line per move: what the guess did to the answers left."""
+    return "\n".join(f"{m.number} {m.guess}: {m.in_words}" for m in analysis.moves)
 
 
 def analysis_summary(analysis: GameAnalysis) -> str:
     """The summary line, and a note when some value is not proven."""
-    outcome = (f"won in {counted(len(analysis.history), 'guess')}" if analysis.won
-               else f"not won after {counted(len(analysis.history), 'guess')}")
-    regret, luck = analysis.total_regret, analysis.total_luck
-    loses = any(m.q_loses and m.regret is None for m in analysis.moves)
-    regret_text = "∞ guesses (a move gave up winning every game within the limit)" if loses else (
-        _bounded(regret, analysis.total_regret_bounds).lstrip("+") + " guesses (skill: 0 is perfect play)")
-    line = (f"{outcome}; total regret {regret_text}, luck "
-            f"{_bounded(luck, analysis.total_luck_bounds)} guesses (positive: luckier than expected)")
+    count = counted(len(analysis.history), "guess")
+    outcome = (f"won in {count}" if analysis.won else
+               f"the game is over: not won in {count}" if analysis.game_over else
+               f"not finished after {count}")
+    regret, luck = analysis.total_regret_finite, analysis.total_luck
+    line = (f"{outcome}; skill {_score(analysis.skill_score)}, luck {_score(analysis.luck_score)} "
+            f"(0-99; 99: perfect play, 50: average luck); total regret "
+            f"{_bounded(regret, analysis.total_regret_finite_bounds).lstrip('+')} guesses "
+            f"(0 is perfect play), luck {_bounded(luck, analysis.total_luck_bounds)} guesses "
+            "(positive: luckier than expected)")
     first = analysis.moves[0]
     if first.expected is not None:
         line += f"; optimal play expects {first.expected:.3f} from the start"
+    final = analysis.final_value
+    if not analysis.won and final is not None:
+        line += (f"; the answers left would take {float(final):.3f} more guesses on average "
+                 "had the game gone on")
     if any(m.extra_guesses for m in analysis.moves):
         line += ("\n+N: not every answer could be won within the guesses left there; valued as "
                  "if the game went on, N guesses past the limit")
+    if any(m.q_loses for m in analysis.moves):
+        line += ("\n!: the move gave up winning every answer within the limit (strict regret "
+                 "∞); its regret is finite by the rule of docs/algorithms.md §15.4 (Q* with the "
+                 "limit relaxed, +N, plus the chance of a state with no sure finish)")
     if not analysis.all_exact:
         line += ("\na…b: not proven within the time given; the exact value lies in this "
-                 "proven interval (≥a: no upper bound found); * measured against the best value "
-                 "found, not proven optimal")
+                 "proven interval (≥a: no upper bound found), and the score is its least "
+                 "favourable end; * measured against the best value found, not proven optimal")
     return line
