@@ -14,8 +14,9 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-#: The shipped files: trees (and their proofs of unwinnability), openers tables, Q-tables.
-PATTERNS = ("*.msgpack", "*-openers.csv", "book/*.msgpack", "book/*.unwinnable")
+#: The shipped files: trees (and their proofs of unwinnability, with the finite values of
+#: those openers), openers tables, Q-tables.
+PATTERNS = ("*.msgpack", "*-openers.csv", "book/*.msgpack", "book/*.unwinnable", "book/*.relaxed")
 
 
 class build_py_with_artifacts(build_py):

@@ -273,7 +273,12 @@ def test_env_values_and_regrets_equal_the_brute_force(small, tmp_path, monkeypat
     word_list, table, brute = small
     env = ExactWordleEnv(word_list, opener=None)
     rng = np.random.default_rng(7)
-    checked = 0
+    checked = gave_up = 0
+    from naive_values import NaiveValues
+
+    naive = NaiveValues(word_list.guesses, word_list.answers, hard=False)
+    naive.brute = brute  # the same recursion, its memo shared
+    everything = frozenset()
     for episode in range(12):
         obs, info = env.reset(seed=episode)
         state, d = tuple(range(word_list.n_answers)), 6
@@ -291,6 +296,11 @@ def test_env_values_and_regrets_equal_the_brute_force(small, tmp_path, monkeypat
             expected = math.inf if q >= INF else q - value
             assert info["regret"] == expected
             assert info["regret_per_game"] == expected / len(state)
+            # the finite regret (docs/algorithms.md §15.4), always finite
+            finite = naive.cost(state, everything, d, action)[0] - naive.w(state, everything, d)[0]
+            assert info["regret_finite"] == finite and math.isfinite(info["regret_finite"])
+            assert (finite == expected) if q < INF else finite > 0
+            gave_up += q >= INF
             code = table[action, env._answer]
             state = tuple(a for a in state if table[action, a] == code)
             d -= 1
@@ -304,6 +314,39 @@ def test_env_values_and_regrets_equal_the_brute_force(small, tmp_path, monkeypat
             assert reward == (-1.0 if info["won"] or not terminated else -2.0)
             checked += 1
     assert checked >= 24
+
+
+def test_env_finite_regret_keeps_every_return_finite(small, tmp_path, monkeypatch):
+    """With three guesses a random agent often gives up the sure finish (strict regret inf);
+    ``regret_finite`` is then the rule of docs/algorithms.md §15.4 (the brute force's), so
+    every episode's sum is finite."""
+    from naive_values import NaiveValues
+    from solver.evaluation.gym_env import ExactWordleEnv
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    word_list, table, brute = small
+    naive = NaiveValues(word_list.guesses, word_list.answers, hard=False)
+    naive.brute = brute
+    env = ExactWordleEnv(word_list, opener=None, guess_limit=3)
+    rng = np.random.default_rng(3)
+    gave_up = 0
+    for episode in range(8):
+        env.reset(seed=episode)
+        state, d, terminated, total = tuple(range(word_list.n_answers)), 3, False, 0.0
+        while not terminated:
+            action = int(rng.integers(word_list.n_guesses))
+            _, _, terminated, _, info = env.step(action)
+            value, _ = naive.w(state, frozenset(), d)
+            cost, gives_up = naive.cost(state, frozenset(), d, action)
+            assert info["regret_finite"] == cost - value
+            assert math.isinf(info["regret"]) == gives_up
+            gave_up += gives_up
+            total += info["regret_finite_per_game"]
+            code = table[action, env._answer]
+            state = tuple(a for a in state if table[action, a] == code)
+            d -= 1
+        assert math.isfinite(total)
+    assert gave_up >= 1
 
 
 def test_env_regrets_add_up_to_the_gap(small, tmp_path, monkeypatch):

@@ -222,3 +222,44 @@ def test_in_words_counts_by_hand():
     assert move_in_words(service, state, "hatch") == (
         "leaves at most 3 answers whatever the colours (2 feedback groups); ends 1 of the 4 games "
         "by the next turn; could be the answer")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opener", ["slate", "trace"])
+def test_shipped_relaxed_records_are_the_rule(legacy_table, opener):
+    """The book's record of an unwinnable opener's finite value (artifacts/book/*.relaxed,
+    written by tools.book) is what the rule gives when computed afresh; SLATE's six answers
+    with no sure finish are the class its unwinnable note names (slate:ybygg)."""
+    from solver.exact.book import OpeningBook
+    from solver.game.feedback import parse_feedback
+
+    word_list, table = legacy_table
+    game = Game(word_list, mode=Mode.HARD)
+    recorded = OpeningBook(game, cache=False).relaxed(opener)
+    assert recorded is not None
+    fresh = SearchService(game, table=table, book=False, cache=False)
+    state = np.arange(word_list.n_answers, dtype=np.int32)
+    assert fresh.relaxed_q(state, 6, [], opener) == recorded
+    if opener == "slate":
+        assert (recorded.q, recorded.extra, recorded.unsafe) == (8124, 1, 6)
+        codes = table[word_list.guess_index("slate"), state]
+        assert (codes == parse_feedback("ybygg")).sum() == 6
+
+
+def test_a_damaged_or_foreign_relaxed_record_is_skipped(tmp_path):
+    """A record of other lists, of another opener, or not JSON is ignored (None)."""
+    from conftest import ATCH, ATCH_GUESSES
+    from solver.exact.advice import RelaxedQ
+    from solver.exact.book import OpeningBook
+    from solver.game.wordlists import from_words
+
+    word_list = from_words(ATCH, ATCH_GUESSES, "atch")
+    book = OpeningBook(Game(word_list), shipped=(tmp_path,), cache=False)
+    path = tmp_path / (book.file_name("blimp") + ".relaxed")
+    path.write_bytes(book.relaxed_record("blimp", RelaxedQ(9, 1, 2)))
+    assert book.relaxed("blimp") == RelaxedQ(9, 1, 2)
+    for data in (b"{not json", book.relaxed_record("chump", RelaxedQ(9, 1, 2)),
+                 book.relaxed_record("blimp", RelaxedQ(9, 1, 2)).replace(word_list.identity.encode(), b"x"),
+                 b'{"opener": "blimp", "q": -1}'):
+        path.write_bytes(data)
+        assert book.relaxed("blimp") is None

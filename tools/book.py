@@ -74,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         marker = path.with_name(path.name + ".unwinnable")
         if shipped.exists() or ((path.exists() or marker.exists()) and not args.force):
             console.print(f"{opener}: kept ({shipped if shipped.exists() else path})")
+            if marker.exists():
+                _record_relaxed(game, opener, path, console)
             continue
         try:
             result, written = solve_and_save(game, opener, out=path, jobs=args.jobs)
@@ -82,10 +84,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             write_atomic(path.with_name(path.name + ".unwinnable"), f"{exc}\n".encode())
             console.print(f"{opener}: no tree wins every game, {exc}")
+            _record_relaxed(game, opener, path, console)
             continue
         console.print(f"{opener}: total {result.total} ({result.average:.5f}), max "
                       f"{result.max_guesses}, {result.seconds:.1f} s → {written}")
     return EXIT_OK
+
+
+def _record_relaxed(game, opener: str, path, console) -> None:
+    """Beside an opener's ``.unwinnable`` note, its finite value (docs/algorithms.md §15.4)
+    as ``<tree file>.relaxed``, computed once (seconds), unless it is there."""
+    import numpy as np
+
+    from solver.exact.service import SearchService
+    from solver.game.files import write_atomic
+
+    record = path.with_name(path.name + ".relaxed")
+    if record.exists():
+        return
+    service = SearchService(game, book=False, cache=False)
+    state = np.arange(game.word_list.n_answers, dtype=np.int32)
+    relaxed = service.relaxed_q(state, game.guess_limit, [], opener)
+    write_atomic(record, service.book.relaxed_record(opener, relaxed))
+    console.print(f"{opener}: finite value Q* {relaxed.q} with {relaxed.extra} guess(es) past "
+                  f"the limit, {relaxed.unsafe} answers with no sure finish → {record}")
 
 
 def run() -> None:

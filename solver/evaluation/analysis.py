@@ -92,7 +92,8 @@ class MoveAnalysis:
         relaxed_q, unsafe: a move that gives up the sure finish (``q_loses``): its ``Q*`` total
             with the limit relaxed, and the weight of its classes with no sure finish
             (:class:`~solver.exact.advice.RelaxedQ`); else None.
-        cost: the finite value of such a move (``RelaxedQ.cost``), or None.
+        cost: the finite value of such a move (``RelaxedQ.cost``), or None; cost_bounds: a
+            proven interval on it (the high side None when not bounded in time).
         regret_finite, regret_finite_bounds: the finite regret (§15.4; the regret for a move
             that does not give up the sure finish) as a Fraction and a proven interval.
         after_value, after_per_game: ``V*`` total of the state the feedback left, when exact
@@ -129,6 +130,7 @@ class MoveAnalysis:
     relaxed_q: int | None = None
     unsafe: int | None = None
     cost: int | None = None
+    cost_bounds: tuple | None = None
     regret_finite: Fraction | None = None
     regret_finite_bounds: tuple | None = None
     after_value: int | None = None
@@ -463,11 +465,58 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
         return
     if opener.unwinnable:  # no tree of this opener wins every game within the limit:
         # strict regret ∞; the finite rule of §15.4 (the limit relaxed, the chance of losing)
-        _gives_up(service, [], state, d, guess, move, move.extra_guesses)
+        # exactly: without a deadline, or from the book's record (tools.book), else within it
+        recorded = not move.extra_guesses and service.book.relaxed(guess) is not None
+        if (deadline is None or recorded or not move.value_exact
+                or not _gives_up_within(service, state, d, guess, move, deadline)):
+            _gives_up(service, [], state, d, guess, move, move.extra_guesses)
         return
     move.q_lower_bound, move.q_upper_bound = opener.q.lower, opener.q.upper
     move.q_value = opener.q.lower if opener.q.exact else None
     afters[1] = Bounds.exactly(0) if code == green else opener.classes[code]
+
+
+def _gives_up_within(service, state, d: int, guess: str, move: MoveAnalysis, deadline) -> bool:
+    """Move 1 under a deadline, an opener that gives up the sure finish: its finite value
+    (§15.4) as a proven interval, from the opener's classes one guess past the limit
+    (:meth:`~solver.exact.service.SearchService.opener_value` of the relaxed game) and from
+    those of its classes solved within the limit in time. False (nothing set) when one guess
+    past the limit is proven not to be enough (the exact rule is then needed)."""
+    from solver.exact.anytime import IN_PROCESS_MAX
+    from solver.exact.service import SearchService
+
+    relaxed_game = service.game.replace(guess_limit=service.game.guess_limit + 1)
+    relaxed = SearchService(relaxed_game, table=service.table, book=False, cache=False)
+    opener = relaxed.opener_value(guess, deadline=deadline)
+    if opener.unwinnable:
+        return False
+    codes = service.table[service.word_list.guess_index(guess), state]
+    unsafe, unknown = 0, []
+    classes = [(len(state[codes == code]), int(code), state[codes == code])
+               for code in np.unique(codes) if code != service.game.all_green]
+    for _, code, members in sorted(classes, key=lambda c: c[:2]):
+        if len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline:
+            _, value, _ = service.solve_state(members, d - 1, [(guess, code)], lift=False)
+            if value >= INF:
+                unsafe += service.per_game(members)
+        else:
+            unknown.append(service.per_game(members))
+    value = move.value
+    # at least one class has no sure finish (the opener gives it up): the least weight if none is known
+    unsafe_low = unsafe if unsafe else min(unknown, default=0)
+    unsafe_high = unsafe + sum(unknown)
+    low = value + unsafe_low
+    if opener.q.upper is not None:  # one guess past the limit wins every answer: Q* is there
+        low = max(opener.q.lower, value) + unsafe_low
+    high = None if opener.q.upper is None else max(opener.q.upper, value) + unsafe_high
+    move.q_loses = True
+    move.q_value = move.q_lower_bound = move.q_upper_bound = None
+    move.q_extra_guesses = 1 if opener.q.upper is not None else 0
+    if opener.q.exact and not unknown:
+        move.relaxed_q, move.unsafe = opener.q.lower, unsafe
+        move.cost = max(opener.q.lower, value) + unsafe
+    move.cost_bounds = (low, high)
+    return True
 
 
 def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadline, afters) -> None:
@@ -522,6 +571,7 @@ def _gives_up(service, before, state, d: int, guess: str, move: MoveAnalysis, ex
     move.unsafe = relaxed.unsafe
     if move.value is not None and move.value_exact:
         move.cost = relaxed.cost(move.value)
+        move.cost_bounds = (move.cost, move.cost)
 
 
 def _value_within(service, before, state, d: int, guess: str, move: MoveAnalysis, deadline) -> bool:
@@ -614,9 +664,9 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
     for every game."""
     per_game = move.per_game
     if move.q_loses:
-        if move.cost is None:
+        if move.cost_bounds is None:
             return
-        q_low = q_high = move.cost
+        q_low, q_high = move.cost_bounds
     elif move.q_lower_bound is None:
         return
     else:

@@ -18,7 +18,10 @@ shipped or solved once and cached, and exactly solved subtrees off it):
 - ``info["regret"]`` (after a step): ``Q*(S, d, g) − V*(S, d)`` for the state ``S`` the guess
   ``g`` was played in: the guesses the move costs, summed over ``S``'s answers (0 for an
   optimal move; ``inf`` when some answer can then no longer be won within the limit);
-  ``info["regret_per_game"]`` is that over ``|S|``. Averaged over the answers, the sum of an
+  ``info["regret_per_game"]`` is that over ``|S|``; ``info["regret_finite"]`` (and
+  ``regret_finite_per_game``) the finite regret of docs/algorithms.md §15.4, equal to the
+  regret but for such a move, which it values finitely (the limit relaxed, plus the answers
+  left with no sure finish), so that an episode's sum is always finite. Averaged over the answers, the sum of an
   episode's ``regret_per_game`` is the policy's expected number of guesses less the optimum's
   (every game won in time): the gap, move by move.
 
@@ -147,19 +150,26 @@ class ExactWordleEnv(gym.Env):
         return {"answers_left": n, "optimal_value": int(value), "optimal_expected": float(value) / n,
                 "optimal_guess": guess, "extra_guesses": int(extra)}
 
-    def _regret(self, before: dict, state: np.ndarray, guess: str) -> float:
-        """``Q*(S, d, guess) − V*(S, d)`` at the state ``guess`` was played in."""
+    def _regret(self, before: dict, state: np.ndarray, guess: str) -> tuple[float, float]:
+        """``(strict, finite)`` regret at the state ``guess`` was played in: ``Q*(S, d, guess)
+        − V*(S, d)`` (``inf`` when the move gives up the sure finish) and the finite regret of
+        docs/algorithms.md §15.4 (equal to it otherwise)."""
         from solver.exact.anytime import INF
 
         if guess == before["optimal_guess"]:
-            return 0.0
+            return 0.0, 0.0
         steps = self._steps
-        if not steps:  # the empty history: every root class of the opener (its tree, kept)
-            q = self.service.opener_value(guess).q.lower
+        d, extra = self.guess_limit - len(steps), before["extra_guesses"]
+        if not steps and not extra:  # the empty history: every root class of the opener (its tree, kept)
+            opener = self.service.opener_value(guess)
+            q = INF if opener.unwinnable else opener.q.lower
         else:
-            q = self.service.q_value(state, self.guess_limit - len(steps), steps, guess,
-                                     before["extra_guesses"])
-        return math.inf if q >= INF else float(q - before["optimal_value"])
+            q = self.service.q_value(state, d, steps, guess, extra)
+        value = before["optimal_value"]
+        if q < INF:
+            return float(q - value), float(q - value)
+        cost = self.service.relaxed_q(state, d, steps, guess, extra).cost(value)
+        return math.inf, float(cost - value)
 
     def _play(self, guess_index: int) -> None:
         """The guess played by the game's rules (:class:`solver.game.environments.Episode`)."""
@@ -215,9 +225,9 @@ class ExactWordleEnv(gym.Env):
         info: dict = {}
         if self.opener is not None:
             before = self._values()
-            regret = self._regret(before, self._state, self.opener)
+            regret, finite = self._regret(before, self._state, self.opener)
             self._play(self.word_list.guess_index(self.opener))
-            info["opener_regret"] = regret
+            info["opener_regret"], info["opener_regret_finite"] = regret, finite
         info.update(self._values(), guesses=len(self._steps), won=False)
         return self._observation(), info
 
@@ -240,12 +250,13 @@ class ExactWordleEnv(gym.Env):
         guess = self.word_list.guesses[guess_index]
         state = self._state
         before = self._values()
-        regret = self._regret(before, state, guess)
+        regret, finite = self._regret(before, state, guess)
         self._play(guess_index)
         won, over = self._won(), self._over()
         reward = -1.0 - (self.loss_penalty if over and not won else 0.0)
         info = {"guess": guess, "feedback": code_to_text(self._steps[-1][1], self.length),
                 "regret": regret, "regret_per_game": regret / len(state),
+                "regret_finite": finite, "regret_finite_per_game": finite / len(state),
                 "guesses": len(self._steps), "won": won, **self._values()}
         return self._observation(), reward, over, False, info
 

@@ -193,6 +193,42 @@ class OpeningBook:
                 return self._unwinnable[opener]
         return None
 
+    def relaxed(self, opener: str):
+        """The finite value (docs/algorithms.md §15.4) of an opener with no tree winning every
+        game within the limit, when it is recorded (``<tree file>.relaxed``, shipped or cached:
+        :meth:`relaxed_record`), as a :class:`solver.exact.advice.RelaxedQ`; else None. A
+        record that is damaged or of other lists is skipped."""
+        from solver.exact.advice import RelaxedQ
+        from solver.game.errors import InputError
+        from solver.game.files import read_input_file
+
+        name = self.file_name(opener) + ".relaxed"
+        directories = self.shipped + ((cache_directory(),) if self.cache else ())
+        for directory in directories:
+            path = directory / name
+            if not path.is_file():
+                continue
+            try:  # a small JSON record: a regular file of at most 4 kB, or it is skipped
+                record = json.loads(read_input_file(path, "record", limit=1 << 12))
+                if (record.get("opener") != opener or record.get("lists") != self.word_list.identity
+                        or record.get("mode") != self.game.mode.value):
+                    continue
+                values = [record[key] for key in ("q", "extra", "unsafe")]
+                if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+                    continue
+                return RelaxedQ(*values)
+            except (InputError, ValueError, KeyError, AttributeError, TypeError):
+                continue
+        return None
+
+    def relaxed_record(self, opener: str, relaxed) -> bytes:
+        """The bytes of ``<tree file>.relaxed`` for :meth:`relaxed` (``tools.book`` writes it
+        beside the ``.unwinnable`` note)."""
+        return (json.dumps({"opener": opener, "lists": self.word_list.identity,
+                            "mode": self.game.mode.value, "q": int(relaxed.q),
+                            "extra": int(relaxed.extra), "unsafe": int(relaxed.unsafe)},
+                           sort_keys=True) + "\n").encode()
+
     def _solve(self, opener: str, progress, deadline, jobs):
         import policy_tree
         from solver.exact.bellman import artifact_bytes, solve

@@ -311,6 +311,10 @@ class SearchService:
             InputError: the move cannot win every answer even with
                 :data:`MAX_EXTRA_GUESSES` more (a guess that never splits the state).
         """
+        if not steps and extra == 0 and len(state) == self.word_list.n_answers:
+            recorded = self.book.relaxed(self.word_list.guesses[self.word_list.guess_index(guess)])
+            if recorded is not None:  # an opener's, computed once (tools.book)
+                return recorded
         g = self.word_list.guess_index(guess)
         codes = self.table[g, state]
         unsafe = []
