@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import pytest
 
+from solver.evaluation.scores import luck_score
 from webserver import ROOT, serve
 
 CHROMIUM = "/usr/bin/chromium"
@@ -249,20 +250,25 @@ def test_a_won_game(server, browser, tree, size, theme):
     expect(table.locator("td.v")).to_have_text([fmt(v) for v in v_star])
     expect(table.locator("td.q")).to_have_text([fmt(v) for v in v_star])
     expect(table.locator("td.regret")).to_have_text(["0.000"] * len(game))
+    expect(table.locator("td.skill")).to_have_text(["99"] * len(game))
     expect(table.locator("td.luck")).to_have_text([signed(x) for x in luck])
+    expect(table.locator("td.luck-score")).to_have_text([str(luck_score(x)) for x in luck])
+    expect(table.locator("td.guess .in-words").nth(0)).to_contain_text("whatever the colours")
     total_luck = sum(luck)
     summary = page.locator("#summary")
     expect(summary).to_contain_text(
-        f"Won in {len(game)} guesses. Skill: 0.000 guesses lost to your choices: perfect play.")
-    expect(summary).to_contain_text(f"Luck: {signed(total_luck)} guesses")
+        f"Won in {len(game)} guesses. Skill: 99/99 (perfect play: 0 guesses lost to your choices).")
+    expect(summary).to_contain_text(f"Luck: {luck_score(total_luck)}/99 ({signed(total_luck)} guesses")
     expect(summary).to_contain_text(f"{fmt(v_star[0])} (perfect play's average) + 0.000 (skill) "
                                     f"{'−' if total_luck > 0 else '+'} {fmt(abs(total_luck))} (luck) = {len(game)}.")
     result = page.locator("#result-text").input_value().splitlines()
     squares = {"b": "⬜", "y": "🟨", "g": "🟩"}
     assert result[0] == f"exact-wordle {len(game)}/6 · Original 2022 lists"
-    assert result[1:1 + len(game)] == [f"{''.join(squares[c] for c in feedback)} regret 0.000 · luck {signed(x)}"
-                                       for (_, feedback), x in zip(game, luck)]
-    assert result[1 + len(game)] == f"Skill (total regret): 0.000 · Luck: {signed(total_luck)}"
+    assert result[1:1 + len(game)] == [
+        f"{''.join(squares[c] for c in feedback)} skill 99 · luck {luck_score(x)} (regret 0.000 · luck {signed(x)})"
+        for (_, feedback), x in zip(game, luck)]
+    assert result[1 + len(game)] == (f"Skill 99/99 · Luck {luck_score(total_luck)}/99 "
+                                     f"(regret 0.000 · luck {signed(total_luck)})")
     assert WON_ANSWER not in "\n".join(result).lower()
     # the explanations: a tap on a column's header shows what it means
     page.click("#analysis th button[data-term='regret']")
@@ -326,7 +332,7 @@ def test_a_lost_game(server, browser, tree, legacy, size, theme):
         analysis = post(server["url"], "/api/analyse", {"words": "legacy", "budget": 2.0, "history": [
             {"guess": g, "feedback": f} for g, f in game]})
         moves = analysis["moves"]
-        if all(m["value_exact"] and m["regret"] is not None and m["luck"] is not None for m in moves):
+        if all(m["value_exact"] and m["regret_finite"] is not None and m["luck"] is not None for m in moves):
             break
         assert time.monotonic() < waited, "CATCH's tree was not built in the background in 300 s"
         time.sleep(2)
@@ -335,21 +341,33 @@ def test_a_lost_game(server, browser, tree, legacy, size, theme):
     assert moves[0]["value_total"] == tree.total  # V* at the start: the optimum's 7920
     table = page.locator("#analysis tbody")
     extra = [f" +{m['extra_guesses']}" if m["extra_guesses"] else "" for m in moves]
-    assert extra[:4] == [""] * 4 and extra[4:] == [" +1", " +1"]
+    # move 5 (PATCH, of hatch, patch, watch with two guesses left) gives up the sure win:
+    # its Q* one guess past the limit (+1) and its finite regret (!); move 6 is past the limit
+    assert extra[:5] == [""] * 5 and extra[5:] == [" +1"]
+    assert [m["q_loses"] for m in moves] == [False] * 4 + [True, False]
     expect(table.locator("td.v")).to_have_text([fmt(m["v_star"]) + e for m, e in zip(moves, extra)])
-    expect(table.locator("td.q")).to_have_text([fmt(m["q_star"]) + e for m, e in zip(moves, extra)])
-    expect(table.locator("td.regret")).to_have_text([fmt(m["q_star"] - m["v_star"]) for m in moves])
+    expect(table.locator("td.q")).to_have_text([
+        f"{fmt(m['relaxed_q_total'] / m['answers_before'])} +{m['q_extra_guesses']}" if m["q_loses"]
+        else fmt(m["q_star"]) + e for m, e in zip(moves, extra)])
+    expect(table.locator("td.regret")).to_have_text([fmt(m["regret_finite"]) + ("!" if m["q_loses"] else "")
+                                                     for m in moves])
+    expect(table.locator("td.skill")).to_have_text([str(m["skill_score"]) for m in moves])
     expect(table.locator("td.luck")).to_have_text([signed(m["luck"]) for m in moves])
+    expect(table.locator("td.luck-score")).to_have_text([str(m["luck_score"]) for m in moves])
     expect(table.locator("td.v").nth(0)).to_have_text(fmt(Fraction(tree.total, len(legacy.answers))))
     expect(table.locator("td.guess .best-guess").nth(0)).to_have_text("best: salet")
     assert "?" not in table.inner_text() and "∞" not in table.inner_text()
     summary = page.locator("#summary")
-    expect(summary).to_contain_text(f"Not won in six guesses. Skill: {fmt(analysis['total_regret'])} guesses lost")
-    expect(summary).to_contain_text(f"Luck: {signed(analysis['total_luck'])} guesses")
+    expect(summary).to_contain_text(f"Not won in six guesses: the game is over. Skill: {analysis['skill_score']}/99 "
+                                    f"({fmt(analysis['total_regret_finite'])} guesses lost")
+    expect(summary).to_contain_text(f"Luck: {analysis['luck_score']}/99 ({signed(analysis['total_luck'])} guesses")
+    expect(summary).to_contain_text(
+        f"= 6 + {fmt(analysis['final_expected'])} (what the answers left would still take).")
     expect(page.locator("#analysis-note")).to_contain_text("+N: valued as if the game went on N guesses past the sixth")
     result = page.locator("#result-text").input_value().splitlines()
     assert result[0] == "exact-wordle X/6 · Original 2022 lists" and len(result) == 9
-    assert result[6] == f"⬜🟩🟩🟩🟩 regret {fmt(moves[5]['regret'])} · luck {signed(moves[5]['luck'])}"
+    assert result[6] == (f"⬜🟩🟩🟩🟩 skill {moves[5]['skill_score']} · luck {moves[5]['luck_score']} "
+                         f"(regret {fmt(moves[5]['regret'])} · luck {signed(moves[5]['luck'])})")
     if size == PHONE:
         check_phone_layout(page)
     else:
@@ -389,11 +407,13 @@ def test_a_pasted_grid_and_the_theme_switch(server, browser):
     context.close()
 
 
-def test_an_opener_that_gives_up_winning_shows_infinite_regret(server, browser):
+def test_an_opener_that_gives_up_winning_shows_a_finite_regret(server, browser):
     """In hard mode no SLATE tree wins every answer within six guesses (artifacts/book/
-    legacy-hard-slate.msgpack.unwinnable), so a hard-mode game opened with SLATE has Q* = ∞ on
-    its first move (the analysis's ``q_loses``): the page shows ∞ for its Q*, its regret and
-    the skill total, and a note says why. The game is pasted as the grid Wordle shares."""
+    legacy-hard-slate.msgpack.unwinnable), so a hard-mode game opened with SLATE has a strict
+    regret of ∞ on its first move (the analysis's ``q_loses``); the page shows its finite
+    regret instead (docs/algorithms.md §15.4: Q* 8124 one guess past the limit, plus the six
+    answers with no sure win: 8/2315, marked !), its scores, and a note says why; nothing is ∞
+    or ?. The game is pasted as the grid Wordle shares."""
     from playwright.sync_api import expect
 
     game = [{"guess": "slate", "feedback": "bbbbg"}, {"guess": "crane", "feedback": "bgbgg"},
@@ -402,6 +422,7 @@ def test_an_opener_that_gives_up_winning_shows_infinite_regret(server, browser):
                                                     "history": game})
     first = analysis["moves"][0]
     assert first["q_loses"] and first["regret"] is None and analysis["total_regret"] is None
+    assert first["regret_finite_fraction"] == "8/2315" and first["skill_score"] == 98
     context, page, errors = open_page(browser, server["url"], DESKTOP, "light")
     page.click("#paste summary")
     page.fill("#paste-grid", "Wordle 1,234 3/6*\n\n⬜⬜⬜⬜🟩\n⬜🟩⬜🟩🟩\n🟩🟩🟩🟩🟩")
@@ -410,13 +431,17 @@ def test_an_opener_that_gives_up_winning_shows_infinite_regret(server, browser):
     table = page.locator("#analysis tbody")
     expect(table.locator("tr")).to_have_count(3, timeout=60_000)
     expect(page.locator("#mode input[value=hard]")).to_be_checked()
-    expect(table.locator("td.v").nth(0)).to_have_text(fmt(first["v_star"]))  # V* itself is finite
-    expect(table.locator("td.q").nth(0)).to_have_text("∞")
-    expect(table.locator("td.regret")).to_have_text(["∞"] + [fmt(m["regret"]) for m in analysis["moves"][1:]])
+    expect(table.locator("td.v").nth(0)).to_have_text(fmt(first["v_star"]))
+    expect(table.locator("td.q").nth(0)).to_have_text(f"{fmt(Fraction(8124, 2315))} +1")
+    expect(table.locator("td.regret")).to_have_text([fmt(Fraction(8, 2315)) + "!"]
+                                                    + [fmt(m["regret"]) for m in analysis["moves"][1:]])
+    expect(table.locator("td.skill").nth(0)).to_have_text("98")
     expect(table.locator("td.luck").nth(0)).to_have_text(signed(first["luck"]))
-    expect(page.locator("#summary")).to_contain_text("Skill: ∞ (a guess gave up winning in time).")
+    expect(page.locator("#summary")).to_contain_text(f"Skill: {analysis['skill_score']}/99 (")
+    expect(page.locator("#summary")).to_contain_text("a guess gave up winning every answer in time")
     expect(page.locator("#analysis-note")).to_contain_text(
-        "∞: the guess gave up winning every answer within six guesses")
-    assert page.locator("#result-text").input_value().splitlines()[1].startswith("⬜⬜⬜⬜🟩 regret ∞ · luck")
+        "!: the guess gave up winning every answer within six guesses")
+    assert "∞" not in table.inner_text() and "?" not in table.inner_text()
+    assert page.locator("#result-text").input_value().splitlines()[1].startswith("⬜⬜⬜⬜🟩 skill 98 · luck")
     assert errors == []
     context.close()

@@ -26,20 +26,26 @@ const TERMS = {
   answers: "How many answers were still possible before this guess → after its feedback.",
   summary: "Total regret measures your choices (0 is perfect play); total luck measures the "
     + "feedback you were dealt. Perfect play's V* at the start, plus total regret, minus total "
-    + "luck, is exactly the number of guesses a won game took.",
+    + "luck, is exactly the number of guesses the game took (a lost game: plus what the answers "
+    + "left would still take).",
+  skill: "Skill from 0 to 99, from the regret: 99 only for a best guess, 49 at half a guess "
+    + "of regret, 33 at one guess (⌊99 · ½ / (½ + regret)⌋).",
+  luckScore: "Luck from 0 to 99, from the luck: 50 when the feedback was as good as expected, "
+    + "more when it was kinder, less when it was not.",
   answer: "Whether this guess is one of the answers still possible: only such a guess can win on "
     + "this turn. A guess that cannot be the answer sometimes splits the rest better.",
   unknown: "? means not known: the search ran out of its time budget before proving the value. "
     + "A * marks the best value found in time, not proven optimal (the true value is no larger).",
-  lost: "∞: this guess leaves an answer that can no longer be found within six guesses, so what "
-    + "it costs is unbounded. +1 (or +2…): the position cannot be won for sure in the guesses "
-    + "left; its values count as if the game went on that many guesses past the sixth.",
+  lost: "!: this guess leaves an answer that can no longer be found for sure within six guesses; "
+    + "its regret counts its Q* as if the limit were that many guesses later (+1, +2…), plus the "
+    + "chance of being left with no sure win. +1 (or +2…) on V*: the position cannot be won for "
+    + "sure in the guesses left; its values count as if the game went on past the sixth.",
   exact: "“Exact” means the suggestion is proven optimal: read from a decision tree solved in "
     + "advance, or solved now. “Best found, not proven” means the time budget ran out first: the "
     + "guess is the best found and a proven lower bound is shown.",
 };
 const TERM_LABELS = { v: "V*", q: "Q*", regret: "regret", luck: "luck", answers: "answers",
-  answer: "could be the answer" };
+  answer: "could be the answer", skill: "skill", luckScore: "luck score" };
 
 const state = {
   lists: [], words: "", mode: "normal", budget: 2,
@@ -387,7 +393,7 @@ async function refresh({ analysis = null, analyse = false } = {}) {
 
 function showAdvice(a) {
   const solved = a.status === "solved";
-  const lost = !solved && state.rows.length >= LIMIT;
+  const lost = !solved && (a.game_over || state.rows.length >= LIMIT);
   const list = state.lists.find((l) => l.name === a.word_list);
   const game = `${list ? list.title : a.word_list} · ${a.mode}`;  // which game the advice is for
   $("suggestion").textContent = solved ? state.rows[state.rows.length - 1].guess : (a.next_guess || "—");
@@ -502,12 +508,16 @@ function moveValues(m) {
   const v = m.value_exact ? fmt(m.v_star)
     : interval(m.value_lower_bound_total === null ? null
       : [m.value_lower_bound_total / per, m.value_total === null ? null : m.value_total / per]);
+  // a guess that gives up the sure win: Q* with the limit relaxed (+N), its finite regret (!)
+  const q = m.q_loses ? (m.relaxed_q_total === null ? "?" : `${fmt(m.relaxed_q_total / per)} +${m.q_extra_guesses}`)
+    : (m.q_star === null ? interval(m.q_star_interval) : fmt(m.q_star)) + extra;
+  const regret = m.regret_finite === null ? interval(m.regret_finite_interval)
+    : fmt(m.regret_finite) + (m.q_loses || m.value_exact ? "" : "*");  // *: against the best value found
   return {
-    v: v + (m.q_loses ? "" : extra),  // V*: within the limit
-    q: m.q_loses ? "∞" : (m.q_star === null ? interval(m.q_star_interval) : fmt(m.q_star)) + extra,
-    regret: m.q_loses ? "∞" : m.regret === null ? interval(m.regret_interval)
-      : fmt(m.regret) + (m.value_exact ? "" : "*"),  // *: against the best value found
+    v: v + extra, q, regret: regret + (m.q_loses ? "!" : ""),
     luck: m.luck === null ? interval(m.luck_interval, signed) : signed(m.luck),
+    skill: m.skill_score === null ? "?" : String(m.skill_score),
+    luckScore: m.luck_score === null ? "?" : String(m.luck_score),
   };
 }
 
@@ -543,19 +553,27 @@ function showAnalysis(g) {
       best.textContent = `best: ${m.optimal_guess}`;
       guess.appendChild(best);
     }
-    const regretClass = m.q_loses ? "regret bad" : m.regret === null ? "regret" : m.regret > 0 ? "regret bad" : "regret good";
+    if (m.in_words) {
+      const words = document.createElement("span");
+      words.className = "in-words";
+      words.textContent = m.in_words;
+      guess.appendChild(words);
+    }
+    const regretClass = m.q_loses ? "regret bad" : m.regret_finite === null ? "regret"
+      : m.regret_finite > 0 ? "regret bad" : "regret good";
     const luckClass = m.luck === null ? "luck" : m.luck > 1e-9 ? "luck good" : m.luck < -1e-9 ? "luck bad" : "luck";
     tr.append(analysisCell(String(m.number), "number"), guess,
       analysisCell(`${count(m.answers_before)}→${count(m.answers_after)}`, "answers"),
       analysisCell(values.v, "v"), analysisCell(values.q, "q"),
-      analysisCell(values.regret, regretClass), analysisCell(values.luck, luckClass));
+      analysisCell(values.regret, regretClass), analysisCell(values.skill, "skill"),
+      analysisCell(values.luck, luckClass), analysisCell(values.luckScore, "luck-score"));
     body.appendChild(tr);
   }
   $("summary").replaceChildren(...summaryNodes(g));
   const notes = [];
   if (g.moves.some((m) => m.extra_guesses)) notes.push("+N: valued as if the game went on N guesses past the sixth.");
   if (!g.all_values_exact) notes.push("a…b: not proven within the time budget; the exact value lies between a and b (≥ a: no upper bound found). *: measured against the best value found, not proven optimal.");
-  if (g.moves.some((m) => m.q_loses)) notes.push("∞: the guess gave up winning every answer within six guesses.");
+  if (g.moves.some((m) => m.q_loses)) notes.push("!: the guess gave up winning every answer within six guesses; its regret is finite: Q* with the limit relaxed (+N) plus the chance of being left with no sure win.");
   $("analysis-note").textContent = notes.join(" ");
   $("result-text").value = resultText(g);
   $("copy-status").textContent = "";
@@ -565,22 +583,26 @@ function summaryNodes(g) {
   const out = [];
   const strong = (text) => { const b = document.createElement("strong"); b.textContent = text; return b; };
   const text = (t) => document.createTextNode(t);
-  const regret = g.total_regret, luck = g.total_luck;
-  out.push(strong(g.won ? `Won in ${plural(g.guesses, "guess", "guesses")}. ` : g.guesses >= LIMIT
-    ? "Not won in six guesses. " : `${plural(g.guesses, "guess", "guesses")} so far. `));
+  const regret = g.total_regret_finite, luck = g.total_luck;
+  const score = (x) => (x === null ? "?" : `${x}/99`);
+  out.push(strong(g.won ? `Won in ${plural(g.guesses, "guess", "guesses")}. ` : g.game_over
+    ? "Not won in six guesses: the game is over. " : `${plural(g.guesses, "guess", "guesses")} so far. `));
   const lost = g.moves.some((m) => m.q_loses);
-  out.push(text("Skill: "), strong(lost ? "∞" : regret === null ? interval(g.total_regret_interval) : fmt(regret)),
-    text(lost ? " (a guess gave up winning in time). " : regret === null ? " (proven bounds: not exact in time). "
-      : regret === 0 ? " guesses lost to your choices: perfect play. "
-        : ` guess${fmt(regret) === "1.000" ? "" : "es"} lost to your choices, on average. `));
-  out.push(text("Luck: "), strong(luck === null ? interval(g.total_luck_interval, signed) : signed(luck)),
-    text(luck === null ? " (proven bounds: not exact in time)." : luck > 1e-9 ? " guesses: the feedback was kinder than average."
-      : luck < -1e-9 ? " guesses: the feedback was less helpful than average." : " guesses: average feedback."));
-  if (!lost && regret !== null && luck !== null && g.start_expected !== null && g.won) {
+  out.push(text("Skill: "), strong(score(g.skill_score)),
+    text(regret === null ? ` (proven bounds ${interval(g.total_regret_finite_interval)}: not exact in time). `
+      : regret === 0 ? " (perfect play: 0 guesses lost to your choices). "
+        : ` (${fmt(regret)} guess${fmt(regret) === "1.000" ? "" : "es"} lost to your choices, on average`
+          + `${lost ? "; a guess gave up winning every answer in time" : ""}). `));
+  out.push(text("Luck: "), strong(score(g.luck_score)),
+    text(luck === null ? ` (proven bounds ${interval(g.total_luck_interval, signed)}: not exact in time).`
+      : ` (${signed(luck)} guesses: ${luck > 1e-9 ? "the feedback was kinder than average"
+        : luck < -1e-9 ? "the feedback was less helpful than average" : "average feedback"}).`));
+  if (regret !== null && luck !== null && g.start_expected !== null && g.final_expected !== null) {
     const p = document.createElement("span");
     p.className = "equation";
     p.textContent = ` ${fmt(g.start_expected)} (perfect play's average) + ${fmt(regret)} (skill) `
-      + `${luck > 0 ? "−" : "+"} ${fmt(Math.abs(luck))} (luck) = ${g.guesses}.`;
+      + `${luck > 0 ? "−" : "+"} ${fmt(Math.abs(luck))} (luck) = ${g.guesses}`
+      + (g.won ? "." : ` + ${fmt(g.final_expected)} (what the answers left would still take).`);
     out.push(p);
   }
   return out;
@@ -593,12 +615,12 @@ function resultText(g) {
   for (const m of g.moves) {
     const values = moveValues(m);
     lines.push(`${[...m.feedback].map((c) => SQUARES[COLOURS.indexOf(c)]).join("")} `
-      + `regret ${values.regret} · luck ${values.luck}`);
+      + `skill ${values.skill} · luck ${values.luckScore} (regret ${values.regret} · luck ${values.luck})`);
   }
-  const lost = g.moves.some((m) => m.q_loses);
-  const totalRegret = g.total_regret === null ? interval(g.total_regret_interval) : fmt(g.total_regret);
+  const totalRegret = g.total_regret_finite === null ? interval(g.total_regret_finite_interval) : fmt(g.total_regret_finite);
   const totalLuck = g.total_luck === null ? interval(g.total_luck_interval, signed) : signed(g.total_luck);
-  lines.push(`Skill (total regret): ${lost ? "∞" : totalRegret} · Luck: ${totalLuck}`);
+  const out = (x) => (x === null ? "?" : String(x));
+  lines.push(`Skill ${out(g.skill_score)}/99 · Luck ${out(g.luck_score)}/99 (regret ${totalRegret} · luck ${totalLuck})`);
   if (g.start_expected !== null) lines.push(`Perfect play averages ${fmt(g.start_expected)} guesses.`);
   return lines.join("\n");
 }
