@@ -263,3 +263,28 @@ def test_a_damaged_or_foreign_relaxed_record_is_skipped(tmp_path):
                  b'{"opener": "blimp", "q": -1}'):
         path.write_bytes(data)
         assert book.relaxed("blimp") is None
+
+
+@pytest.mark.slow
+def test_every_tool_says_a_finished_game_is_over():
+    """After the sixth miss (hard mode, answer WATCH) and after a win, tools.assist says the
+    game is over in its text and its JSON, and tools.analyse's summary says so too."""
+    lost = ["stare:byybb", "match:bgggg", "patch:bgggg", "latch:bgggg", "hatch:bgggg", "catch:bgggg"]
+    won = ["salet:bbbby", "crane:bybbb", "birth:ggggg"]
+
+    def run(*args):
+        proc = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600, env={"COLUMNS": "160", "PATH": ""})
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    text = run("tools.assist", "--mode", "hard", *lost, "--top", "0")
+    assert text.startswith("the history leaves") and "the game is over: not won within 6 guesses" in text
+    assert "\nnext guess:" not in text and "had it gone on, the best next guess: batch" in text
+    doc = json.loads(run("tools.assist", "--mode", "hard", *lost, "--top", "0", "--json"))
+    assert doc["game_over"] and doc["guesses_left"] == 0
+    assert run("tools.assist", *won, "--top", "0").strip() == "solved: birth in 3 guesses"
+    assert json.loads(run("tools.assist", *won, "--top", "0", "--json"))["game_over"]
+    summary = run("tools.analyse", "--mode", "hard", *lost)
+    assert "the game is over: not won in 6 guesses; skill " in summary
+    assert "the answers left would take 1.500 more guesses on average had the game gone on" in summary
