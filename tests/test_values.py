@@ -288,3 +288,42 @@ def test_every_tool_says_a_finished_game_is_over():
     summary = run("tools.analyse", "--mode", "hard", *lost)
     assert "the game is over: not won in 6 guesses; skill " in summary
     assert "the answers left would take 1.500 more guesses on average had the game gone on" in summary
+
+
+@pytest.mark.parametrize("solved_up_to", [0, 1, 3])
+def test_within_a_deadline_a_given_up_move_is_a_proven_interval(monkeypatch, solved_up_to):
+    """Under a deadline a large state's move that gives up the sure finish is valued as a
+    proven interval (analysis._gives_up_within); forced here on small lists by treating only
+    classes of at most ``solved_up_to`` answers as small enough to solve: the exact cost of
+    the brute force lies inside it, for every guess that gives up, both modes."""
+    import time
+
+    import solver.exact.anytime as anytime
+    from solver.evaluation import analysis as module
+
+    monkeypatch.setattr(anytime, "IN_PROCESS_MAX", solved_up_to)
+    checked = bounded = 0
+    for seed, limit in ((1, 2), (2, 2), (3, 2)):
+        word_list, table, _ = small_list(seed)
+        for hard in (False, True):
+            naive = naive_of(word_list, hard)
+            game = Game(word_list, guess_limit=limit, mode=Mode.HARD if hard else Mode.NORMAL)
+            service = SearchService(game, table=table, book=False, cache=False)
+            state, allowed = naive.start()
+            value, extra = naive.w(state, allowed, limit)
+            if extra:
+                continue
+            for g in range(word_list.n_guesses):
+                cost, gives_up = naive.cost(state, allowed, limit, g)
+                if not gives_up:
+                    continue
+                move = module.MoveAnalysis(1, word_list.guesses[g], 0, len(state), 0, limit, value, True,
+                                           value, None, False, None, per_game=len(state))
+                module._gives_up_within(service, [], np.arange(len(state), dtype=np.int32), limit,
+                                        word_list.guesses[g], move, time.monotonic() + 60)
+                low, high = move.cost_bounds
+                assert move.q_loses and low <= cost and (high is None or cost <= high), (g, low, cost, high)
+                assert low > value  # at least one answer with no sure finish
+                checked += 1
+                bounded += high is not None
+    assert checked >= 10 and bounded >= 1

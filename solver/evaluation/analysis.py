@@ -467,56 +467,60 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
         # strict regret ∞; the finite rule of §15.4 (the limit relaxed, the chance of losing)
         # exactly: without a deadline, or from the book's record (tools.book), else within it
         recorded = not move.extra_guesses and service.book.relaxed(guess) is not None
-        if (deadline is None or recorded or not move.value_exact
-                or not _gives_up_within(service, state, d, guess, move, deadline)):
+        if deadline is None or recorded or move.extra_guesses:
             _gives_up(service, [], state, d, guess, move, move.extra_guesses)
+        else:
+            _gives_up_within(service, [], state, d, guess, move, deadline)
         return
     move.q_lower_bound, move.q_upper_bound = opener.q.lower, opener.q.upper
     move.q_value = opener.q.lower if opener.q.exact else None
     afters[1] = Bounds.exactly(0) if code == green else opener.classes[code]
 
 
-def _gives_up_within(service, state, d: int, guess: str, move: MoveAnalysis, deadline) -> bool:
-    """Move 1 under a deadline, an opener that gives up the sure finish: its finite value
-    (§15.4) as a proven interval, from the opener's classes one guess past the limit
-    (:meth:`~solver.exact.service.SearchService.opener_value` of the relaxed game) and from
-    those of its classes solved within the limit in time. False (nothing set) when one guess
-    past the limit is proven not to be enough (the exact rule is then needed)."""
-    from solver.exact.anytime import IN_PROCESS_MAX
-    from solver.exact.service import SearchService
+def _gives_up_within(service, before, state, d: int, guess: str, move: MoveAnalysis, deadline) -> None:
+    """A move that gives up the sure finish of a state won within ``d`` (``extra`` 0), valued
+    within a deadline: its finite value (§15.4) as a proven interval. Each class of the move
+    is solved exactly within the limit while time is left, smallest first (it has a sure
+    finish or not: ``unsafe``); the relaxed ``Q*`` lies between the classes' cheap bounds
+    (§3.1, true at any horizon) and the fast policy's value one guess past the limit
+    (:func:`solver.exact.anytime.greedy_guesses`; when it wins every class there, one extra
+    guess is enough and that is an upper bound). A class not settled in time counts as
+    unsafe for the upper end, and at least one class is unsafe."""
+    from solver.exact.anytime import IN_PROCESS_MAX, greedy_guesses
 
-    relaxed_game = service.game.replace(guess_limit=service.game.guess_limit + 1)
-    relaxed = SearchService(relaxed_game, table=service.table, book=False, cache=False)
-    opener = relaxed.opener_value(guess, deadline=deadline)
-    if opener.unwinnable:
-        return False
-    codes = service.table[service.word_list.guess_index(guess), state]
-    unsafe, unknown = 0, []
+    if len(state) <= IN_PROCESS_MAX:  # small: the exact rule takes milliseconds to a second
+        _gives_up(service, before, state, d, guess, move, 0)
+        return
+    g = service.word_list.guess_index(guess)
+    codes = service.table[g, state]
     classes = [(len(state[codes == code]), int(code), state[codes == code])
                for code in np.unique(codes) if code != service.game.all_green]
+    unsafe, unknown, bounds, uppers = 0, [], [], []
     for _, code, members in sorted(classes, key=lambda c: c[:2]):
+        steps = [*before, (guess, code)]
+        bounds.append(service.class_bound(members) if len(members) > 1 else service.per_game(members))
+        small = service.small_value(members, d)
+        if small is not None:
+            uppers.append(small)
+        elif uppers is not None:
+            greedy = greedy_guesses(service.game, members, d, table=service.table, history=steps,
+                                    deadline=deadline)
+            uppers = None if greedy is None else uppers + [service.value_from_used(greedy[1], members)]
         if len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline:
-            _, value, _ = service.solve_state(members, d - 1, [(guess, code)], lift=False)
-            if value >= INF:
-                unsafe += service.per_game(members)
+            _, value, _ = service.solve_state(members, d - 1, steps, lift=False)
+            unsafe += service.per_game(members) if value >= INF else 0
         else:
             unknown.append(service.per_game(members))
-    value = move.value
-    # at least one class has no sure finish (the opener gives it up): the least weight if none is known
     unsafe_low = unsafe if unsafe else min(unknown, default=0)
     unsafe_high = unsafe + sum(unknown)
-    low = value + unsafe_low
-    if opener.q.upper is not None:  # one guess past the limit wins every answer: Q* is there
-        low = max(opener.q.lower, value) + unsafe_low
-    high = None if opener.q.upper is None else max(opener.q.upper, value) + unsafe_high
+    q_low = service.q_from_classes(state, bounds)
+    q_high = None if uppers is None else service.q_from_classes(state, uppers)
     move.q_loses = True
     move.q_value = move.q_lower_bound = move.q_upper_bound = None
-    move.q_extra_guesses = 1 if opener.q.upper is not None else 0
-    if opener.q.exact and not unknown:
-        move.relaxed_q, move.unsafe = opener.q.lower, unsafe
-        move.cost = max(opener.q.lower, value) + unsafe
+    # V* itself may be known only within bounds (the best value found is an upper bound)
+    low = max(q_low, move.value_lower_bound if move.value_lower_bound is not None else 0) + unsafe_low
+    high = None if q_high is None or move.value is None else max(q_high, move.value) + unsafe_high
     move.cost_bounds = (low, high)
-    return True
 
 
 def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadline, afters) -> None:
@@ -531,7 +535,9 @@ def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadl
         deadline = None
     where = service.position(before, solve=deadline is None)
     if where.tree is None:
-        if _value_within(service, before, state, d, guess, move, deadline) and not move.q_loses:
+        if _value_within(service, before, state, d, guess, move, deadline):
+            if move.q_loses:  # gives up the sure finish: its finite value within the deadline
+                _gives_up_within(service, before, state, d, guess, move, deadline)
             return
         where = service.position(before)  # a lost game: solved with extra guesses (§15.2)
     extra = where.extra  # the state's own extra guesses (§15.2), as the advice says
@@ -548,8 +554,8 @@ def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadl
     elif deadline is not None and extra == 0:  # Q* of the move within the deadline
         _q_within(service, before, state, d, guess, move, deadline,
                   {service.word_list.guess_index(optimal): value, "optimum": value})
-        if move.q_loses:
-            _gives_up(service, before, state, d, guess, move, extra)
+        if move.q_loses:  # gives up the sure finish: its finite value within the deadline
+            _gives_up_within(service, before, state, d, guess, move, deadline)
         return
     else:
         q = service.q_value(state, d, before, guess, extra)
@@ -572,6 +578,9 @@ def _gives_up(service, before, state, d: int, guess: str, move: MoveAnalysis, ex
     if move.value is not None and move.value_exact:
         move.cost = relaxed.cost(move.value)
         move.cost_bounds = (move.cost, move.cost)
+    elif move.value_lower_bound is not None:  # V* within bounds (no proven opener)
+        move.cost_bounds = (relaxed.cost(move.value_lower_bound),
+                            None if move.value is None else relaxed.cost(move.value))
 
 
 def _value_within(service, before, state, d: int, guess: str, move: MoveAnalysis, deadline) -> bool:
