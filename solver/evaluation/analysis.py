@@ -149,8 +149,9 @@ class MoveAnalysis:
 
     @property
     def exact(self) -> bool:
-        """V*, Q*, regret and luck all exact (or the move gives up a game: regret ∞)."""
-        return self.value_exact and (self.q_loses or (self.regret is not None and self.luck is not None))
+        """V*, the move's value (Q*, or its finite value when it gives up the sure finish),
+        the finite regret and the luck all exact."""
+        return self.value_exact and self.regret_finite is not None and self.luck is not None
 
     def to_json(self) -> dict:
         per_game = self.per_game or self.answers_before
