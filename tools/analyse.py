@@ -18,9 +18,12 @@ standard input, or the grid text itself).
 
 Per move: the answers remaining before it; V*, the optimal expected number of guesses from
 that state; Q*, the expected number after the move played (optimal play afterwards); the
-regret Q* − V* (skill: 0 for an optimal move); the luck, how many fewer guesses the state the
-feedback left needs than the move's expectation (positive: lucky); the optimal move. The
-summary adds them up: guesses used = V*(start) + total regret − total luck.
+regret Q* − V* (0 for an optimal move) and its skill score (0-99, 99: optimal); the luck, how
+many fewer guesses the state the feedback left needs than the move's expectation (positive:
+lucky) and its score (0-99, 50: as expected); the optimal move; and a plain line on what the
+guess did. The summary adds them up: guesses used = V*(start) + total regret − total luck
+(a lost game: plus what the answers left would still take), with the game's two scores
+(docs/play.md gives the mapping).
 
 Every value is exact. Move 1's Q* takes every root class of the opener played, so its tree
 is read (shipped or cached) or solved once (a progress bar shows it) and kept; the later
@@ -30,9 +33,12 @@ of the time left, the later moves first, move 1 last; its opener's tree is then 
 value not proven by then is shown as a proven interval a…b (≥a or ≤b when one side was not
 found in time), and so are its regret and luck.
 
-A lost game (six guesses without the answer, or a move after which some answer can no
-longer be won in time) is analysed as if the game went on: such a move's V*, Q* and luck
-count the guesses past the sixth (marked +N). A grid whose header ends in * (Wordle 1,234
+A state whose answers cannot all be won in the guesses left is valued as if the game went
+on, with the least number of guesses past the sixth that makes it winnable (marked +N), as
+tools.assist values it. A move that gives up winning every answer in time (in hard mode,
+openers such as SLATE and RAISE) has an infinite strict regret; its regret is finite by the
+rule of docs/algorithms.md §15.4 (marked !): Q* with the limit relaxed just enough, plus the
+chance of being left with no sure win. A grid whose header ends in * (Wordle 1,234
 3/6*) is analysed in hard mode unless --mode says otherwise; with --mode hard every move must
 use the hints before it, and V*, Q* are over the guesses hard mode allows. When the answer is
 in no answer list, the allowed guesses that fit the game are added to the answers.
