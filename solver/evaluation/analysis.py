@@ -93,7 +93,8 @@ class MoveAnalysis:
             with the limit relaxed, and the weight of its classes with no sure finish
             (:class:`~solver.exact.advice.RelaxedQ`); else None.
         cost: the finite value of such a move (``RelaxedQ.cost``), or None; cost_bounds: a
-            proven interval on it (the high side None when not bounded in time).
+            proven interval on it (the high side None when not bounded in time);
+            relaxed_q_bounds: a proven interval on ``relaxed_q`` (equal ends when exact).
         regret_finite, regret_finite_bounds: the finite regret (§15.4; the regret for a move
             that does not give up the sure finish) as a Fraction and a proven interval.
         after_value, after_per_game: ``V*`` total of the state the feedback left, when exact
@@ -131,6 +132,7 @@ class MoveAnalysis:
     unsafe: int | None = None
     cost: int | None = None
     cost_bounds: tuple | None = None
+    relaxed_q_bounds: tuple | None = None
     regret_finite: Fraction | None = None
     regret_finite_bounds: tuple | None = None
     after_value: int | None = None
@@ -171,6 +173,7 @@ class MoveAnalysis:
             "luck_interval": _interval(self.luck_bounds),
             "extra_guesses": self.extra_guesses, "q_extra_guesses": self.q_extra_guesses,
             "relaxed_q_total": self.relaxed_q, "unsafe_total": self.unsafe,
+            "relaxed_q_interval": _interval(self.relaxed_q_bounds, per_game),
             "regret_finite": _float(self.regret_finite),
             "regret_finite_fraction": _text(self.regret_finite),
             "regret_finite_interval": _interval(self.regret_finite_bounds),
@@ -522,6 +525,7 @@ def _gives_up_within(service, before, state, d: int, guess: str, move: MoveAnaly
     low = max(q_low, move.value_lower_bound if move.value_lower_bound is not None else 0) + unsafe_low
     high = None if q_high is None or move.value is None else max(q_high, move.value) + unsafe_high
     move.cost_bounds = (low, high)
+    move.relaxed_q_bounds = (q_low, q_high)
 
 
 def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadline, afters) -> None:
@@ -575,6 +579,7 @@ def _gives_up(service, before, state, d: int, guess: str, move: MoveAnalysis, ex
     move.q_value = move.q_lower_bound = move.q_upper_bound = None
     move.q_extra_guesses = relaxed.extra
     move.relaxed_q = relaxed.q
+    move.relaxed_q_bounds = (relaxed.q, relaxed.q)
     move.unsafe = relaxed.unsafe
     if move.value is not None and move.value_exact:
         move.cost = relaxed.cost(move.value)

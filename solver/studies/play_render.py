@@ -142,7 +142,8 @@ def analysis_table(analysis: GameAnalysis) -> Table:
         v = (f"{m.expected:.3f}" if m.value_exact else
              _range(m.value_lower_bound, m.value, per_game))
         if m.q_loses:  # gives up the sure finish: Q* with the limit relaxed (§15.4)
-            q = "?" if m.relaxed_q is None else f"{m.relaxed_q / per_game:.3f} +{m.q_extra_guesses}"
+            q = (f"{m.relaxed_q / per_game:.3f} +{m.q_extra_guesses}" if m.relaxed_q is not None else
+                 _range(*(m.relaxed_q_bounds or (None, None)), per_game) + " +?")
         else:
             q = _range(m.q_lower_bound, m.q_upper_bound, per_game) if m.q_expected is None \
                 else f"{m.q_expected:.3f}"

@@ -509,7 +509,8 @@ function moveValues(m) {
     : interval(m.value_lower_bound_total === null ? null
       : [m.value_lower_bound_total / per, m.value_total === null ? null : m.value_total / per]);
   // a guess that gives up the sure win: Q* with the limit relaxed (+N), its finite regret (!)
-  const q = m.q_loses ? (m.relaxed_q_total === null ? "?" : `${fmt(m.relaxed_q_total / per)} +${m.q_extra_guesses}`)
+  const q = m.q_loses ? (m.relaxed_q_total === null ? `${interval(m.relaxed_q_interval)} +?`
+    : `${fmt(m.relaxed_q_total / per)} +${m.q_extra_guesses}`)
     : (m.q_star === null ? interval(m.q_star_interval) : fmt(m.q_star)) + extra;
   const regret = m.regret_finite === null ? interval(m.regret_finite_interval)
     : fmt(m.regret_finite) + (m.q_loses || m.value_exact ? "" : "*");  // *: against the best value found
