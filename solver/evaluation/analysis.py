@@ -44,7 +44,7 @@ from fractions import Fraction
 import numpy as np
 
 from solver.evaluation.assist import EXACT, check_budget, format_steps, service_for
-from solver.exact.advice import Bounds
+from solver.exact.advice import Bounds, Split
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text
@@ -77,6 +77,8 @@ class MoveAnalysis:
             when exact; the upper bound None when not found in time).
         regret_bounds, luck_bounds: ``(low, high)`` Fractions proven to hold the regret and the
             luck (a side None: not bounded), or None when unknown (``q_loses``).
+        split, optimal_split: how the guess and ``optimal_guess`` split the answers before the
+            move (:class:`solver.exact.advice.Split`: why one is better than the other), or None.
     """
 
     number: int
@@ -99,6 +101,8 @@ class MoveAnalysis:
     q_upper_bound: int | None = None
     regret_bounds: tuple | None = None
     luck_bounds: tuple | None = None
+    split: Split | None = None
+    optimal_split: Split | None = None
 
     @property
     def expected(self) -> float | None:
@@ -132,6 +136,8 @@ class MoveAnalysis:
             "luck": _float(self.luck), "luck_fraction": _text(self.luck),
             "luck_interval": _interval(self.luck_bounds),
             "extra_guesses": self.extra_guesses,
+            "split": None if self.split is None else self.split.to_json(),
+            "optimal_split": None if self.optimal_split is None else self.optimal_split.to_json(),
         }
 
 
@@ -283,6 +289,9 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
             _value_later(service, steps, t, *states[t - 1], move, share, afters)
     for t, move in enumerate(moves, start=1):
         _regret_and_luck(service, steps, t, states[t - 1][1], move, moves, afters, deadline)
+        move.split = service.split(states[t - 1][0], move.guess)  # why: the classes of both
+        if move.optimal_guess is not None:
+            move.optimal_split = service.split(states[t - 1][0], move.optimal_guess)
     won = steps[-1][1] == service.game.all_green
     return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
                         service.game.mode.value)

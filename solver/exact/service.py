@@ -55,7 +55,7 @@ from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Position, Source, Status, check_budget,
+                                 Bounds, OpenerValue, Position, Source, Split, Status, check_budget,
                                  format_steps)
 
 #: Alternatives listed by default.
@@ -160,6 +160,18 @@ class SearchService:
         for word, code in steps:
             state = state[table[self.word_list.guess_index(word), state] == code]
         return state
+
+    def split(self, state: np.ndarray, guess: str) -> Split:
+        """How ``guess`` splits ``state`` (int32 answer indices): its feedback classes' sizes,
+        by the partition kernel (:func:`solver.game.feedback.feedback_classes`). Raises
+        UnknownWordError for a word not in the guess list."""
+        from solver.game.feedback import feedback_classes
+
+        g = self.word_list.guess_index(guess)
+        _, sizes = feedback_classes(self.table[g], state, self.word_list.word_length)
+        answers = self.word_list.answers
+        return Split(guess, tuple(sorted((int(n) for n in sizes), reverse=True)),
+                     any(answers[int(a)] == guess for a in state))
 
     def fitting_guesses(self, steps) -> list[str]:
         """The allowed guesses consistent with every step, in list order."""
@@ -460,13 +472,25 @@ class SearchService:
                 :data:`solver.exact.anytime.IN_PROCESS_MAX` answers).
 
         Returns:
-            :class:`Advice`.
+            :class:`Advice`, with the :class:`Split` of the next guess and of each
+            alternative (``splits``).
 
         Raises:
             InputError (subclasses) naming the guess at fault: a malformed history, an unknown
             word, a feedback neither an answer nor an allowed guess can give (FeedbackError),
             a hard-mode guess that ignores a hint (HardModeError); a bad budget or ``top``.
         """
+        advice = self._advise(history, top=top, budget=budget, alternatives_budget=alternatives_budget,
+                              notice=notice)
+        if advice.next_guess is not None and not advice.outside_list:  # the "why" of each guess
+            state = self.state_after(advice.history)
+            for guess in dict.fromkeys([advice.next_guess, *(a.guess for a in advice.alternatives)]):
+                advice.splits[guess] = self.split(state, guess)
+        return advice
+
+    def _advise(self, history=(), *, top: int = TOP, budget: float | None = None,
+                alternatives_budget: float | None = None, notice=None) -> Advice:
+        """:meth:`advise` without the splits."""
         started = time.perf_counter()
         check_budget(budget)
         check_budget(alternatives_budget)
