@@ -49,6 +49,7 @@ from starlette.staticfiles import StaticFiles
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text, parse_feedback
 from solver.game.spec import MODES, Mode
+from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Longest a request may ask the exact search to run, by default.
@@ -189,7 +190,7 @@ async def read_json(request: Request) -> dict:
     return data
 
 
-def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
+def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
                search_workers: int = 2, per_client: int = 2, queue: int = 8,
                allow_hosts=()) -> Starlette:
     """The ASGI app serving the page for the shipped ``lists``.
