@@ -577,11 +577,14 @@ def test_a_game_after_a_random_opener(server, browser, nyt, size):
     if best.count():
         check_why(panel, best.inner_text().removeprefix("best: ").strip(), everything, "the best guess")
     audit(page, "light, the analysis with a why open")
+    if size == LAPTOP:
+        shot(page, "why-light-1280.png", element="#analysis-section")
     page.click("#palette")  # high contrast: orange for placed, blue for present
     expect(page.locator("#palette")).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("getComputedStyle(document.querySelector('.tile.g')).backgroundColor") == "rgb(245, 121, 58)" \
         if won else True
     audit(page, "high contrast, light")
+    shot(page, f"page-contrast-{size[0]}.png")
     page.click("#theme")
     audit(page, "high contrast, dark")
     page.reload()  # the palette and the theme kept; the game kept, analysed again and in the history
@@ -625,6 +628,9 @@ def test_the_history_exports_imports_and_clears(server, browser, tmp_path):
     expect(page.locator("#analysis tbody tr")).to_have_count(3, timeout=60_000)
     expect(page.locator("#history-list tbody tr")).to_have_count(2)
     expect(page.locator("#history-trend svg polyline")).to_have_count(2)
+    page.click("#history-details summary")
+    shot(page, "history-light-1280.png", element="#history-section")
+    page.click("#history-details summary")
     with page.expect_download() as download:
         page.click("#history-export")
     exported = tmp_path / "games.json"

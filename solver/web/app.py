@@ -7,10 +7,11 @@ which ask the same search service as the command-line tools
 
 - ``GET /api/config`` → ``{"lists": [{"name", "title", "note"}, ...], "default_list",
   "modes", "budget_cap": s, "default_budget": s}``;
-- ``POST /api/next`` ``{"words": "legacy", "mode": "normal", "history": [{"guess": "salet",
+- ``POST /api/next`` ``{"words": "nyt-2024", "mode": "normal", "history": [{"guess": "tarse",
   "feedback": "bbbby"}, ...], "top": 5, "budget": 2}`` →
-  :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``); ``top`` 0 answers
-  without ranking alternatives; histories of six guesses (lost games) are answered too;
+  :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``, with the ``splits``
+  of the next guess and the alternatives: the page's "why"); ``top`` 0 answers without ranking
+  alternatives; histories of six guesses (lost games) are answered too;
 - ``POST /api/analyse`` ``{"words", "mode", "history", "budget"}``, or with ``"guesses":
   [words]`` and the ``"answer"`` or the shared ``"grid"`` (a header ending in ``*``: hard
   mode) instead of the history → :meth:`solver.evaluation.analysis.GameAnalysis.to_json`

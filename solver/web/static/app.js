@@ -486,8 +486,12 @@ function showAlternatives(a) {
     const split = (a.splits || {})[alt.guess];
     if (split) {
       const best = a.splits[a.next_guess];
-      const sides = [{ role: alt.guess === a.next_guess ? "the best guess" : "this guess", split, expected: alt.expected }];
-      if (best && alt.guess !== a.next_guess) sides.push({ role: "the best guess", split: best, expected: a.expected_guesses });
+      const sides = [{ role: alt.guess === a.next_guess ? "the best guess" : "this guess", split,
+                       togo: fmt(alt.expected) + (alt.exact ? "" : "* (at least)") }];
+      if (best && alt.guess !== a.next_guess) {
+        sides.push({ role: "the best guess", split: best,
+                     togo: a.status === "exact" ? fmt(a.expected_guesses) : fmt(a.expected_guesses) + " (best found)" });
+      }
       why.appendChild(whyButton(tr, 5, `why ${alt.guess}`, sides, a.answers_remaining, "Why?"));
     }
     tr.append(rank, guess, q, answer, why);
@@ -560,10 +564,8 @@ function showAnalysis(g) {
     const optimalAlso = m.optimal_guess && m.optimal_guess !== m.guess && !(m.regret === 0 && !m.q_loses);
     if (m.split) {  // the guess opens its "why": how it and the best guess split the answers
       const sides = [{ role: optimalAlso || !m.optimal_split ? "your guess" : "your guess, a best guess",
-                       split: m.split, expected: m.q_loses ? null : m.q_star, extra: m.extra_guesses }];
-      if (optimalAlso && m.optimal_split) {
-        sides.push({ role: "the best guess", split: m.optimal_split, expected: m.v_star, extra: m.extra_guesses });
-      }
+                       split: m.split, togo: values.q }];
+      if (optimalAlso && m.optimal_split) sides.push({ role: "the best guess", split: m.optimal_split, togo: values.v });
       const button = whyButton(tr, 7, `why: move ${m.number}, ${m.guess}`, sides, m.answers_before, "");
       button.append(word, squares);
       guess.append(button, inline);
@@ -705,7 +707,8 @@ function whyPanel(sides, answers) {
   return panel;
 }
 
-function whySide({ role, split, expected, extra = 0 }, answers) {
+// ``togo``: the expected guesses with the guess, as the tables show it ("∞": it gives up a game).
+function whySide({ role, split, togo }, answers) {
   const box = document.createElement("div");
   box.className = "why-guess";
   const title = document.createElement("h3");
@@ -736,9 +739,8 @@ function whySide({ role, split, expected, extra = 0 }, answers) {
         + `surely finds ${count(split.solved_next)}` : "")
       : `cannot be the answer itself; of the ${count(answers)} answers, the next guess surely finds `
         + count(split.solved_next),
-    expected === null || expected === undefined
-      ? "gives up winning every game within six guesses"
-      : `${fmt(expected)} guesses to go on average with it, this one included${extra ? ` (+${extra} past the sixth)` : ""}`,
+    togo === "∞" ? "gives up winning every game within six guesses"
+      : `${togo} guesses to go on average with it, this one included`,
   ];
   for (const text of items) {
     const li = document.createElement("li");
@@ -840,8 +842,8 @@ function measures(games) {
 
 function renderHistory(games = loadHistory()) {
   const m = measures(games);
-  $("history-skill-head").textContent = m.names[0];
-  $("history-luck-head").textContent = m.names[1];
+  $("history-skill-head").textContent = $("history-list-skill-head").textContent = m.names[0];
+  $("history-luck-head").textContent = $("history-list-luck-head").textContent = m.names[1];
   $("history-unit").textContent = `${m.names[0]} and ${m.names[1]}: ${m.unit}`
     + (m.scored ? "." : " (regret: 0 is perfect play; luck: above 0 is lucky).");
   const body = $("history-averages").querySelector("tbody");
