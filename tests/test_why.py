@@ -72,14 +72,16 @@ def test_the_advice_and_the_analysis_carry_the_splits():
     answer = word_list.answers[5]
     first = next(g for g in word_list.guesses if feedback_code(g, answer) != 242)
     history = [(first, code_to_text(feedback_code(first, answer)))]
-    advice = service.advise(history, top=3)
+    assert service.advise(history, top=3).splits == {}  # only when asked for (the kernel's load)
+    advice = service.advise(history, top=3, splits=True)
     state = service.state_after(service.normalise(history))
     assert set(advice.splits) == {advice.next_guess, *(a.guess for a in advice.alternatives)}
     for guess, split in advice.splits.items():
         assert split.class_sizes == tuple(sorted(brute_sizes(word_list, state, guess).values(), reverse=True))
     assert advice.to_json()["splits"][advice.next_guess] == advice.splits[advice.next_guess].to_json()
     history.append((answer, "ggggg"))
-    analysis = analyse_game(service.game, history, service=service).to_json()
+    assert analyse_game(service.game, history, service=service).to_json()["moves"][0]["split"] is None
+    analysis = analyse_game(service.game, history, service=service, splits=True).to_json()
     everything = np.arange(word_list.n_answers, dtype=np.int32)
     for move, before in zip(analysis["moves"], [everything, state]):
         assert move["optimal_guess"] is not None or move["optimal_split"] is None
@@ -89,5 +91,5 @@ def test_the_advice_and_the_analysis_carry_the_splits():
             sizes = brute_sizes(word_list, before, guess)
             assert move[key]["guess"] == guess
             assert move[key]["class_sizes"] == sorted(sizes.values(), reverse=True)
-    solved = service.advise(history, top=3)
+    solved = service.advise(history, top=3, splits=True)
     assert solved.splits == {} and solved.to_json()["splits"] == {}

@@ -165,7 +165,7 @@ class Advice:
             guesses that fit.
         opener_tree: the opener whose tree answered, or None.
         splits: how the next guess and each alternative split the answers left, by guess
-            (:class:`Split`; empty when solved).
+            (:class:`Split`; empty unless asked for, and when solved).
     """
 
     word_list: str
