@@ -567,6 +567,21 @@ def test_a_game_after_a_random_opener(server, browser, nyt, size):
     assert why_checked or len(steps) <= 2, "no alternatives were shown for a whole game"
     won = steps[-1][1] == "ggggg"
     expect(page.locator("#analysis > tbody > tr:not(.why-row)")).to_have_count(len(steps), timeout=60_000)
+    # what a screen reader hears: each tile's letter and colour, each key's letter and what is known
+    words = {"b": "gray: not in the word", "y": "yellow: in the word, elsewhere", "g": "green: in place"}
+    for number, (guess, feedback) in enumerate(steps):
+        row = page.locator("#board .row").nth(number)
+        expect(row).to_have_attribute("aria-label", f"guess {number + 1}: {guess.upper()}")
+        for i, (letter, colour) in enumerate(zip(guess, feedback)):
+            expect(row.locator(".tile").nth(i)).to_have_attribute("aria-label", f"{letter.upper()}, {words[colour]}")
+    known = {}
+    for guess, feedback in steps:
+        for letter, colour in zip(guess, feedback):
+            known[letter] = max(known.get(letter, 0), "byg".index(colour) + 1)
+    heard = [", ".join([letter.upper(), *([["ruled out", "present", "placed"][known[letter] - 1]]
+                                         if letter in known else [])]) for letter in "qwertyuiopasdfghjklzxcvbnm"]
+    keys = page.locator("#keyboard .key-row:not(.colours) .key:not(.wide)")
+    assert [keys.nth(i).get_attribute("aria-label") for i in range(keys.count())] == heard
     # the analysis's first row: why the opener, against the best opener when it is not one
     first = page.locator("#analysis tbody tr").first
     first.locator("button.why").click()
