@@ -123,19 +123,20 @@ def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
 
 
 def advise(history=(), words="legacy", *, mode="normal", top: int = 5,
-           budget: float | None = None):
+           budget: float | None = None, splits: bool = False):
     """The optimal next guess after ``history`` (``"salet:bbbby"`` tokens or ``(guess,
     feedback)`` pairs), its exact value and the ``top`` best guesses:
     :meth:`solver.exact.service.SearchService.advise`.
 
     Returns an :class:`~solver.exact.service.Advice` (``next_guess``, ``status``, ``value``,
     ``expected``, ``alternatives``; ``to_json()``). With ``budget`` seconds, what is not proven
-    in time is labelled ``"best found, not proven"``. Raises InputError subclasses naming the
+    in time is labelled ``"best found, not proven"``; with ``splits``, ``Advice.splits`` says how
+    the next guess and each alternative split the answers left. Raises InputError subclasses naming the
     guess at fault, or the argument that is not what it should be (a history that is not text
     or a sequence of steps, a ``top`` that is not a whole number ≥ 0, a ``budget`` that is not
     a positive number of seconds)."""
     _check_run(budget, None)
-    return service(words, mode=mode).advise(history, top=top, budget=budget)
+    return service(words, mode=mode).advise(history, top=top, budget=budget, splits=splits)
 
 
 def _check_run(budget, progress) -> None:
@@ -149,14 +150,15 @@ def _check_run(budget, progress) -> None:
 
 
 def analyse(history, words="legacy", *, answer: str | None = None, mode="normal",
-            budget: float | None = None, progress=None):
+            budget: float | None = None, progress=None, splits: bool = False):
     """Regret (skill) and luck of every move of a game: :func:`solver.evaluation.analysis.analyse_game`.
 
     ``history``: a text (``"salet:bbbby crane:bybbb"``, split at spaces and commas),
     ``"word:feedback"`` tokens or ``(word, feedback)`` pairs; or plain words (``"salet crane
     birth"``) with ``answer`` given (the feedback is computed), as ``tools.analyse`` takes
     them. Returns a :class:`~solver.evaluation.analysis.GameAnalysis` (``moves``,
-    ``total_regret``, ``to_json()``). Raises InputError subclasses naming the guess at fault
+    ``total_regret``, ``to_json()``; with ``splits``, each move's ``split`` and
+    ``optimal_split``). Raises InputError subclasses naming the guess at fault
     (plain words without ``answer``: their feedback is missing), or the argument that is not
     what it should be."""
     from solver.evaluation.analysis import analyse_game
@@ -172,7 +174,7 @@ def analyse(history, words="legacy", *, answer: str | None = None, mode="normal"
     else:
         history = History.parse(game, history)
     return analyse_game(game, history, budget=budget,
-                        service=service(lists, mode=mode), progress=progress)
+                        service=service(lists, mode=mode), progress=progress, splits=splits)
 
 
 @dataclass

@@ -294,6 +294,7 @@ def test_cli_json_and_text(warm_assist_kernels):
     proc = assist("salet:bbbby", "crane:bbbbb", "--json", "--alternatives-budget", "30")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
+    assert doc["word_list"] == "nyt-2024"  # today's lists by default (this state is the same in both)
     assert doc["status"] == "exact" and doc["next_guess"] == "bitty" and doc["value_total"] == 63
     assert doc["answers_remaining"] == 28 and doc["expected_guesses"] == 63 / 28
     assert [a["guess"] for a in doc["alternatives"]][:1] == ["bitty"] and len(doc["alternatives"]) == 5
@@ -310,7 +311,7 @@ def test_cli_budget_counts_from_the_start(warm_assist_kernels):
     """crate:bbbbb (246 answers) with --budget 3: the whole command, start-up included, ends
     within about the budget (the search gets what start-up left), and the answer is honest."""
     started = time.perf_counter()
-    proc = assist("crate:bbbbb", "--json", "--budget", "3")
+    proc = assist("crate:bbbbb", "--json", "--budget", "3", "--words", "legacy")
     wall = time.perf_counter() - started
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)

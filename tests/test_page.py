@@ -1,12 +1,16 @@
 """The page as a player meets it: whole games played in headless Chromium (Playwright driving
-Debian's chromium) at a desktop size (1280×900) and a phone size (390×844), in the light and the
-dark theme, with the feedback typed (b/y/g, digits), entered on the on-screen keyboard and set by
-tapping tiles. The screenshots in docs/img/ (the README's) are taken here."""
+Debian's chromium) at a desktop size (1280×900, 1280×800) and a phone size (390×844), in the
+light, the dark and the high-contrast palette, with the feedback typed (b/y/g, digits), entered
+on the on-screen keyboard and set by tapping tiles; the "why" panels, the games kept in the
+browser (after a reload, exported and imported), the Tab order, and an accessibility audit
+(axe-core, through axe-playwright-python) with no serious violation. The screenshots in
+docs/img/ (the README's) are taken here."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import time
 import urllib.request
@@ -25,7 +29,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 #: Where the screenshots go: the README's docs/img/ when EXACT_WORDLE_SCREENSHOTS=1 (to renew
 #: them), else a scratch folder, so that a test run leaves the work tree as it was.
 SHOTS = ROOT / "docs" / "img" if os.environ.get("EXACT_WORDLE_SCREENSHOTS") == "1" else None
-DESKTOP, PHONE = (1280, 900), (390, 844)
+DESKTOP, PHONE, LAPTOP = (1280, 900), (390, 844), (1280, 800)
 #: A lost game (the answer is HATCH) opened with CATCH, whose tree is not shipped: the server
 #: solves it the first time (the page shows the progress) and values the moves past the sixth.
 LOST = ["catch", "batch", "latch", "match", "patch", "watch"]
@@ -100,7 +104,7 @@ def legacy():
     return load_word_list("legacy")
 
 
-def open_page(browser, url, size, theme):
+def open_page(browser, url, size, theme, words="legacy"):
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=theme)
     # layout shifts, as the browser measures them (https://web.dev/articles/cls)
     context.add_init_script("""window.layoutShifts = [];
@@ -118,8 +122,9 @@ def open_page(browser, url, size, theme):
     # the lists are named for what they are, today's NYT lists first (the server's default)
     expect(page.locator("#words option")).to_have_text(["NYT 2024 lists", "Original 2022 lists"])
     expect(page.locator("#list-note")).to_contain_text("New York Times")
-    page.select_option("#words", "legacy")
-    expect(page.locator("#list-note")).to_contain_text("before the NYT edited them")
+    if words == "legacy":
+        page.select_option("#words", "legacy")
+        expect(page.locator("#list-note")).to_contain_text("before the NYT edited them")
     return context, page, errors
 
 
@@ -443,5 +448,262 @@ def test_an_opener_that_gives_up_winning_shows_a_finite_regret(server, browser):
         "!: the guess gave up winning every answer within six guesses")
     assert "∞" not in table.inner_text() and "?" not in table.inner_text()
     assert page.locator("#result-text").input_value().splitlines()[1].startswith("⬜⬜⬜⬜🟩 skill 98 · luck")
+    assert errors == []
+    context.close()
+
+
+# -- a game after a random opener: why, the history, the Tab order, the audit ------------------
+#: axe-core's impacts that fail the audit.
+SERIOUS = ("serious", "critical")
+
+
+def audit(page, label: str) -> None:
+    """axe-core's checks of the whole page as it is (every rule, WCAG 2.x A and AA and best
+    practice): no serious or critical violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    violations = Axe().run(page).response["violations"]
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })")
+    serious = [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations
+               if v["impact"] in SERIOUS]
+    assert serious == [], (label, serious)
+
+
+def check_tab_order(page, size) -> None:
+    """Tab goes through the page in the order it is seen: one column on a phone (each stop
+    below the one before, or right of it on the same line); on a wide screen the left column
+    (the next guess, the board and its buttons) before the right one (the settings, the
+    tables), each from top to bottom."""
+    page.evaluate("document.activeElement && document.activeElement.blur(); scrollTo(0, 0)")
+    page.mouse.click(2, 2)  # Tab starts from the top (the header's corner), as on a fresh page
+    stops = []
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        box = page.evaluate("""(() => { const el = document.activeElement;
+            if (!el || el === document.body) return null;
+            const r = el.getBoundingClientRect();
+            return {id: el.id || el.className || el.tagName, x: r.left + scrollX, y: r.top + scrollY,
+                    w: r.width, h: r.height, header: !!el.closest("header")}; })()""")
+        if box is None:
+            break
+        if not box["header"]:  # the header's buttons (palette, theme) come first, at the top right
+            stops.append(box)
+    assert len(stops) >= 8, stops
+    column = (lambda b: 0) if size == PHONE else (lambda b: 0 if b["x"] + b["w"] / 2 < size[0] * 0.4 else 1)
+    for before, after in zip(stops, stops[1:]):
+        if column(after) != column(before):
+            assert column(after) > column(before), (before, after)
+            continue
+        same_line = abs(after["y"] - before["y"]) < max(before["h"], after["h"]) / 2
+        assert after["y"] > before["y"] or (same_line and after["x"] > before["x"]), (before, after)
+
+
+def nyt_state(word_list, steps):
+    """The answers of ``word_list`` consistent with ``steps`` ((guess, b/y/g) pairs)."""
+    from solver.game.feedback import code_to_text, feedback_code
+
+    return [a for a in word_list.answers if all(code_to_text(feedback_code(g, a)) == f for g, f in steps)]
+
+
+def class_sizes(guess: str, answers) -> list[int]:
+    """How ``guess`` splits ``answers``, by the plain feedback rule: sizes, largest first."""
+    from collections import Counter
+
+    from solver.game.feedback import feedback_code
+
+    return sorted(Counter(feedback_code(guess, a) for a in answers).values(), reverse=True)
+
+
+def check_why(panel, guess: str, answers, role: str) -> None:
+    """A "why" panel's side for ``guess``: its bar has one part per class, and its words say
+    how many colourings there are and the most answers one leaves."""
+    from playwright.sync_api import expect
+
+    sizes = class_sizes(guess, answers)
+    side = panel.locator(".why-guess").filter(has=panel.page.locator("h3", has_text=guess))
+    expect(side.locator("h3")).to_contain_text(f"{guess} ({role}")
+    expect(side.locator(".split-bar span")).to_have_count(len(sizes))
+    colourings = f"{len(sizes)} possible colouring{'s' if len(sizes) != 1 else ''}"
+    expect(side.locator("li").nth(0)).to_have_text(
+        f"{colourings}: it leaves at most {sizes[0]:,} answer{'s' if sizes[0] != 1 else ''} whatever the colours")
+    expect(side.locator(".split-bar")).to_have_attribute(
+        "aria-label", f"{guess.upper()} splits the {len(answers):,} answers into {len(sizes)} "
+                      f"group{'s' if len(sizes) != 1 else ''} by the colours; the largest has {sizes[0]:,}")
+
+
+@pytest.fixture(scope="module")
+def nyt():
+    from solver.game.wordlists import load_word_list
+
+    return load_word_list("nyt-2024")
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["390x844", "1280x800"])
+def test_a_game_after_a_random_opener(server, browser, nyt, size):
+    """Today's lists (the page's default), a random opener (seeded), then the page's guesses
+    to the answer: each row's suggestion is played; at move 2 an alternative's "why" opens
+    (its classes as a bar, against the plain rule's); the analysis's first row opens its
+    "why" for the opener and the best guess; the page passes the audit in the light, the
+    high-contrast (light and dark) and the dark palette; after a reload the palette is kept
+    and the game is in the history; the Tab order follows the screen, and on a phone the next
+    guess is shown above the keyboard."""
+    from playwright.sync_api import expect
+
+    from solver.game.feedback import code_to_text, feedback_code
+
+    rng = random.Random(f"page-{size[0]}")
+    answer = rng.choice(nyt.answers)
+    opener = rng.choice([w for w in nyt.guesses if w != answer])
+    context, page, errors = open_page(browser, server["url"], size, "light", words="nyt-2024")
+    expect(page.locator("#suggestion")).to_have_text("tarse", timeout=20_000)
+    if size == PHONE:  # the next guess above the board and the keyboard
+        advice, keyboard = (page.locator(f"#{x}").bounding_box() for x in ("advice", "keyboard"))
+        assert advice["y"] + advice["height"] <= keyboard["y"]
+    check_tab_order(page, size)
+    steps = []
+    guess = opener
+    why_checked = False
+    while True:
+        feedback = code_to_text(feedback_code(guess, answer))
+        enter_row(page, len(steps) + 1, guess, feedback, "typed")
+        steps.append((guess, feedback))
+        if feedback == "ggggg" or len(steps) == 6:
+            break
+        expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=30_000)
+        expect(page.locator("#error")).to_have_text("")
+        guess = page.locator("#suggestion").inner_text().strip().lower()
+        assert re.fullmatch("[a-z]{5}", guess), guess
+        rows = page.locator("#alternatives tbody tr:not(.blank):not(.why-row)")
+        if not why_checked and rows.count():  # an alternative's why (the first move with some in
+            # time, as a large state's search may find none within the budget): against the best
+            why_checked = True
+            left = nyt_state(nyt, steps)
+            last = rows.nth(rows.count() - 1)
+            alternative = last.locator("button.pick").inner_text().strip().lower()
+            last.locator("button.why").click()
+            panel = page.locator("#alternatives tr.why-row .why-panel")
+            expect(panel).to_be_visible()
+            expect(last.locator("button.why")).to_have_attribute("aria-expanded", "true")
+            check_why(panel, alternative, left, "the best guess" if alternative == guess else "this guess")
+            if alternative != guess:
+                check_why(panel, guess, left, "the best guess")
+            audit(page, "light, an alternative's why open")
+    assert why_checked or len(steps) <= 2, "no alternatives were shown for a whole game"
+    won = steps[-1][1] == "ggggg"
+    expect(page.locator("#analysis > tbody > tr:not(.why-row)")).to_have_count(len(steps), timeout=60_000)
+    # what a screen reader hears: each tile's letter and colour, each key's letter and what is known
+    words = {"b": "gray: not in the word", "y": "yellow: in the word, elsewhere", "g": "green: in place"}
+    for number, (guess, feedback) in enumerate(steps):
+        row = page.locator("#board .row").nth(number)
+        expect(row).to_have_attribute("aria-label", f"guess {number + 1}: {guess.upper()}")
+        for i, (letter, colour) in enumerate(zip(guess, feedback)):
+            expect(row.locator(".tile").nth(i)).to_have_attribute("aria-label", f"{letter.upper()}, {words[colour]}")
+    known = {}
+    for guess, feedback in steps:
+        for letter, colour in zip(guess, feedback):
+            known[letter] = max(known.get(letter, 0), "byg".index(colour) + 1)
+    heard = [", ".join([letter.upper(), *([["ruled out", "present", "placed"][known[letter] - 1]]
+                                         if letter in known else [])]) for letter in "qwertyuiopasdfghjklzxcvbnm"]
+    keys = page.locator("#keyboard .key-row:not(.colours) .key:not(.wide)")
+    assert [keys.nth(i).get_attribute("aria-label") for i in range(keys.count())] == heard
+    # the analysis's first row: why the opener, against the best opener when it is not one
+    first = page.locator("#analysis tbody tr").first
+    first.locator("button.why").click()
+    panel = page.locator("#analysis tr.why-row .why-panel")
+    everything = list(nyt.answers)
+    best = first.locator(".best-guess")
+    check_why(panel, opener, everything, "your guess")
+    if best.count():
+        check_why(panel, best.inner_text().removeprefix("best: ").strip(), everything, "the best guess")
+    audit(page, "light, the analysis with a why open")
+    if size == LAPTOP:
+        shot(page, "why-light-1280.png", element="#analysis-section")
+    page.click("#palette")  # high contrast: orange for placed, blue for present
+    expect(page.locator("#palette")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("getComputedStyle(document.querySelector('.tile.g')).backgroundColor") == "rgb(245, 121, 58)" \
+        if won else True
+    audit(page, "high contrast, light")
+    shot(page, f"page-contrast-{size[0]}.png")
+    page.click("#theme")
+    audit(page, "high contrast, dark")
+    page.reload()  # the palette and the theme kept; the game kept, analysed again and in the history
+    expect(page.locator("html")).to_have_attribute("data-palette", "contrast")
+    expect(page.locator("#analysis > tbody > tr")).to_have_count(len(steps), timeout=60_000)
+    page.click("#palette")
+    expect(page.locator("html")).not_to_have_attribute("data-palette", "contrast")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 19)"
+    audit(page, "dark")
+    page.click("#history-details summary")
+    played = " ".join(g for g, _ in steps)
+    history = page.locator("#history-list tbody tr")
+    expect(history.filter(has_text=played)).to_have_count(1)
+    expect(history.filter(has_text=played).locator("td").nth(2)).to_have_text(
+        f"{len(steps) if won else 'X'}/6")
+    averages = page.locator("#history-averages tbody tr")
+    expect(averages.nth(1).locator("td").nth(0)).to_have_text("all")
+    assert int(averages.nth(1).locator("td").nth(1).inner_text()) >= 1
+    if size == PHONE:
+        check_phone_layout(page)
+    check_tab_order(page, size)
+    assert errors == []
+    context.close()
+
+
+def test_the_history_exports_imports_and_clears(server, browser, tmp_path):
+    """The games kept in the browser: exported as a JSON file, refused on import when the file
+    is not ours or a game in it is malformed (a message says what, nothing is changed), cleared
+    (after a confirmation), imported back; and the trend chart once there are two games."""
+    from playwright.sync_api import expect
+
+    context, page, errors = open_page(browser, server["url"], DESKTOP, "light")
+    page.click("#paste summary")
+    page.fill("#paste-guesses", "salet courd anion crony")
+    page.fill("#paste-answer", "crony")
+    page.click("#paste-form button[type=submit]")
+    expect(page.locator("#analysis tbody tr")).to_have_count(4, timeout=60_000)
+    page.fill("#paste-guesses", "salet north birth")
+    page.fill("#paste-answer", "birth")
+    page.click("#paste-form button[type=submit]")
+    expect(page.locator("#analysis tbody tr")).to_have_count(3, timeout=60_000)
+    expect(page.locator("#history-list tbody tr")).to_have_count(2)
+    expect(page.locator("#history-trend svg polyline")).to_have_count(2)
+    page.click("#history-details summary")
+    shot(page, "history-light-1280.png", element="#history-section")
+    page.click("#history-details summary")
+    with page.expect_download() as download:
+        page.click("#history-export")
+    exported = tmp_path / "games.json"
+    download.value.save_as(exported)
+    doc = json.loads(exported.read_text())
+    assert doc["format"] == "exact-wordle-history" and doc["version"] == 1
+    games = {" ".join(g["history"]): g for g in doc["games"]}
+    assert set(games) == {"salet:bbbbb courd:gybyb anion:bybyb crony:ggggg",
+                          "salet:bbbby north:bbggg birth:ggggg"}
+    assert all(g["words"] == "legacy" and g["mode"] == "normal" and g["won"] for g in games.values())
+    assert games["salet:bbbby north:bbggg birth:ggggg"]["regret"] == 0
+    bad = [(b"not json", "Not imported: this file is not JSON."),
+           (b'{"format": "other"}', "Not imported: this is not a file of games exported from this page"),
+           (json.dumps({**doc, "games": [{**doc["games"][0], "history": ["salet:bbbbq"]}]}).encode(),
+            "Not imported: game 1 of the file: history: expected 1 to 6 guesses like \"salet:bbbby\".")]
+    for content, message in bad:
+        page.set_input_files("#history-import", files=[{"name": "games.json", "mimeType": "application/json",
+                                                        "buffer": content}])
+        expect(page.locator("#history-status")).to_contain_text(message)
+        expect(page.locator("#history-list tbody tr")).to_have_count(2)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#history-clear")
+    expect(page.locator("#history-status")).to_have_text("All games cleared.")
+    expect(page.locator("#history-list tbody tr")).to_have_count(0)
+    expect(page.locator("#history-trend")).to_be_hidden()
+    page.set_input_files("#history-import", str(exported))
+    expect(page.locator("#history-status")).to_have_text("Imported 2 games.")
+    expect(page.locator("#history-list tbody tr")).to_have_count(2)
+    page.set_input_files("#history-import", str(exported))
+    expect(page.locator("#history-status")).to_have_text("Imported 0 games (2 already here).")
+    averages = page.locator("#history-averages tbody tr").nth(1).locator("td")
+    regret = sum(g["regret"] for g in games.values()) / 2
+    luck = sum(g["luck"] for g in games.values()) / 2
+    expect(averages).to_have_text(["all", "2", "100%", fmt(3.5, 2), fmt(regret), signed(luck)])
     assert errors == []
     context.close()

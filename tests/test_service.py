@@ -219,7 +219,7 @@ def test_lost_game_analysis_values_every_move(legacy_service):
 
 @pytest.mark.slow
 def test_lost_game_analysis_cli_json():
-    proc = run_tool("analyse", *LOST, "--answer", "hatch", "--json")
+    proc = run_tool("analyse", *LOST, "--answer", "hatch", "--json", "--words", "legacy")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["won"] is False and len(doc["moves"]) == 6
@@ -252,7 +252,7 @@ def test_hard_mode_grid_is_analysed_in_hard_mode(legacy_table):
     hard = policy_tree.load(ARTIFACTS / "legacy-hard-salet.msgpack")
 
     grid = grid_text("Wordle 1,234 3/6*", HARD_GAME, "lodge")
-    proc = run_tool("analyse", *HARD_GAME, "--grid", grid, "--json")
+    proc = run_tool("analyse", *HARD_GAME, "--grid", grid, "--json", "--words", "legacy")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["won"] is True and [m["guess"] for m in doc["moves"]] == HARD_GAME

@@ -149,7 +149,8 @@ def test_a_budget_is_a_bound(tool, args, budget, tmp_path):
     subprocess.run([sys.executable, "-m", f"tools.{tool}", "--help"], cwd=ROOT, env=env,
                    capture_output=True, check=True)  # the interpreter's own caches, once
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", f"tools.{tool}", *args, "--budget", str(budget), "--json"],
+    proc = subprocess.run([sys.executable, "-m", f"tools.{tool}", *args, "--budget", str(budget), "--json",
+                           "--words", "legacy"],
                           cwd=ROOT, capture_output=True, text=True, env=env, timeout=budget + 120)
     wall = time.perf_counter() - started
     assert proc.returncode == 0, proc.stderr

@@ -62,6 +62,28 @@ def test_next_without_history_prints_the_opener():
     assert proc.stdout == "next guess: salet\n2315 answers remain\n"
 
 
+def test_without_an_artifact_next_and_play_use_todays_nyt_tree():
+    """No ARTIFACT: the shipped optimal tree of today's lists (solver.game.wordlists.PLAY_LISTS,
+    nyt-2024: TARSE's), the first word a history token; --words legacy and --mode hard pick
+    the legacy lists' and the hard-mode tree (SALET's); given with an ARTIFACT they are refused."""
+    nyt = policy_tree.load(ROOT / "artifacts" / "nyt-2024-normal-tarse.msgpack")
+    assert tree_cli("next").stdout == "next guess: tarse\n2309 answers remain\n"
+    steps = nyt.game("crony")
+    proc = tree_cli("next", *history_tokens(steps[:2]))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == tree_cli("next", "nyt-2024-normal-tarse", *history_tokens(steps[:2])).stdout
+    assert proc.stdout.startswith(f"next guess: {nyt.next_guess(steps[:2])}\n")
+    play = tree_cli("play", "--answer", "crony", "--color", "never").stdout.splitlines()
+    assert [line.split()[1] for line in play[:-1]] == [guess for guess, _ in steps]
+    assert tree_cli("next", "--words", "legacy").stdout == "next guess: salet\n2315 answers remain\n"
+    assert tree_cli("next", "--words", "legacy", "--mode", "hard").stdout.startswith("next guess: salet\n")
+    assert tree_cli("next", "--mode", "hard").stdout == "next guess: salet\n2309 answers remain\n"
+    assert_input_error(tree_cli("next", A, "--words", "legacy"), "--words and --mode choose the shipped tree")
+    assert_input_error(tree_cli("play", "salet:bbbbb"), "play takes no history")
+    assert_input_error(tree_cli("next", "--words", "wordfreq-4", "--mode", "hard"),
+                       "no shipped optimal trees of the 'wordfreq-4' lists in hard mode")
+
+
 @pytest.mark.parametrize("answer, cut", [("crony", 1), ("crony", 2), ("knoll", 3), ("tiger", 2)])
 def test_next_after_a_real_history_matches_the_api(tree, answer, cut):
     steps = tree.game(answer)[:cut]

@@ -27,9 +27,12 @@ def rows(*tokens):
 
 @pytest.mark.slow
 def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
+    from collections import Counter
+
     import policy_tree
 
     from solver.evaluation.assist import advise
+    from solver.game.feedback import feedback_code
 
     word_list, table = legacy_table
     tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
@@ -40,6 +43,13 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
         got = response.json()
         expected = advise(Game(word_list), tokens, top=top, budget=5, tree=tree, table=table).to_json()
         got.pop("seconds"), expected.pop("seconds")
+        splits, _ = got.pop("splits"), expected.pop("splits")
+        # the page's why: how the next guess and each alternative split the answers left
+        assert set(splits) == {got["next_guess"], *(a["guess"] for a in got["alternatives"])}
+        for guess, split in splits.items():
+            sizes = Counter(feedback_code(guess, answer) for answer in got["answers"])
+            assert split["class_sizes"] == sorted(sizes.values(), reverse=True)
+            assert split["could_be_answer"] == (guess in got["answers"])
         if expected["status"] == "exact":
             assert got == expected
         else:  # every state here is exact (the tree records the opener proof)
@@ -47,6 +57,10 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
     analysis = client.post("/api/analyse", json={"history": rows("salet:bbbby", "crane:bybbb",
                                                                  "birth:ggggg"), "budget": 2}).json()
     assert analysis["moves"][1]["regret_fraction"] == "21/43"
+    assert [(m["split"]["guess"], m["optimal_split"]["guess"]) for m in analysis["moves"]] == \
+        [("salet", "salet"), ("crane", "north"), ("birth", analysis["moves"][2]["optimal_guess"])]
+    salet = Counter(feedback_code("salet", answer) for answer in word_list.answers)
+    assert analysis["moves"][0]["split"]["class_sizes"] == sorted(salet.values(), reverse=True)
     # the same game as the guesses and the answer, or the guesses and the shared grid
     for extra in ({"answer": "birth"}, {"grid": "Wordle 1,234 3/6\n\n⬜⬜⬜⬜🟨\n⬜🟨⬜⬜⬜\n🟩🟩🟩🟩🟩"}):
         again = client.post("/api/analyse", json={"guesses": ["salet", "crane", "birth"], "budget": 2,

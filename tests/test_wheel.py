@@ -57,6 +57,9 @@ def test_the_installed_wheel_answers_exactly_from_elsewhere(tmp_path):
                              elsewhere, env))
     assert advice["status"] == "exact" and advice["answers_remaining"] == 28
     root = json.loads(_run([str(bin_dir / "wordle"), "assist", "--json", "--top", "0"], elsewhere, env))
+    assert root["status"] == "exact" and root["next_guess"] == "tarse" and root["value_total"] == 7883  # today's
+    root = json.loads(_run([str(bin_dir / "wordle"), "assist", "--json", "--top", "0", "--words", "legacy"],
+                           elsewhere, env))
     assert root["status"] == "exact" and root["next_guess"] == "salet" and root["value_total"] == 7920
 
     stats = _run([str(bin_dir / "wordle"), "tree", "stats", "legacy-normal-salet"], elsewhere, env)

@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from solver.game.spec import MODES
+from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
@@ -56,10 +57,11 @@ MIN_SEARCH_SECONDS = 0.05
 
 def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
     """--words, --mode, --budget, --tree/--no-tree, --json: shared with ``tools.analyse``."""
-    parser.add_argument("--words", default="legacy",
-                        help="word list: 'legacy' (the original 2022 lists), 'nyt-2024' (the NYT's "
-                             "lists of 2024), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', or a "
-                             "directory with answers.txt and guesses.txt (default: legacy)")
+    parser.add_argument("--words", default=None,
+                        help=f"word list: '{PLAY_LISTS}' (the NYT's lists of today's game, the default; "
+                             f"with --tree, the tree's lists), '{LEGACY_LISTS}' (Wordle's original 2022 "
+                             "lists, of the published results), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt and guesses.txt")
     parser.add_argument("--mode", default=None, choices=MODES,
                         help="play mode: normal (default) or hard (the NYT rule: every guess "
                              "keeps the greens in place and uses every revealed letter)")
@@ -99,12 +101,13 @@ def load_service(args, mode=None):
     from solver.game.spec import Game
     from solver.game.wordlists import load_word_list
 
-    game = Game(load_word_list(args.words), mode=mode or args.mode or "normal")
     if args.tree is None:
+        game = Game(load_word_list(args.words or PLAY_LISTS), mode=mode or args.mode or "normal")
         return service_for(game, book=not args.no_tree)
     import policy_tree
 
-    tree = policy_tree.load(args.tree)
+    tree = policy_tree.load(args.tree)  # its lists unless --words names others (refused below)
+    game = Game(load_word_list(args.words) if args.words else tree.word_list, mode=mode or args.mode or "normal")
     word_list, mode = game.word_list, game.mode
     if tree.word_list.identity != word_list.identity or tree.mode != mode:
         raise InputError(f"{args.tree}: a {tree.mode}-mode tree of the {tree.word_list.name!r} lists, "

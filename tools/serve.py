@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 from tools import _cli
 from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
@@ -42,9 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=_cli.whole(1, 65535, what="a port number"), default=8000,
                         help="port (default 8000)")
-    parser.add_argument("--words", default="nyt-2024,legacy",
+    parser.add_argument("--words", default=f"{PLAY_LISTS},{LEGACY_LISTS}",
                         help="shipped five-letter word lists offered, comma-separated, the page's default first "
-                             "(default: nyt-2024,legacy — today's NYT lists, then the original 2022 ones)")
+                             f"(default: {PLAY_LISTS},{LEGACY_LISTS} — today's NYT lists, then the original "
+                             "2022 ones)")
     parser.add_argument("--budget-cap", type=_cli.positive_seconds, default=5.0, metavar="SECONDS",
                         help="the most seconds a request may give the exact search (default 5)")
     parser.add_argument("--search-workers", type=_cli.whole(1, 256), default=2, metavar="N",

@@ -37,9 +37,12 @@ name two of them have is refused, naming both).
                           every game is won and the stored figures match, 1 otherwise
   stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version
   export ARTIFACT         every answer's game (--format paths) or the nested tree (json)
-  next ARTIFACT [H...]    the next guess after a history like salet:bbyyg crony:bgbgy; off
+  next [ARTIFACT] [H...]  the next guess after a history like tarse:bbyyg crony:bgbgy; off
                           the tree, the exact solver's (as python -m tools.assist)
-  play ARTIFACT           play interactively, or a whole game with --answer WORD
+  play [ARTIFACT]         play interactively, or a whole game with --answer WORD
+
+Without ARTIFACT, next and play use the shipped optimal tree of today's NYT lists (nyt-2024,
+normal mode); --words legacy (Wordle's original 2022 lists) and --mode hard pick another.
   upgrade ARTIFACT...     rewrite a version 1 or 2 artifact (no header checksum) as version 3,
                           after a replay confirms every stored figure
 
@@ -96,6 +99,61 @@ def resolve_artifact(text: str) -> str:
         return text
     raise InputError(f"{text}: no such file, and no shipped tree of that name; shipped: "
                      f"{', '.join(shipped_trees()) or 'none'}")
+
+
+def play_tree(words: str | None = None, mode: str | None = None) -> str:
+    """The path of the shipped optimal tree of the shipped lists ``words`` (default
+    :data:`solver.game.wordlists.PLAY_LISTS`, today's NYT lists) in ``mode`` (default normal):
+    ``artifacts/<words>-<mode>-<opener>.msgpack`` (the one shipped tree of the lists and mode
+    with the default objective, limit and feedback), what ``next`` and ``play`` use when no
+    ARTIFACT is given.
+
+    Raises:
+        InputError: no such tree is shipped (naming the shipped ones), or more than one.
+    """
+    import re
+
+    from solver.game.errors import InputError
+    from solver.game.wordlists import PLAY_LISTS
+
+    words, mode = words or PLAY_LISTS, mode or "normal"
+    pattern = re.compile(rf"{re.escape(words)}-{re.escape(mode)}-[a-z]+")
+    found = [name for name in shipped_trees() if pattern.fullmatch(name)]
+    if len(found) != 1:
+        raise InputError(f"{'no' if not found else len(found)} shipped optimal trees of the {words!r} lists in "
+                         f"{mode} mode: give ARTIFACT (shipped: {', '.join(shipped_trees()) or 'none'})")
+    return resolve_artifact(found[0])
+
+
+def tree_and_history(args) -> tuple[str, list[str]]:
+    """``next``/``play``'s ARTIFACT (resolved) and history: without an ARTIFACT (the first word
+    is a history token, ``WORD:FEEDBACK``, or there is none), :func:`play_tree` of ``--words``
+    and ``--mode``. Raises InputError for an ARTIFACT given with ``--words`` or ``--mode``."""
+    from solver.game.errors import InputError
+
+    history = list(getattr(args, "history", []))
+    artifact = args.artifact
+    if artifact is not None and ":" in artifact and not Path(artifact).exists():
+        history.insert(0, artifact)
+        artifact = None
+    if artifact is None:
+        return play_tree(args.words, args.mode), history
+    if args.words is not None or args.mode is not None:
+        raise InputError(f"{artifact}: --words and --mode choose the shipped tree when no ARTIFACT "
+                         "is given; an ARTIFACT's own lists and mode are used")
+    return resolve_artifact(artifact), history
+
+
+def _add_tree_choice(command) -> None:
+    command.add_argument("artifact", nargs="?", metavar="ARTIFACT",
+                         help="a tree's file or shipped name (default: the shipped optimal tree of "
+                              "--words and --mode)")
+    command.add_argument("--words", default=None, metavar="LISTS",
+                         help="without ARTIFACT: the shipped lists whose optimal tree is used, "
+                              "'nyt-2024' (today's NYT lists, the default) or 'legacy' (Wordle's "
+                              "original 2022 lists)")
+    command.add_argument("--mode", default=None, choices=("normal", "hard"),
+                         help="without ARTIFACT: normal (default) or hard")
 
 
 HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "
@@ -183,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
                                           "or no answer of the list fits it, answer with the "
                                           "exact search service under the tree's game, as "
                                           "python -m tools.assist does.")
-    nxt.add_argument("artifact", metavar="ARTIFACT")
+    _add_tree_choice(nxt)
     nxt.add_argument("history", nargs="*", metavar="WORD:FEEDBACK", help=HISTORY_HELP)
     nxt.add_argument("--budget", type=positive_seconds, default=None, metavar="SECONDS",
                      help="off the tree: seconds the exact search may take before it gives the "
@@ -195,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "gave (b/y/g, 0/1/2 or squares; WORD:FEEDBACK if you played another word; "
                     "q to quit), until ggggg. With --answer WORD, play the whole game against "
                     "WORD and print the board.")
-    play.add_argument("artifact", metavar="ARTIFACT")
+    _add_tree_choice(play)
     play.add_argument("--answer", metavar="WORD", help="play automatically against this answer")
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="coloured board: auto = only on a terminal (default)")
@@ -412,11 +470,12 @@ def cmd_next(args) -> int:
 
     from policy_tree.errors import InconsistentHistoryError
 
-    tree = policy_tree.load(resolve_artifact(args.artifact))
+    artifact, history = tree_and_history(args)
+    tree = policy_tree.load(artifact)
     try:
-        position = tree.position(args.history)
+        position = tree.position(history)
     except InconsistentHistoryError:  # no answer of the list fits: as tools.assist, the search
-        return advise_off_tree(tree, tree.normalise_history(args.history), args.budget)  # service
+        return advise_off_tree(tree, tree.normalise_history(history), args.budget)  # service
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {counted(len(position.steps), 'guess')}")
         return EXIT_OK
@@ -459,7 +518,12 @@ def _console(choice: str):
 def cmd_play(args) -> int:
     import policy_tree
 
-    tree = policy_tree.load(resolve_artifact(args.artifact))
+    artifact, history = tree_and_history(args)
+    if history:
+        from solver.game.errors import InputError
+
+        raise InputError(f"play takes no history ({history[0]!r}): `next {history[0]}` gives the guess after it")
+    tree = policy_tree.load(artifact)
     console, colour = _console(args.color)
     if args.answer is not None:
         steps = tree.game(args.answer)

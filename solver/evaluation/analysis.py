@@ -57,7 +57,7 @@ import numpy as np
 
 from solver.evaluation.assist import EXACT, check_budget, format_steps, service_for
 from solver.evaluation.scores import luck_of_bounds, skill_of_bounds
-from solver.exact.advice import Bounds
+from solver.exact.advice import Bounds, Split
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text
@@ -105,6 +105,9 @@ class MoveAnalysis:
             when exact; the upper bound None when not found in time).
         regret_bounds, luck_bounds: ``(low, high)`` Fractions proven to hold the regret and the
             luck (a side None: not bounded), or None when unknown (``q_loses``).
+        split, optimal_split: how the guess and ``optimal_guess`` split the answers before the
+            move (:class:`solver.exact.advice.Split`: why one is better than the other), or None
+            (not asked for: ``analyse_game(splits=True)``).
     """
 
     number: int
@@ -138,6 +141,8 @@ class MoveAnalysis:
     after_value: int | None = None
     after_per_game: int | None = None
     in_words: str = ""
+    split: Split | None = None
+    optimal_split: Split | None = None
 
     @property
     def expected(self) -> float | None:
@@ -179,6 +184,8 @@ class MoveAnalysis:
             "regret_finite_interval": _interval(self.regret_finite_bounds),
             "skill_score": self.skill_score, "luck_score": self.luck_score,
             "in_words": self.in_words,
+            "split": None if self.split is None else self.split.to_json(),
+            "optimal_split": None if self.optimal_split is None else self.optimal_split.to_json(),
         }
 
     @property
@@ -333,7 +340,8 @@ class GameAnalysis:
 
 
 def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
-                 table: np.ndarray | None = None, service=None, progress=None) -> GameAnalysis:
+                 table: np.ndarray | None = None, service=None, progress=None,
+                 splits: bool = False) -> GameAnalysis:
     """Regret and luck of every move of a game (module docstring).
 
     Args:
@@ -352,6 +360,9 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
         service: a :class:`solver.exact.service.SearchService` to ask (``game`` is then
             ignored).
         progress: ``progress(done_answers, total_answers)`` while the opener's tree is solved.
+        splits: also say how each move's guess and the optimal one split the answers before
+            it (``split``, ``optimal_split``: the page's "why"), once the values are in (the
+            partition kernel's first call in a process loads it: up to a second cold).
 
     Returns:
         :class:`GameAnalysis`. Raises InputError subclasses as
@@ -367,7 +378,7 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
     if not steps:
         raise InputError("the game has no guesses to analyse")
     if service.state_after(steps).size == 0:
-        return _analyse_outside_list(service, steps, budget, progress, started)
+        return _analyse_outside_list(service, steps, budget, progress, started, splits)
     limit = service.game.guess_limit
     moves: list[MoveAnalysis] = []
     states = []
@@ -394,6 +405,10 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
             _value_later(service, steps, t, *states[t - 1], move, share, afters)
     for t, move in enumerate(moves, start=1):
         _regret_and_luck(service, steps, t, states[t - 1][1], move, moves, afters, deadline)
+        if splits:  # why: the classes of the guess and of the optimal one
+            move.split = service.split(states[t - 1][0], move.guess)
+            if move.optimal_guess is not None:
+                move.optimal_split = service.split(states[t - 1][0], move.optimal_guess)
     won = steps[-1][1] == service.game.all_green
     return GameAnalysis(service.word_list.name, steps, moves, won, time.perf_counter() - started,
                         service.game.mode.value, limit)
@@ -744,7 +759,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
         move.luck_bounds = (move.luck, move.luck)
 
 
-def _analyse_outside_list(service, steps, budget, progress, started) -> GameAnalysis:
+def _analyse_outside_list(service, steps, budget, progress, started, splits=False) -> GameAnalysis:
     """A game whose answer is in no answer list: analysed over the allowed guesses that fit."""
     from solver.exact.service import SearchService
     from solver.game.wordlists import from_words
@@ -757,6 +772,6 @@ def _analyse_outside_list(service, steps, budget, progress, started) -> GameAnal
     derived = from_words(answers, service.word_list.guesses, name=f"{service.word_list.name}+guesses")
     other = SearchService(service.game.replace(word_list=derived, priors=None), book=False,
                           cache=False)
-    analysis = analyse_game(other.game, steps, budget=budget, service=other, progress=progress)
+    analysis = analyse_game(other.game, steps, budget=budget, service=other, progress=progress, splits=splits)
     analysis.word_list = service.word_list.name
     return analysis

@@ -89,6 +89,45 @@ class Alternative:
                 "exact": self.exact, "could_be_answer": self.could_be_answer}
 
 
+@dataclass(frozen=True)
+class Split:
+    """How a guess splits the answers still possible (the page's "why" panel): its feedback
+    classes, as the search sees them (:meth:`SearchService.split`).
+
+    Attributes:
+        guess: the word.
+        class_sizes: the number of answers each feedback would leave, largest first (a tuple
+            of ints summing to ``|S|``; the guess's own all-green class, of 1, when it could be
+            the answer).
+        could_be_answer: the guess is one of the answers still possible (it wins now for one).
+    """
+
+    guess: str
+    class_sizes: tuple[int, ...]
+    could_be_answer: bool
+
+    @property
+    def classes(self) -> int:
+        """How many different feedbacks the guess can get here."""
+        return len(self.class_sizes)
+
+    @property
+    def largest(self) -> int:
+        """The most answers any feedback leaves (the worst case of the next turn)."""
+        return self.class_sizes[0] if self.class_sizes else 0
+
+    @property
+    def solved_next(self) -> int:
+        """Answers left alone in their class by this guess, other than the guess itself: the
+        guess after it wins for each of them (the game ends next turn)."""
+        return sum(1 for size in self.class_sizes if size == 1) - int(self.could_be_answer)
+
+    def to_json(self) -> dict:
+        return {"guess": self.guess, "class_sizes": list(self.class_sizes), "classes": self.classes,
+                "largest": self.largest, "solved_next": self.solved_next,
+                "could_be_answer": self.could_be_answer}
+
+
 @dataclass
 class Advice:
     """The service's answer about one history (:meth:`SearchService.advise`).
@@ -125,6 +164,8 @@ class Advice:
         outside_list: no answer of the list fits the history: ``answers`` are the allowed
             guesses that fit.
         opener_tree: the opener whose tree answered, or None.
+        splits: how the next guess and each alternative split the answers left, by guess
+            (:class:`Split`; empty unless asked for, and when solved).
     """
 
     word_list: str
@@ -146,6 +187,7 @@ class Advice:
     extra_guesses: int = 0
     outside_list: bool = False
     opener_tree: str | None = None
+    splits: dict = field(default_factory=dict)
 
     @property
     def n_answers(self) -> int:
@@ -195,6 +237,7 @@ class Advice:
             "alternatives_complete": self.alternatives_complete,
             "left_tree": self.left_tree, "extra_guesses": self.extra_guesses,
             "outside_list": self.outside_list, "opener_tree": self.opener_tree,
+            "splits": {guess: split.to_json() for guess, split in self.splits.items()},
             "seconds": round(self.seconds, 4),
         }
 

@@ -55,7 +55,7 @@ from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Position, RelaxedQ, Source, Status,
+                                 Bounds, OpenerValue, Position, RelaxedQ, Source, Split, Status,
                                  check_budget, format_steps)
 
 #: Alternatives listed by default.
@@ -160,6 +160,18 @@ class SearchService:
         for word, code in steps:
             state = state[table[self.word_list.guess_index(word), state] == code]
         return state
+
+    def split(self, state: np.ndarray, guess: str) -> Split:
+        """How ``guess`` splits ``state`` (int32 answer indices): its feedback classes' sizes,
+        by the partition kernel (:func:`solver.game.feedback.feedback_classes`). Raises
+        UnknownWordError for a word not in the guess list."""
+        from solver.game.feedback import feedback_classes
+
+        g = self.word_list.guess_index(guess)
+        _, sizes = feedback_classes(self.table[g], state, self.word_list.word_length)
+        answers = self.word_list.answers
+        return Split(guess, tuple(sorted((int(n) for n in sizes), reverse=True)),
+                     any(answers[int(a)] == guess for a in state))
 
     def fitting_guesses(self, steps) -> list[str]:
         """The allowed guesses consistent with every step, in list order."""
@@ -476,7 +488,7 @@ class SearchService:
 
     # -- advice --------------------------------------------------------------------------------
     def advise(self, history=(), *, top: int = TOP, budget: float | None = None,
-               alternatives_budget: float | None = None, notice=None) -> Advice:
+               alternatives_budget: float | None = None, notice=None, splits: bool = False) -> Advice:
         """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
         Args:
@@ -493,6 +505,9 @@ class SearchService:
             notice: ``notice(sentence)``, told before an exact search of a large state (one
                 that may take a while: no tree holds it and it has more than
                 :data:`solver.exact.anytime.IN_PROCESS_MAX` answers).
+            splits: also say how the next guess and each alternative split the answers left
+                (``Advice.splits``, the page's "why"), once the rest is answered (the partition
+                kernel's first call in a process loads it: up to a second on a cold start).
 
         Returns:
             :class:`Advice`.
@@ -502,6 +517,17 @@ class SearchService:
             word, a feedback neither an answer nor an allowed guess can give (FeedbackError),
             a hard-mode guess that ignores a hint (HardModeError); a bad budget or ``top``.
         """
+        advice = self._advise(history, top=top, budget=budget, alternatives_budget=alternatives_budget,
+                              notice=notice, splits=splits)
+        if splits and advice.next_guess is not None and not advice.outside_list:  # the "why"
+            state = self.state_after(advice.history)
+            for guess in dict.fromkeys([advice.next_guess, *(a.guess for a in advice.alternatives)]):
+                advice.splits[guess] = self.split(state, guess)
+        return advice
+
+    def _advise(self, history=(), *, top: int = TOP, budget: float | None = None,
+                alternatives_budget: float | None = None, notice=None, splits: bool = False) -> Advice:
+        """:meth:`advise` without the splits."""
         started = time.perf_counter()
         check_budget(budget)
         check_budget(alternatives_budget)
@@ -515,7 +541,7 @@ class SearchService:
         steps = self.normalise(history)
         state = self.state_after(steps)
         if state.size == 0:
-            return self._outside_list(steps, top, budget, alternatives_budget, started)
+            return self._outside_list(steps, top, budget, alternatives_budget, started, splits)
         name = self.word_list.name
         answers = tuple(self.word_list.answers[int(a)] for a in state)
         limit = self.game.guess_limit
@@ -685,7 +711,7 @@ class SearchService:
                       None if lower >= INF else lower, alternatives, False, left_tree,
                       time.perf_counter() - started, opener_tree=opener_tree, **common)
 
-    def _outside_list(self, steps, top, budget, alternatives_budget, started) -> Advice:
+    def _outside_list(self, steps, top, budget, alternatives_budget, started, splits=False) -> Advice:
         """No answer fits: the allowed guesses that fit are the answers (module docstring)."""
         from solver.game.wordlists import from_words
 
@@ -703,7 +729,7 @@ class SearchService:
         service = SearchService(self.game.replace(word_list=derived, priors=None), book=False,
                                 cache=False, jobs=self.jobs)
         advice = service.advise(steps, top=top, budget=budget,
-                                alternatives_budget=alternatives_budget)
+                                alternatives_budget=alternatives_budget, splits=splits)
         advice.word_list = self.word_list.name
         advice.outside_list = True
         advice.left_tree = None

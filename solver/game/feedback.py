@@ -128,6 +128,31 @@ def parse_feedback(text: str, word_length: int = 5) -> int:
     return sum(_SYMBOL_VALUE[ch] * 3**i for i, ch in enumerate(symbols))
 
 
+def feedback_classes(row: np.ndarray, state: np.ndarray, word_length: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """How one guess splits a state: its feedback classes, by the solver's own partition
+    kernel (:func:`solver.game._partition_kernel.partition`, loaded on the first call).
+
+    Args:
+        row: the guess's row of the feedback table, shape (n_answers,), uint8 or uint16.
+        state: the answers' indices, int32 array of shape (n,), ascending.
+        word_length: L (the codes are 0..3**L − 1).
+
+    Returns:
+        ``(codes, sizes)``: the feedback codes present, ascending (int64, shape (k,)), and the
+        number of answers each leaves (int64, shape (k,), summing to n).
+    """
+    from solver.game._partition_kernel import partition
+
+    state = np.ascontiguousarray(state, dtype=np.int32)
+    width = n_patterns(word_length)
+    counts = np.zeros(width, dtype=np.int64)
+    members = np.empty(len(state), dtype=np.int32)
+    starts = np.zeros(width + 1, dtype=np.int64)
+    present = np.zeros(width, dtype=np.int64)
+    k = partition(row, state, counts, members, starts, present)
+    return present[:k].copy(), np.diff(starts[:k + 1])
+
+
 def words_to_letters(words) -> np.ndarray:
     """uint8 array of shape (len(words), L): letters as 0..25 (all words of one length L)."""
     words = list(words)

@@ -35,6 +35,12 @@ from solver.game.spec import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 #: The word lists shipped with the project, by name.
 BUILTIN_LISTS = ("legacy", "nyt-2024", "wordfreq-4", "wordfreq-6", "wordfreq-7")
+#: The lists the play tools answer on by default (``tools.assist``, ``tools.analyse``,
+#: ``tools.tree next``/``play``, the page): today's game, the NYT's lists (solver/data/README.md).
+PLAY_LISTS = "nyt-2024"
+#: The lists of the published results (SALET, 7920), which ``make solve`` and the research
+#: tools keep: Wordle's original 2022 lists; for the play tools, ``--words legacy``.
+LEGACY_LISTS = "legacy"
 #: Wordle's word length, the default; a list's own length is :attr:`WordList.word_length`.
 WORD_LENGTH = 5
 

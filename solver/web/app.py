@@ -7,10 +7,11 @@ which ask the same search service as the command-line tools
 
 - ``GET /api/config`` → ``{"lists": [{"name", "title", "note"}, ...], "default_list",
   "modes", "budget_cap": s, "default_budget": s}``;
-- ``POST /api/next`` ``{"words": "legacy", "mode": "normal", "history": [{"guess": "salet",
+- ``POST /api/next`` ``{"words": "nyt-2024", "mode": "normal", "history": [{"guess": "tarse",
   "feedback": "bbbby"}, ...], "top": 5, "budget": 2}`` →
-  :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``); ``top`` 0 answers
-  without ranking alternatives; histories of six guesses (lost games) are answered too;
+  :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``, with the ``splits``
+  of the next guess and the alternatives: the page's "why"); ``top`` 0 answers without ranking
+  alternatives; histories of six guesses (lost games) are answered too;
 - ``POST /api/analyse`` ``{"words", "mode", "history", "budget"}``, or with ``"guesses":
   [words]`` and the ``"answer"`` or the shared ``"grid"`` (a header ending in ``*``: hard
   mode) instead of the history → :meth:`solver.evaluation.analysis.GameAnalysis.to_json`
@@ -49,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import code_to_text, parse_feedback
 from solver.game.spec import MODES, Mode
+from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Longest a request may ask the exact search to run, by default.
@@ -189,7 +191,7 @@ async def read_json(request: Request) -> dict:
     return data
 
 
-def create_app(lists=("legacy",), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
+def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
                search_workers: int = 2, per_client: int = 2, queue: int = 8,
                allow_hosts=()) -> Starlette:
     """The ASGI app serving the page for the shipped ``lists``.

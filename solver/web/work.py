@@ -59,7 +59,7 @@ def warm(role: str) -> str:
     service = game.services[Mode.NORMAL]
     if role == "build":  # a build forks the solver's workers, which load their own kernels
         return role
-    service.advise([], top=0)
+    service.advise([], top=0, splits=True)  # the partition kernel too (the page's "why")
     state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
     if state.size:
         from solver.exact.anytime import rank_guesses
@@ -72,7 +72,7 @@ def warm(role: str) -> str:
         answer = game.word_list.answers[0]
         opener = service.advise([], top=0).next_guess
         history = [(opener, code_to_text(feedback_code(opener, answer), len(opener))), (answer, "g" * len(answer))]
-        analyse_game(service.game, history, service=service)
+        analyse_game(service.game, history, service=service, splits=True)
     return role
 
 
@@ -98,7 +98,7 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
         if where.tree is None:  # off every tree: a search
             return "search", None, opener
     seconds = min(budget, LOOKUP_SECONDS)
-    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds)
+    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds, splits=True)
     if advice.status != EXACT and advice.status != SOLVED:
         return "search", None, opener
     complete = advice.alternatives_complete or top == 0 or advice.next_guess is None
@@ -111,10 +111,10 @@ def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) 
     game = _games[words]
     service = game.services[mode]
     if kind == "next":
-        return service.advise(history, top=top, budget=budget, alternatives_budget=budget).to_json()
+        return service.advise(history, top=top, budget=budget, alternatives_budget=budget, splits=True).to_json()
     from solver.evaluation.analysis import analyse_game
 
-    return analyse_game(service.game, history, budget=budget, service=service).to_json()
+    return analyse_game(service.game, history, budget=budget, service=service, splits=True).to_json()
 
 
 def build(words: str, mode: Mode, opener: str) -> str:

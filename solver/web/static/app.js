@@ -10,6 +10,10 @@ const COLOUR_NAMES = ["gray", "yellow", "green"];
 const SQUARES = ["⬜", "🟨", "🟩"];
 const STORE = "exact-wordle-game";
 const THEME = "exact-wordle-theme";
+const PALETTE = "exact-wordle-palette";
+// What a tile's and a key's colour says, in words (screen readers read these).
+const TILE_WORDS = ["gray: not in the word", "yellow: in the word, elsewhere", "green: in place"];
+const KEY_WORDS = ["", "ruled out", "present", "placed"];
 
 // Plain-words explanations: the table headers' notes (hover or tap) and the explainer section.
 const TERMS = {
@@ -219,6 +223,7 @@ function tile(letter, colour, { button = false, next = false, label = "" } = {})
     + (next ? " next" : "");
   el.textContent = letter;
   if (button) el.type = "button";
+  else if (label) el.setAttribute("role", "img");  // a plain tile says its letter and colour
   if (label) el.setAttribute("aria-label", label);
   return el;
 }
@@ -233,9 +238,9 @@ function drawBoard() {
     if (r < state.rows.length) {
       const done = state.rows[r];
       row.classList.add("done");
-      row.setAttribute("aria-label", `guess ${r + 1}: ${done.guess}, `
-        + done.colours.map((c) => COLOUR_NAMES[c]).join(" "));
-      [...done.guess].forEach((letter, i) => row.appendChild(tile(letter, done.colours[i])));
+      row.setAttribute("aria-label", `guess ${r + 1}: ${done.guess.toUpperCase()}`);
+      [...done.guess].forEach((letter, i) => row.appendChild(tile(letter, done.colours[i], {
+        label: `${letter.toUpperCase()}, ${TILE_WORDS[done.colours[i]]}` })));
     } else if (r === state.rows.length && !over()) {
       const cur = state.current;
       const full = cur.letters.length === LENGTH;
@@ -281,7 +286,10 @@ function buildKeyboard() {
       button.className = "key" + (k.length > 1 ? " wide" : "");
       button.dataset.key = k;
       button.textContent = k === "enter" ? "Enter" : k === "back" ? "⌫" : k;
-      if (k === "back") button.setAttribute("aria-label", "delete");
+      // one Tab stop less per key: the player's own keyboard types (onKeydown); a screen reader
+      // still reads and presses them
+      button.tabIndex = -1;
+      button.setAttribute("aria-label", k === "back" ? "delete" : k === "enter" ? "enter" : k.toUpperCase());
       row.appendChild(button);
     }
     keyboard.appendChild(row);
@@ -295,6 +303,7 @@ function buildKeyboard() {
     button.dataset.key = `colour-${c}`;
     button.innerHTML = `${name} <kbd>${COLOURS[c]}</kbd>`;
     button.setAttribute("aria-label", `next tile ${name} (${COLOURS[c]} or ${c})`);
+    button.tabIndex = -1;
     colours.appendChild(button);
   });
   keyboard.appendChild(colours);
@@ -321,6 +330,7 @@ function colourKeys() {
     button.classList.remove("absent", "present", "correct");
     const rank = known[k] || 0;
     if (rank) button.classList.add(["", "absent", "present", "correct"][rank]);
+    button.setAttribute("aria-label", k.toUpperCase() + (rank ? `, ${KEY_WORDS[rank]}` : ""));
   }
 }
 
@@ -447,11 +457,12 @@ function placeholderRow() {
   pick.className = "pick word";
   pick.tabIndex = -1;
   pick.textContent = "·····";
-  for (const content of ["·", pick, "·", "·"]) {
+  ["·", pick, "·", "·", ""].forEach((content, i) => {
     const td = document.createElement("td");
+    if (i === 0) td.className = "rank";
     td.append(content);
     tr.appendChild(td);
-  }
+  });
   return tr;
 }
 
@@ -462,6 +473,7 @@ function showAlternatives(a) {
     const tr = document.createElement("tr");
     if (alt.guess === a.next_guess) tr.className = "best";
     const rank = document.createElement("td");
+    rank.className = "rank";
     rank.textContent = String(i + 1);
     const guess = document.createElement("td");
     const pick = document.createElement("button");
@@ -476,7 +488,19 @@ function showAlternatives(a) {
     const answer = document.createElement("td");
     answer.textContent = alt.could_be_answer ? "yes" : "no";
     answer.className = alt.could_be_answer ? "yes" : "no";
-    tr.append(rank, guess, q, answer);
+    const why = document.createElement("td");
+    const split = (a.splits || {})[alt.guess];
+    if (split) {
+      const best = a.splits[a.next_guess];
+      const sides = [{ role: alt.guess === a.next_guess ? "the best guess" : "this guess", split,
+                       togo: fmt(alt.expected) + (alt.exact ? "" : "* (at least)") }];
+      if (best && alt.guess !== a.next_guess) {
+        sides.push({ role: "the best guess", split: best,
+                     togo: a.status === "exact" ? fmt(a.expected_guesses) : fmt(a.expected_guesses) + " (best found)" });
+      }
+      why.appendChild(whyButton(tr, 5, `why ${alt.guess}`, sides, a.answers_remaining, "Why?"));
+    }
+    tr.append(rank, guess, q, answer, why);
     body.appendChild(tr);
   });
   while (body.children.length < 5) body.appendChild(placeholderRow());
@@ -538,6 +562,7 @@ function showAnalysis(g) {
     word.textContent = m.guess;
     const squares = document.createElement("span");
     squares.className = "mini";
+    squares.setAttribute("role", "img");
     squares.setAttribute("aria-label", [...m.feedback].map((c) => COLOUR_NAMES[COLOURS.indexOf(c)]).join(" "));
     for (const c of m.feedback) {
       const s = document.createElement("i");
@@ -547,8 +572,18 @@ function showAnalysis(g) {
     const inline = document.createElement("span");
     inline.className = "answers-inline";
     inline.textContent = `${count(m.answers_before)}→${count(m.answers_after)}`;
-    guess.append(word, squares, inline);
-    if (m.optimal_guess && m.optimal_guess !== m.guess && !(m.regret === 0 && !m.q_loses)) {
+    const optimalAlso = m.optimal_guess && m.optimal_guess !== m.guess && !(m.regret === 0 && !m.q_loses);
+    if (m.split) {  // the guess opens its "why": how it and the best guess split the answers
+      const sides = [{ role: optimalAlso || !m.optimal_split ? "your guess" : "your guess, a best guess",
+                       split: m.split, togo: values.q }];
+      if (optimalAlso && m.optimal_split) sides.push({ role: "the best guess", split: m.optimal_split, togo: values.v });
+      const button = whyButton(tr, 7, `why: move ${m.number}, ${m.guess}`, sides, m.answers_before, "");
+      button.append(word, squares);
+      guess.append(button, inline);
+    } else {
+      guess.append(word, squares, inline);
+    }
+    if (optimalAlso) {
       const best = document.createElement("span");
       best.className = "best-guess";
       best.textContent = `best: ${m.optimal_guess}`;
@@ -578,6 +613,7 @@ function showAnalysis(g) {
   $("analysis-note").textContent = notes.join(" ");
   $("result-text").value = resultText(g);
   $("copy-status").textContent = "";
+  recordGame(g);
 }
 
 function summaryNodes(g) {
@@ -640,6 +676,377 @@ async function copyResult() {
   }
 }
 
+// ------------------------------------------------------------------------------------- why --
+// Why a guess is best: how it splits the answers left (the server's ``split``: class sizes,
+// largest first, ``solved_next``, ``could_be_answer``), beside the best guess's split.
+let whyCount = 0;
+
+// A button that opens (and closes) a row below ``tr`` with the panel of ``sides``.
+function whyButton(tr, columns, label, sides, answers, text) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "why";
+  button.setAttribute("aria-expanded", "false");
+  const id = `why-${++whyCount}`;
+  button.setAttribute("aria-controls", id);
+  if (text) {
+    button.textContent = text;
+    button.setAttribute("aria-label", label);
+  } else button.title = "why: how this guess splits the answers left";
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") === "true";
+    const existing = document.getElementById(id);
+    if (existing) existing.remove();
+    button.setAttribute("aria-expanded", String(!open));
+    if (open) return;
+    const row = document.createElement("tr");
+    row.className = "why-row";
+    row.id = id;
+    const cell = document.createElement("td");
+    cell.colSpan = columns;
+    cell.appendChild(whyPanel(sides, answers));
+    row.appendChild(cell);
+    tr.after(row);
+  });
+  return button;
+}
+
+function whyPanel(sides, answers) {
+  const panel = document.createElement("div");
+  panel.className = "why-panel";
+  for (const side of sides) panel.appendChild(whySide(side, answers));
+  if (sides.length === 2) {
+    const [mine, best] = sides.map((x) => x.split);
+    const note = document.createElement("p");
+    note.className = "why-note";
+    const parts = [];
+    if (best.largest < mine.largest) parts.push(`leaves at most ${count(best.largest)} answers where ${mine.guess.toUpperCase()} may leave ${count(mine.largest)}`);
+    if (best.classes > mine.classes) parts.push(`splits them into ${best.classes - mine.classes} more groups`);
+    if (best.solved_next > mine.solved_next) parts.push(`ends the game next turn for ${best.solved_next - mine.solved_next} more answers`);
+    note.textContent = parts.length ? `${best.guess.toUpperCase()} ${parts.join(", ")}.`
+      : `${best.guess.toUpperCase()} needs fewer guesses later on average, although its first split does not look better.`;
+    panel.appendChild(note);
+  }
+  return panel;
+}
+
+// ``togo``: the expected guesses with the guess, as the tables show it ("∞": it gives up a game).
+function whySide({ role, split, togo }, answers) {
+  const box = document.createElement("div");
+  box.className = "why-guess";
+  const title = document.createElement("h3");
+  const word = document.createElement("span");
+  word.className = "word";
+  word.textContent = split.guess;
+  title.append(word, document.createTextNode(` (${role})`));
+  const bar = document.createElement("div");
+  bar.className = "split-bar";
+  bar.setAttribute("role", "img");
+  bar.setAttribute("aria-label", `${split.guess.toUpperCase()} splits the ${count(answers)} answers into `
+    + `${plural(split.classes, "group", "groups")} by the colours; the largest has ${count(split.largest)}`);
+  split.class_sizes.forEach((size, i) => {
+    const part = document.createElement("span");
+    part.style.flexGrow = String(size);
+    // the guess's own all-green class (it is the answer) is its last class of 1
+    const won = split.could_be_answer && size === 1 && i === split.class_sizes.length - 1;
+    part.className = won ? "won" : size === 1 ? "one" : "";
+    part.title = won ? "the answer: won now" : plural(size, "answer", "answers");
+    bar.appendChild(part);
+  });
+  const facts = document.createElement("ul");
+  const items = [
+    `${plural(split.classes, "possible colouring", "possible colourings")}: it leaves at most `
+      + `${plural(split.largest, "answer", "answers")} whatever the colours`,
+    split.could_be_answer
+      ? `wins now if it is the answer` + (answers > 1 ? `; of the ${count(answers - 1)} others, the next guess `
+        + `surely finds ${count(split.solved_next)}` : "")
+      : `cannot be the answer itself; of the ${count(answers)} answers, the next guess surely finds `
+        + count(split.solved_next),
+    togo === "∞" ? "gives up winning every game within six guesses"
+      : `${togo} guesses to go on average with it, this one included`,
+  ];
+  for (const text of items) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    facts.appendChild(li);
+  }
+  box.append(title, bar, facts);
+  return box;
+}
+
+// --------------------------------------------------------------------------------- history --
+// Every finished game analysed here, kept in this browser (localStorage): no account, nothing
+// sent. Exported and imported as a JSON file of the same records (checked on import).
+const HISTORY = "exact-wordle-history";
+const HISTORY_FORMAT = "exact-wordle-history";
+const HISTORY_VERSION = 1;
+const HISTORY_MAX = 5000;                 // games kept (the oldest go first)
+const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+const RECENT = 14;                        // the "last 14 games" average (as the WordleBot's 14 days)
+const STEP = /^[a-z]{5}:[byg]{5}$/;
+
+function loadHistory() {
+  try {
+    const games = JSON.parse(localStorage.getItem(HISTORY) || "[]");
+    return Array.isArray(games) ? games.filter((g) => checkGame(g) === null) : [];
+  } catch (err) { return []; }
+}
+
+function storeHistory(games) {
+  try {
+    localStorage.setItem(HISTORY, JSON.stringify(games.slice(-HISTORY_MAX)));
+    return true;
+  } catch (err) { return false; }
+}
+
+const gameKey = (g) => `${g.words}|${g.mode}|${g.history.join(" ")}`;
+const finite = (x) => typeof x === "number" && Number.isFinite(x);
+const score = (x) => Number.isInteger(x) && x >= 0 && x <= 99;
+
+// null when ``g`` is a well-formed record, else what is wrong with it.
+function checkGame(g) {
+  if (!g || typeof g !== "object" || Array.isArray(g)) return "is not an object";
+  if (typeof g.words !== "string" || !/^[a-z0-9][a-z0-9.+-]{0,39}$/.test(g.words)) return "words: not a word-list name";
+  if (g.mode !== "normal" && g.mode !== "hard") return "mode: not normal or hard";
+  if (!Array.isArray(g.history) || g.history.length < 1 || g.history.length > LIMIT
+      || !g.history.every((step) => typeof step === "string" && STEP.test(step))) {
+    return `history: expected 1 to ${LIMIT} guesses like "salet:bbbby"`;
+  }
+  const won = g.history[g.history.length - 1].endsWith(":ggggg");
+  if (g.history.slice(0, -1).some((step) => step.endsWith(":ggggg"))) return "history: goes on after a win";
+  if (g.won !== won) return "won: does not match the history";
+  if (!won && g.history.length < LIMIT) return "history: not a finished game";
+  if (typeof g.saved !== "string" || Number.isNaN(Date.parse(g.saved))) return "saved: not a date";
+  for (const name of ["regret", "luck"]) if (g[name] !== null && !finite(g[name])) return `${name}: not a number or null`;
+  for (const name of ["skill_score", "luck_score"]) {
+    if (g[name] !== undefined && g[name] !== null && !score(g[name])) return `${name}: not a whole number from 0 to 99`;
+  }
+  return null;
+}
+
+// The record of an analysed game (the analysis JSON ``g``), or null when it is not finished.
+function gameRecord(g) {
+  if (!(g.won || g.guesses >= LIMIT)) return null;
+  const record = {
+    words: g.word_list, mode: g.mode, history: g.history, won: g.won, saved: new Date().toISOString(),
+    regret: g.moves.some((m) => m.q_loses) ? null : g.total_regret, luck: g.total_luck,
+  };
+  if (score(g.skill_score)) record.skill_score = g.skill_score;
+  if (score(g.luck_score)) record.luck_score = g.luck_score;
+  return checkGame(record) === null ? record : null;
+}
+
+function recordGame(g) {
+  const record = gameRecord(g);
+  if (!record) return;
+  const games = loadHistory();
+  const key = gameKey(record);
+  const old = games.findIndex((x) => gameKey(x) === key);
+  if (old >= 0) {  // analysed again (a reload, exact now): the first date kept, the values renewed
+    record.saved = games[old].saved;
+    games[old] = record;
+  } else games.push(record);
+  storeHistory(games);
+  renderHistory(games);
+}
+
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+// What the skill and luck columns show: the 0–99 scores when the games have them, else the
+// exact regret and luck in guesses.
+function measures(games) {
+  const scored = games.length > 0 && games.every((g) => score(g.skill_score) && score(g.luck_score));
+  return scored
+    ? { scored, skill: (g) => g.skill_score, luck: (g) => g.luck_score, show: (x) => String(Math.round(x)),
+        names: ["skill", "luck"], unit: "0–99, 99 best" }
+    : { scored, skill: (g) => g.regret, luck: (g) => g.luck, show: fmt, showLuck: signed,
+        names: ["regret", "luck"], unit: "in guesses" };
+}
+
+function renderHistory(games = loadHistory()) {
+  const m = measures(games);
+  $("history-skill-head").textContent = $("history-list-skill-head").textContent = m.names[0];
+  $("history-luck-head").textContent = $("history-list-luck-head").textContent = m.names[1];
+  $("history-unit").textContent = `${m.names[0]} and ${m.names[1]}: ${m.unit}`
+    + (m.scored ? "." : " (regret: 0 is perfect play; luck: above 0 is lucky).");
+  const body = $("history-averages").querySelector("tbody");
+  body.replaceChildren();
+  const rows = [[`last ${RECENT}`, games.slice(-RECENT)], ["all", games]];
+  for (const [label, chosen] of rows) {
+    const tr = document.createElement("tr");
+    const wins = chosen.filter((g) => g.won);
+    const skills = chosen.map(m.skill).filter(finite), lucks = chosen.map(m.luck).filter(finite);
+    const cells = [
+      label, count(chosen.length),
+      chosen.length ? `${Math.round(100 * wins.length / chosen.length)}%` : "—",
+      wins.length ? fmt(mean(wins.map((g) => g.history.length)), 2) : "—",
+      skills.length ? m.show(mean(skills)) : "—",
+      lucks.length ? (m.showLuck || m.show)(mean(lucks)) : "—",
+    ];
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  drawTrend(games, m);
+  const list = $("history-list").querySelector("tbody");
+  list.replaceChildren();
+  for (const g of [...games].reverse()) {
+    const tr = document.createElement("tr");
+    const lists = state.lists.find((l) => l.name === g.words);
+    const skill = m.skill(g), luck = m.luck(g);
+    const cells = [
+      new Date(g.saved).toLocaleDateString("en-CA"),
+      `${lists ? lists.title : g.words}${g.mode === "hard" ? ", hard" : ""}: ${g.history.map((x) => x.slice(0, 5)).join(" ")}`,
+      `${g.won ? g.history.length : "X"}/${LIMIT}`,
+      finite(skill) ? m.show(skill) : "—",
+      finite(luck) ? (m.showLuck || m.show)(luck) : "—",
+    ];
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    const open = document.createElement("td");
+    if (lists) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Open";
+      button.setAttribute("aria-label", `open the game ${g.history.map((x) => x.slice(0, 5)).join(" ")}`);
+      button.addEventListener("click", () => openGame(g));
+      open.appendChild(button);
+    }
+    tr.appendChild(open);
+    list.appendChild(tr);
+  }
+  $("history-details").querySelector("summary").textContent = games.length
+    ? `All your games (${count(games.length)})` : "No games yet: a game you finish here is kept";
+  $("history-export").disabled = games.length === 0;
+  $("history-clear").disabled = games.length === 0;
+}
+
+// The trend of skill and luck over the last 30 games, as a small inline SVG line chart.
+function drawTrend(games, m) {
+  const figure = $("history-trend");
+  const recent = games.slice(-30);
+  const points = recent.map((g) => [m.skill(g), m.luck(g)]);
+  if (recent.length < 2) { figure.hidden = true; figure.replaceChildren(); return; }
+  const values = points.flat().filter(finite);
+  let low = m.scored ? 0 : Math.min(0, ...values), high = m.scored ? 99 : Math.max(0.5, ...values);
+  if (high - low < 1e-9) high = low + 1;
+  const W = 340, H = 120, pad = 22;
+  const x = (i) => pad + (i * (W - 2 * pad)) / (recent.length - 1);
+  const y = (v) => H - pad - ((v - low) * (H - 2 * pad)) / (high - low);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  const label = `${m.names[0]} and ${m.names[1]} of your last ${recent.length} games, oldest first`;
+  svg.setAttribute("aria-label", label);
+  const line = (x1, y1, x2, y2, cls) => {
+    const el = document.createElementNS(ns, "line");
+    Object.entries({ x1, y1, x2, y2 }).forEach(([k, v]) => el.setAttribute(k, v));
+    el.setAttribute("class", cls);
+    svg.appendChild(el);
+  };
+  line(pad, y(low), W - pad, y(low), "chart-axis");
+  if (low < 0) line(pad, y(0), W - pad, y(0), "chart-axis");
+  line(pad, y(high), W - pad, y(high), "chart-axis");
+  for (const [v, at] of [[high, y(high)], [low, y(low)]]) {
+    const t = document.createElementNS(ns, "text");
+    t.setAttribute("x", 2);
+    t.setAttribute("y", at + 4);
+    t.setAttribute("class", "chart-label");
+    t.textContent = m.scored ? String(v) : fmt(v, 1);
+    svg.appendChild(t);
+  }
+  [0, 1].forEach((k) => {
+    const path = points.map((p, i) => (finite(p[k]) ? `${x(i).toFixed(1)},${y(p[k]).toFixed(1)}` : null));
+    const poly = document.createElementNS(ns, "polyline");
+    poly.setAttribute("points", path.filter(Boolean).join(" "));
+    poly.setAttribute("class", k === 0 ? "chart-a" : "chart-b");
+    svg.appendChild(poly);
+  });
+  const caption = document.createElement("figcaption");
+  caption.textContent = `${label}: ${m.names[0]} solid, ${m.names[1]} dashed.`;
+  figure.replaceChildren(svg, caption);
+  figure.hidden = false;
+}
+
+function openGame(g) {
+  state.words = g.words;
+  state.mode = g.mode;
+  $("words").value = g.words;
+  document.querySelector(`#mode input[value="${g.mode}"]`).checked = true;
+  showListNote();
+  state.rows = g.history.map((step) => {
+    const [guess, feedback] = step.split(":");
+    return { guess, colours: [...feedback].map((c) => COLOURS.indexOf(c)) };
+  });
+  clearCurrent();
+  drawBoard();
+  save();
+  refresh().then(() => $("analysis-section").scrollIntoView({ block: "start" }));
+}
+
+function exportHistory() {
+  const games = loadHistory();
+  const doc = { format: HISTORY_FORMAT, version: HISTORY_VERSION, exported: new Date().toISOString(), games };
+  const blob = new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `exact-wordle-games-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  $("history-status").textContent = `Exported ${plural(games.length, "game", "games")}.`;
+}
+
+// The games of an exported file, or an Error saying what is wrong with it (nothing is kept then).
+function parseHistoryFile(text) {
+  let doc;
+  try { doc = JSON.parse(text); } catch (err) { return new Error("this file is not JSON"); }
+  if (!doc || doc.format !== HISTORY_FORMAT) return new Error(`this is not a file of games exported from this page (no "format": "${HISTORY_FORMAT}")`);
+  if (doc.version !== HISTORY_VERSION) return new Error(`this file is of version ${JSON.stringify(doc.version)}; this page reads version ${HISTORY_VERSION}`);
+  if (!Array.isArray(doc.games)) return new Error("this file has no list of games");
+  if (doc.games.length > HISTORY_MAX) return new Error(`this file has ${count(doc.games.length)} games; at most ${count(HISTORY_MAX)} are kept`);
+  for (let i = 0; i < doc.games.length; i++) {
+    const wrong = checkGame(doc.games[i]);
+    if (wrong) return new Error(`game ${i + 1} of the file: ${wrong}`);
+  }
+  return doc.games;
+}
+
+async function importHistory(file) {
+  const status = $("history-status");
+  if (file.size > IMPORT_MAX_BYTES) {
+    status.textContent = `Not imported: ${file.name} is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`;
+    return;
+  }
+  const games = parseHistoryFile(await file.text());
+  if (games instanceof Error) { status.textContent = `Not imported: ${games.message}.`; return; }
+  const kept = loadHistory();
+  const known = new Set(kept.map(gameKey));
+  const fresh = games.filter((g) => !known.has(gameKey(g)));
+  const merged = [...kept, ...fresh].sort((a, b) => Date.parse(a.saved) - Date.parse(b.saved));
+  if (!storeHistory(merged)) { status.textContent = "Not imported: this browser refused to store them."; return; }
+  renderHistory(merged);
+  status.textContent = `Imported ${plural(fresh.length, "game", "games")}`
+    + (games.length > fresh.length ? ` (${count(games.length - fresh.length)} already here).` : ".");
+}
+
+function clearHistory() {
+  const games = loadHistory();
+  if (!games.length) return;
+  if (!confirm(`Forget all ${plural(games.length, "game", "games")} kept in this browser? Export them first to keep a copy.`)) return;
+  try { localStorage.removeItem(HISTORY); } catch (err) { /* nothing kept anyway */ }
+  renderHistory([]);
+  $("history-status").textContent = "All games cleared.";
+}
+
 // ----------------------------------------------------------------------------------- terms --
 function toggleTerm(button) {
   const section = button.closest("section");
@@ -686,6 +1093,20 @@ function switchTheme() {
     else { document.documentElement.dataset.theme = next; localStorage.setItem(THEME, next); }
   } catch (err) { document.documentElement.dataset.theme = next; }
   labelTheme();
+}
+
+function labelPalette() {
+  $("palette").setAttribute("aria-pressed", String(document.documentElement.dataset.palette === "contrast"));
+}
+
+function switchPalette() {
+  const contrast = document.documentElement.dataset.palette !== "contrast";
+  if (contrast) document.documentElement.dataset.palette = "contrast";
+  else delete document.documentElement.dataset.palette;
+  try {
+    if (contrast) localStorage.setItem(PALETTE, "contrast"); else localStorage.removeItem(PALETTE);
+  } catch (err) { /* kept for this visit only */ }
+  labelPalette();
 }
 
 // ----------------------------------------------------------------------------- pasted grid --
@@ -744,6 +1165,7 @@ async function init() {
   showAlternatives({ alternatives: [], alternatives_complete: true });
   $("alternatives-note").textContent = "";
   labelTheme();
+  labelPalette();
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", labelTheme);
   drawBoard();
   let config;
@@ -767,6 +1189,7 @@ async function init() {
   select.value = state.words;
   document.querySelector(`#mode input[value="${state.mode}"]`).checked = true;
   showListNote();
+  renderHistory();
   select.addEventListener("change", () => {
     state.words = select.value;
     showListNote();
@@ -790,6 +1213,15 @@ async function init() {
   $("copy").addEventListener("click", copyResult);
   $("remaining-details").addEventListener("toggle", labelRemaining);
   $("theme").addEventListener("click", switchTheme);
+  $("palette").addEventListener("click", switchPalette);
+  $("history-export").addEventListener("click", exportHistory);
+  $("history-import-button").addEventListener("click", () => $("history-import").click());
+  $("history-import").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (file) importHistory(file);
+  });
+  $("history-clear").addEventListener("click", clearHistory);
   $("paste-form").addEventListener("submit", analysePasted);
   document.addEventListener("keydown", onKeydown);
   // A button (or summary) clicked or tapped gives the focus back, so that Enter on the keyboard
