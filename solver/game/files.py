@@ -3,7 +3,8 @@ directory and the one atomic-write helper.
 
 Every file a tool takes as input (word lists, priors, journals, openers tables, Q-tables, the
 decision-tree artifacts through :func:`policy_tree.reader.read_artifact_bytes`) is read by
-:func:`read_input_file`: only a regular file, of at most the size cap of its kind (:data:`INPUT_LIMITS`), both checked before a byte is read, so a FIFO, a device such as
+:func:`read_input_file`: only a regular file, of at most the size cap of its kind
+(:data:`INPUT_LIMITS`), both checked before a byte is read, so a FIFO, a device such as
 ``/dev/zero`` or a huge file is refused at once, never read until memory runs out. Standard
 input is read with :func:`read_stdin` (at most a cap, refused past it).
 
