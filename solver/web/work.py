@@ -25,6 +25,7 @@ from solver.game.spec import Mode
 LOOKUP_SECONDS = 0.1
 
 _games: dict = {}
+_warmed: list = []  # the role, once this process's kernels are loaded
 
 
 class OfferedList:
@@ -44,22 +45,37 @@ class OfferedList:
 
 
 def start(lists, role: str) -> None:
-    """Worker initialiser: load ``lists`` (names) and lower the priority of the search role
-    (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores first."""
+    """Worker initialiser: load ``lists`` (names), lower the priority of the search role
+    (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores
+    first, and load the kernels (:func:`warm`): a worker that replaces one killed or stopped
+    (a lookup past LOOKUP_TIMEOUT, a search whose client left) takes no task before it is
+    warm, so its first task does not pay for loading them, time out and be replaced again."""
     if role != "lookup":
         os.nice(5 if role == "search" else 10)
     for name in lists:
         _games[name] = OfferedList(name)
+    warm(role)
 
 
 def warm(role: str) -> str:
     """Load (or, with a cold numba cache, compile) the search kernels now, with no deadline,
-    so that no request's budget pays for them; returns ``role``."""
+    so that no request's budget pays for them (once per process); returns ``role``."""
+    if _warmed:
+        return role
+    _warmed.append(role)
     game = next(iter(_games.values()))
     service = game.services[Mode.NORMAL]
     if role == "build":  # a build forks the solver's workers, which load their own kernels
         return role
     service.advise([], top=0)
+    # an on-tree state's alternatives, as a lookup values them: the first such call loads
+    # kernels that took 16 s on a loaded machine, past LOOKUP_TIMEOUT, when left to a request
+    from solver.game.feedback import code_to_text, feedback_code
+
+    opener = service.advise([], top=0).next_guess
+    for answer in game.word_list.answers[:2]:
+        history = [(opener, code_to_text(feedback_code(opener, answer), len(opener)))]
+        service.advise(history, top=5, budget=2.0, alternatives_budget=2.0)
     state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
     if state.size:
         from solver.exact.anytime import rank_guesses
@@ -67,7 +83,6 @@ def warm(role: str) -> str:
         rank_guesses(service.game, state[:3], 5, top=2, table=game.table, in_process=True)
     if role == "search":  # an analysis loads the exact kernels' other specialisations
         from solver.evaluation.analysis import analyse_game
-        from solver.game.feedback import code_to_text, feedback_code
 
         answer = game.word_list.answers[0]
         opener = service.advise([], top=0).next_guess
