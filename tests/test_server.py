@@ -535,3 +535,24 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
     finally:
         stop.set()
         started.close()
+
+
+def test_help_and_troubleshooting_state_the_limits_the_code_has():
+    from solver.web.app import BODY_TIMEOUT, MAX_BODY
+    from solver.web.http import HEADER_TIMEOUT
+    from solver.web.lanes import BUILD_QUEUE, BUILDS_PER_CLIENT, GRACE_SECONDS, LOOKUP_QUEUE, LOOKUPS_PER_CLIENT
+
+    done = subprocess.run([sys.executable, "-m", "tools.serve", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    for fragment in (f"lookups {LOOKUPS_PER_CLIENT} per client address, {LOOKUP_QUEUE} in all",
+                     f"builds {BUILDS_PER_CLIENT} per client address, {BUILD_QUEUE} in all",
+                     f"plus {GRACE_SECONDS:g} s, then 503", f"--header-timeout [{HEADER_TIMEOUT:g} s]",
+                     f"--body-timeout [{BODY_TIMEOUT:g} s]", f"{MAX_BODY // 1024} KB at most (413)"):
+        assert fragment in text, fragment
+    troubleshooting = (ROOT / "docs" / "troubleshooting.md").read_text()
+    assert f"| {LOOKUPS_PER_CLIENT} / {LOOKUP_QUEUE} |" in troubleshooting
+    assert f"| {BUILDS_PER_CLIENT} / {BUILD_QUEUE} |" in troubleshooting
+    assert f"`--header-timeout` {HEADER_TIMEOUT:g} s" in troubleshooting
+    assert f"`--body-timeout` {BODY_TIMEOUT:g} s" in troubleshooting
