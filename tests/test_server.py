@@ -438,13 +438,13 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
     rng = random.Random(35)
     word_list = load_word_list("legacy")
     answers = list(word_list.answers)
-    on_tree, off_tree = [], []
-    while len(on_tree) < 12:
+    on_tree, off_tree = [], []  # many states: kept answers are repeated without a worker
+    while len(on_tree) < 400:
         game = tree.game(rng.choice(answers))
         if len(game) >= 2:
             history = [(g, code_to_text(c, 5)) for g, c in game[:rng.randrange(1, min(len(game), 4))]]
             on_tree.append((history, tree.next_guess([f"{g}:{f}" for g, f in history])))
-    while len(off_tree) < 4:  # two tree moves, then a guess of ours: a small state to search
+    while len(off_tree) < 16:  # two tree moves, then a guess of ours: a small state to search
         answer = rng.choice(answers)
         game = tree.game(answer)
         if len(game) < 4:

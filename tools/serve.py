@@ -18,7 +18,7 @@ pasted. After an opener with no shipped or cached tree, the state asked is searc
 the request's budget (never the opener's whole tree first), and the opener's tree is built in
 the background (one at a time, at most 4 waiting, 1 per client) for the game's analysis.
 
-The work runs in worker processes, never in the server's: one answers lookups from the
+The work runs in worker processes, never in the server's: two answer lookups from the
 decision trees (milliseconds, never behind a search), --search-workers run searches (states
 off every tree, analyses), one builds openers' trees in the background. A next guess on a tree
 is answered at once; its alternatives, when not yet proven, follow from a background search

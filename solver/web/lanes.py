@@ -4,18 +4,19 @@ Work never runs in the server's own process (whose event loop only reads request
 answers), and no lock serialises it. Three pools of worker processes (`pebble`, which can
 stop a running task by stopping its process):
 
-- **lookup** (one process): every request first; it answers what the decision trees answer
+- **lookup** (:data:`LOOKUP_WORKERS` processes): every request first; it answers what the decision trees answer
   (a few milliseconds), checks the history (a bad one is a 400 at once) and otherwise says
   which lane must take it. Nothing slow runs here, so cheap lookups never wait behind
   searches. At most :data:`LOOKUPS_PER_CLIENT` lookups of one client address wait or run at
-  a time (more: 429), :data:`LOOKUP_QUEUE` in all (more: 503). An on-tree state whose
-  alternatives take longer to prove than :data:`solver.web.work.LOOKUP_SECONDS` is answered
-  at once (the exact next guess and its value, the alternatives found so far, marked
-  ``"alternatives_pending": true``) while its alternatives are searched in the background on
-  the search lane (a search of the client's, within the request's budget); the same request
-  sent again with ``"follow": true`` waits for them. Answers are kept (:data:`KEEP_ANSWERS`,
-  least recently used dropped first) and repeated from memory: exact ones for any budget,
-  the best found by a search that used up its budget for requests with that budget.
+  a time (more: 429), :data:`LOOKUP_QUEUE` in all (more: 503). An on-tree state is answered
+  at once (the exact next guess and its value); when its alternatives are not trivially
+  complete, the answer is marked ``"alternatives_pending": true`` and they are ranked in the
+  background (a search of the client's): on this lane for
+  :data:`solver.web.work.LOOKUP_SECONDS`, then, if not finished, on the search lane within the
+  request's budget; the same request sent again with ``"follow": true`` waits for them.
+  Answers are kept (:data:`KEEP_ANSWERS`, least recently used dropped first) and repeated
+  from memory: exact ones for any budget, the best found by a search that used up its budget
+  for requests with that budget.
 - **search** (``search_workers`` processes, at a lower CPU priority): states off every tree
   (after any opener whose tree is not shipped or cached: the state itself is searched, never
   the opener's whole tree) and game analyses, each within its request's budget (the task is stopped at the budget
@@ -58,6 +59,9 @@ KEEP_ANSWERS = 4096
 BUILD_QUEUE = 4
 #: Background builds one client address may have waiting or running.
 BUILDS_PER_CLIENT = 1
+#: Processes of the lookup lane (a request's lookup never waits long behind another's ranking
+#: of alternatives).
+LOOKUP_WORKERS = 2
 #: Lookups one client address may have waiting or running (the page sends two at a time).
 LOOKUPS_PER_CLIENT = 8
 #: Lookups waiting or running in all.
@@ -98,7 +102,7 @@ class Lanes:
 
     def __init__(self, lists, *, search_workers: int = 2, per_client: int = 2, queue: int = 8):
         self.lists = tuple(lists)
-        self.sizes = {"lookup": 1, "search": search_workers, "build": 1}
+        self.sizes = {"lookup": LOOKUP_WORKERS, "search": search_workers, "build": 1}
         self.pools = {role: self._new_pool(role) for role in self.sizes}
         self.builds: dict[tuple, tuple] = {}  # (words, mode, opener) -> (client, future)
         self.search_workers, self.per_client, self.queue = search_workers, per_client, queue
@@ -203,8 +207,8 @@ class Lanes:
             return 200, await self._follow(key, is_disconnected)
         self._claim(self.lookups, client, LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
         try:
-            route, result, opener = await self._wait(
-                self._schedule("lookup", work.lookup, args, timeout=LOOKUP_TIMEOUT), is_disconnected)
+            route, result, opener = await self._wait(  # the next guess at once (no ranking)
+                self._schedule("lookup", work.lookup, (*args, 0.0), timeout=LOOKUP_TIMEOUT), is_disconnected)
         except TimeoutError:  # a lookup that was not cheap after all: its process was replaced
             route, result, opener = "search", None, None
         except WorkerLost:  # its worker was killed from outside: searched instead
@@ -236,7 +240,16 @@ class Lanes:
             return False
 
         async def alternatives():
+            from solver.web import work
+
             try:
+                try:  # ranked on the lookup lane first (never behind searches): most are done there
+                    route, answer, _ = await self._wait(self._schedule(
+                        "lookup", work.lookup, (*args, work.LOOKUP_SECONDS), timeout=LOOKUP_TIMEOUT), _connected)
+                except (TimeoutError, WorkerLost):
+                    route = "search"
+                if route == "answer":
+                    return self._keep(key, answer)
                 return self._keep(key, await self._searched(args, budget, _connected), budget)
             except Busy:
                 return partial

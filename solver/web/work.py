@@ -20,8 +20,10 @@ import os
 from solver.exact.advice import EXACT, SOLVED
 from solver.game.spec import Mode
 
-#: The most seconds a lookup may spend on the alternatives (an on-tree lookup takes a few
-#: milliseconds; the alternatives of a large state can take seconds to prove).
+#: The most seconds a lookup may spend ranking the alternatives (an on-tree lookup takes a
+#: few milliseconds; the alternatives of a large state can take seconds to prove). A request's
+#: first lookup spends none (the next guess at once); the alternatives are then ranked this
+#: long in the background, on the lookup lane, before a search is asked.
 LOOKUP_SECONDS = 0.1
 
 _games: dict = {}
@@ -91,12 +93,14 @@ def warm(role: str) -> str:
     return role
 
 
-def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
-    """A request answered from the trees alone, if it can be.
+def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float,
+           rank_seconds: float = LOOKUP_SECONDS):
+    """A request answered from the trees alone, if it can be; the alternatives are ranked for
+    at most ``rank_seconds`` (0: not at all unless trivial, so that the answer is at once).
 
     Returns ``(route, json, opener)``: route ``"answer"`` (exact, alternatives complete),
     ``"partial"`` (the next guess and its value exact, the alternatives the best found in
-    :data:`LOOKUP_SECONDS`) or ``"search"`` (json None: off every tree, or an analysis); and the
+    ``rank_seconds``) or ``"search"`` (json None: off every tree, or an analysis); and the
     history's opener when the book has no tree of it (one that wins every game), else None.
     Raises InputError for a history the rules reject (an unknown word, impossible feedback, a
     hard-mode violation)."""
@@ -113,7 +117,8 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
         if where.tree is None:  # off every tree: a search
             return "search", None, opener
     seconds = min(budget, LOOKUP_SECONDS)
-    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds)
+    ranking = min(seconds, rank_seconds) if rank_seconds > 0 else 0.001  # 0.001 s: not started
+    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=ranking)
     if advice.status != EXACT and advice.status != SOLVED:
         return "search", None, opener
     complete = advice.alternatives_complete or top == 0 or advice.next_guess is None
