@@ -414,7 +414,7 @@ def test_a_flood_of_new_openers_starts_one_build_per_client_and_a_few_in_all(war
 
     one, mine, many, in_all, late, builds = asyncio.run(flood())
     assert set(one) <= {200, 429, 503} and set(many) <= {200, 429, 503}, (one, many)
-    assert 200 in one and one.count(200) < 20
+    assert one.count(429) >= 19  # one search of the client's at a time (per_client 1); the rest refused
     assert mine == ["flooder"] * BUILDS_PER_CLIENT
     assert in_all <= BUILD_QUEUE
     assert late in (200, 429, 503)

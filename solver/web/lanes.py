@@ -146,11 +146,13 @@ class Lanes:
             pool.stop()
             pool.join(timeout=10)
 
-    async def _wait(self, future, is_disconnected):
+    async def _wait(self, future, is_disconnected, stop_running: bool = True):
         """The (pebble) future's result. Stops the task (and raises Disconnected) when the
         client hangs up, or when the waiting coroutine is cancelled; raises WorkerLost when its
         worker died or its pool was replaced, TimeoutError past the task's timeout, and what
-        the task raised (an InputError)."""
+        the task raised (an InputError). With ``stop_running`` False, a task already running
+        is left to finish (a lookup: milliseconds, where stopping it would cost its worker,
+        whose replacement loads the kernels again); one still waiting is dropped."""
         wrapped = asyncio.wrap_future(future)
         try:
             while True:
@@ -158,10 +160,12 @@ class Lanes:
                 if done:
                     break
                 if await is_disconnected():
-                    future.cancel()  # a running pebble task: its process is stopped and replaced
+                    if stop_running or not future.running():
+                        future.cancel()  # a running pebble task: its process is stopped and replaced
                     raise Disconnected()
         except asyncio.CancelledError:
-            future.cancel()
+            if stop_running or not future.running():
+                future.cancel()
             raise
         if future.cancelled():  # not by us: its pool was stopped and replaced
             raise WorkerLost()
@@ -208,7 +212,8 @@ class Lanes:
         self._claim(self.lookups, client, LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
         try:
             route, result, opener = await self._wait(  # the next guess at once (no ranking)
-                self._schedule("lookup", work.lookup, (*args, 0.0), timeout=LOOKUP_TIMEOUT), is_disconnected)
+                self._schedule("lookup", work.lookup, (*args, 0.0), timeout=LOOKUP_TIMEOUT), is_disconnected,
+                stop_running=False)
         except TimeoutError:  # a lookup that was not cheap after all: its process was replaced
             route, result, opener = "search", None, None
         except WorkerLost:  # its worker was killed from outside: searched instead
@@ -245,7 +250,8 @@ class Lanes:
             try:
                 try:  # ranked on the lookup lane first (never behind searches): most are done there
                     route, answer, _ = await self._wait(self._schedule(
-                        "lookup", work.lookup, (*args, work.LOOKUP_SECONDS), timeout=LOOKUP_TIMEOUT), _connected)
+                        "lookup", work.lookup, (*args, work.LOOKUP_SECONDS), timeout=LOOKUP_TIMEOUT), _connected,
+                        stop_running=False)
                 except (TimeoutError, WorkerLost):
                     route = "search"
                 if route == "answer":

@@ -49,14 +49,17 @@ class OfferedList:
 def start(lists, role: str) -> None:
     """Worker initialiser: load ``lists`` (names), lower the priority of the search role
     (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores
-    first, and load the kernels (:func:`warm`): a worker that replaces one killed or stopped
-    (a lookup past LOOKUP_TIMEOUT, a search whose client left) takes no task before it is
-    warm, so its first task does not pay for loading them, time out and be replaced again."""
+    first. A lookup worker also loads its kernels (:func:`warm`) before its first task: one
+    that replaces a worker killed or stopped (a lookup past LOOKUP_TIMEOUT) would otherwise
+    pay for them in a lookup, time out and be replaced again. A search worker does not: one
+    is replaced each time a client hangs up, and the replacement's CPU would be spent on every
+    abandoned search (its first search pays for the kernels, within its budget)."""
     if role != "lookup":
         os.nice(5 if role == "search" else 10)
     for name in lists:
         _games[name] = OfferedList(name)
-    warm(role)
+    if role == "lookup":
+        warm(role)
 
 
 def warm(role: str) -> str:
