@@ -154,6 +154,8 @@ class Lanes:
         is left to finish (a lookup: milliseconds, where stopping it would cost its worker,
         whose replacement loads the kernels again); one still waiting is dropped."""
         wrapped = asyncio.wrap_future(future)
+        # its outcome is read here or nowhere: never "exception was never retrieved" at exit
+        wrapped.add_done_callback(lambda done: done.cancelled() or done.exception())
         try:
             while True:
                 done, _ = await asyncio.wait({wrapped}, timeout=POLL_SECONDS)
@@ -167,10 +169,10 @@ class Lanes:
             if stop_running or not future.running():
                 future.cancel()
             raise
-        if future.cancelled():  # not by us: its pool was stopped and replaced
+        if wrapped.cancelled():  # not by us: its pool was stopped and replaced
             raise WorkerLost()
         try:
-            return future.result()
+            return wrapped.result()
         except (ProcessExpired, BrokenProcessPool):
             raise WorkerLost() from None
 
