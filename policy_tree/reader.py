@@ -46,8 +46,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
-import stat
 from pathlib import Path
 
 import msgpack
@@ -62,6 +60,7 @@ from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, F
                                  MAX_ARTIFACT_BYTES, OPENER_PROOF_FIELDS, OPENER_PROOF_KEY,
                                  PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS, tree_arrays)
 from policy_tree.tree import DecisionTree
+from solver.game.files import read_input_file
 from solver.game.spec import MAX_GUESS_LIMIT, MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
 from solver.game.wording import counted
@@ -102,49 +101,22 @@ def load(path: str | Path, *, unchecked_ok: bool = False) -> PolicyTree:
     return decode(read_artifact_bytes(path), path, unchecked_ok=unchecked_ok)
 
 
-def read_artifact_bytes(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> bytes:
-    """The bytes of the regular file ``path``, refused before reading when it is not a regular
-    file or holds more than ``limit`` bytes (MissingArtifactError; CorruptArtifactError for the
-    size)."""
-    try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise MissingArtifactError(path, "no such artifact file") from None
-    except IsADirectoryError:
-        raise MissingArtifactError(path, "is a directory, not an artifact file") from None
-    except OSError as exc:
-        raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
-    try:  # the kind and size of what was opened, before a file object is made of it (opening
-        # a directory read-only succeeds on Linux; a file object of it does not)
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise MissingArtifactError(path, "is a directory, not an artifact file")
-        if not stat.S_ISREG(info.st_mode):
-            raise MissingArtifactError(path, f"is {_file_kind(info.st_mode)}, not a regular "
-                                       "artifact file")
-        if info.st_size > limit:
-            raise CorruptArtifactError(path, f"{info.st_size} bytes, larger than any artifact "
-                                       f"(the limit is {limit} bytes): not a decision tree")
-    except BaseException:
-        os.close(fd)
-        raise
-    with os.fdopen(fd, "rb") as file:
-        try:
-            data = file.read(limit + 1)
-        except OSError as exc:
-            raise MissingArtifactError(path, f"cannot read ({exc.strerror})") from None
-    if len(data) > limit:  # grew while being read
-        raise CorruptArtifactError(path, f"larger than any artifact (the limit is {limit} bytes)")
-    return data
+def read_artifact_bytes(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of the artifact file ``path``, read by the one bounded reader
+    (:func:`solver.game.files.read_input_file`, kind ``"artifact"``: a regular file of at most
+    ``INPUT_LIMITS["artifact"]`` bytes, or ``limit``, both checked before a byte is read).
 
+    Raises:
+        MissingArtifactError: no such file, not a regular file (a directory, a FIFO, a device),
+            larger than the cap (the message states it), or unreadable; the message names the
+            file.
+    """
+    path = Path(path)
 
-def _file_kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "not a regular file"
+    def refused(message: str) -> MissingArtifactError:  # the reader's message names the file
+        return MissingArtifactError(path, message.removeprefix(f"{path}: "))
+
+    return read_input_file(path, "artifact", limit=limit, error=refused)
 
 
 def decode(data: bytes, path: str | Path | None = None, *, unchecked_ok: bool = False) -> PolicyTree:

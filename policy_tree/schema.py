@@ -62,6 +62,8 @@ solve's wall time goes to the run's console log) and added ``word_length``; 3 ad
 against the replay and rewrites it as version 3).
 """
 
+from solver.game.files import INPUT_LIMITS
+
 FORMAT = "exact-wordle/decision-tree"
 FORMAT_VERSION = 3
 #: Versions the reader accepts: version 1 also stored ``solve_seconds`` (ignored when read);
@@ -73,8 +75,9 @@ CHECKED_VERSIONS = (3,)
 #: The last key of a version-3 artifact: ``{key: sha256 hex of the value's msgpack bytes}``.
 CHECKSUMS_KEY = "checksums"
 #: The largest artifact file the reader opens (the 7-letter tree is under 1 MB): a larger
-#: file, or anything but a regular file (a device, a FIFO), is refused before it is read.
-MAX_ARTIFACT_BYTES = 256 * 1024 * 1024
+#: file, or anything but a regular file (a device, a FIFO), is refused before it is read. Its
+#: one home is the bounded reader's table of caps.
+MAX_ARTIFACT_BYTES = INPUT_LIMITS["artifact"]
 TREE_ARRAYS = (
     ("node_guess", "<u4"),
     ("edge_start", "<u4"),

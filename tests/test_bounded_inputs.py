@@ -218,6 +218,21 @@ def test_a_journal_record_of_the_wrong_shape_is_a_clean_error(tmp_path, monkeypa
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.parametrize("objective", ["total", "worst"])
+def test_a_proof_that_ends_unwinnable_removes_its_journal(tmp_path, monkeypatch, objective):
+    """"No opener wins every game" is a finished proof: nothing is left to resume."""
+    from solver.exact.bellman import UnwinnableError
+    from solver.exact.prove import proof_journal, prove
+    from solver.game.spec import Game
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
+    game = Game(load_word_list(str(write_lists(tmp_path / "words"))), objective=objective, guess_limit=2)
+    with pytest.raises(UnwinnableError, match="within 2 guesses"):
+        prove(game, jobs=1)
+    assert not proof_journal(game, 1).exists()
+    assert list((tmp_path / "cache" / "journals").glob("*")) == []
+
+
 # -- a killed proof -------------------------------------------------------------------------------
 
 def _descendants(root: int) -> list[int]:

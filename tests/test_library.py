@@ -385,8 +385,13 @@ def test_env_refuses_bad_actions_and_options(small, tmp_path, monkeypatch):
     word_list, _, _ = small
     env = ExactWordleEnv(word_list, opener=word_list.guesses[3], render_mode="ansi")
     env.reset(seed=1)
-    with pytest.raises(ValueError, match="guess index"):
-        env.step(word_list.n_guesses)
+    from solver.game.errors import ActionError
+
+    for action in (word_list.n_guesses, -1, 1.5, "3", True, np.array([1, 2]), None):
+        with pytest.raises(ActionError, match=r"^action must be a guess index 0\.\.\d+, got ") as caught:
+            env.step(action)
+        assert isinstance(caught.value, InputError) and isinstance(caught.value, ValueError)
+        assert "\n" not in str(caught.value)
     assert env.render().startswith(word_list.guesses[3] + " ")
     with pytest.raises(InputError):
         ExactWordleEnv(word_list, opener="zzzzz")

@@ -206,3 +206,25 @@ def test_registry(small):
     assert make_policy("zz_test_x", word_list, table).name == "zz_test_x"
     with pytest.raises(UnknownPolicyError):
         make_policy("zz_test_y", word_list, table)
+
+
+@pytest.mark.parametrize("key, payload", [
+    ("optimum/{opener}", {"opener": "x", "total": "fifty"}),  # a field missing, a field's type
+    ("policy/{opener}/mig_a", [1, 2, 3]),                     # not a map
+    ("elsewhere/{opener}", {"opener": "x"}),                  # a key this run never writes
+])
+def test_a_journal_record_of_the_wrong_shape_exits_2_naming_the_file(small, tmp_path, key, payload):
+    """Issue 32: a checksum-valid record of the wrong shape gave `internal error: TypeError`;
+    every record is checked when the journal is opened, before any work."""
+    directory, word_list, _ = small
+    opener = word_list.answers[0]
+    out = tmp_path / "reports" / "tiny"
+    journal = journal_path("report", directory=out / "results")
+    Journal.open(journal, report_fingerprint(word_list)).append(key.format(opener=opener), payload)
+    before = journal.read_bytes()
+    proc = run(["--words", str(directory), "--opener", opener, "--policies", "mig_a", "--out",
+                str(tmp_path / "reports"), "--name", "tiny", "--jobs", "1"], tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"error: {journal}: the record "), proc.stderr
+    assert "is not of the shape this run writes" in proc.stderr and "--no-resume" in proc.stderr
+    assert journal.read_bytes() == before  # refused, nothing cut off or overwritten

@@ -1,6 +1,8 @@
 """The web server as a process (``tools.serve``): it refuses what could hurt it (huge or deep
-bodies, foreign ``Host`` headers), stops work nobody waits for, gives each request one budget,
-caps the searches of one client, and says in one line why it cannot start.
+bodies, foreign ``Host`` headers, headers or bodies sent too slowly), stops work nobody waits
+for, gives each request one budget, caps the lookups, searches and builds of one client and of
+all, heals when its workers are killed (a soak test kills them while clients play), and says
+in one line why it cannot start.
 
 The speed under load (cheap lookups while searches run) is measured by ``make bench``
 (``benchmarks.bench_serve``), not here."""
@@ -85,7 +87,8 @@ def rows(history) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def server(warm_assist_kernels):  # compiled into numba's cache before the workers load it
-    started = Server("--search-workers", "1", "--per-client", "1", "--queue", "1")
+    started = Server("--search-workers", "1", "--per-client", "1", "--queue", "1", "--header-timeout", "2",
+                     "--body-timeout", "2")
     yield started
     started.close()
 
@@ -164,7 +167,7 @@ def test_one_client_has_its_cap_and_the_queue_its_bound(server):
     second = server.post("/api/next", {"history": rows(OFF_TREE[:1] + [("fuzzy", "bbbbb")]), "top": 5,
                                        "budget": 3})
     thread.join(timeout=30)
-    assert results["first"][0] == 200
+    assert results["first"][0] == 200, results["first"]
     assert second[0] == 429 and "at most 1" in second[1]["error"]
 
 
@@ -233,3 +236,337 @@ def test_a_killed_idle_worker_is_replaced_and_its_lane_answers_again():
 
     for status, answer in asyncio.run(play()):
         assert status == 200 and answer["status"] == "exact", answer
+
+
+# -- issue 32, item 2: slow clients, limits on every kind of work, killed workers ----------------
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    """True when the server closed ``sock`` (a send fails or a read sees the end)."""
+    try:
+        sock.setblocking(False)
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def test_headers_sent_slowly_are_dropped_and_others_still_served(server):
+    """Connections sending their headers a byte at a time stayed open for ever (1,100 of
+    1,100); with --header-timeout 2 each is closed 2 s after it opened, however often it
+    sends, while a normal request on another connection is answered."""
+    trickling = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(40)]
+    request = b"POST /api/next HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    started = time.monotonic()
+    closed_at: dict[int, float] = {}
+    sent = 0
+    while len(closed_at) < len(trickling) and time.monotonic() - started < 8:
+        for k, sock in enumerate(trickling):  # a byte every 0.5 s: never idle for long
+            if k in closed_at:
+                continue
+            try:
+                sock.sendall(request[sent % len(request):][:1])
+            except OSError:
+                closed_at[k] = time.monotonic() - started
+                continue
+            if _closed_by_server(sock):
+                closed_at[k] = time.monotonic() - started
+            sock.setblocking(True)
+        sent += 1
+        if sent == 2:
+            status, answer = server.post("/api/next", {"history": [], "top": 0})
+            assert status == 200 and answer["next_guess"] == "salet"
+        time.sleep(0.5)
+    for sock in trickling:
+        sock.close()
+    assert len(closed_at) == len(trickling), f"{len(trickling) - len(closed_at)} slow connections still open"
+    assert 1.5 <= min(closed_at.values()) and max(closed_at.values()) < 6, closed_at
+
+
+def test_a_header_a_byte_every_3_s_is_dropped(server):
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    started = time.monotonic()
+    closed = False
+    for byte in b"POST /api/next HTTP/1.1\r\n":
+        try:
+            sock.sendall(bytes([byte]))
+        except OSError:
+            closed = True
+            break
+        time.sleep(3)
+        if _closed_by_server(sock):
+            closed = True
+            break
+        sock.setblocking(True)
+    sock.close()
+    assert closed and time.monotonic() - started < 7
+
+
+def test_a_body_sent_too_slowly_is_408(server):
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    started = time.monotonic()
+    sock.sendall(b"POST /api/next HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{\"history\": ")
+    reply = b""
+    while b"}" not in reply:
+        part = sock.recv(4096)
+        if not part:
+            break
+        reply += part
+    sock.close()
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+    assert b'{"error":"the request body did not arrive within 2 s"}' in reply
+    assert time.monotonic() - started < 5
+
+
+def test_an_on_tree_next_guess_is_at_once_and_its_alternatives_follow(server):
+    """The next guess from the tree is answered without waiting for its alternatives; the
+    same request with "follow" waits for them (issue 35, item 6)."""
+    history = rows([("salet", "bbbyb")])
+    first = server.post("/api/next", {"history": history, "top": 5, "budget": 5})
+    assert first[0] == 200 and first[1]["status"] == "exact"
+    if not first[1]["alternatives_complete"]:  # proven within the lookup on a fast machine
+        assert first[1]["alternatives_pending"] is True
+        status, full = server.post("/api/next", {"history": history, "top": 5, "budget": 5, "follow": True})
+        assert status == 200 and full["next_guess"] == first[1]["next_guess"], full
+        assert full["value_total"] == first[1]["value_total"] and "alternatives_pending" not in full
+        assert full["alternatives"][0]["q_total"] == full["value_total"]
+        assert len(full["alternatives"]) >= len(first[1]["alternatives"])
+
+
+def test_lookups_have_a_limit_per_client_and_in_all():
+    """The accounting every kind of work shares: a client past its own limit gets 429, the
+    server past its total 503, and a finished piece of work frees its place."""
+    from solver.web.lanes import LOOKUP_QUEUE, LOOKUPS_PER_CLIENT, Busy, Lanes
+
+    lanes = Lanes.__new__(Lanes)  # the counters only: no worker processes
+    counts: dict = {}
+    for _ in range(LOOKUPS_PER_CLIENT):
+        lanes._claim(counts, "a", LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
+    with pytest.raises(Busy) as caught:
+        lanes._claim(counts, "a", LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
+    assert caught.value.status == 429 and f"at most {LOOKUPS_PER_CLIENT}" in str(caught.value)
+    clients = [f"c{k}" for k in range((LOOKUP_QUEUE - LOOKUPS_PER_CLIENT) // LOOKUPS_PER_CLIENT)]
+    for client in clients:
+        for _ in range(LOOKUPS_PER_CLIENT):
+            lanes._claim(counts, client, LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
+    assert sum(counts.values()) == LOOKUP_QUEUE
+    with pytest.raises(Busy) as caught:
+        lanes._claim(counts, "newcomer", LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
+    assert caught.value.status == 503 and "the server is busy" in str(caught.value)
+    lanes._release(counts, "a")
+    lanes._claim(counts, "newcomer", LOOKUPS_PER_CLIENT, LOOKUP_QUEUE, "lookups")
+    assert counts["newcomer"] == 1 and counts["a"] == LOOKUPS_PER_CLIENT - 1
+
+
+def _new_openers(count: int, seed: int) -> list[tuple[str, str]]:
+    """``count`` first steps (opener, feedback of a real answer) whose opener has no tree
+    shipped: each asks the server to build one."""
+    import random
+
+    from solver.game.feedback import code_to_text, feedback_code
+    from solver.game.wordlists import load_word_list
+
+    word_list = load_word_list("legacy")
+    shipped = {path.stem.rsplit("-", 1)[-1] for path in (ROOT / "artifacts").rglob("legacy-normal-*.msgpack")}
+    rng = random.Random(seed)
+    steps = []
+    while len(steps) < count:
+        opener = rng.choice(word_list.guesses)
+        if opener in shipped or opener in (s for s, _ in steps):
+            continue
+        answer = rng.choice(word_list.answers)
+        steps.append((opener, code_to_text(feedback_code(opener, answer), 5)))
+    return steps
+
+
+def test_a_flood_of_new_openers_starts_one_build_per_client_and_a_few_in_all(warm_assist_kernels):
+    """20 requests naming 20 new openers queued 20 whole-tree builds; now one client gets one
+    build, many clients at most BUILD_QUEUE, every request is answered (200) or refused
+    cleanly (429/503), and another player's new opener still gets its build at once."""
+    import asyncio
+
+    from solver.game.spec import Mode
+    from solver.web.lanes import BUILD_QUEUE, BUILDS_PER_CLIENT, Busy, Lanes
+
+    async def connected():
+        return False
+
+    async def ask(lanes, client, step):
+        try:
+            status, _ = await lanes.answer(client, "next", "legacy", Mode.NORMAL, [step], 0, 0.3, connected)
+            return status
+        except Busy as exc:
+            return exc.status
+
+    async def flood():
+        lanes = Lanes(["legacy"], search_workers=1, per_client=1, queue=1)
+        try:
+            steps = _new_openers(41, seed=32)
+            one = await asyncio.gather(*(ask(lanes, "flooder", step) for step in steps[:20]))
+            mine = [client for client, _ in lanes.builds.values()]
+            many = await asyncio.gather(*(ask(lanes, f"client{k}", step) for k, step in enumerate(steps[20:40])))
+            in_all = len(lanes.builds)
+            late = await ask(lanes, "latecomer", steps[40])
+            return one, mine, many, in_all, late, dict(lanes.builds)
+        finally:
+            lanes.close()
+
+    from solver.game.files import cache_dir
+    from solver.runs.journal import _frames, _unpack
+
+    journals = cache_dir() / "journals"
+    before = set(journals.glob("solve-*.journal"))
+    try:
+        one, mine, many, in_all, late, builds = asyncio.run(flood())
+    finally:  # the stopped builds' journals (resumable solves): only this test's openers'
+        openers = {opener for opener, _ in _new_openers(41, seed=32)}
+        for path in set(journals.glob("solve-*.journal")) - before:
+            try:
+                if _unpack(_frames(path.read_bytes())[0][0])["fingerprint"].get("opener") in openers:
+                    path.unlink()
+            except (OSError, IndexError, KeyError, ValueError):
+                pass
+    assert set(one) <= {200, 429, 503} and set(many) <= {200, 429, 503}, (one, many)
+    assert one.count(429) >= 19  # one search of the client's at a time (per_client 1); the rest refused
+    assert mine == ["flooder"] * BUILDS_PER_CLIENT
+    assert in_all <= BUILD_QUEUE
+    assert late in (200, 429, 503)
+
+
+@pytest.mark.slow
+def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
+    """A bounded soak (about 25 s, loopback): three clients play on-tree and off-tree states
+    while a worker process of the server is killed (SIGKILL) every 1.5-3 s. Every answer is
+    right (the tree's next guess, or the exact value the API computes here) or a clean 503;
+    none is a 500, a 499 or a hang; afterwards every lane answers again."""
+    import random
+    import signal
+
+    import policy_tree
+    import solver
+    from solver.game.feedback import code_to_text, feedback_code
+    from solver.game.wordlists import load_word_list
+
+    tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")
+    rng = random.Random(35)
+    word_list = load_word_list("legacy")
+    answers = list(word_list.answers)
+    on_tree, off_tree = [], []  # many states: kept answers are repeated without a worker
+    while len(on_tree) < 400:
+        game = tree.game(rng.choice(answers))
+        if len(game) >= 2:
+            history = [(g, code_to_text(c, 5)) for g, c in game[:rng.randrange(1, min(len(game), 4))]]
+            on_tree.append((history, tree.next_guess([f"{g}:{f}" for g, f in history])))
+    while len(off_tree) < 16:  # two tree moves, then a guess of ours: a small state to search
+        answer = rng.choice(answers)
+        game = tree.game(answer)
+        if len(game) < 4:
+            continue
+        history = [(g, code_to_text(c, 5)) for g, c in game[:2]]
+        guess = rng.choice(word_list.guesses)
+        history.append((guess, code_to_text(feedback_code(guess, answer), 5)))
+        advice = solver.advise([f"{g}:{f}" for g, f in history], top=0)
+        if advice.status == "exact" and advice.to_json()["left_tree"] is not None and advice.next_guess:
+            off_tree.append((history, advice.to_json()["value_total"]))
+
+    started = Server("--search-workers", "1", "--per-client", "32", "--queue", "8", "--budget-cap", "5")
+    outcomes: list[tuple[str, int, dict]] = []
+    kills: list[int] = []
+    stop = threading.Event()
+
+    def workers() -> list[int]:
+        children: dict[int, list[int]] = {}
+        names = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        fields = stat.read().rsplit(")", 1)[1].split()
+                    with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                        names[int(entry)] = cmdline.read()
+                except OSError:
+                    continue
+                children.setdefault(int(fields[1]), []).append(int(entry))
+        forkservers = [pid for pid in children.get(started.proc.pid, []) if b"forkserver" in names.get(pid, b"")]
+        return [pid for server in forkservers for pid in children.get(server, [])]
+
+    def killer() -> None:
+        while not stop.wait(rng.uniform(1.5, 3.0)):
+            pids = workers()
+            if pids:
+                pid = rng.choice(pids)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    kills.append(pid)
+                except ProcessLookupError:
+                    pass
+
+    def player(seed: int) -> None:
+        local = random.Random(seed)
+        while not stop.is_set():
+            if local.random() < 0.75:
+                history, expected = local.choice(on_tree)
+                top = local.choice([0, 5])
+                status, answer = started.post("/api/next", {"history": rows(history), "top": top, "budget": 3,
+                                                            "follow": top > 0}, timeout=30)
+                outcomes.append(("tree", status, answer, expected))
+            else:
+                history, expected = local.choice(off_tree)
+                status, answer = started.post("/api/next", {"history": rows(history), "top": 0, "budget": 3},
+                                              timeout=30)
+                outcomes.append(("search", status, answer, expected))
+
+    try:
+        threads = [threading.Thread(target=player, args=(k,)) for k in range(3)] + [threading.Thread(target=killer)]
+        for thread in threads:
+            thread.start()
+        time.sleep(25)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=40)
+        assert not any(thread.is_alive() for thread in threads), "a client hung"
+        wrong = []
+        for kind, status, answer, expected in outcomes:
+            if status == 503 and answer.get("error"):
+                continue
+            if status != 200:
+                wrong.append((kind, status, answer))
+            elif kind == "tree" and (answer["status"] != "exact" or answer["next_guess"] != expected):
+                wrong.append((kind, status, answer.get("next_guess"), expected))
+            elif kind == "search" and answer["status"] == "exact" and answer["value_total"] != expected:
+                wrong.append((kind, status, answer.get("value_total"), expected))
+        assert not wrong, wrong[:5]
+        assert len(kills) >= 5, kills
+        assert sum(status == 200 for _, status, _, _ in outcomes) >= 10, [o[:2] for o in outcomes]
+        time.sleep(3)  # the last killed worker replaced: every lane answers again
+        for history, _ in (on_tree[0], off_tree[0]):
+            for _ in range(3):
+                status, answer = started.post("/api/next", {"history": rows(history), "top": 0, "budget": 5})
+                if status == 200:
+                    break
+            assert status == 200, answer
+    finally:
+        stop.set()
+        started.close()
+
+
+def test_help_and_troubleshooting_state_the_limits_the_code_has():
+    from solver.web.app import BODY_TIMEOUT, MAX_BODY
+    from solver.web.http import HEADER_TIMEOUT
+    from solver.web.lanes import BUILD_QUEUE, BUILDS_PER_CLIENT, GRACE_SECONDS, LOOKUP_QUEUE, LOOKUPS_PER_CLIENT
+
+    done = subprocess.run([sys.executable, "-m", "tools.serve", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    for fragment in (f"lookups {LOOKUPS_PER_CLIENT} per client address, {LOOKUP_QUEUE} in all",
+                     f"builds {BUILDS_PER_CLIENT} per client address, {BUILD_QUEUE} in all",
+                     f"plus {GRACE_SECONDS:g} s, then 503", f"--header-timeout [{HEADER_TIMEOUT:g} s]",
+                     f"--body-timeout [{BODY_TIMEOUT:g} s]", f"{MAX_BODY // 1024} KB at most (413)"):
+        assert fragment in text, fragment
+    troubleshooting = (ROOT / "docs" / "troubleshooting.md").read_text()
+    assert f"| {LOOKUPS_PER_CLIENT} / {LOOKUP_QUEUE} |" in troubleshooting
+    assert f"| {BUILDS_PER_CLIENT} / {BUILD_QUEUE} |" in troubleshooting
+    assert f"`--header-timeout` {HEADER_TIMEOUT:g} s" in troubleshooting
+    assert f"`--body-timeout` {BODY_TIMEOUT:g} s" in troubleshooting

@@ -19,14 +19,27 @@ pasted. After an opener with no shipped or cached tree, the state asked is searc
 the request's budget (never the opener's whole tree first), and the opener's tree is built in
 the background (one at a time, at most 4 waiting, 1 per client) for the game's analysis.
 
-The work runs in worker processes, never in the server's: one answers lookups from the
+The work runs in worker processes, never in the server's: two answer lookups from the
 decision trees (milliseconds, never behind a search), --search-workers run searches (states
-off every tree, analyses), one builds openers' trees in the background. A search runs at most its request's
-budget (capped by --budget-cap) and is stopped when its client hangs up; one client address
-may have --per-client searches running or waiting (more: HTTP 429), and at most
---search-workers + --queue wait in all (more: 503). Bodies over 16 KB (413), JSON nested over
-8 deep (400), POSTs not sent as JSON (415) and a Host header other than 127.0.0.1, localhost,
-[::1] or a name given with --allow-host (400) are refused, so other web pages cannot drive it.
+off every tree, analyses), one builds openers' trees in the background. A next guess on a tree
+is answered at once; its alternatives, when not yet proven, follow from a background search
+(the page fills them in as they arrive). A worker killed from outside is replaced; the
+request it was running is answered with a 503 ("try again"), never left hanging.
+
+Limits (defaults in brackets; past a client's own limit: HTTP 429, past the server's: 503):
+  lookups          8 per client address, 64 in all, waiting or running
+  searches         --per-client [2] per client address, --search-workers + --queue [2 + 8]
+                   in all (a next guess's background alternatives and an analysis count as
+                   searches); each runs at most its request's budget (--budget-cap [5 s])
+                   plus 2 s, then 503; stopped when its client hangs up
+  builds           1 per client address, 4 in all (more are not started; nothing waits)
+  connections      --max-connections [256] connections or requests at once (more: 503)
+  request headers  --header-timeout [10 s] to arrive (else the connection is closed)
+  request body     --body-timeout [10 s] to arrive (408); 16 KB at most (413); JSON nested 8
+                   deep at most (400); POSTs must be sent as JSON (415)
+  idle connection  5 s between requests on a kept-alive connection (then closed)
+A Host header other than 127.0.0.1, localhost, [::1] or a name given with --allow-host is
+refused (400), so other web pages cannot drive the server.
 
 Binds 127.0.0.1 unless told otherwise. The worker processes start and load the kernels before
 "serving http://..." is printed; a port in use, an address that cannot be bound or a bad
@@ -55,6 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="searches one client address may have running or waiting (default 2)")
     parser.add_argument("--queue", type=_cli.whole(0, 256), default=8, metavar="N",
                         help="searches that may wait for a free worker (default 8)")
+    parser.add_argument("--max-connections", type=_cli.whole(1, 65535), default=256, metavar="N",
+                        help="connections and requests handled at once; more get 503 (default 256)")
+    parser.add_argument("--header-timeout", type=_cli.positive_seconds, default=10.0, metavar="SECONDS",
+                        help="seconds a client has to send a request's headers, else its connection is "
+                             "closed (default 10)")
+    parser.add_argument("--body-timeout", type=_cli.positive_seconds, default=10.0, metavar="SECONDS",
+                        help="seconds a client has to send a request's body, else 408 (default 10)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also accept requests whose Host header names NAME (repeatable; e.g. "
                              "the machine's name when serving a LAN with --host 0.0.0.0)")
@@ -73,14 +93,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from solver.web.app import create_app, listening_socket
+    from solver.web.http import protocol_with
 
     lists = [name.strip() for name in args.words.split(",") if name.strip()]
     sock = listening_socket(args.host, args.port)
     app = create_app(lists, budget_cap=args.budget_cap, search_workers=args.search_workers,
-                     per_client=args.per_client, queue=args.queue, allow_hosts=args.allow_host)
+                     per_client=args.per_client, queue=args.queue, allow_hosts=args.allow_host,
+                     body_timeout=args.body_timeout)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"serving http://{shown}:{args.port}/ (Ctrl-C stops)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    # h11 with a deadline on the headers (uvicorn has none: solver.web.http); uvicorn's own
+    # limit on connections and requests at once, and its keep-alive timeout
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=protocol_with(args.header_timeout),
+                                           limit_concurrency=args.max_connections, timeout_keep_alive=5))
     server.run(sockets=[sock])
     return EXIT_OK
 

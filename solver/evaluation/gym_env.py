@@ -241,11 +241,16 @@ class ExactWordleEnv(gym.Env):
         """Play guess index ``action``. Returns ``(observation, reward, terminated, truncated,
         info)``; info has ``regret``, ``regret_per_game``, ``guess``, ``feedback``, ``won``,
         ``guesses`` and the optimum at the new state (module docstring). Raises RuntimeError
-        after the game ended (call reset) and ValueError for an action out of range."""
+        after the game ended (call reset) and :class:`~solver.game.errors.ActionError` (an
+        InputError and a ValueError) for an action that is not a guess index, e.g. out of
+        range, a float, a string or an array."""
         if self._over():
             raise RuntimeError("the game is over: call reset()")
-        if not (np.isscalar(action) and self.action_space.contains(action)):
-            raise ValueError(f"action must be a guess index 0..{self.word_list.n_guesses - 1}, got {action!r}")
+        if isinstance(action, bool) or not (np.isscalar(action) and self.action_space.contains(action)):
+            from solver.game.errors import ActionError, short_repr
+
+            raise ActionError(f"action must be a guess index 0..{self.word_list.n_guesses - 1}, "
+                              f"got {short_repr(action)}")
         guess_index = int(action)
         guess = self.word_list.guesses[guess_index]
         state = self._state

@@ -58,6 +58,11 @@ class WriteFailedError(OSError):
         return str(self.args[0]) if self.args else ""
 
 
+class ActionError(InputError, ValueError):
+    """An environment's action that is not a guess index of its lists (a ValueError too, as
+    Gymnasium's environments raise for an action outside their space)."""
+
+
 class HardModeError(InputError, ValueError):
     """A guess that hard mode does not allow after the history before it (names the guess,
     the turn and the hint it ignores)."""

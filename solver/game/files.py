@@ -1,10 +1,10 @@
 """Files the project reads and writes: the one bounded reader of input files, the user cache
 directory and the one atomic-write helper.
 
-Every file a tool takes as input (word lists, priors, journals, openers tables, Q-tables; the
-decision-tree artifacts through :func:`policy_tree.reader.read_artifact_bytes`, whose checks
-these are) is read by :func:`read_input_file`: only a regular file, of at most the size cap of
-its kind (:data:`INPUT_LIMITS`), both checked before a byte is read, so a FIFO, a device such as
+Every file a tool takes as input (word lists, priors, journals, openers tables, Q-tables, the
+decision-tree artifacts through :func:`policy_tree.reader.read_artifact_bytes`) is read by
+:func:`read_input_file`: only a regular file, of at most the size cap of its kind
+(:data:`INPUT_LIMITS`), both checked before a byte is read, so a FIFO, a device such as
 ``/dev/zero`` or a huge file is refused at once, never read until memory runs out. Standard
 input is read with :func:`read_stdin` (at most a cap, refused past it).
 
@@ -40,7 +40,7 @@ INPUT_LIMITS = {
     "journal": 1024 * MIB,        # a run's journal (the legacy proof's: about 1 MB)
     "openers table": 64 * MIB,    # an openers CSV (the legacy one: 200 kB)
     "Q-table": 256 * MIB,         # a Q-learning artifact (the shipped ones: 200 kB)
-    "artifact": 256 * MIB,        # a decision tree (policy_tree.schema.MAX_ARTIFACT_BYTES)
+    "artifact": 256 * MIB,        # a decision tree (policy_tree.reader.read_artifact_bytes)
     "grid": 1 * MIB,              # a shared grid (tools.analyse --grid)
 }
 
@@ -55,6 +55,11 @@ def file_kind(mode: int) -> str:
         if test(mode):
             return kind
     return "not a regular file"
+
+
+def _a(what: str) -> str:
+    """``what`` with its indefinite article (``"an artifact"``, ``"a word list"``)."""
+    return f"{'an' if what[:1].lower() in 'aeio' else 'a'} {what}"
 
 
 def _limit_text(limit: int) -> str:
@@ -87,10 +92,10 @@ def check_input_file(path: str | Path, what: str, *, limit: int | None = None,
         except OSError as exc:
             raise error(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise error(f"{path}: is {file_kind(info.st_mode)}, not a {what} file (a regular file "
+        raise error(f"{path}: is {file_kind(info.st_mode)}, not {_a(what)} file (a regular file "
                     "is needed)")
     if info.st_size > cap:
-        raise error(f"{path}: {info.st_size} bytes, larger than a {what} file may be (the limit is "
+        raise error(f"{path}: {info.st_size} bytes, larger than {_a(what)} file may be (the limit is "
                     f"{_limit_text(cap)}); it is not read")
     return info
 
@@ -121,7 +126,7 @@ def read_input_file(path: str | Path, what: str, *, limit: int | None = None,
         except OSError as exc:
             raise error(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
     if len(data) > cap:  # it grew while being read
-        raise error(f"{path}: larger than a {what} file may be (the limit is {_limit_text(cap)})")
+        raise error(f"{path}: larger than {_a(what)} file may be (the limit is {_limit_text(cap)})")
     return data
 
 
@@ -145,7 +150,7 @@ def read_stdin(what: str, *, limit: int | None = None, error: type[Exception] = 
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
     if len(data) > cap:
-        raise error(f"standard input: more than a {what} may be (the limit is "
+        raise error(f"standard input: more than {_a(what)} may be (the limit is "
                     f"{_limit_text(cap)}); it is not read further")
     return data
 

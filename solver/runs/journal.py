@@ -62,6 +62,7 @@ import struct
 import time
 import warnings
 import zlib
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -251,7 +252,7 @@ class Journal:
 
     @classmethod
     def open(cls, path: str | Path, fingerprint: dict, resume: bool = True,
-             sync_interval: float = 0.0) -> Journal:
+             sync_interval: float = 0.0, shape: Callable[[str, Any], None] | None = None) -> Journal:
         """Open the journal at ``path`` for the run ``fingerprint``, creating it if missing.
 
         Args:
@@ -263,6 +264,9 @@ class Journal:
             sync_interval: seconds; 0 (the default) fsyncs every record, more fsyncs a record
                 only when that long has passed since the last fsync (every record is still
                 written at once: see the module docstring's Durability).
+            shape: ``shape(key, payload)`` raises (KeyError, TypeError, ValueError) when a
+                record read back is not of the shape its run writes (e.g. built with
+                :func:`record_shape`); every record is checked on open.
 
         Returns:
             the open :class:`Journal`, holding the records read (a torn last record dropped).
@@ -270,6 +274,8 @@ class Journal:
         Raises:
             ForeignJournalError: ``resume`` is true and the file holds a journal with another
                 fingerprint, or something that is not a journal.
+            MalformedJournalError: a record matches its checksum but not ``shape`` (or is not
+                a journal record at all); the message names the file and the record.
             OSError: the file cannot be created, locked, read or written.
         """
         path = Path(path)
@@ -350,7 +356,12 @@ class Journal:
             warnings.warn(notice, JournalDamagedWarning, stacklevel=2)
         if sync_interval < 0:
             raise ValueError(f"sync_interval must be ≥ 0 seconds, got {sync_interval}")
-        return cls(path, wanted, identity, records, sync_interval)
+        journal = cls(path, wanted, identity, records, sync_interval)
+        if shape is not None:
+            for key, payload in records.items():
+                with journal.reading(key):
+                    shape(key, payload)
+        return journal
 
     # -- reading ------------------------------------------------------------------------------
     def records(self) -> dict[str, Any]:
@@ -362,16 +373,18 @@ class Journal:
         return self._records.get(key, default)
 
     @contextlib.contextmanager
-    def reading(self):
+    def reading(self, key: str | None = None):
         """Context for decoding this journal's records into a run's values: a record of the
         wrong shape (a missing key, a wrong type or length: KeyError, TypeError, ValueError,
         IndexError, AttributeError raised inside) becomes a :class:`MalformedJournalError`
-        naming the file, and that ``--no-resume`` starts over."""
+        naming the file (and the record's ``key`` when given), and that ``--no-resume``
+        starts over."""
         try:
             yield self
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            which = "a record" if key is None else f"the record {_short(key, 60)}"
             raise MalformedJournalError(
-                f"{self.path}: a record is not of the shape this run writes "
+                f"{self.path}: {which} is not of the shape this run writes "
                 f"({type(exc).__name__}: {str(exc)[:120]}); it is not reused. Start over with "
                 "resume=False (--no-resume on the command line), which discards it") from None
 
@@ -450,6 +463,41 @@ class Journal:
     def __repr__(self) -> str:
         state = "closed" if self._identity is None else "detached" if self.detached else "open"
         return f"<Journal {str(self.path)!r}: {len(self._records)} records, {state}>"
+
+
+#: The types a record's field may have in :func:`record_shape` (msgpack's: a tuple is read
+#: back as a list, a float may be written as an int).
+NUMBER = (int, float)
+
+
+def record_shape(fields_by_prefix: Mapping[str, Mapping[str, type | tuple[type, ...]]],
+                 kind: Callable[[str], str] | None = None) -> Callable[[str, Any], None]:
+    """A ``shape`` check for :meth:`Journal.open`: a record whose key starts with a prefix of
+    ``fields_by_prefix`` (the longest that matches; ``""`` matches every key), or whose
+    ``kind(key)`` is one of its keys when ``kind`` is given, must be a map holding each named
+    field with one of its types (``None`` allowed only when listed as ``type(None)``); a key
+    with no match is not of this run.
+
+    Raises (from the returned check): ValueError (a field missing, an unknown key), TypeError
+    (not a map, a field of another type)."""
+    prefixes = sorted(fields_by_prefix, key=len, reverse=True)
+
+    def check(key: str, payload) -> None:
+        prefix = kind(key) if kind is not None else next((p for p in prefixes if key.startswith(p)), None)
+        if prefix not in fields_by_prefix:
+            prefix = None
+        if prefix is None:
+            raise ValueError(f"no record of this run has the key {_short(key, 40)}")
+        if not isinstance(payload, dict):
+            raise TypeError(f"a {type(payload).__name__}, not a map")
+        for name, kinds in fields_by_prefix[prefix].items():
+            if name not in payload:
+                raise ValueError(f"no field {name!r}")
+            value = payload[name]
+            kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                raise TypeError(f"field {name!r} is a {type(value).__name__}")
+    return check
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int]:

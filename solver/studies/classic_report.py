@@ -139,6 +139,18 @@ def _qtable_digest(policy, belief: str) -> str:
     return qtable_digest(policy.qtable()) if getattr(policy, "name", "") == "qlearning" else ""
 
 
+def _journal_shape():
+    """A classic report's journal record: one :func:`score_run`."""
+    from solver.runs.journal import NUMBER, record_shape
+
+    return record_shape({"": {
+        "belief": str, "policy": str, "seed": (int, type(None)), "opener": str, "first_guess": str,
+        "total": int, "average": NUMBER, "losses": int, "win_rate": NUMBER, "max_guesses": int,
+        "histogram": list, "optimum_total": int, "optimum_average": NUMBER, "gap_guesses": NUMBER,
+        "same_setting_optimum": (int, str), "seconds": NUMBER, "seconds_per_game": NUMBER,
+        "qtable_sha256": str}})
+
+
 def score_run(policy, universe, seed: int | None, opener: str | None, optimum_total: int) -> dict:
     """One (belief, agent, seed) run as a msgpack-ready record."""
     from solver.evaluation.belief_scoring import bind_policy, score_in_belief
@@ -206,7 +218,8 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
         for belief in beliefs:
             load_qtable(qtable_path(word_list, belief), word_list)
     (out_dir / "results").mkdir(parents=True, exist_ok=True)
-    journal = Journal.open(out_dir / "results" / "classic.journal", report_fingerprint(word_list), resume=resume)
+    journal = Journal.open(out_dir / "results" / "classic.journal", report_fingerprint(word_list), resume=resume,
+                           shape=_journal_shape())
     plan = [(belief, name, seed if not agents[name].deterministic else None)
             for belief in beliefs for name in policies
             for seed in (seeds if not agents[name].deterministic else [None])]

@@ -79,6 +79,19 @@ def _worker_exact(word_list, opener: str, tree_path: str):
     return exact[opener]
 
 
+def _journal_shape():
+    from solver.runs.journal import NUMBER, record_shape
+
+    none = type(None)
+    return record_shape({
+        "optimum/": {"opener": str, "total": int, "max_guesses": int, "histogram": list,
+                     "solve_seconds": NUMBER, "source": str, "tree_path": str, "seconds": NUMBER},
+        "policy/": {"opener": str, "policy": str, "total": int, "max_guesses": int, "failures": int,
+                    "histogram": list, "seconds": NUMBER, "seconds_per_game": NUMBER, "mode": str,
+                    "seed": (int, none), "top": int, "regret_summary": dict, "regrets": list},
+    })
+
+
 def score_task(word_list, opener: str, name: str, tree_path: str, seed: int = 0, top: int = 10,
                jobs: int = 1) -> dict:
     """Score one policy from one opener and price its decisions.
@@ -208,7 +221,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     out_dir = prepare_output_dir(out_dir)
     usable_cache_dir()
     journal = Journal.open(journal_path("report", directory=Path(out_dir) / "results"),
-                           report_fingerprint(word_list), resume=resume)
+                           report_fingerprint(word_list), resume=resume, shape=_journal_shape())
     n_workers = cpu_count() if jobs < 0 else max(1, jobs)
     twins = {p: FLOAT_TWINS[p] for p in policies if float_twins and p in FLOAT_TWINS}
     all_policies = policies + [t for t in twins.values() if t not in policies]

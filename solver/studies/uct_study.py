@@ -442,7 +442,7 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
     holds that are not in the CSVs yet are played again)."""
     import numbers
 
-    from solver.runs.journal import Journal
+    from solver.runs.journal import Journal, record_shape
     from solver.game.feedback import feedback_table
     from solver.game.wordlists import WordList, load_word_list
 
@@ -462,7 +462,7 @@ def run_study(names, seeds, *, opener: str, jobs: int, words: str, out_dir: Path
     deterministic = {n: build_policy(n, word_list, table).deterministic for n in names}
     out_dir = prepare_output_dir(out_dir)
     journal = Journal.open(journal_path("runs", directory=out_dir), study_fingerprint(word_list),
-                           resume=resume)
+                           resume=resume, shape=record_shape({"": {"row": dict, "guesses": (list, np.ndarray)}}))
     if len(journal):
         fold_runs(out_dir, journal.records(), word_list.answers)
         echo(f"{len(journal)} finished run(s) recovered from {journal.path}")

@@ -118,6 +118,19 @@ def list_fields(kind: str, fraction: float, seed: int, word_list) -> dict:
             "n_answers": word_list.n_answers, "n_guesses": word_list.n_guesses}
 
 
+def _journal_shape():
+    """A vocabulary report's journal record: an :func:`exact_optimum` (key ``…/optimum``) or a
+    :func:`score_agent` (key ``…/AGENT``)."""
+    from solver.runs.journal import NUMBER, record_shape
+
+    return record_shape({
+        OPTIMUM: {"first_guess": str, "optimum_total": (int, type(None)), "optimum_source": str,
+                  "seconds": NUMBER, "proof_reused": int},
+        "agent": {"agent": str, "first_guess": str, "total": int, "average": NUMBER, "win_rate": NUMBER,
+                  "losses": int, "max_guesses": int, "seconds": NUMBER, "seconds_per_game": NUMBER},
+    }, kind=lambda key: OPTIMUM if key.endswith(f"/{OPTIMUM}") else "agent")
+
+
 def exact_optimum(word_list, jobs: int = 1) -> dict:
     """The exact optimum over all openers of ``word_list`` (normal mode, total guesses,
     6 guesses): ``{"first_guess", "optimum_total", "optimum_source", "seconds", "proof_reused"}``;
@@ -218,7 +231,8 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
     usable_cache_dir()
     (out_dir / "results").mkdir(parents=True, exist_ok=True)
     fingerprint = report_fingerprint(base, agents, kinds, fractions, seeds, episodes_per_answer)
-    journal = Journal.open(out_dir / "results" / "vocab.journal", fingerprint, resume=resume)
+    journal = Journal.open(out_dir / "results" / "vocab.journal", fingerprint, resume=resume,
+                           shape=_journal_shape())
     plan = [(kind, fraction, seed) for kind in kinds for fraction in fractions for seed in seeds]
     rows = []
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

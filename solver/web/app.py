@@ -11,7 +11,10 @@ which ask the same search service as the command-line tools
   "feedback": "bbbby"}, ...], "top": 5, "budget": 2}`` →
   :meth:`solver.exact.service.Advice.to_json` (``tools.assist --json``, with the ``splits``
   of the next guess and the alternatives: the page's "why"); ``top`` 0 answers without ranking
-  alternatives; histories of six guesses (lost games) are answered too;
+  alternatives; histories of six guesses (lost games) are answered too. A state
+  on a decision tree is answered at once; when its alternatives are not proven yet, the answer
+  has ``"alternatives_pending": true`` and they are searched in the background: the same
+  request with ``"follow": true`` waits for them (at most its budget);
 - ``POST /api/analyse`` ``{"words", "mode", "history", "budget"}``, or with ``"guesses":
   [words]`` and the ``"answer"`` or the shared ``"grid"`` (a header ending in ``*``: hard
   mode) instead of the history → :meth:`solver.evaluation.analysis.GameAnalysis.to_json`
@@ -27,12 +30,15 @@ Every input is checked (``Host`` — loopback names and ``allow_hosts`` only —
 type, the body's size while it streams in and its nesting, the list name, the history, each
 guess's letters and list, each feedback's pattern, ``top``, the budget, capped at
 ``budget_cap`` seconds): a bad one gets a 4xx with ``{"error": "<one line>"}``, the same
-message the command line prints (a foreign ``Host``: Starlette's plain 400). Too many
-searches: 429 (one client) or 503 (all); a search past its budget is stopped (503).
+message the command line prints (a foreign ``Host``: Starlette's plain 400). A body not
+received within ``body_timeout`` seconds: 408 (the headers' deadline is the connection's:
+:mod:`solver.web.http`). Too many lookups, searches or analyses: 429 (one client) or 503 (all);
+a search past its budget is stopped (503); a search whose worker died: 503 (try again).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import re
@@ -61,6 +67,8 @@ MAX_TOP = 10
 #: grids): a list of other words is refused when the server starts, not guess by guess.
 PAGE_WORD_LENGTH = 5
 MAX_BODY = 16_384
+#: Seconds a client has to send a request's body once its headers are in, by default.
+BODY_TIMEOUT = 10.0
 #: The deepest JSON nesting a request may have (ours have 3 levels).
 MAX_DEPTH = 8
 #: Host headers always accepted (the loopback names); more with ``allow_hosts``.
@@ -78,6 +86,10 @@ class MediaTypeError(RequestError):
 
 class BodyTooLarge(RequestError):
     """A request body over :data:`MAX_BODY` bytes (HTTP 413)."""
+
+
+class BodyTimeout(RequestError):
+    """A request body not received within its deadline (HTTP 408)."""
 
 
 #: What each shipped 5-letter list is, for the page's list choice (solver/data/README.md).
@@ -131,6 +143,14 @@ def _mode(value) -> Mode:
     return Mode(value)
 
 
+def _follow(value) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RequestError(f"follow must be true or false, got {str(value)[:20]!r}")
+    return value
+
+
 def _top(value) -> int:
     if value is None:
         return 5
@@ -162,10 +182,19 @@ def json_depth(raw: bytes) -> int:
     return deepest
 
 
-async def read_json(request: Request) -> dict:
+async def read_json(request: Request, timeout: float = BODY_TIMEOUT) -> dict:
     """The request's JSON object, read at most :data:`MAX_BODY` bytes into memory (a longer
-    body is refused while it streams in: 413), at most :data:`MAX_DEPTH` deep. Raises
-    RequestError (and MediaTypeError for a body not sent as JSON)."""
+    body is refused while it streams in: 413) within ``timeout`` seconds (else BodyTimeout,
+    408), at most :data:`MAX_DEPTH` deep. Raises RequestError (and MediaTypeError for a body
+    not sent as JSON)."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await _read_json(request)
+    except TimeoutError:
+        raise BodyTimeout(f"the request body did not arrive within {timeout:g} s") from None
+
+
+async def _read_json(request: Request) -> dict:
     import json
 
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
@@ -193,7 +222,7 @@ async def read_json(request: Request) -> dict:
 
 def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
                search_workers: int = 2, per_client: int = 2, queue: int = 8,
-               allow_hosts=()) -> Starlette:
+               allow_hosts=(), body_timeout: float = BODY_TIMEOUT) -> Starlette:
     """The ASGI app serving the page for the shipped ``lists``.
 
     Args:
@@ -203,6 +232,7 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
         search_workers, per_client, queue: see :class:`solver.web.lanes.Lanes`.
         allow_hosts: ``Host`` names accepted besides :data:`LOCAL_HOSTS` (a request naming
             another host gets a 400, so that other web pages cannot drive this server).
+        body_timeout: seconds a request's body may take to arrive (> 0; more: 408).
 
     Raises:
         InputError: no list, an unknown list, a cap or a count out of range.
@@ -219,6 +249,9 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
     if isinstance(budget_cap, bool) or not isinstance(budget_cap, (int, float)) \
             or not math.isfinite(budget_cap) or not 0 < budget_cap <= 3600:
         raise InputError(f"the budget cap must be a number of seconds in (0, 3600], got {budget_cap!r}")
+    if isinstance(body_timeout, bool) or not isinstance(body_timeout, (int, float)) \
+            or not math.isfinite(body_timeout) or not 0 < body_timeout <= 3600:
+        raise InputError(f"the body timeout must be a number of seconds in (0, 3600], got {body_timeout!r}")
     for label, value, least in (("search workers", search_workers, 1), ("searches per client", per_client, 1),
                                 ("queue", queue, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 256:
@@ -253,14 +286,15 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
             "default_budget": min(DEFAULT_BUDGET, budget_cap)})
 
     async def next_guess(request: Request):
-        data = await read_json(request)
+        data = await read_json(request, body_timeout)
         words, budget = checked(data)
         history = _history(data.get("history", []), _word_lists[words].word_length)
         return await lanes.answer(_client(request), "next", words, _mode(data.get("mode")), history,
-                                  _top(data.get("top")), budget, request.is_disconnected)
+                                  _top(data.get("top")), budget, request.is_disconnected,
+                                  follow=_follow(data.get("follow")))
 
     async def analyse(request: Request):
-        data = await read_json(request)
+        data = await read_json(request, body_timeout)
         words, budget = checked(data)
         if "guesses" in data:  # the guesses with the answer or the shared grid (tools.analyse)
             history, mode = await _game_of(data, words)
@@ -295,7 +329,8 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
             except InputError as exc:
                 text = str(exc).strip().splitlines()
-                status = 415 if isinstance(exc, MediaTypeError) else 413 if isinstance(exc, BodyTooLarge) else 400
+                status = (415 if isinstance(exc, MediaTypeError) else 413 if isinstance(exc, BodyTooLarge)
+                          else 408 if isinstance(exc, BodyTimeout) else 400)
                 return JSONResponse({"error": text[0] if text else type(exc).__name__}, status_code=status)
             except Exception as exc:  # a bug: a short message, never a traceback
                 return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"[:300]},

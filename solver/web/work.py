@@ -20,11 +20,14 @@ import os
 from solver.exact.advice import EXACT, SOLVED
 from solver.game.spec import Mode
 
-#: The most seconds a lookup may spend on the alternatives (an on-tree lookup takes a few
-#: milliseconds; the alternatives of a large state can take seconds to prove).
+#: The most seconds a lookup may spend ranking the alternatives (an on-tree lookup takes a
+#: few milliseconds; the alternatives of a large state can take seconds to prove). A request's
+#: first lookup spends none (the next guess at once); the alternatives are then ranked this
+#: long in the background, on the lookup lane, before a search is asked.
 LOOKUP_SECONDS = 0.1
 
 _games: dict = {}
+_warmed: list = []  # the role, once this process's kernels are loaded
 
 
 class OfferedList:
@@ -44,22 +47,40 @@ class OfferedList:
 
 
 def start(lists, role: str) -> None:
-    """Worker initialiser: load ``lists`` (names) and lower the priority of the search role
-    (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores first."""
+    """Worker initialiser: load ``lists`` (names), lower the priority of the search role
+    (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores
+    first. A lookup worker also loads its kernels (:func:`warm`) before its first task: one
+    that replaces a worker killed or stopped (a lookup past LOOKUP_TIMEOUT) would otherwise
+    pay for them in a lookup, time out and be replaced again. A search worker does not: one
+    is replaced each time a client hangs up, and the replacement's CPU would be spent on every
+    abandoned search (its first search pays for the kernels, within its budget)."""
     if role != "lookup":
         os.nice(5 if role == "search" else 10)
     for name in lists:
         _games[name] = OfferedList(name)
+    if role == "lookup":
+        warm(role)
 
 
 def warm(role: str) -> str:
     """Load (or, with a cold numba cache, compile) the search kernels now, with no deadline,
-    so that no request's budget pays for them; returns ``role``."""
+    so that no request's budget pays for them (once per process); returns ``role``."""
+    if _warmed:
+        return role
+    _warmed.append(role)
     game = next(iter(_games.values()))
     service = game.services[Mode.NORMAL]
     if role == "build":  # a build forks the solver's workers, which load their own kernels
         return role
     service.advise([], top=0, splits=True)  # the partition kernel too (the page's "why")
+    # an on-tree state's alternatives, as a lookup values them: the first such call loads
+    # kernels that took 16 s on a loaded machine, past LOOKUP_TIMEOUT, when left to a request
+    from solver.game.feedback import code_to_text, feedback_code
+
+    opener = service.advise([], top=0).next_guess
+    for answer in game.word_list.answers[:2]:
+        history = [(opener, code_to_text(feedback_code(opener, answer), len(opener)))]
+        service.advise(history, top=5, budget=2.0, alternatives_budget=2.0, splits=True)
     state = service.state_after(service.normalise([(game.word_list.guesses[0], "bbbbb")]))
     if state.size:
         from solver.exact.anytime import rank_guesses
@@ -67,7 +88,6 @@ def warm(role: str) -> str:
         rank_guesses(service.game, state[:3], 5, top=2, table=game.table, in_process=True)
     if role == "search":  # an analysis loads the exact kernels' other specialisations
         from solver.evaluation.analysis import analyse_game
-        from solver.game.feedback import code_to_text, feedback_code
 
         answer = game.word_list.answers[0]
         opener = service.advise([], top=0).next_guess
@@ -76,12 +96,14 @@ def warm(role: str) -> str:
     return role
 
 
-def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
-    """A request answered from the trees alone, if it can be.
+def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float,
+           rank_seconds: float = LOOKUP_SECONDS):
+    """A request answered from the trees alone, if it can be; the alternatives are ranked for
+    at most ``rank_seconds`` (0: not at all unless trivial, so that the answer is at once).
 
     Returns ``(route, json, opener)``: route ``"answer"`` (exact, alternatives complete),
     ``"partial"`` (the next guess and its value exact, the alternatives the best found in
-    :data:`LOOKUP_SECONDS`) or ``"search"`` (json None: off every tree, or an analysis); and the
+    ``rank_seconds``) or ``"search"`` (json None: off every tree, or an analysis); and the
     history's opener when the book has no tree of it (one that wins every game), else None.
     Raises InputError for a history the rules reject (an unknown word, impossible feedback, a
     hard-mode violation)."""
@@ -98,7 +120,9 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float):
         if where.tree is None:  # off every tree: a search
             return "search", None, opener
     seconds = min(budget, LOOKUP_SECONDS)
-    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=seconds, splits=True)
+    ranking = min(seconds, rank_seconds) if rank_seconds > 0 else 0.001  # 0.001 s: not started
+    advice = service.advise(history, top=top, budget=seconds, alternatives_budget=ranking,
+                            splits=True)
     if advice.status != EXACT and advice.status != SOLVED:
         return "search", None, opener
     complete = advice.alternatives_complete or top == 0 or advice.next_guess is None

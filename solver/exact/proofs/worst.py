@@ -125,6 +125,8 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
             proof = _Levels(word_list, game, rank, queue, runner.share(job), runner, journal,
                             progress, started)
             rows = proof.run()
+            if not rows or rows[0].status != "exact":
+                journal.discard()  # proven unwinnable: finished, nothing left to resume
     finally:
         runner.close()
     if not rows or rows[0].status != "exact":

@@ -388,9 +388,15 @@ async function refresh({ analysis = null, analyse = false } = {}) {
       $("analysis-section").hidden = true;
       $("alternatives-section").hidden = false;
       $("alternatives-note").textContent = "Valuing the alternatives…";
-      const full = await post("/api/next", { ...body, top: 5, budget: state.budget }, ticket);
+      let full = await post("/api/next", { ...body, top: 5, budget: state.budget }, ticket);
       if (ticket !== state.ticket) return null;
       showAlternatives(full);
+      if (full.alternatives_pending) {  // the rest are being proven: fill them in when they arrive
+        $("alternatives-note").textContent = "Proving the other alternatives…";
+        full = await post("/api/next", { ...body, top: 5, budget: state.budget, follow: true }, ticket);
+        if (ticket !== state.ticket) return null;
+        showAlternatives(full);
+      }
     }
   } catch (err) {
     if (ticket !== state.ticket) return null;
