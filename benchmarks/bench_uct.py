@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 VARIANTS = ("a", "b", "a_o", "b_o")
 #: The speed target: N = 50,000 over all 2,315 games from SALET on 2 cores.

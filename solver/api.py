@@ -28,8 +28,8 @@ afterwards; a decision's regret is ``Q* − V*``.
 :func:`decision_regrets`
 =====================  ===========================================================================
 
-The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`) is registered
-when ``solver`` is imported and gymnasium is installed.
+The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`):
+``gymnasium.make("solver:ExactWordle-v0")`` (see :mod:`solver`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Advice from any position (solver.evaluation.assist, tools.assist): the next guess and the
+"""Advice from any position (solver.evaluation.assist, solver.cli.assist): the next guess and the
 Q-values against independent exact values, the tree, the time budget, and bad input."""
 
 from __future__ import annotations

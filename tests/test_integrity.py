@@ -198,7 +198,7 @@ def test_a_proof_whose_csv_cannot_be_written_names_its_journal(tmp_path, monkeyp
     """A full disk at the end of a proof: exit 1, the message names the CSV, the journal that
     kept the work and how to resume; the journal is still there. The paths are long (a
     message of over 300 characters was once cut before "rerun the same command")."""
-    import tools.prove
+    import solver.cli.prove
     from solver.exact.proofs import results as prove_module
 
     tmp_path = tmp_path / ("deep" * 40)
@@ -212,7 +212,7 @@ def test_a_proof_whose_csv_cannot_be_written_names_its_journal(tmp_path, monkeyp
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out.csv"))
 
     monkeypatch.setattr(prove_module, "write_atomic", full)
-    status = tools.prove.main(["--words", str(words), "--jobs", "1", "--out", str(tmp_path / "out.csv")])
+    status = solver.cli.prove.main(["--words", str(words), "--jobs", "1", "--out", str(tmp_path / "out.csv")])
     err = capsys.readouterr().err
     assert status == 1
     journals = list((tmp_path / "cache" / "journals").glob("prove-*.journal"))

@@ -73,7 +73,7 @@ def test_a_python_without_site_packages():
 
 
 def test_a_missing_module_of_our_own_is_not_called_a_dependency():
-    from tools._cli import missing_dependency
+    from solver.cli._cli import missing_dependency
 
     assert missing_dependency(ModuleNotFoundError("x", name="solver.nope")) is None
     assert missing_dependency(ValueError("x")) is None

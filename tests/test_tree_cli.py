@@ -400,19 +400,19 @@ def test_a_short_name_names_one_shipped_tree(tmp_path):
 
 
 def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, monkeypatch):
-    import tools.tree
+    import solver.cli.tree
     from solver.game.errors import InputError
 
     top, book = tmp_path / "artifacts", tmp_path / "artifacts" / "book"
     book.mkdir(parents=True)
     for directory in (top, book):
         (directory / "legacy-normal-salet.msgpack").write_bytes(ARTIFACT.read_bytes())
-    monkeypatch.setattr(tools.tree, "_shipped_dirs", lambda: (("", top), ("book/", book)))
+    monkeypatch.setattr(solver.cli.tree, "_shipped_dirs", lambda: (("", top), ("book/", book)))
     monkeypatch.chdir(tmp_path)  # where the name is no file
     with pytest.raises(InputError) as caught:
-        tools.tree.resolve_artifact("legacy-normal-salet")
+        solver.cli.tree.resolve_artifact("legacy-normal-salet")
     assert str(caught.value) == (
         f"legacy-normal-salet: names 2 shipped trees, give the path of the one meant: "
         f"{top / 'legacy-normal-salet.msgpack'} or {book / 'legacy-normal-salet.msgpack'}")
-    assert tools.tree.resolve_artifact("book/legacy-normal-salet") == str(book / "legacy-normal-salet.msgpack")
-    assert tools.tree.shipped_trees() == ["book/legacy-normal-salet", "legacy-normal-salet"]
+    assert solver.cli.tree.resolve_artifact("book/legacy-normal-salet") == str(book / "legacy-normal-salet.msgpack")
+    assert solver.cli.tree.shipped_trees() == ["book/legacy-normal-salet", "legacy-normal-salet"]

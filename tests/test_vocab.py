@@ -1,5 +1,5 @@
 """Vocabulary variants: the generators, the report's exact optimum against the brute force,
-and the two command-line tools (tools.make_vocab, tools.vocab_report) in subprocesses."""
+and the two command-line tools (solver.cli.make_vocab, solver.cli.vocab_report) in subprocesses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The web server (solver.web.app, tools.serve): the JSON endpoints against the API, every bad
+"""The web server (solver.web.app, solver.cli.serve): the JSON endpoints against the API, every bad
 input a 4xx with its message. The page itself is tested in a browser in tests/test_page.py."""
 
 from __future__ import annotations

@@ -55,8 +55,7 @@ from solver.game.environments import Episode
 from solver.game.feedback import code_to_text
 from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
 
-#: The id ``solver/__init__.py`` registers this environment under with gymnasium.
-ENV_ID = "ExactWordle-v0"
+from solver import register_environment
 
 #: One search service per word list and guess limit, shared by the environments of a process
 #: (vectorised copies reuse what the others solved).
@@ -255,3 +254,7 @@ class ExactWordleEnv(gym.Env):
             return None
         lines = [f"{word} {code_to_text(code, self.length)}" for word, code in self._steps]
         return "\n".join(lines + [f"{len(self._state)} answers possible"])
+
+
+# Whatever was imported first (this package before gymnasium), this module registers it.
+register_environment()

@@ -12,9 +12,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from tools import _cli
+from solver.cli import _cli
 
-#: command → (module under tools/, one line for the overview), in the overview's order.
+#: command → (module under solver/cli/, one line for the overview), in the overview's order.
 COMMANDS: dict[str, tuple[str, str]] = {
     "assist": ("assist", "the exact next guess from any position (any history, any opener)"),
     "analyse": ("analyse", "regret (skill) and luck of every move of a finished game"),
@@ -69,7 +69,7 @@ def _command(argv: list[str]):
         _cli.print_error(f"unknown command {name!r}{hint}; commands: {', '.join(COMMANDS)}")
         return _cli.EXIT_INPUT
     _cli.COMMAND_PREFIX = "wordle"
-    return importlib.import_module(f"tools.{COMMANDS[name][0]}"), argv[1:]
+    return importlib.import_module(f"solver.cli.{COMMANDS[name][0]}"), argv[1:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Sequence
 
 from solver.game.spec import MODES, OBJECTIVES
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
 DESCRIPTION = """\
 Find and prove the best opener over all allowed guesses (docs/algorithms.md §9): every

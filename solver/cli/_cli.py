@@ -38,7 +38,7 @@ DEBUG_HELP = "on an internal error, print the traceback too"
 
 Interrupted = str | Callable[[list[str]], str]
 
-#: Set by ``wordle`` (tools/wordle.py) while it runs a subcommand: the usage lines then say
+#: Set by ``wordle`` (solver/cli/wordle.py) while it runs a subcommand: the usage lines then say
 #: ``wordle <command>`` instead of ``python -m tools.<module>``.
 COMMAND_PREFIX: str | None = None
 
@@ -90,7 +90,7 @@ def install_dependency_hook() -> None:
     """Make an uncaught missing-dependency error (a tool's module importing numpy or rich at its
     top, before :func:`run_main` runs) one plain line on stderr instead of a traceback, exit
     status 1; every other uncaught exception goes to the hook that was there. Installed once
-    by ``tools/__init__.py``."""
+    by ``solver/cli/__init__.py``."""
     previous = sys.excepthook
     if getattr(previous, "missing_dependency_hook", False):
         return

@@ -11,8 +11,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from solver.game.spec import MODES, OBJECTIVES
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
 DESCRIPTION = """\
 Solve the exact optimal Wordle policy for a fixed opener (every game won within the guess

@@ -7,8 +7,8 @@ import shlex
 import time
 from collections.abc import Sequence
 
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Train the constant-state Q-table of the 'qlearning' agent (solver/policies/qlearning.py,

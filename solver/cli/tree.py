@@ -20,8 +20,8 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from solver.game.wording import counted
-from tools import _cli
-from tools._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
+from solver.cli import _cli
+from solver.cli._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
                         exit_with, positive_seconds, prog_name)
 
 #: When this module was loaded (about the command's start): ``next --budget`` counts from here.
@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def cmd_verify(args) -> int:
     import policy_tree
     from solver.game.errors import InputError
-    from tools._cli import print_error
+    from solver.cli._cli import print_error
 
     if args.feedback is not None:
         from solver.game.feedback import check_feedback_rule
@@ -267,7 +267,7 @@ def cmd_upgrade(args) -> int:
     from policy_tree.schema import FORMAT_VERSION
     from solver.game.errors import InputError
     from solver.game.files import write_atomic
-    from tools._cli import print_error
+    from solver.cli._cli import print_error
 
     status = EXIT_OK
     for path in args.artifacts:
@@ -399,7 +399,7 @@ def advise_off_tree(tree, steps, budget_option) -> int:
     from solver.exact.service import SearchService
     from solver.studies.play_render import advice_text
 
-    from tools.assist import OUTPUT_SECONDS, seconds_left
+    from solver.cli.assist import OUTPUT_SECONDS, seconds_left
 
     budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
     advice = SearchService.for_tree(tree).advise(steps, top=0, budget=budget)
@@ -415,7 +415,7 @@ def cmd_next(args) -> int:
     tree = policy_tree.load(resolve_artifact(args.artifact))
     try:
         position = tree.position(args.history)
-    except InconsistentHistoryError:  # no answer of the list fits: as tools.assist, the search
+    except InconsistentHistoryError:  # no answer of the list fits: as `wordle assist`, the search
         return advise_off_tree(tree, tree.normalise_history(args.history), args.budget)  # service
     if position.won:
         print(f"solved: {position.steps[-1][0]} in {counted(len(position.steps), 'guess')}")

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 VARIANTS = ("noisy", "absurdle", "both")
 

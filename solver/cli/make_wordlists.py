@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from tools._cli import EXIT_FAILED, EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.cli._cli import EXIT_FAILED, EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Build the word lists wordfreq-4, wordfreq-6 and wordfreq-7 from the wordfreq package's English

@@ -7,8 +7,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, entry_point, exit_with, prog_name
-from tools.assist import add_game_options, load_service
+from solver.cli._cli import EXIT_OK, entry_point, exit_with, prog_name
+from solver.cli.assist import add_game_options, load_service
 
 DESCRIPTION = """\
 Analyse a finished game exactly. Give it as the guesses plus the answer
@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from solver.evaluation.analysis import analyse_game
     from solver.game.history import History, grid_mode
-    from tools._cli import SolveProgress
+    from solver.cli._cli import SolveProgress
 
     from solver.exact.service import check_budget
 

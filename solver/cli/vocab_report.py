@@ -7,8 +7,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 The vocabulary-variant report (solver/studies/vocab_report.py, docs/algorithms.md §12). For
@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from solver.game.wordlists import load_word_list
     from solver.studies.vocab_report import check_request, console_table, run_vocab_report
-    from tools.make_vocab import parse_fractions, parse_seeds, split_list
+    from solver.cli.make_vocab import parse_fractions, parse_seeds, split_list
 
     agents, kinds, fractions, seeds = check_request(split_list(args.agents), split_list(args.kinds),
                                                     parse_fractions(args.fractions), parse_seeds(args.seeds))

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from solver.game.spec import MODES
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Solve and write the optimal decision tree of each popular opener for a word list and mode

@@ -33,8 +33,8 @@ import argparse
 from pathlib import Path
 from collections.abc import Sequence
 
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 
 def _interrupted(argv: list[str]) -> str:

@@ -10,8 +10,8 @@ import time
 from collections.abc import Sequence
 
 from solver.game.spec import MODES
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 #: When this module was loaded: run as a command (:func:`run`), the interpreter's start give
 #: or take a few milliseconds, and ``--budget`` counts from here (start-up is part of the
@@ -55,7 +55,7 @@ MIN_SEARCH_SECONDS = 0.05
 
 
 def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
-    """--words, --mode, --budget, --tree/--no-tree, --json: shared with ``tools.analyse``."""
+    """--words, --mode, --budget, --tree/--no-tree, --json: shared with ``wordle analyse``."""
     parser.add_argument("--words", default="legacy",
                         help="word list: 'legacy' (the original 2022 lists), 'nyt-2024' (the NYT's "
                              "lists of 2024), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', or a "

@@ -6,8 +6,8 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 
 DESCRIPTION = """\
 Absurdle (qntm's adversarial Wordle) solved exactly. The adversary holds every answer still

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, seed_list
 
 DESCRIPTION = """\
 Generate vocabulary variants of a word list (solver/game/variants.py, docs/algorithms.md §12)
@@ -75,7 +75,7 @@ def parse_fractions(text: str) -> list[float]:
 
 
 def parse_seeds(text: str) -> list[int]:
-    """Seeds from ``"0,1"`` (:func:`tools._cli.seed_list`). Raises VariantError for one that
+    """Seeds from ``"0,1"`` (:func:`solver.cli._cli.seed_list`). Raises VariantError for one that
     is not a whole number ≥ 0, or none."""
     from solver.game.errors import VariantError
 
