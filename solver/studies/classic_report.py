@@ -9,7 +9,7 @@ opener is given. The optimum compared against:
 - **answers known**: the exact optimum — over every opener when the agents choose their own
   (the best row of ``artifacts/<lists>-normal-openers.csv``, written by ``tools.prove``: 7920
   = 3.42117 for the legacy lists, SALET, proven), or the optimum from the fixed opener
-  (:func:`solver.exact.optimum_cache.load_or_solve_optimum`);
+  (the opening book, :meth:`solver.exact.book.OpeningBook.tree`);
 - **guesses**: the optimum of the same setting (a uniform prior over all 12,972 allowed words,
   Bellman over beliefs of up to 12,972 words) is not computable here; the answers-known
   optimum is a lower bound on nothing in that setting, so the report gives the gap to the
@@ -112,11 +112,12 @@ def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = A
         InputError: ``opener`` is None and no openers CSV of these lists exists.
     """
     if opener is not None:
-        from solver.exact.optimum_cache import load_or_solve_optimum
+        from solver.exact.book import OpeningBook
+        from solver.game.spec import Game
 
-        optimum = load_or_solve_optimum(word_list, opener, jobs=jobs,
-                                        artifacts_dir=[Path("artifacts"), Path(artifacts_dir)])
-        return int(optimum.header["total"]), f"exact optimum from {opener}"
+        shipped = (Path(artifacts_dir), Path(artifacts_dir) / "book")
+        optimum = OpeningBook(Game(word_list, GUESS_LIMIT), shipped=shipped).tree(opener, jobs=jobs)
+        return optimum.total, f"exact optimum from {opener}"
     path = Path(artifacts_dir) / f"{word_list.output_name}-normal-openers.csv"
     if not path.exists():
         raise InputError(f"{path}: no proven optimum over openers for these lists; run python -m tools.prove "
