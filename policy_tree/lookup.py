@@ -12,7 +12,6 @@ in a fraction of a second from a cold start.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +22,8 @@ from policy_tree.errors import (
     UnsolvedAnswerError,
 )
 from policy_tree.tree import DecisionTree
-from solver.game.errors import FeedbackError
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback, shows_green
-from solver.game.history import parse_history_token  # noqa: F401 (re-exported)
+from solver.game.feedback import code_to_text, feedback_code
+from solver.game.history import parse_history_token, parse_steps  # noqa: F401 (re-exported)
 from solver.game.wordlists import WordList
 from solver.game.wording import counted, plural
 
@@ -44,20 +42,6 @@ def format_history(steps: Iterable[tuple[str, int]]) -> str:
     """``[("salet", 3), ...]`` → ``"salet:bbybb ..."``; ``"(empty history)"`` for none."""
     text = " ".join(f"{word}:{code_to_text(code, len(word))}" for word, code in steps)
     return text or "(empty history)"
-
-
-def _feedback_code(feedback: Feedback, word_length: int = 5) -> int:
-    """A feedback given as a code or as text, as its code (0..3**word_length − 1)."""
-    top = 3**word_length - 1
-    if isinstance(feedback, bool):  # bool is an int subclass; True is no feedback
-        raise FeedbackError(f"feedback {feedback!r} is neither a code 0..{top} nor a string")
-    if isinstance(feedback, numbers.Integral):
-        code = int(feedback)
-        code_to_text(code, word_length)  # raises FeedbackError when out of range
-        return code
-    if isinstance(feedback, str):
-        return parse_feedback(feedback, word_length)
-    raise FeedbackError(f"feedback {feedback!r} is neither a code 0..{top} nor a string")
 
 
 @dataclass(frozen=True)
@@ -202,27 +186,13 @@ class PolicyTree:
     # -- lookups ---------------------------------------------------------------------------
     def normalise_history(self, history: Iterable[HistoryItem]) -> tuple[tuple[str, int], ...]:
         """The history as ``(guess word, feedback code)`` pairs, each guess checked against
-        the artifact's guess list. Raises :class:`~solver.game.errors.UnknownWordError`,
-        :class:`~solver.game.errors.FeedbackError` or :class:`HistoryTokenError`. On a Yellow
-        Wordle tree a feedback that shows a green other than all-green is refused
-        (FeedbackError): that game never shows one, and mapping it silently to yellow would
-        hide a mix-up of the two games."""
-        steps = []
-        for item in history:
-            if isinstance(item, str):
-                word, code = parse_history_token(item)
-            else:
-                word, feedback = item
-                word = str(word).strip().lower()
-                code = _feedback_code(feedback, len(word))
-            self.word_list.guess_index(word)  # raises UnknownWordError naming the list
-            if self.feedback == "yellow" and shows_green(code, len(word)):
-                raise FeedbackError(
-                    f"{word}:{code_to_text(code, len(word))} shows a green, but this is a Yellow "
-                    "Wordle tree: greens show as yellow (y) unless the whole guess is right "
-                    f"({'g' * len(word)})")
-            steps.append((word, code))
-        return tuple(steps)
+        the artifact's guess list, read by the one history parser
+        (:func:`solver.game.history.parse_steps`: a text, tokens or pairs). Raises
+        :class:`~solver.game.errors.UnknownWordError`, :class:`~solver.game.errors.FeedbackError`
+        or :class:`HistoryTokenError`. On a Yellow Wordle tree a feedback that shows a green
+        other than all-green is refused (FeedbackError): that game never shows one, and mapping
+        it silently to yellow would hide a mix-up of the two games."""
+        return parse_steps(self.word_list, history, feedback=self.feedback)
 
     def position(self, history: Iterable[HistoryItem] = ()) -> Position:
         """Follow ``history`` through the answers and the tree.

@@ -163,7 +163,7 @@ def test_report_scores_a_policy_from_a_module(small, tmp_path):
     (tmp_path / "mypolicies.py").write_text("def first_fit(history, answers):\n    return answers[0]\n")
     opener = word_list.guesses[3]
     env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-m", "tools.wordle", "report", "--words", str(lists),
+    done = subprocess.run([sys.executable, "-m", "solver.cli.wordle", "report", "--words", str(lists),
                            "--opener", opener, "--policy", "mypolicies:first_fit", "--out",
                            str(tmp_path / "reports"), "--name", "mine", "--jobs", "1"],
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
@@ -173,7 +173,7 @@ def test_report_scores_a_policy_from_a_module(small, tmp_path):
     assert int(rows[0]["total"]) == sum(_naive_first_fit_games(word_list, opener))
     assert int(rows[0]["optimal_total"]) == brute.guess_cost(word_list.guess_index(opener),
                                                               tuple(range(word_list.n_answers)), 6)
-    bad = subprocess.run([sys.executable, "-m", "tools.report", "--words", str(lists), "--opener", opener,
+    bad = subprocess.run([sys.executable, "-m", "solver.cli.report", "--words", str(lists), "--opener", opener,
                           "--policy", "mypolicies:nothing", "--out", str(tmp_path / "r2")],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert bad.returncode == 2 and "has no attribute 'nothing'" in bad.stderr

@@ -41,7 +41,7 @@ def small_list(directory: Path):
 
 def run(args, tmp_path, timeout=300):
     env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"))
-    return subprocess.run([sys.executable, "-m", "tools.report", *args], cwd=tmp_path,
+    return subprocess.run([sys.executable, "-m", "solver.cli.report", *args], cwd=tmp_path,
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
