@@ -21,6 +21,8 @@ from policy_tree.errors import (
     GameOverError, HistoryError, InconsistentHistoryError, NotInTreeError,
     UnsolvedAnswerError,
 )
+import numpy as np
+
 from policy_tree.tree import DecisionTree
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.history import parse_history_token, parse_steps  # noqa: F401 (re-exported)
@@ -46,25 +48,43 @@ def format_history(steps: Iterable[tuple[str, int]]) -> str:
 
 @dataclass(frozen=True)
 class Position:
-    """Where a history leads.
+    """Where a history leads: in a decision tree (:meth:`PolicyTree.position`), or for the
+    search service (:meth:`solver.exact.service.SearchService.position`, which also sets the
+    state, the guesses left and the value there). The one record of a position.
 
     Attributes:
         steps: the history normalised to ``(guess word, feedback code)`` pairs.
-        answers: the answers consistent with every feedback so far, in list order (non-empty).
-        node: the tree node whose guess is to be played next, or ``None`` when the game is
-            won or the history has left the tree.
+        answers: the answers consistent with every feedback so far, in list order (non-empty;
+            set by :meth:`PolicyTree.position`).
+        node: the node of ``tree`` whose guess is to be played next, or ``None`` when the game
+            is won or the history has left the tree.
         won: the last feedback was all green.
         left_tree_at: index into ``steps`` of the first guess the tree does not play there
             (``None`` while the history follows the tree).
         tree_guess: the guess the tree plays at ``left_tree_at`` (``None`` if it did not leave).
+        state: int32 answer indices still possible, sorted (set by the search service).
+        guesses_left: guesses left within the game's limit (may be 0; the search service).
+        tree: the DecisionTree whose node ``node`` is this state (the search service: the
+            opener's tree or a solved subtree), or None.
+        tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
+        extra: extra guesses past the limit the tree was solved with (§15.2).
+        left_tree: the sentence for :attr:`solver.exact.advice.Advice.left_tree`, or None.
+        opener: the opener whose tree the history followed, or None.
     """
 
     steps: tuple[tuple[str, int], ...]
-    answers: tuple[str, ...]
-    node: int | None
-    won: bool
+    answers: tuple[str, ...] = ()
+    node: int | None = None
+    won: bool = False
     left_tree_at: int | None = None
     tree_guess: str | None = None
+    state: np.ndarray | None = None
+    guesses_left: int | None = None
+    tree: DecisionTree | None = None
+    tree_value: int | None = None
+    extra: int = 0
+    left_tree: str | None = None
+    opener: str | None = None
 
 
 class PolicyTree:

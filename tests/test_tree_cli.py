@@ -362,7 +362,8 @@ def test_lookup_imports_no_numba_or_solver_kernels():
     imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
     assert "policy_tree.reader" in imported  # the probe sees our own imports
     assert not {m for m in imported if m.split(".")[0] in ("numba", "joblib", "llvmlite")}
-    assert not {m for m in imported if m.startswith("solver.exact") or m.startswith("solver.") and m.endswith("_kernel")}
+    assert not {m for m in imported
+                if m.startswith("solver.exact") or m.startswith("solver.") and m.endswith("_kernel")}
 
 
 def test_help_lists_the_subcommands():

@@ -1,6 +1,6 @@
 """The answers of the search service (:mod:`solver.exact.service`): the next guess with its
 value and status (:class:`Advice`, one :class:`Alternative` per guess listed), where a
-history leads (:class:`Position`), and the check of a time budget (a history is checked by
+history leads (:class:`policy_tree.Position`), and the check of a time budget (a history is checked by
 :meth:`solver.game.history.History.parse`).
 
 Values are in the objective's units (docs/algorithms.md §2). Plain Python and numpy: the
@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text
@@ -241,30 +240,3 @@ class OpenerValue:
     tree: object = None
     unwinnable: bool = False
 
-
-@dataclass
-class Position:
-    """Where a history leads, for :meth:`SearchService.position`.
-
-    Attributes:
-        steps: the history.
-        state: int32 answer indices still possible (sorted).
-        guesses_left: within the game's limit (may be 0).
-        tree: the DecisionTree whose node ``node`` is this state (the opener's tree or a
-            solved subtree, over the service's guess list), or None.
-        node: that node, or None.
-        tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
-        extra: extra guesses past the limit the tree was solved with (§15.2).
-        left_tree: the sentence for :attr:`Advice.left_tree`, or None.
-        opener: the opener whose tree the history followed, or None.
-    """
-
-    steps: list
-    state: np.ndarray
-    guesses_left: int
-    tree: object = None
-    node: int | None = None
-    tree_value: int | None = None
-    extra: int = 0
-    left_tree: str | None = None
-    opener: str | None = None

@@ -45,6 +45,7 @@ from __future__ import annotations
 import functools
 import time
 from collections import OrderedDict
+from dataclasses import replace
 
 import numpy as np
 
@@ -54,8 +55,9 @@ from solver.game.feedback import code_to_text
 from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
+from policy_tree.lookup import Position
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Position, Source, Status, check_budget,
+                                 Bounds, OpenerValue, Source, Status, check_budget,
                                  format_steps)
 
 #: Alternatives listed by default.
@@ -407,7 +409,7 @@ class SearchService:
         steps = list(steps)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         limit = self.game.guess_limit
-        where = Position(steps, state, limit)
+        where = Position(tuple(steps), state=state, guesses_left=limit)
         if not steps:
             return where
         tree = self.book.find(steps[0][0])
@@ -426,17 +428,16 @@ class SearchService:
                                  f"not {word!r}")
                 node, dtree = None, None
         guesses_left = limit - len(steps)
-        where = Position(steps, state, guesses_left, left_tree=left_tree,
+        where = Position(tuple(steps), state=state, guesses_left=guesses_left, left_tree=left_tree,
                          opener=steps[0][0] if tree is not None else None)
         if state.size == 0 or steps[-1][1] == green:
             return where
         if node is not None and node >= 0:
-            where.tree, where.node = dtree, node
-            where.tree_value = self.tree_value(dtree, node, state)
+            where = replace(where, tree=dtree, node=node, tree_value=self.tree_value(dtree, node, state))
         elif solve:
             sub, value, extra = self.solve_state(state, guesses_left, steps)
             if sub is not None:
-                where.tree, where.node, where.tree_value, where.extra = sub, 0, value, extra
+                where = replace(where, tree=sub, node=0, tree_value=value, extra=extra)
         return where
 
     # -- advice --------------------------------------------------------------------------------
@@ -503,7 +504,7 @@ class SearchService:
                        "--budget SECONDS bounds it")
             sub, value, extra = self.solve_state(state, guesses_left, steps)
             if sub is not None:
-                where.tree, where.node, where.tree_value, where.extra = sub, 0, value, extra
+                where = replace(where, tree=sub, node=0, tree_value=value, extra=extra)
         opener_tree = where.opener
         if where.tree is not None:
             guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
@@ -618,7 +619,8 @@ class SearchService:
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
             sub, value, extra = self.solve_state(state, guesses_left, steps)
-            where = Position(steps, state, guesses_left, sub, 0, value, extra, left_tree)
+            where = Position(tuple(steps), state=state, guesses_left=guesses_left, tree=sub, node=0,
+                             tree_value=value, extra=extra, left_tree=left_tree)
             guess = self.word_list.guesses[int(sub.node_guess[0])]
             alternatives, complete = self._alternatives(where, guess, value, top, deadline)
             return Advice(self.word_list.name, steps, answers, guesses_left, EXACT, Source.SOLVER, guess,
