@@ -47,7 +47,7 @@ from solver.evaluation.assist import EXACT, check_budget, format_steps, service_
 from solver.exact.advice import Bounds
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text
+from solver.game.feedback import answers_after, code_to_text
 from solver.game.spec import Game
 
 @dataclass
@@ -263,7 +263,7 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
     states = []
     state = np.arange(service.word_list.n_answers, dtype=np.int32)
     for t, (guess, code) in enumerate(steps, start=1):
-        after = state[service.table[service.word_list.guess_index(guess), state] == code]
+        after = answers_after(service.table, state, service.word_list.guess_index(guess), code)
         moves.append(MoveAnalysis(t, guess, code, len(state), len(after), limit - t + 1, None,
                                   False, None, None, False, None, per_game=service.per_game(state)))
         states.append((state, after))

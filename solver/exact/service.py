@@ -51,7 +51,7 @@ import numpy as np
 
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text
+from solver.game.feedback import answers_after, code_to_text
 from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
@@ -160,7 +160,7 @@ class SearchService:
         table = self.table
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         for word, code in steps:
-            state = state[table[self.word_list.guess_index(word), state] == code]
+            state = answers_after(table, state, self.word_list.guess_index(word), code)
         return state
 
     def fitting_guesses(self, steps) -> list[str]:
@@ -418,7 +418,7 @@ class SearchService:
         left_tree = None
         green = self.game.all_green
         for k, (word, code) in enumerate(steps):
-            state = state[self.table[self.word_list.guess_index(word), state] == code]
+            state = answers_after(self.table, state, self.word_list.guess_index(word), code)
             if node is not None and word == self.word_list.guesses[int(dtree.node_guess[node])]:
                 node = dtree.child(node, code) if code != green else None
             else:

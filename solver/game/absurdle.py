@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.feedback import code_to_text
+from solver.game.feedback import answers_after, code_to_text
 from solver.game.environments import Board
 from solver.game.spec import GUESS_LIMIT, n_patterns
 
@@ -128,7 +128,7 @@ class AbsurdleEpisode(Board):
                 f"the adversary (tie rule {self.tie}) would not show this pattern; it shows {shown}")
         guess = int(guess)
         self.history.append((guess, code))
-        self.state = self.state[self.table[guess, self.state] == code]
+        self.state = answers_after(self.table, self.state, guess, code)
         self.won = code == self.green
         return code
 

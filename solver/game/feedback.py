@@ -102,6 +102,14 @@ def feedback_code(guess: str, answer: str, feedback: str = "standard") -> int:
     return sum(c * 3**i for i, c in enumerate(colours))
 
 
+def answers_after(table: np.ndarray, state: np.ndarray, guess: int, code: int) -> np.ndarray:
+    """The answers of ``state`` left after ``guess`` got feedback ``code``: those of ``state``
+    that give ``code`` to ``guess`` (int32 answer indices, in ``state``'s order; possibly none).
+    ``table`` is the game's feedback table (``table[guess, answer]``, :func:`feedback_table`),
+    ``guess`` a guess index."""
+    return state[table[guess, state] == code]
+
+
 def code_to_text(code: int, word_length: int = 5) -> str:
     """``code`` (0..3**L − 1) as L of b/y/g, first letter first. Raises FeedbackError if out of range."""
     code = int(code)

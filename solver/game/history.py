@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.game.errors import FeedbackError, HistoryTokenError, InputError, short_repr as _short
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback
+from solver.game.feedback import answers_after, code_to_text, feedback_code, parse_feedback
 from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, Game, Mode
 
 #: The squares of a shared grid (black or white for gray, yellow, green).
@@ -299,7 +299,7 @@ class History:
         word_list = self.game.word_list
         state = np.arange(word_list.n_answers, dtype=np.int32)
         for turn, (word, code) in enumerate(self.steps, start=1):
-            state = state[table[word_list.guess_index(word), state] == code]
+            state = answers_after(table, state, word_list.guess_index(word), code)
             if state.size == 0 and strict:
                 raise FeedbackError(f"no answer fits the history: after guess {turn} "
                                     f"({word}:{code_to_text(code, self.game.word_length)}) none "
