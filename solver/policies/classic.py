@@ -55,6 +55,9 @@ NAMES = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy"
 #: Posterior probability above which the deterministic agents guess the most probable word
 #: (a weighted belief: Noisy Wordle, :mod:`solver.policies.noisy`).
 COMMIT_THRESHOLD = 0.5
+#: Guesses of best noise-free score that the entropy agent scores under noise (beside the
+#: possible answers, :func:`entropy_candidates`).
+ENTROPY_SHORTLIST = 100
 
 
 class ClassicPolicy(Policy):
@@ -251,9 +254,8 @@ class EntropyPolicy(ClassicPolicy):
 
     def _choose_weighted(self, state, weights, belief, seed):
         """Under noisy feedback: the largest expected information gain over the posterior among
-        :func:`solver.policies.noisy.entropy_candidates` (:mod:`solver.policies.noisy`)."""
+        :func:`entropy_candidates` (:mod:`solver.policies.noisy`)."""
         from solver.policies._noisy_kernel import entropy_choose
-        from solver.policies.noisy import entropy_candidates
 
         self._answers_only()
         if not belief.noisy:
@@ -266,18 +268,28 @@ class EntropyPolicy(ClassicPolicy):
                                   n_patterns(length)))
 
 
-def make_classic(word_list, table: np.ndarray, name: str) -> ClassicPolicy:
-    """The agent called ``name`` (one of :data:`NAMES`), in the answers setting. Raises
-    ValueError for another name."""
-    if name == "random_total":
-        return RandomTotal(word_list, table)
-    if name == "random_possible":
-        return RandomPossible(word_list, table)
-    if name in ("minimax1", "expectimax1"):
-        return DepthOnePolicy(word_list, table, name[:-1])
-    if name == "entropy":
-        return EntropyPolicy(word_list, table)
-    raise ValueError(f"not a classic agent: {name!r}")
+def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarray, answer_guess: np.ndarray,
+                       patterns: int, shortlist: int | None = None) -> np.ndarray:
+    """The guesses the entropy agent scores: the ``shortlist`` (:data:`ENTROPY_SHORTLIST`) guesses
+    of least ``Σ_C W(C)²`` over the belief (the noise-free expectimax score, cheap: no
+    logarithms; ties lowest index) and every answer of positive weight; sorted int32."""
+    from solver.policies._noisy_kernel import weighted_class_scores
+
+    shortlist = ENTROPY_SHORTLIST if shortlist is None else int(shortlist)
+    _, sum_squares = weighted_class_scores(table, members, weights, patterns)
+    best = np.argsort(sum_squares, kind="stable")[:shortlist]
+    return np.union1d(best, answer_guess[members]).astype(np.int32)
+
+
+#: name → the agent's constructor ``(word_list, table)``, in the answers setting; the registry
+#: (:func:`solver.policies.registry.make_policy`) is the one way to build one by name.
+_CLASSES = {
+    "random_total": RandomTotal,
+    "random_possible": RandomPossible,
+    "minimax1": lambda word_list, table: DepthOnePolicy(word_list, table, "minimax"),
+    "expectimax1": lambda word_list, table: DepthOnePolicy(word_list, table, "expectimax"),
+    "entropy": EntropyPolicy,
+}
 
 
 def _register() -> None:
@@ -290,7 +302,7 @@ def _register() -> None:
 
         def factory(word_list, table, name, suffix):
             validate(name, suffix)
-            return make_classic(word_list, table, full)
+            return _CLASSES[full](word_list, table)
 
         factory.validate = validate
         register_policy(full, factory, help_text)
