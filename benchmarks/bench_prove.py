@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "maximum (docs/algorithms.md §9.5)")
     parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
                         help="normal (default) or hard mode")
-    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (-1: all cores)")
+    _cli.add_jobs_option(parser)
     add_debug_option(parser)
     return parser
 

@@ -234,7 +234,8 @@ def test_solve_jobs_0_exits_2(home, words, capsys, monkeypatch):
     monkeypatch.setattr(bellman, "solve", no_solve)
     status, _, err = call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--jobs", "0",
                           capsys=capsys)
-    assert status == 2 and "--jobs" in one_line_error(err) and "1..4096 or -1, got '0'" in err
+    assert status == 2 and "--jobs" in one_line_error(err)
+    assert "N ≥ 1, or -1 for all cores, -2 for all but one, …; got 0" in err
     assert files_under(home) == []
 
 
@@ -476,3 +477,23 @@ def test_a_stopped_solve_leaves_no_worker_running(tmp_path, signal_name):
     time.sleep(1.0)
     assert not [w for w in workers if _running(w)], "a worker outlived the run"
     assert not out.exists()
+
+
+def test_jobs_means_what_joblib_means_everywhere():
+    """--jobs is joblib's n_jobs in every tool and every API: -1 all cores, -2 all but one."""
+    import argparse
+
+    from joblib import cpu_count
+
+    from solver.cli import _cli
+    from solver.game.checks import worker_count
+    from solver.game.errors import InputError
+
+    assert worker_count(3) == 3 and worker_count(-1) == cpu_count()
+    assert worker_count(-2) == max(1, cpu_count() - 1)
+    for bad in (0, 1.5, True, "2"):
+        with pytest.raises(InputError):
+            worker_count(bad)
+    parser = argparse.ArgumentParser()
+    _cli.add_jobs_option(parser)
+    assert parser.parse_args(["--jobs", "-2"]).jobs == -2 and parser.parse_args([]).jobs == -1

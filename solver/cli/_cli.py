@@ -375,11 +375,32 @@ def _short_text(text: str, limit: int = 40) -> str:
 
 #: argparse types shared by the tools.
 seed = whole(0, SEED_MAX, what="a seed")
-jobs = whole(1, 4096, also=(-1,), what="a number of worker processes")
+jobs = whole(-4096, 4096, what="a number of worker processes (not 0)")
 positive_count = whole(1, 10**9)
 positive_seconds = number(0, SECONDS_MAX, lo_open=True, unit="seconds")
 seconds = number(0, SECONDS_MAX, unit="seconds")
 guess_limit = whole(1, 50, what="a number of guesses")
+
+
+def _jobs(text: str) -> int:
+    value = jobs(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a number of worker processes: N ≥ 1, or -1 for all "
+                                         "cores, -2 for all but one, …; got 0")
+    return value
+
+
+_jobs.__name__ = "number of worker processes"
+
+
+def add_jobs_option(parser: argparse.ArgumentParser, *, default: int = -1, what: str = "") -> None:
+    """Add ``--jobs``, worker processes as joblib counts ``n_jobs`` (one meaning for every
+    tool, :func:`solver.game.checks.worker_count`): N ≥ 1 processes, or a negative number
+    counting back from all cores (-1: all cores, -2: all but one); 0 is refused."""
+    default_text = {-1: "all cores", 1: "1, in this process"}.get(default, str(default))
+    parser.add_argument("--jobs", type=_jobs, default=default, metavar="N",
+                        help=f"worker processes{' ' + what if what else ''}: N ≥ 1, or -1 for all cores, "
+                             f"-2 for all but one, … as joblib counts them (default: {default_text})")
 
 
 def memory_gb(text: str) -> float:

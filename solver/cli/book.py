@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                              f"{','.join(POPULAR_OPENERS)}, those in the guess list)")
     parser.add_argument("--directory", default=None,
                         help="where to write (default: artifacts/book of the project)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (default: all cores)")
+    _cli.add_jobs_option(parser)
     parser.add_argument("--force", action="store_true", help="solve again trees already written")
     add_debug_option(parser)
     return parser

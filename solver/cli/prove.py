@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--top", type=_cli.positive_count, default=None, metavar="N",
                         help="consider only the N openers with the best depth-one bounds (a "
                              "search, not a proof over all openers; default: all)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (-1: all cores)")
+    _cli.add_jobs_option(parser)
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
                         help="loky: joblib processes on this machine (default); dask: the "
                              "workers of a dask.distributed cluster (--scheduler)")

@@ -14,9 +14,10 @@ from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, p
 
 DESCRIPTION = """\
 The optimality-gap report. For every opener: the exact optimum (solved on the fly, or read
-from a matching tree in artifacts/ or the user cache) and every policy scored from that
-opener against every answer; the gap in guesses per game and in percent; and, per policy,
-the decisions where it loses most against the optimum.
+from a matching tree in ./artifacts, where `solve` writes, the shipped trees or the user
+cache) and every policy scored from that opener against every answer; the gap in guesses
+per game and in percent; and, per policy, the decisions where it loses most against the
+optimum.
 
 Writes <out>/<name>/gap.md, gap.csv (one row per opener and policy), averages.png,
 histograms.png and time_per_game.png, and prints a table. Each finished (opener, policy)
@@ -84,9 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None,
                         help="report directory name under --out (default: legacy, nyt-2024 or "
                              "custom-<12 hex of the lists' sha256>)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=-1,
-                        help="worker processes for the exact solves and the policy runs "
-                             "(default -1: all cores)")
+    _cli.add_jobs_option(parser, what="for the exact solves and the policy runs")
     parser.add_argument("--seed", type=_cli.seed, default=0,
                         help="master seed of randomised policies (default 0)")
     parser.add_argument("--top", type=_cli.whole(0, 10**6), default=10,
@@ -129,8 +128,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     openers, policies = validate_request(word_list, (args.opener or ",".join(DEFAULT_OPENERS)).split(","),
                                          names + args.policy)
     out_dir = Path(args.out) / args.name if args.name else default_report_dir(word_list, args.out)
+    from solver.exact.book import SHIPPED_DIRS
+
+    # the trees `wordle solve` wrote here (its default output, ./artifacts), then the shipped ones
+    trees = (Path("artifacts"), *SHIPPED_DIRS)
     report = run_report(word_list, openers, policies, out_dir, jobs=args.jobs, seed=args.seed,
-                        top=args.top, resume=not args.no_resume, console=Console(stderr=True))
+                        top=args.top, resume=not args.no_resume, artifacts_dir=trees,
+                        console=Console(stderr=True))
     console = Console(width=None if sys.stdout.isatty() else 132)
     for table in console_tables(report):
         console.print(table)

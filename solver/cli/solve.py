@@ -39,8 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--opener", default="salet", help="first guess (default: salet)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=-1,
-                        help="worker processes for the root classes (default -1: all cores)")
+    _cli.add_jobs_option(parser, what="for the root classes")
     parser.add_argument("--out", default=None,
                         help="artifact path (default: artifacts/<list>-<mode>-<opener>.msgpack, "
                              "<list> = a shipped list's name (legacy, wordfreq-6, …) or "

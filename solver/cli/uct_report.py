@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="comma-separated master seeds, whole numbers ≥ 0 (run; default 0)")
     parser.add_argument("--opener", default="salet")
     parser.add_argument("--words", default="legacy")
-    parser.add_argument("--jobs", type=_cli.jobs, default=2, help="worker processes (default 2)")
+    _cli.add_jobs_option(parser, default=2)
     parser.add_argument("--out", default=None,
                         help="report directory (default: reports/uct for the legacy lists, "
                              "reports/uct-<name> for others)")

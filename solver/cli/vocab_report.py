@@ -58,8 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--episodes-per-answer", type=_cli.positive_count, default=EPISODES_PER_ANSWER,
                         help="Q-learning training episodes per answer of each list (default %(default)s)")
     parser.add_argument("--out", default="reports/classic", help="report directory (default: reports/classic)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=1,
-                        help="worker processes of the opener proofs (default 1; -1: all cores)")
+    _cli.add_jobs_option(parser, default=1, what="of the opener proofs")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal <out>/results/vocab.journal and compute everything again")
     add_debug_option(parser)

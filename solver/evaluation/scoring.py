@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.game.checks import worker_count
 from solver.game.feedback import table_cache_path
 from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import Belief, decision_rng, decision_seed
@@ -375,15 +376,13 @@ def _play_chunk(policy: Policy, table_path: str | None, answers, opener_index: i
 
 def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int, jobs: int,
                  max_game_guesses: int, progress, hard: bool = False) -> tuple[np.ndarray, list]:
-    from joblib import cpu_count
-
     from solver.exact.executor import Executor
 
     word_list = policy.word_list
     n = word_list.n_answers
     per_answer = np.zeros(n, dtype=np.int64)
     merged: dict[tuple, Decision] = {}
-    n_workers = cpu_count() if jobs < 0 else max(1, jobs)
+    n_workers = worker_count(jobs)
     if n_workers == 1:
         results = (_play_chunk(policy, None, [a], opener_index, guess_limit, seed, max_game_guesses, hard)
                    for a in range(n))
@@ -455,9 +454,7 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
                                                hard=hard)
         workers = 1
     else:
-        from joblib import cpu_count
-
-        workers = cpu_count() if jobs < 0 else max(1, jobs)
+        workers = worker_count(jobs)
         per_answer, decisions = _score_games(policy, opener_index, guess_limit, seed, workers,
                                              max_game_guesses, progress, hard)
     seconds = time.perf_counter() - started

@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from solver.game.checks import check_jobs
+from solver.game.checks import check_jobs, worker_count
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.files import prepare_output_dir, usable_cache_dir
@@ -191,8 +191,6 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         ForeignJournalError: ``resume`` and the report's journal was written by another
             solver version or other kernels.
     """
-    from joblib import cpu_count
-
     from solver.exact.executor import Executor
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -211,7 +209,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     usable_cache_dir()
     journal = Journal.open(journal_path("report", directory=Path(out_dir) / "results"),
                            report_fingerprint(word_list), resume=resume)
-    n_workers = cpu_count() if jobs < 0 else max(1, jobs)
+    n_workers = worker_count(jobs)
     twins = {p: FLOAT_TWINS[p] for p in policies if float_twins and p in FLOAT_TWINS}
     all_policies = policies + [t for t in twins.values() if t not in policies]
     shipped = SHIPPED_DIRS if artifacts_dir is None else (

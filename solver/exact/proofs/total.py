@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable, search_rules
+from solver.game.checks import worker_count
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
@@ -187,8 +188,6 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         UnwinnableError: no opener wins every game within the guess limit.
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
-    from joblib import cpu_count
-
     from solver.exact.search import guess_bounds
     from solver.runs.journal import Journal, run_fingerprint
 
@@ -210,9 +209,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         raise InputError(f"--rank must be 1..{limit} (the number of openers), got {rank}")
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
-    workers = cpu_count() if jobs == -1 else int(jobs)
-    if workers < 1:
-        raise InputError(f"--jobs must be ≥ 1 or -1 (all cores), got {jobs}")
+    workers = worker_count(jobs)
     if game.objective is Objective.WORST:
         if top is not None:
             raise InputError("--top is for the total objective: the worst-case proof decides "
