@@ -29,7 +29,7 @@ def rows(*tokens):
 def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
     import policy_tree
 
-    from solver.evaluation.assist import advise
+    from solver.evaluation.assist import advise_game as advise
 
     word_list, table = legacy_table
     tree = policy_tree.load(ROOT / "artifacts" / "legacy-normal-salet.msgpack")

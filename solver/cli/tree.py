@@ -2,7 +2,7 @@
 
 Only plain Python, numpy and msgpack are imported (never numba or the solver kernels), so a
 lookup answers in well under a second from a cold start; only ``next`` after a history that
-leaves the tree loads the exact solver (:func:`solver.evaluation.assist.advise`).
+leaves the tree loads the exact solver (:func:`solver.evaluation.assist.advise_game`).
 """
 
 from __future__ import annotations

@@ -333,7 +333,7 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
         if code == green:
             value_after = 0
         else:
-            _, value_after, _ = service.solve_state(after, d + extra - 1, steps[:1], lift=False)
+            _, value_after, _ = service.optimal_subtree(after, d + extra - 1, steps[:1], lift=False)
         if q < INF and value_after < INF:
             per_game = move.per_game
             move.luck = (Fraction(q - per_game, per_game)
@@ -380,7 +380,7 @@ def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadl
             extra += 1
             q = service.q_value(state, d, before, guess, extra)
         if extra != where.extra:
-            _, value, _ = service.solve_state(state, d + extra, before, lift=False)
+            _, value, _ = service.optimal_subtree(state, d + extra, before, lift=False)
     move.value, move.value_exact, move.value_lower_bound = value, True, value
     move.optimal_guess = optimal
     move.extra_guesses = extra
@@ -495,7 +495,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
         if left < 1:
             return
         if deadline is None or len(after) <= FAST_ANYWAY:
-            _, value, _ = service.solve_state(after, left, steps[:t], lift=False)
+            _, value, _ = service.optimal_subtree(after, left, steps[:t], lift=False)
             if value >= INF:
                 return
             value_after = Bounds.exactly(value)

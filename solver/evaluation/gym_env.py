@@ -140,7 +140,7 @@ class ExactWordleEnv(gym.Env):
         if advice.status != "exact":
             # the empty history of lists whose best opener is not proven (or not within the
             # service's root budget): the whole game solved exactly, once (kept by the service)
-            tree, value, extra = self.service.solve_state(self._state, self.guess_limit - len(self._steps),
+            tree, value, extra = self.service.optimal_subtree(self._state, self.guess_limit - len(self._steps),
                                                           self._steps)
             guess = self.word_list.guesses[int(tree.node_guess[0])]
         return {"answers_left": n, "optimal_value": int(value), "optimal_expected": float(value) / n,

@@ -205,7 +205,7 @@ class SearchService:
         return self.value_from_used(used, state)
 
     # -- exact search of one state ----------------------------------------------------------
-    def solve_state(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
+    def optimal_subtree(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
         """The optimal subtree of a state: ``(DecisionTree, V*, extra)``, memoised.
 
         ``steps`` (the history that led there) sets the hard-mode constraint. With ``lift``, a
@@ -253,7 +253,7 @@ class SearchService:
         return result
 
     def small_tree(self, state: np.ndarray, guesses_left: int, lift: bool = True):
-        """:meth:`solve_state`'s answer for a state of one answer (play it) or of two (play the
+        """:meth:`optimal_subtree`'s answer for a state of one answer (play it) or of two (play the
         first, then the other: value 3, or 2 for the worst case, §3.3, §3.6; the first is the
         solver's own tie-break, §4.4), found without the search kernels (a fresh process need
         not load them); None for any other state, or two answers under priors. A consistent
@@ -280,7 +280,7 @@ class SearchService:
     def q_value(self, state: np.ndarray, guesses_left: int, steps, guess: str, extra: int = 0
                 ) -> int:
         """Exact ``Q*(S, d + extra, guess)``: the value when ``guess`` is played now and the
-        optimum afterwards (each class solved, :meth:`solve_state`, and kept); ``INF`` when
+        optimum afterwards (each class solved, :meth:`optimal_subtree`, and kept); ``INF`` when
         some answer can then not be won within ``d + extra`` guesses."""
         g = self.word_list.guess_index(guess)
         codes = self.table[g, state]
@@ -294,7 +294,7 @@ class SearchService:
                 continue
             if d == 1:
                 return INF
-            tree, value, _ = self.solve_state(state[codes == code], d - 1,
+            tree, value, _ = self.optimal_subtree(state[codes == code], d - 1,
                                               list(steps) + [(guess, int(code))], lift=False)
             if value >= INF:
                 return INF
@@ -350,7 +350,7 @@ class SearchService:
                 pending.append((len(members), code, members))
         for _, code, members in sorted(pending):
             if deadline is None or (len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline):
-                _, value, _ = self.solve_state(members, d, [(opener, code)], lift=False)
+                _, value, _ = self.optimal_subtree(members, d, [(opener, code)], lift=False)
                 if value >= INF:
                     return unwinnable
                 classes[code] = Bounds.exactly(value)
@@ -404,7 +404,7 @@ class SearchService:
         The opener's tree is only looked up (:meth:`solver.exact.book.OpeningBook.find`:
         loaded, shipped or cached), never solved here: a question about a state is answered
         by searching that state (docs/algorithms.md §15.1). Where there is no tree, or the
-        history leaves it, the state reached is solved exactly (:meth:`solve_state`) when
+        history leaves it, the state reached is solved exactly (:meth:`optimal_subtree`) when
         ``solve``, so the position is a tree node then; without ``solve`` it has no tree."""
         steps = list(steps)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
@@ -435,7 +435,7 @@ class SearchService:
         if node is not None and node >= 0:
             where = replace(where, tree=dtree, node=node, tree_value=self.tree_value(dtree, node, state))
         elif solve:
-            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            sub, value, extra = self.optimal_subtree(state, guesses_left, steps)
             if sub is not None:
                 where = replace(where, tree=sub, node=0, tree_value=value, extra=extra)
         return where
@@ -502,7 +502,7 @@ class SearchService:
                 notice(f"searching the {len(state)} answers left exactly (no tree of "
                        f"{steps[0][0].upper()} is shipped or cached); this may take a while: "
                        "--budget SECONDS bounds it")
-            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            sub, value, extra = self.optimal_subtree(state, guesses_left, steps)
             if sub is not None:
                 where = replace(where, tree=sub, node=0, tree_value=value, extra=extra)
         opener_tree = where.opener
@@ -618,7 +618,7 @@ class SearchService:
         greedy = fast[0] if fast else None
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
-            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            sub, value, extra = self.optimal_subtree(state, guesses_left, steps)
             where = Position(tuple(steps), state=state, guesses_left=guesses_left, tree=sub, node=0,
                              tree_value=value, extra=extra, left_tree=left_tree)
             guess = self.word_list.guesses[int(sub.node_guess[0])]
