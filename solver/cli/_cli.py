@@ -15,6 +15,9 @@ status  meaning
 2       bad input, refused before any work: a word list, word, feedback, artifact, option
         value or output path that cannot be used (one line naming it and how to fix it);
         argparse's usage errors are 2 too
+3       the solver's answer is that no policy wins: every game cannot be won within the guess
+        limit from this opener or state (:class:`~solver.game.errors.UnwinnableError`; the
+        input was well formed, so not 2)
 130     interrupted (Ctrl-C); the message says what was kept and how to resume
 ======  =====================================================================================
 """
@@ -31,9 +34,9 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 
-from solver.game.errors import InputError
+from solver.game.errors import InputError, UnwinnableError
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_UNWINNABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEBUG_HELP = "on an internal error, print the traceback too"
 
 Interrupted = str | Callable[[list[str]], str]
@@ -216,6 +219,11 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
             traceback.print_exc()
         print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
         return EXIT_INPUT
+    except UnwinnableError as exc:  # the solver's answer about good input, not bad input
+        if debug:
+            traceback.print_exc()
+        print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
+        return EXIT_UNWINNABLE
     except ModuleNotFoundError as exc:  # a Python without the dependencies: one plain line
         message = missing_dependency(exc)
         if message is None:  # one of our own modules: a broken checkout

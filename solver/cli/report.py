@@ -29,7 +29,8 @@ sha256> for any other lists (never a directory's name). The report directory is 
 created) before any work.
 
 Exit status: 0 written, 1 a write or internal error, 2 bad input (word list, opener, policy,
-option value, output directory, cache directory), 130 interrupted (rerun to resume).
+option value, output directory, cache directory), 3 an opener that cannot win every game
+within the guess limit, 130 interrupted (rerun to resume).
 
 Policies (see solver/policies/registry.py): mig_a, mig_b (maximum information gain; _float: the
 thesis's float tie reading), rollout<n>_<a|b> (Rollout_n over MIG_A / MIG_B, e.g.

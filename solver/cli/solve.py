@@ -27,7 +27,8 @@ checked (its directory created) before any work. The artifact holds no timing (t
 write the same bytes); the wall time is printed.
 
 Exit status: 0 written, 1 a write or internal error, 2 bad input (word list, opener, option
-value, output path, cache directory), 130 interrupted (rerun to resume).
+value, output path, cache directory), 3 unwinnable (no policy with this opener wins every game
+within the guess limit), 130 interrupted (rerun to resume).
 """
 
 

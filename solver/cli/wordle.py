@@ -41,7 +41,8 @@ def overview() -> str:
              "the optimum. Commands:", ""]
     lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
     lines += ["", "  --version  print the package's version", "",
-              "Exit status: 0 done, 1 the work failed, 2 bad input, 130 interrupted."]
+              "Exit status: 0 done, 1 the work failed, 2 bad input, 3 unwinnable (no policy wins every",
+              "game within the guess limit), 130 interrupted."]
     return "\n".join(lines)
 
 

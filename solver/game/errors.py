@@ -2,7 +2,9 @@
 
 Every error a user can cause by what they pass in (a word list, a word, a feedback string,
 an artifact) derives from :class:`InputError`; the command-line tools map it to exit status 2
-in one place (``tools/_cli.py``). Programming errors are left as ordinary exceptions.
+in one place (``solver/cli/_cli.py``). A solver outcome is not bad input:
+:class:`UnwinnableError` (no policy wins every game in time) has its own exit status, 3.
+Programming errors are left as ordinary exceptions.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ class OutputError(InputError):
 class CacheError(InputError):
     """The user cache directory (``$EXACT_WORDLE_CACHE``, or ``~/.cache/exact-wordle``) cannot
     be created or written; the message says how to point it elsewhere (exit status 2)."""
+
+
+class UnwinnableError(Exception):
+    """No policy wins every game within the guess limit from this opener or state: an answer
+    of the solver about well-formed input, not bad input (exit status 3 in the CLI; the web
+    page answers 422). Raised by the exact solver (:mod:`solver.exact.bellman`)."""
 
 
 class WriteFailedError(OSError):
