@@ -26,6 +26,7 @@ import numpy as np
 from policy_tree.tree import DecisionTree
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.history import parse_history_token, parse_steps  # noqa: F401 (re-exported)
+from solver.game.spec import Mode
 from solver.game.wordlists import WordList
 from solver.game.wording import counted, plural
 
@@ -224,7 +225,7 @@ class PolicyTree:
             HardModeError: on a hard-mode tree, a guess that ignores an earlier hint.
         """
         steps = self.normalise_history(history)
-        if self.mode == "hard":  # a hard-mode tree answers hard-mode games only
+        if self.mode == Mode.HARD:  # a hard-mode tree answers hard-mode games only
             from solver.game.hard_mode import check_hard_mode_history
 
             check_hard_mode_history(steps)

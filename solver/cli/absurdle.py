@@ -103,6 +103,7 @@ def print_result(result) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from solver.game.absurdle import TieRule
     from solver.game.feedback import code_to_text
 
     length = result.word_length
@@ -123,7 +124,7 @@ def print_result(result) -> None:
         for turn, (word, code) in enumerate(result.sequence, start=len(result.history) + 1):
             line.add_row(str(turn), word, code_to_text(code, length))
         console.print(line)
-        if result.tie == "adversarial" and any(len(m.replies) > 1 for m in _moves(result.plan)):
+        if result.tie == TieRule.ADVERSARIAL and any(len(m.replies) > 1 for m in _moves(result.plan)):
             console.print("(ties: the plan in --json answers every largest class the adversary may keep)")
     levels = Table(title="the search, by number of guesses")
     for name, justify in (("guesses", "right"), ("forced win", "left"), ("states searched", "right"),

@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                TimeElapsedColumn, TimeRemainingColumn)
     from rich.table import Table
 
-    from solver.exact.prove import (default_csv_path, discard_journal, proof_journal,
+    from solver.exact.prove import (OpenerStatus, default_csv_path, discard_journal, proof_journal,
                                     proof_sentences, prove, save_openers_csv, save_proven_tree,
                                     standing, timings_path)
     from solver.game.wordlists import load_word_list
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         least = result.best.value
         levels = ", ".join(f"{k} {v:.1f} s" for k, v in result.phase_seconds.items())
         # the last level decides openers in order, a chunk at a time, until --rank of them win
-        last = sum(1 for row in result.openers if row.status == "exact" or row.value > least)
+        last = sum(1 for row in result.openers if row.status is OpenerStatus.EXACT or row.value > least)
         Console().print(f"{len(result.openers)} openers decided within 1..{least - 1} "
                         f"guesses; within {least}, the first {last} in order, of which "
                         f"{len(result.ranked)} win ({result.reused} decisions from the journal); "

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from solver.cli import _cli
 from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
+from solver.policies.belief import BeliefSetting
 
 DESCRIPTION = """\
 Train the constant-state Q-table of the 'qlearning' agent (solver/policies/qlearning.py,
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                               epsilon=args.epsilon, seed=args.seed, command=command.strip())
         seconds = time.perf_counter() - started
         path = save_qtable(qtable, qtable_path(word_list, belief, args.out))
-        playable = (word_list.answer_guess_index if belief == "answers"
+        playable = (word_list.answer_guess_index if belief == BeliefSetting.ANSWERS
                     else range(word_list.n_guesses))  # the words the agent can play first
         best = word_list.guesses[max(playable, key=lambda g: (qtable.q_values[g], -g))]
         console.print(escape(f"{belief}: {args.episodes} episodes ({qtable.meta['guesses_made']} guesses) in "

@@ -19,6 +19,7 @@ from pathlib import Path
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from solver.game.spec import FeedbackRule, Objective
 from solver.game.wording import counted
 from solver.cli import _cli
 from solver.cli._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
@@ -335,13 +336,13 @@ def cmd_stats(args) -> int:
     summary.add_row("word list", escape(f"{doc['word_list']} ({doc['answers']} answers, "
                                         f"{doc['guesses']} guesses)"))
     summary.add_row("mode / objective", f"{doc['mode']} / {doc['objective']}")
-    if doc["feedback"] != "standard":
+    if doc["feedback"] != FeedbackRule.STANDARD:
         summary.add_row("feedback", f"{doc['feedback']} (greens shown as yellow unless the guess "
-                        "is right)" if doc["feedback"] == "yellow" else doc["feedback"])
+                        "is right)" if doc["feedback"] == FeedbackRule.YELLOW else doc["feedback"])
     proof = doc["opener_proof"]
     summary.add_row("opener", doc["opener"] + (
         f" (proven optimal over all {proof['openers']} allowed guesses: every other opener's "
-        f"{'total' if doc['objective'] == 'total' else 'worst case'} is at least "
+        f"{'total' if doc['objective'] == Objective.TOTAL else 'worst case'} is at least "
         f"{proof['others_at_least']})" if proof else
         " (optimal tree for this opener; the opener itself is not proven best)"))
     summary.add_row("total guesses", str(doc["total"]))

@@ -54,6 +54,7 @@ from gymnasium import spaces
 from solver.game.environments import Episode
 from solver.game.feedback import code_to_text
 from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
+from solver.exact.advice import Status
 
 from solver import register_environment
 
@@ -137,7 +138,7 @@ class ExactWordleEnv(gym.Env):
                     "extra_guesses": 0}
         advice = self.service.advise(self._steps, top=0)
         value, guess, extra = advice.value, advice.next_guess, advice.extra_guesses
-        if advice.status != "exact":
+        if advice.status != Status.EXACT:
             # the empty history of lists whose best opener is not proven (or not within the
             # service's root budget): the whole game solved exactly, once (kept by the service)
             tree, value, extra = self.service.optimal_subtree(self._state, self.guess_limit - len(self._steps),

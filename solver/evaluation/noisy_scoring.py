@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.evaluation.scoring import Z95, Score, wilson  # noqa: F401  (Z95, wilson: re-exported)
+from solver.evaluation.scoring import Z95, Score, ScoringMode, wilson  # noqa: F401  (Z95, wilson: re-exported)
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
 from solver.game.protocol import decision_rng
@@ -118,5 +118,6 @@ def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=Non
                 progress(done, total)
         seconds.append(time.perf_counter() - started)
         cpu_seconds.append(time.process_time() - cpu_started)
-    return Score(agent.name, None, guesses, sum(seconds), "games", GUESS_LIMIT, games=games, seeds=seeds,
-                 cap=cap, seed_seconds=seconds, seed_cpu_seconds=cpu_seconds)
+    return Score(policy=agent.name, opener=None, guesses_per_answer=guesses, seconds=sum(seconds),
+                 mode=ScoringMode.GAMES, guess_limit=GUESS_LIMIT, games=games, seeds=seeds, cap=cap,
+                 seed_seconds=seconds, seed_cpu_seconds=cpu_seconds)

@@ -40,6 +40,7 @@ import copy
 import math
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
@@ -48,7 +49,8 @@ from solver.game.feedback import table_cache_path
 from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
-from solver.game.spec import GUESS_LIMIT, MODES, all_green
+from solver.game.spec import GUESS_LIMIT, MODES, Mode, all_green
+from solver.policies.belief import BeliefSetting
 from solver.game.wording import counted
 
 #: A game still not won after this many guesses raises PolicyError (no progress).
@@ -57,6 +59,18 @@ MAX_GAME_GUESSES = 32
 
 class PolicyError(RuntimeError):
     """A policy made no progress (a game exceeded ``max_game_guesses``) or returned a bad guess."""
+
+
+class ScoringMode(StrEnum):
+    """How :func:`score_policy` plays a policy."""
+
+    #: each state the policy reaches is played once (a deterministic policy: every game that
+    #: reaches a state plays the same guess there)
+    TREE = "tree"
+    #: one game per answer, each decision with its own seeded generator (a randomised policy)
+    GAMES = "games"
+    #: ``TREE`` for a deterministic policy, else ``GAMES``
+    AUTO = "auto"
 
 
 @dataclass
@@ -92,36 +106,36 @@ class Score:
             Wordle); (n_seeds,) for Absurdle (one game per seed, no answer). A game stopped at
             ``cap`` counts ``cap + 1``.
         seconds: wall seconds of the evaluation.
-        mode: ``"tree"`` or ``"games"``.
+        mode: :attr:`ScoringMode.TREE` or :attr:`ScoringMode.GAMES`.
         guess_limit: games not won within this many guesses are failures (losses).
         decisions: the agent's decisions (the opener excluded); in tree mode each state once.
         seed: the master seed (games mode, one seed) or None.
         jobs: worker processes used.
-        belief: the belief setting, ``"answers"`` or ``"guesses"`` (:mod:`solver.policies.belief`).
+        belief: the :class:`~solver.policies.belief.BeliefSetting`.
         games: the games played, when kept: per answer the int32 guess indices played (the last
             one the answer); the noisy and Absurdle scorers' game records.
         seeds: the master seeds, one row of ``guesses_per_answer`` each (None: one seed, ``seed``).
         cap: games are stopped after this many guesses (None: played until won).
         seed_seconds, seed_cpu_seconds: wall and process CPU seconds per seed (when ``seeds``).
-        game_mode: the rules played, ``"normal"`` or ``"hard"``.
+        game_mode: the rules played, a :class:`~solver.game.spec.Mode`.
     """
 
     policy: str
     opener: str | None
     guesses_per_answer: np.ndarray
     seconds: float
-    mode: str
+    mode: ScoringMode
     guess_limit: int = GUESS_LIMIT
     decisions: list = field(default_factory=list, repr=False)
     seed: int | None = None
     jobs: int = 1
-    belief: str = "answers"
+    belief: BeliefSetting = BeliefSetting.ANSWERS
     games: list | None = field(default=None, repr=False)
     seeds: list | None = None
     cap: int | None = None
     seed_seconds: list = field(default_factory=list, repr=False)
     seed_cpu_seconds: list = field(default_factory=list, repr=False)
-    game_mode: str = "normal"
+    game_mode: Mode = Mode.NORMAL
 
     @property
     def agent(self) -> str:
@@ -272,11 +286,12 @@ def _check_guess(policy: Policy, guess: int, belief: Belief | None = None) -> in
     return guess
 
 
-def check_game_mode(game_mode: str) -> bool:
-    """True for ``"hard"``, False for ``"normal"`` (:data:`solver.game.spec.MODES`); else ValueError."""
+def check_game_mode(game_mode: Mode | str) -> bool:
+    """True for hard mode, False for normal (a :class:`~solver.game.spec.Mode` or its name,
+    :data:`solver.game.spec.MODES`); else ValueError."""
     if game_mode not in MODES:
         raise ValueError(f"game_mode must be one of {', '.join(MODES)}, got {game_mode!r}")
-    return game_mode == "hard"
+    return Mode(game_mode) is Mode.HARD
 
 
 def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_game_guesses: int,
@@ -414,8 +429,8 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
 
 
 def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed: int = 0,
-                 jobs: int = 1, mode: str = "auto", progress=None,
-                 max_game_guesses: int = MAX_GAME_GUESSES, game_mode: str = "normal") -> Score:
+                 jobs: int = 1, mode: ScoringMode | str = "auto", progress=None,
+                 max_game_guesses: int = MAX_GAME_GUESSES, game_mode: Mode | str = Mode.NORMAL) -> Score:
     """Play ``policy`` from ``opener`` against every answer of its word list.
 
     Args:
@@ -425,12 +440,12 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         seed: master seed of a randomised policy (games mode).
         jobs: worker processes in games mode (-1: all cores; 1: in-process). Tree mode runs
             in-process.
-        mode: ``"tree"``, ``"games"`` or ``"auto"`` (tree for deterministic policies).
+        mode: a :class:`ScoringMode` or its name (``"auto"``: tree for deterministic policies).
         progress: optional ``progress(games_done, n_games)`` callable.
         max_game_guesses: a game longer than this raises :class:`PolicyError`; a policy with a
             larger ``max_game_guesses`` attribute (``random_total``, whose random guesses may
             fail to split a two-word state many times running) raises the limit to its own.
-        game_mode: ``"normal"`` or ``"hard"`` (module docstring).
+        game_mode: a :class:`~solver.game.spec.Mode` or its name (module docstring).
 
     Returns:
         :class:`Score` (total, average, max, histogram, failures, seconds per game).
@@ -444,12 +459,13 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
     hard = check_game_mode(game_mode)
     opener_index = _opener_index(policy.word_list, opener)
     max_game_guesses = max(max_game_guesses, int(getattr(policy, "max_game_guesses", 0)))
-    if mode == "auto":
-        mode = "tree" if policy.deterministic else "games"
-    if mode not in ("tree", "games"):
+    if mode not in tuple(ScoringMode):
         raise ValueError(f"mode must be 'tree', 'games' or 'auto', got {mode!r}")
+    mode = ScoringMode(mode)
+    if mode is ScoringMode.AUTO:
+        mode = ScoringMode.TREE if policy.deterministic else ScoringMode.GAMES
     started = time.perf_counter()
-    if mode == "tree":
+    if mode is ScoringMode.TREE:
         per_answer, decisions, _ = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
                                                hard=hard)
         workers = 1
@@ -458,5 +474,7 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         per_answer, decisions = _score_games(policy, opener_index, guess_limit, seed, workers,
                                              max_game_guesses, progress, hard)
     seconds = time.perf_counter() - started
-    return Score(policy.name, policy.word_list.guesses[opener_index], per_answer, seconds, mode,
-                 guess_limit, decisions, seed if mode == "games" else None, workers, game_mode=game_mode)
+    return Score(policy=policy.name, opener=policy.word_list.guesses[opener_index],
+                 guesses_per_answer=per_answer, seconds=seconds, mode=mode, guess_limit=guess_limit,
+                 decisions=decisions, seed=seed if mode is ScoringMode.GAMES else None, jobs=workers,
+                 game_mode=Mode(game_mode))

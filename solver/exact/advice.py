@@ -39,6 +39,18 @@ class Source(StrEnum):
     HEURISTIC = "heuristic"
 
 
+class ValueKind(StrEnum):
+    """:attr:`Advice.objective`: what the values count (the game's objective, or the weighted
+    total under priors)."""
+
+    #: the total of further guesses over the answers left
+    TOTAL = "total"
+    #: the most further guesses any answer left needs
+    WORST = "worst"
+    #: the prior-weighted total of further guesses
+    WEIGHTED = "weighted"
+
+
 EXACT, NOT_PROVEN, SOLVED = Status.EXACT, Status.NOT_PROVEN, Status.SOLVED
 
 
@@ -115,7 +127,8 @@ class Advice:
         alternatives_complete: whether ``alternatives`` are proven to be the best ``top``.
         left_tree: when the history left the opener's tree, a sentence saying where; else None.
         seconds: wall seconds.
-        objective: the game's objective (``"total"``, ``"worst"``); ``weighted`` under priors.
+        objective: a :class:`ValueKind`: the game's objective (total, worst), or weighted
+            under priors.
         mode: ``"normal"`` or ``"hard"``.
         per_game: ``|S|`` (total), the state's weight (priors) or 1 (worst case): value / per_game
             is the expected number of guesses of one game (the worst case itself).

@@ -57,7 +57,7 @@ from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 from policy_tree.lookup import Position
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Source, Status, check_budget,
+                                 Bounds, OpenerValue, Source, ValueKind, Status, check_budget,
                                  format_steps)
 
 #: Alternatives listed by default.
@@ -140,8 +140,9 @@ class SearchService:
         return self._table
 
     @property
-    def objective_name(self) -> str:
-        return "weighted" if self.priors is not None else self.game.objective.value
+    def objective_name(self) -> ValueKind:
+        """What this service's values count (:class:`~solver.exact.advice.ValueKind`)."""
+        return ValueKind.WEIGHTED if self.priors is not None else ValueKind(self.game.objective.value)
 
     def per_game(self, state: np.ndarray) -> int:
         """What a state's value is divided by for one game's expectation (see :class:`Advice`)."""

@@ -43,12 +43,13 @@ The random agents need the per-decision seed that the scorers give (``seed=None`
 from __future__ import annotations
 
 import copy
+from enum import StrEnum
 
 import numpy as np
 
 from solver.game.spec import n_patterns
 from solver.policies.base import Policy, restricted_rows
-from solver.policies.belief import Universe, answers_universe, guesses_universe
+from solver.policies.belief import BeliefSetting, Universe, answers_universe, guesses_universe
 
 #: Registry names of the agents of this module (Q-learning: solver.policies.qlearning).
 NAMES = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy")
@@ -74,13 +75,13 @@ class ClassicPolicy(Policy):
     def __init__(self, word_list, table: np.ndarray):
         super().__init__(word_list, table)
         self._universe: Universe | None = None
-        self.belief = "answers"
+        self.belief = BeliefSetting.ANSWERS
 
     @property
     def universe(self) -> Universe:
         """The universe the states index (built on first use)."""
         if self._universe is None:
-            self._universe = (answers_universe(self.word_list, self.table) if self.belief == "answers"
+            self._universe = (answers_universe(self.word_list, self.table) if self.belief is BeliefSetting.ANSWERS
                               else guesses_universe(self.word_list))
         return self._universe
 
@@ -136,7 +137,7 @@ class ClassicPolicy(Policy):
         return self._choose(state, guesses_left, seed)
 
     def _answers_only(self) -> None:
-        if self.belief != "answers":
+        if self.belief is not BeliefSetting.ANSWERS:
             raise ValueError(f"{self.name} plays a weighted belief only over the answers")
 
 
@@ -175,22 +176,33 @@ class RandomPossible(ClassicPolicy):
         return int(self.universe.guess_of_member[state[int(rng.integers(len(state)))]])
 
 
+class DepthOneObjective(StrEnum):
+    """What a depth-one agent minimises over a guess's feedback classes."""
+
+    #: the largest class (``minimax1``)
+    MINIMAX = "minimax"
+    #: the expected class size, ``Σ_C |C|²`` (``expectimax1``)
+    EXPECTIMAX = "expectimax"
+
+
 class DepthOnePolicy(ClassicPolicy):
-    """``minimax1`` (``objective="minimax"``) or ``expectimax1`` (``"expectimax"``); deterministic.
+    """``minimax1`` (:attr:`DepthOneObjective.MINIMAX`) or ``expectimax1``
+    (:attr:`DepthOneObjective.EXPECTIMAX`); deterministic.
 
     The choice scans every allowed guess's classes over the state
     (:func:`solver.policies._classic_kernel.classic_choose`): O(n_guesses · |S|) per decision.
     """
 
-    OBJECTIVES = ("minimax", "expectimax")
+    OBJECTIVES = tuple(DepthOneObjective)
     commits = True
 
-    def __init__(self, word_list, table: np.ndarray, objective: str = "minimax"):
+    def __init__(self, word_list, table: np.ndarray,
+                 objective: DepthOneObjective | str = DepthOneObjective.MINIMAX):
         super().__init__(word_list, table)
         if objective not in self.OBJECTIVES:
-            raise ValueError(f"objective must be one of {self.OBJECTIVES}, got {objective!r}")
-        self.objective = objective
-        self.name = f"{objective}1"
+            raise ValueError(f"objective must be one of {', '.join(self.OBJECTIVES)}, got {objective!r}")
+        self.objective = DepthOneObjective(objective)
+        self.name = f"{self.objective}1"
 
     def _choose(self, state, guesses_left, seed):
         universe = self.universe
@@ -206,7 +218,7 @@ class DepthOnePolicy(ClassicPolicy):
         from solver.policies._classic_kernel import EXPECTIMAX, MINIMAX, classic_choose
 
         return int(classic_choose(state, table, member_of_guess, self.universe.n_members,
-                                  MINIMAX if self.objective == "minimax" else EXPECTIMAX,
+                                  MINIMAX if self.objective is DepthOneObjective.MINIMAX else EXPECTIMAX,
                                   n_patterns(self.word_list.word_length)))
 
     def _choose_weighted(self, state, weights, belief, seed):
@@ -219,7 +231,7 @@ class DepthOnePolicy(ClassicPolicy):
         alive[state] = True
         answer_of_guess = np.ascontiguousarray(self.word_list.guess_answer_index, dtype=np.int32)
         return int(weighted_depth_one_choose(self.table, state, weights, alive, answer_of_guess,
-                                             0 if self.objective == "minimax" else 1,
+                                             0 if self.objective is DepthOneObjective.MINIMAX else 1,
                                              n_patterns(self.word_list.word_length)))
 
 
@@ -286,8 +298,8 @@ def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarr
 _CLASSES = {
     "random_total": RandomTotal,
     "random_possible": RandomPossible,
-    "minimax1": lambda word_list, table: DepthOnePolicy(word_list, table, "minimax"),
-    "expectimax1": lambda word_list, table: DepthOnePolicy(word_list, table, "expectimax"),
+    "minimax1": lambda word_list, table: DepthOnePolicy(word_list, table, DepthOneObjective.MINIMAX),
+    "expectimax1": lambda word_list, table: DepthOnePolicy(word_list, table, DepthOneObjective.EXPECTIMAX),
     "entropy": EntropyPolicy,
 }
 

@@ -179,16 +179,16 @@ def score_run(name: str, seed: int, opener: str, jobs: int, word_list) -> tuple[
     Returns ``(row, guesses)``: the runs.csv row (``FIELDS``, values formatted as in the
     file; the UCT fields empty for other policies) and int64[n_answers], the guesses used
     for each answer (list order)."""
-    from solver.evaluation.scoring import score_policy
+    from solver.evaluation.scoring import ScoringMode, score_policy
     from solver.game.feedback import feedback_table
 
     table = feedback_table(word_list)
     policy = build_policy(name, word_list, table, seed=seed)
-    mode = "tree" if policy.deterministic else "games"
-    result = score_policy(policy, opener, seed=seed, jobs=jobs, mode=mode)
+    result = score_policy(policy, opener, seed=seed, jobs=jobs, mode=ScoringMode.AUTO)
+    mode = result.mode
     searched = sum(d.games for d in result.decisions if len(d.state) >= 2)
     row = {
-        "policy": policy.name, "seed": seed if mode == "games" else "", "opener": result.opener,
+        "policy": policy.name, "seed": seed if mode is ScoringMode.GAMES else "", "opener": result.opener,
         "games": result.n_games, "total": result.total, "average": f"{result.average:.5f}",
         "max_guesses": result.max_guesses, "failures": result.failures,
         "histogram": " ".join(map(str, result.histogram)),

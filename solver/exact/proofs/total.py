@@ -52,7 +52,7 @@ from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import FeedbackRule, Game, Objective
-from solver.exact.proofs.results import OpenerValue, ProofResult
+from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
 from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
                                         resident)
 from solver.runs.naming import journal_path
@@ -238,7 +238,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
             rows = proof.run()
     finally:
         runner.close()
-    if not rows or rows[0].status != "exact" or rows[0].value >= INF:
+    if not rows or rows[0].status is not OpenerStatus.EXACT or rows[0].value >= INF:
         raise UnwinnableError(f"no opener wins every game within {counted(guess_limit, 'guess')}")
     return ProofResult(word_list, game, rank, rows, len(proof.results), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds, top)
@@ -395,13 +395,13 @@ class _Proof:
             if g in self.results:
                 value, seconds, beta = self.results[g]
                 if value < beta:
-                    rows.append(OpenerValue(name, "exact", min(value, INF), seconds))
+                    rows.append(OpenerValue(name, OpenerStatus.EXACT, min(value, INF), seconds))
                 else:  # shown to reach the cut-off (see the module docstring)
-                    rows.append(OpenerValue(name, "lower_bound", max(beta, self.bounds[g]),
+                    rows.append(OpenerValue(name, OpenerStatus.LOWER_BOUND, max(beta, self.bounds[g]),
                                             seconds))
             else:
-                rows.append(OpenerValue(name, "lower_bound", min(self.bounds[g], INF), 0.0))
-        rows.sort(key=lambda o: (o.value, o.status != "exact", o.opener))
+                rows.append(OpenerValue(name, OpenerStatus.LOWER_BOUND, min(self.bounds[g], INF), 0.0))
+        rows.sort(key=lambda o: (o.value, o.status is not OpenerStatus.EXACT, o.opener))
         return rows
 
 
