@@ -89,7 +89,11 @@ def require_extra(module: str, extra: str, purpose: str) -> None:
     cannot be imported: ``purpose`` says what needs it ("the web page")."""
     import importlib.util
 
-    if importlib.util.find_spec(module) is None:
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a finder that refuses it, a broken install
+        found = False
+    if not found:
         raise MissingExtraError(f"{purpose} needs the {module!r} package, which is not installed: "
                                 f"pip install 'exact-wordle[{extra}]'")
 

@@ -188,6 +188,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
             ``jobs``, ``seed`` or ``top`` (before any work).
         OutputError: ``out_dir`` cannot be created or written (before any work).
         CacheError: the cache directory cannot be used (before any work).
+        MissingExtraError: matplotlib (the ``studies`` extra) is not installed (before any work).
         ForeignJournalError: ``resume`` and the report's journal was written by another
             solver version or other kernels.
     """
@@ -196,9 +197,10 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
 
     from solver.runs.journal import Journal
     from solver.exact.book import SHIPPED_DIRS, OpeningBook
-    from solver.game.errors import WriteFailedError
+    from solver.game.errors import WriteFailedError, require_extra
     from solver.game.spec import Game
 
+    require_extra("matplotlib", "studies", "the report's plots")  # before any work, not after it
     openers, policies = validate_request(word_list, openers, policies)
     jobs = check_jobs(jobs)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:

@@ -209,6 +209,9 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
     from solver.game.files import prepare_output_dir, usable_cache_dir
     from solver.game.variants import variant_lists
 
+    from solver.game.errors import require_extra
+
+    require_extra("matplotlib", "studies", "the vocabulary report's plot")  # before any work
     agents, kinds, fractions, seeds = check_request(agents, kinds, fractions, seeds)
     if isinstance(episodes_per_answer, bool) or not isinstance(episodes_per_answer, int) or episodes_per_answer < 1:
         raise InputError(f"--episodes-per-answer is a whole number ≥ 1, not {episodes_per_answer!r}")
