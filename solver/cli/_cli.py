@@ -451,9 +451,11 @@ class SolveProgress:
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-            self._bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
+            from solver.studies.progress import LineProgress
+
+            self._bar = LineProgress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("answers"), TimeElapsedColumn(),
                                  console=Console(stderr=True), transient=False)
             self._bar.start()

@@ -64,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console
     from rich.markup import escape
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.exact.absurdle import check_depth_limit, check_tie, solve_absurdle
     from solver.game.wordlists import load_word_list
@@ -73,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_depth_limit(args.depth_limit)
     word_list = load_word_list(args.words)
     console = Console(stderr=True)
-    bar = Progress(TextColumn("[bold]searching[/] {task.description}"), BarColumn(),
+    bar = LineProgress(TextColumn("[bold]searching[/] {task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
                    console=console, transient=True)
     tasks: dict[int, int] = {}

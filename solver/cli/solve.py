@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from solver.studies.progress import LineProgress
 from rich.table import Table
 
 from solver.game.spec import MODES, OBJECTIVES
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         priors = load_priors(word_list, args.priors)
     game = Game(word_list, args.guess_limit, args.feedback, args.mode, args.objective, priors)
-    bar = Progress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
+    bar = LineProgress(TextColumn("[bold]solving[/] {task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total} answers"), TimeElapsedColumn(),
                    console=console, transient=True)
     tasks = []

@@ -190,7 +190,8 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
         QTableError: the Q-learning agent's table is missing or of other lists.
         ForeignJournalError: the journal was written by other kernels (``resume=False``).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
@@ -215,7 +216,7 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
             for belief in beliefs for name in policies
             for seed in (seeds if not agents[name].deterministic else [None])]
     runs = []
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    progress = LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=console is None, transient=False)
     try:
         with progress:

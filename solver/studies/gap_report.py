@@ -193,7 +193,8 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
             solver version or other kernels.
     """
     from solver.exact.executor import Executor
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.runs.journal import Journal
     from solver.exact.book import SHIPPED_DIRS, OpeningBook
@@ -220,7 +221,7 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     optimal: dict[str, dict] = {}
     results: dict[tuple, dict] = {}
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    progress = LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=console is None, transient=False)
     with progress:
         # phase 1: the exact optimum of every opener

@@ -202,7 +202,8 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
         OutputError, CacheError: unusable output or cache directory (before any work).
         ForeignJournalError: the journal belongs to another request (``resume=True``).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
@@ -224,7 +225,7 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
     journal = Journal.open(out_dir / "results" / "vocab.journal", fingerprint, resume=resume)
     plan = [(kind, fraction, seed) for kind in kinds for fraction in fractions for seed in seeds]
     rows = []
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    progress = LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=console is None, transient=False)
     try:
         with progress:
