@@ -185,7 +185,10 @@ class _Parsed(Exception):
 
 def parse_arguments(module_name: str, argv: list[str]) -> None:
     """Parse ``argv`` with the tool's own parser (its ``build_parser``, or the one its ``main``
-    builds, stopped right after parsing). Raises SystemExit on a usage error."""
+    builds, stopped right after parsing). Raises SystemExit on a usage error. ``tools.X`` is the
+    checkout's shim of ``solver.cli.X``: the program's own module is parsed with."""
+    if module_name.startswith("tools."):
+        module_name = "solver.cli." + module_name.removeprefix("tools.")
     module = importlib.import_module(module_name)
     if hasattr(module, "build_parser"):
         module.build_parser().parse_args(argv)
@@ -322,3 +325,29 @@ def test_the_examples_are_found():
     assert sum(1 for e in EXAMPLES if e.path.name == "README.md") >= 5
     assert sum(1 for e in EXAMPLES if e.output and runnable(e)) >= 10
     assert PYCON
+
+
+def test_the_api_page_documents_every_export_of_solver():
+    import solver
+
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    missing = [name for name in solver.__all__ if not re.search(rf"`solver\.{name}\b", text)]
+    assert missing == [], f"docs/api.md does not document solver.{', solver.'.join(missing)}"
+    assert 'gymnasium.make("solver:ExactWordle-v0")' in text
+
+
+def test_a_documented_command_works_pasted_into_a_fresh_shell_after_the_set_up():
+    """README's set-up: `make install`, `source .venv/bin/activate`; then a command of the docs,
+    in a shell with none of this session's environment (no venv on PATH, no PYTHONPATH)."""
+    activate = ROOT / ".venv" / "bin" / "activate"
+    if not activate.is_file():
+        pytest.skip("no .venv in this checkout (the tests run in another environment)")
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
+           "EXACT_WORDLE_COMPILE_NOTICE_SAID": "1"}
+    done = subprocess.run(["bash", "-c", "source .venv/bin/activate && python -m tools.tree next "
+                           "artifacts/legacy-normal-salet.msgpack salet:bbbby north:bbggg && "
+                           "wordle tree next artifacts/legacy-normal-salet.msgpack"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "next guess: abamp" and "next guess: salet" in done.stdout
+
