@@ -351,3 +351,19 @@ def test_a_documented_command_works_pasted_into_a_fresh_shell_after_the_set_up()
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "next guess: abamp" and "next guess: salet" in done.stdout
 
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_issue_number_or_commit_id(path):
+    """The docs are a reference, not a log: history lives in git (no "issue 12", no `4fbffb6`)."""
+    text = path.read_text(encoding="utf-8")
+    issues = re.findall(r"(?i)\bissues?\s+#?\d+", text)
+    commits = [h for h in re.findall(r"`([0-9a-f]{7,12})`", text) if re.search(r"\d", h) and re.search(r"[a-f]", h)]
+    assert issues == [] and commits == []
+
+
+def test_the_artifact_schema_names_its_current_version():
+    from policy_tree import schema
+
+    assert schema.__doc__.startswith(f"The decision-tree artifact format (msgpack), version {schema.FORMAT_VERSION}.")
+    assert f"``FORMAT_VERSION`` ({schema.FORMAT_VERSION})" in schema.__doc__
