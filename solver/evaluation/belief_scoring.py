@@ -26,14 +26,12 @@ import time
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError, Score, ScoringMode, _check_guess, _score_tree, check_game_mode
+from solver.evaluation.scoring import Score, ScoringMode, _score_tree, check_game_mode, play_episode
 from solver.game.errors import InputError
 from solver.game.environments import Episode, HardEpisode
-from solver.game.protocol import decision_rng
 from solver.game.spec import GUESS_LIMIT, Mode
 from solver.policies.base import Policy
 from solver.policies.belief import Universe
-from solver.game.wording import counted
 
 #: A game not won after this many guesses raises PolicyError. Higher than scoring's 32: a
 #: random allowed guess may fail to split a two-word state many times running.
@@ -65,20 +63,7 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
     the answer. Decision seeds as in the module docstring."""
     game = (HardEpisode if hard else Episode)(policy.word_list, universe.table,
                                               int(universe.member_of_answer[answer]), guess_limit=guess_limit)
-    path = []
-    while not game.won:
-        used = game.guesses
-        if used >= max_game_guesses:
-            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
-                              f"{policy.word_list.answers[answer]!r} after {counted(max_game_guesses, 'guess')}")
-        if used == 0 and opener_index is not None:
-            guess = opener_index
-        else:
-            decision = used if opener_index is None else used - 1  # the agent's own decisions
-            belief = game.belief()
-            guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, decision)), belief)
-        path.append(guess)
-        game.step(guess)
+    path, _ = play_episode(policy, game, answer, seed=seed, opener=opener_index, max_guesses=max_game_guesses)
     return np.array(path, dtype=np.int32)
 
 

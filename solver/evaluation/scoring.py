@@ -349,25 +349,70 @@ def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_
 _decision_seed = decision_seed
 
 
+def play_episode(policy, episode, answer: int, *, seed: int, opener: int | None = None,
+                 max_guesses: int = MAX_GAME_GUESSES, stop_at_max: bool = False, memo: dict | None = None,
+                 seeded_when_deterministic: bool = True) -> tuple[list[int], list]:
+    """The one game loop of every scorer: ``policy`` plays ``episode`` (an environment of
+    :mod:`solver.game.environments` — Episode, HardEpisode, NoisyEpisode — against answer
+    index ``answer``) until it is won.
+
+    Args:
+        seed: the master seed; decision ``k`` (0-based, a given opener not counted) gets
+            ``decision_rng(seed, answer, k)`` (module docstring).
+        opener: a guess index played first, or None (the policy chooses its first guess).
+        max_guesses: a game not won after this many guesses raises :class:`PolicyError` (no
+            progress), or with ``stop_at_max`` stops there (a loss: Noisy Wordle's cap).
+        memo: decisions of a deterministic policy shared between games, keyed by the history
+            (the policy is asked once per history).
+        seeded_when_deterministic: give a deterministic policy its decision's generator too
+            (False: None, as Noisy Wordle asks its deterministic agents).
+
+    Returns:
+        ``(guesses, decisions)``: the guess indices played, and each decision the policy made
+        as ``(state, guesses_left, guess)`` (memoised ones and the opener excluded).
+
+    Raises:
+        PolicyError: a bad guess index (in hard mode: one the hints do not allow), or no
+            progress.
+    """
+    guesses: list[int] = []
+    decisions = []
+    while not episode.won:
+        made = len(guesses)
+        if made >= max_guesses:
+            if stop_at_max:
+                break
+            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
+                              f"{policy.word_list.answers[answer]!r} after {max_guesses} "
+                              "guesses (no progress)")
+        key = tuple(episode.history) if memo is not None else None
+        if made == 0 and opener is not None:
+            guess = opener
+        elif key is not None and key in memo:
+            guess = memo[key]
+        else:
+            belief = episode.belief()
+            seeded = seeded_when_deterministic or not policy.deterministic
+            rng = decision_rng(seed, answer, made - (opener is not None)) if seeded else None
+            guess = _check_guess(policy, int(policy.choose(belief, rng)), belief)
+            decisions.append((belief.state, belief.guesses_left, guess))
+            if key is not None:
+                memo[key] = guess
+        guesses.append(guess)
+        episode.step(guess)
+    return guesses, decisions
+
+
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
               seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES, hard: bool = False):
     """Play one game against answer index ``answer`` in the environment
     :class:`solver.game.environments.Episode` (:class:`~solver.game.environments.HardEpisode`
-    when ``hard``): ``(guesses used, decisions)`` where the decisions are ``(state,
-    guesses_left, guess)`` tuples (the opener excluded)."""
+    when ``hard``), :func:`play_episode`: ``(guesses used, decisions)`` where the decisions
+    are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
     game = (HardEpisode if hard else Episode)(policy.word_list, policy.table, answer, guess_limit=guess_limit)
-    guess, decisions = opener_index, []
-    while True:
-        game.step(guess)
-        if game.won:
-            return game.guesses, decisions
-        if game.guesses >= max_game_guesses:
-            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
-                              f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
-                              "guesses (no progress)")
-        belief = game.belief()
-        guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, game.guesses - 1)), belief)
-        decisions.append((belief.state, belief.guesses_left, guess))
+    guesses, decisions = play_episode(policy, game, answer, seed=seed, opener=opener_index,
+                                      max_guesses=max_game_guesses)
+    return len(guesses), decisions
 
 
 _WORKER_TABLES: dict[str, np.ndarray] = {}
