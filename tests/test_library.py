@@ -181,7 +181,7 @@ def test_report_scores_a_policy_from_a_module(small, tmp_path):
 
 # -- the wordle command ----------------------------------------------------------------------------
 def _wordle(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "tools.wordle", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "solver.cli.wordle", *args], capture_output=True, text=True,
                           timeout=300, **kwargs)
 
 
