@@ -29,8 +29,8 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_INTERRUPTED, EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_INTERRUPTED, EXIT_OK, add_debug_option, entry_point, exit_with
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILE_SNIPPET = """

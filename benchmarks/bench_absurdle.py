@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,8 +25,8 @@ import time
 from collections.abc import Sequence
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import add_debug_option, entry_point, exit_with
 
 REPORT_OPENERS = ("salet,carle,train,raise,clout,soare,salut,lants,reast,crate,trace,slate,trape,"
                   "slane,prate,crane").split(",")

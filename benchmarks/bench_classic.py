@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 
 from benchmarks.record import record
-from tools._cli import add_debug_option, entry_point, exit_with
+from solver.cli._cli import add_debug_option, entry_point, exit_with
 
 TARGET_SECONDS = 60.0
 

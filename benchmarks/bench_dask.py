@@ -56,8 +56,8 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record as record_figures
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 from benchmarks.bench import ROOT, measure
 
 try:

@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,8 +22,8 @@ import tempfile
 import time
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, entry_point, exit_with
 
 HISTORIES = {
     ("legacy", "normal"): [["audio:ybbbb"], ["crane:bbbbb"], ["adieu:bbybb"], ["stare:bybbb"],

@@ -15,8 +15,8 @@ import time
 from collections.abc import Sequence
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--report", action="store_true",
                         help="also time the full 16-opener gap report (in a temporary directory; "
                              "exact trees come from the cache when present)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=2, help="workers for --report (default 2)")
+    _cli.add_jobs_option(parser, default=2, what="for --report")
     add_debug_option(parser)
     return parser
 

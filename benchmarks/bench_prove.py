@@ -22,8 +22,8 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 from benchmarks.bench import measure
 
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "maximum (docs/algorithms.md §9.5)")
     parser.add_argument("--mode", choices=("normal", "hard"), default="normal",
                         help="normal (default) or hard mode")
-    parser.add_argument("--jobs", type=_cli.jobs, default=-1, help="worker processes (-1: all cores)")
+    _cli.add_jobs_option(parser)
     add_debug_option(parser)
     return parser
 

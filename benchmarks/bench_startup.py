@@ -40,8 +40,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 ROOT = Path(__file__).resolve().parents[1]
 SELBY_FLAGS = ("-std=c++14", "-O3")  # as Selby's Makefile builds it (its -Wall aside)

@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, entry_point, exit_with
 
 GAMES = (("legacy", "normal"), ("legacy", "hard"), ("nyt-2024", "normal"), ("nyt-2024", "hard"))
 #: Longest one state may take before it is recorded as timed out.

@@ -19,8 +19,8 @@ from pathlib import Path
 from collections.abc import Sequence
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import add_debug_option, entry_point, exit_with
 
 DEFAULT_ARTIFACT = Path("artifacts") / "legacy-normal-salet.msgpack"
 NEXT_BUDGET_SECONDS = 0.3

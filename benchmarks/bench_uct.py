@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.record import record
-from tools import _cli
-from tools._cli import EXIT_OK, add_debug_option, entry_point, exit_with
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with
 
 VARIANTS = ("a", "b", "a_o", "b_o")
 #: The speed target: N = 50,000 over all 2,315 games from SALET on 2 cores.
@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=_cli.whole(0, 10**9), default=0,
                         help="evenly spaced sample of answers, played in-process (0 = all, "
                              "in parallel; default)")
-    parser.add_argument("--jobs", type=_cli.jobs, default=2, help="worker processes (default 2)")
+    _cli.add_jobs_option(parser, default=2)
     parser.add_argument("--seed", type=_cli.seed, default=0, help="master seed (default 0)")
     add_debug_option(parser)
     args = parser.parse_args(argv)

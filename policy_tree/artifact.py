@@ -11,6 +11,7 @@ from policy_tree.schema import (CHECKSUMS_KEY, FEEDBACK_KEY, FORMAT, FORMAT_VERS
                                 OPENER_PROOF_FIELDS, OPENER_PROOF_KEY, PRIORS_FIELDS, PRIORS_KEY,
                                 tree_arrays)
 from policy_tree.tree import DecisionTree
+from solver.game.spec import FeedbackRule
 
 
 def tree_to_bins(tree: DecisionTree) -> dict[str, bytes]:
@@ -64,7 +65,7 @@ def encode_artifact(*, word_list, tree: DecisionTree, mode: str, objective: str,
     }
     if opener_proof is not None:
         document[OPENER_PROOF_KEY] = {key: opener_proof[key] for key in OPENER_PROOF_FIELDS}
-    if feedback != "standard":
+    if feedback != FeedbackRule.STANDARD:
         document[FEEDBACK_KEY] = feedback
     if priors is not None:
         document[PRIORS_KEY] = {key: priors[key] for key in PRIORS_FIELDS}

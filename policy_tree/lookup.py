@@ -12,7 +12,6 @@ in a fraction of a second from a cold start.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +21,12 @@ from policy_tree.errors import (
     GameOverError, HistoryError, InconsistentHistoryError, NotInTreeError,
     UnsolvedAnswerError,
 )
+import numpy as np
+
 from policy_tree.tree import DecisionTree
-from solver.game.errors import FeedbackError
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback, shows_green
-from solver.game.history import parse_history_token  # noqa: F401 (re-exported)
+from solver.game.feedback import code_to_text, feedback_code
+from solver.game.history import parse_history_token, parse_steps  # noqa: F401 (re-exported)
+from solver.game.spec import Mode
 from solver.game.wordlists import WordList
 from solver.game.wording import counted, plural
 
@@ -46,41 +47,45 @@ def format_history(steps: Iterable[tuple[str, int]]) -> str:
     return text or "(empty history)"
 
 
-def _feedback_code(feedback: Feedback, word_length: int = 5) -> int:
-    """A feedback given as a code or as text, as its code (0..3**word_length − 1)."""
-    top = 3**word_length - 1
-    if isinstance(feedback, bool):  # bool is an int subclass; True is no feedback
-        raise FeedbackError(f"feedback {feedback!r} is neither a code 0..{top} nor a string")
-    if isinstance(feedback, numbers.Integral):
-        code = int(feedback)
-        code_to_text(code, word_length)  # raises FeedbackError when out of range
-        return code
-    if isinstance(feedback, str):
-        return parse_feedback(feedback, word_length)
-    raise FeedbackError(f"feedback {feedback!r} is neither a code 0..{top} nor a string")
-
-
 @dataclass(frozen=True)
 class Position:
-    """Where a history leads.
+    """Where a history leads: in a decision tree (:meth:`PolicyTree.position`), or for the
+    search service (:meth:`solver.exact.service.SearchService.position`, which also sets the
+    state, the guesses left and the value there). The one record of a position.
 
     Attributes:
         steps: the history normalised to ``(guess word, feedback code)`` pairs.
-        answers: the answers consistent with every feedback so far, in list order (non-empty).
-        node: the tree node whose guess is to be played next, or ``None`` when the game is
-            won or the history has left the tree.
+        answers: the answers consistent with every feedback so far, in list order (non-empty;
+            set by :meth:`PolicyTree.position`).
+        node: the node of ``tree`` whose guess is to be played next, or ``None`` when the game
+            is won or the history has left the tree.
         won: the last feedback was all green.
         left_tree_at: index into ``steps`` of the first guess the tree does not play there
             (``None`` while the history follows the tree).
         tree_guess: the guess the tree plays at ``left_tree_at`` (``None`` if it did not leave).
+        state: int32 answer indices still possible, sorted (set by the search service).
+        guesses_left: guesses left within the game's limit (may be 0; the search service).
+        tree: the DecisionTree whose node ``node`` is this state (the search service: the
+            opener's tree or a solved subtree), or None.
+        tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
+        extra: extra guesses past the limit the tree was solved with (§15.2).
+        left_tree: the sentence for :attr:`solver.exact.advice.Advice.left_tree`, or None.
+        opener: the opener whose tree the history followed, or None.
     """
 
     steps: tuple[tuple[str, int], ...]
-    answers: tuple[str, ...]
-    node: int | None
-    won: bool
+    answers: tuple[str, ...] = ()
+    node: int | None = None
+    won: bool = False
     left_tree_at: int | None = None
     tree_guess: str | None = None
+    state: np.ndarray | None = None
+    guesses_left: int | None = None
+    tree: DecisionTree | None = None
+    tree_value: int | None = None
+    extra: int = 0
+    left_tree: str | None = None
+    opener: str | None = None
 
 
 class PolicyTree:
@@ -202,27 +207,13 @@ class PolicyTree:
     # -- lookups ---------------------------------------------------------------------------
     def normalise_history(self, history: Iterable[HistoryItem]) -> tuple[tuple[str, int], ...]:
         """The history as ``(guess word, feedback code)`` pairs, each guess checked against
-        the artifact's guess list. Raises :class:`~solver.game.errors.UnknownWordError`,
-        :class:`~solver.game.errors.FeedbackError` or :class:`HistoryTokenError`. On a Yellow
-        Wordle tree a feedback that shows a green other than all-green is refused
-        (FeedbackError): that game never shows one, and mapping it silently to yellow would
-        hide a mix-up of the two games."""
-        steps = []
-        for item in history:
-            if isinstance(item, str):
-                word, code = parse_history_token(item)
-            else:
-                word, feedback = item
-                word = str(word).strip().lower()
-                code = _feedback_code(feedback, len(word))
-            self.word_list.guess_index(word)  # raises UnknownWordError naming the list
-            if self.feedback == "yellow" and shows_green(code, len(word)):
-                raise FeedbackError(
-                    f"{word}:{code_to_text(code, len(word))} shows a green, but this is a Yellow "
-                    "Wordle tree: greens show as yellow (y) unless the whole guess is right "
-                    f"({'g' * len(word)})")
-            steps.append((word, code))
-        return tuple(steps)
+        the artifact's guess list, read by the one history parser
+        (:func:`solver.game.history.parse_steps`: a text, tokens or pairs). Raises
+        :class:`~solver.game.errors.UnknownWordError`, :class:`~solver.game.errors.FeedbackError`
+        or :class:`HistoryTokenError`. On a Yellow Wordle tree a feedback that shows a green
+        other than all-green is refused (FeedbackError): that game never shows one, and mapping
+        it silently to yellow would hide a mix-up of the two games."""
+        return parse_steps(self.word_list, history, feedback=self.feedback)
 
     def position(self, history: Iterable[HistoryItem] = ()) -> Position:
         """Follow ``history`` through the answers and the tree.
@@ -234,7 +225,7 @@ class PolicyTree:
             HardModeError: on a hard-mode tree, a guess that ignores an earlier hint.
         """
         steps = self.normalise_history(history)
-        if self.mode == "hard":  # a hard-mode tree answers hard-mode games only
+        if self.mode == Mode.HARD:  # a hard-mode tree answers hard-mode games only
             from solver.game.hard_mode import check_hard_mode_history
 
             check_hard_mode_history(steps)

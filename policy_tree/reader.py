@@ -61,7 +61,7 @@ from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, F
                                  PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS, tree_arrays)
 from policy_tree.tree import DecisionTree
 from solver.game.files import read_input_file
-from solver.game.spec import MAX_GUESS_LIMIT, MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
+from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
 from solver.game.wording import counted
 
@@ -143,7 +143,7 @@ def decode(data: bytes, path: str | Path | None = None, *, unchecked_ok: bool = 
     header[OPENER_PROOF_KEY] = document.get(OPENER_PROOF_KEY)
     header[PRIORS_KEY] = document.get(PRIORS_KEY)
     header[FEEDBACK_KEY] = document.get(FEEDBACK_KEY, "standard")
-    if header[FEEDBACK_KEY] == "yellow" and len(tree.edge_feedback):
+    if header[FEEDBACK_KEY] == FeedbackRule.YELLOW and len(tree.edge_feedback):
         from solver.game.feedback import shows_green
 
         green = [int(c) for c in np.unique(tree.edge_feedback) if shows_green(int(c), word_length)]

@@ -7,7 +7,7 @@ are raw little-endian arrays):
 key                     type       meaning
 ======================  =========  =============================================================
 ``format``              str        always ``"exact-wordle/decision-tree"``
-``format_version``      int        ``FORMAT_VERSION`` (2)
+``format_version``      int        ``FORMAT_VERSION`` (3)
 ``word_list``           str        list name (``legacy``, ``nyt-2024`` or a directory's name)
 ``word_length``         int        letters per word, L (5 for Wordle; version 2 on)
 ``answers_sha256``      str        sha256 (hex) of the normalised answer list

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from policy_tree.lookup import PolicyTree, format_history
 from solver.game.feedback import code_to_text, feedback_code
 from solver.game.hard_mode import hard_mode_violation
+from solver.game.spec import Mode, Objective
 from solver.game.wording import counted
 
 
@@ -129,7 +130,7 @@ def _check_guesses(policy: PolicyTree, report: VerifyReport) -> None:
 
 def _replay(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
     tree, limit = policy.tree, policy.guess_limit
-    hard = policy.mode == "hard"
+    hard = policy.mode == Mode.HARD
     visits = [0] * tree.n_nodes
     for answer in policy.word_list.answers:
         node, steps = 0, []
@@ -201,7 +202,7 @@ def _check_header(policy: PolicyTree, report: VerifyReport) -> None:
                     f"'custom-{words.identity[:12]}'")
     proof = policy.header.get("opener_proof")
     if proof is not None:
-        value = policy.total if policy.header["objective"] == "total" else policy.max_guesses
+        value = policy.total if policy.header["objective"] == Objective.TOTAL else policy.max_guesses
         if proof["guesses_sha256"] != words.guesses_sha256:
             report.fail("opener_proof ran over another guess list (its guesses_sha256 differs)")
         if proof["openers"] != words.n_guesses:

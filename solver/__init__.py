@@ -13,14 +13,15 @@ The public API (:mod:`solver.api`), loaded on first use so that ``import solver`
 decision's regret), :func:`score_policy`, :func:`decision_regrets`, :class:`Game`, :class:`Policy`,
 :class:`FunctionPolicy`, :class:`ExactPolicy`, :class:`SearchService`, :func:`word_list`.
 
-The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`) is registered
-with gymnasium as soon as both this package and gymnasium are imported, in either order.
+The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`):
+``gymnasium.make("solver:ExactWordle-v0")`` (gymnasium imports this package, which registers
+it); importing this package after gymnasium, or :mod:`solver.evaluation.gym_env`, registers it
+too.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
 
 #: name → (module, attribute): what ``solver.<name>`` is.
@@ -69,35 +70,17 @@ ENV_ID = "ExactWordle-v0"
 _ENV_ENTRY_POINT = "solver.evaluation.gym_env:ExactWordleEnv"
 
 
-def _register_env() -> None:
+def register_environment() -> None:
+    """Register ``ExactWordle-v0`` with gymnasium (once; imports gymnasium)."""
     import gymnasium
 
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point=_ENV_ENTRY_POINT)
 
 
-class _RegisterWhenImported:
-    """A finder that, when gymnasium is first imported, lets it load, then registers the
-    environment (importing gymnasium here would slow every command by 50 ms)."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name != "gymnasium":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            _register_env()
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
+# Gymnasium 1.0 dropped the loading of plugin entry points (its envs/__init__.py registers its
+# own environments only), so the environment registers itself: ``gymnasium.make(
+# "solver:ExactWordle-v0")`` imports this package, which registers it since gymnasium is loaded
+# by then. Importing gymnasium here otherwise would slow every command by some 50 ms.
 if "gymnasium" in sys.modules:
-    _register_env()
-elif importlib.util.find_spec("gymnasium") is not None:
-    sys.meta_path.insert(0, _RegisterWhenImported())
+    register_environment()

@@ -28,8 +28,8 @@ afterwards; a decision's regret is ``Q* − V*``.
 :func:`decision_regrets`
 =====================  ===========================================================================
 
-The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`) is registered
-when ``solver`` is imported and gymnasium is installed.
+The Gymnasium environment ``ExactWordle-v0`` (:mod:`solver.evaluation.gym_env`):
+``gymnasium.make("solver:ExactWordle-v0")`` (see :mod:`solver`).
 """
 
 from __future__ import annotations
@@ -290,7 +290,7 @@ def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed:
     from solver.evaluation.noisy_scoring import check_seeds
     from solver.evaluation.regret import decision_regrets
     from solver.evaluation.scoring import score_policy
-    from solver.exact.optimum_cache import load_or_solve_optimum
+    from solver.exact.book import OpeningBook
     from solver.game.checks import check_jobs, check_progress
     from solver.policies.exact_policy import ExactPolicy
 
@@ -300,7 +300,7 @@ def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed:
     lists.guess_index(opener)  # the opener is a word of the lists (not a guess index)
     result = score_policy(policy, opener, guess_limit=GUESS_LIMIT, seed=seed, jobs=jobs,
                           progress=progress)
-    optimum = load_or_solve_optimum(lists, result.opener, jobs=-1)
+    optimum = OpeningBook(Game(lists, GUESS_LIMIT)).tree(result.opener, jobs=-1)
     exact = ExactPolicy(lists, policy.table, optimum.tree)
     regrets, summary = decision_regrets(exact, result.decisions)
-    return PolicyScore(result, int(optimum.header["total"]), regrets, summary)
+    return PolicyScore(result, optimum.total, regrets, summary)

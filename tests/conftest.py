@@ -16,6 +16,10 @@ from solver.game.wordlists import from_words
 # A benchmark run by a test keeps its figures in a scratch directory, never in the committed
 # benchmarks/results/ (benchmarks/record.py); subprocesses inherit it.
 os.environ["EXACT_WORDLE_BENCH_RESULTS"] = tempfile.mkdtemp(prefix="bench-results-")
+# The one line numba's first compilation prints (solver/game/compile_notice.py) would appear in
+# whichever test compiles first: it is said "already", here and in subprocesses, except in
+# tests/test_compile_notice.py, which checks it.
+os.environ["EXACT_WORDLE_COMPILE_NOTICE_SAID"] = "1"
 
 # Four -atch answers and four probes (hand-worked entropies in test_heuristics.py).
 ATCH = ["hatch", "latch", "match", "patch"]

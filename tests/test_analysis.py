@@ -1,4 +1,4 @@
-"""Post-game analysis (solver.evaluation.analysis, tools.analyse): regret and luck against
+"""Post-game analysis (solver.evaluation.analysis, solver.cli.analyse): regret and luck against
 independent exact values, the three ways to give a game, and bad input."""
 
 from __future__ import annotations

@@ -118,13 +118,13 @@ COMMANDS = (["verify"], ["stats"], ["stats", "--json"], ["export"], ["export", "
 
 DRIVER = textwrap.dedent("""
     import contextlib, io, json, sys
-    import tools.tree
+    import solver.cli.tree
     results = []
     for command in json.loads(sys.argv[1]):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                status = tools.tree.main(command)
+                status = solver.cli.tree.main(command)
             except SystemExit as exc:
                 status = exc.code
         results.append([command, status, out.getvalue()[-2000:], err.getvalue()[-2000:]])

@@ -1,4 +1,4 @@
-"""Advice from any position (solver.evaluation.assist, tools.assist): the next guess and the
+"""Advice from any position (solver.evaluation.assist, solver.cli.assist): the next guess and the
 Q-values against independent exact values, the tree, the time budget, and bad input."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from solver.game.history import History
 import pytest
 
 from naive import BruteForce, table as naive_table
-from solver.evaluation.assist import EXACT, NOT_PROVEN, advise
+from solver.evaluation.assist import EXACT, NOT_PROVEN, advise_game
 from solver.exact.bellman import solve_state
 from conftest import q_value
 from solver.game.feedback import code_to_text, feedback_code
@@ -64,7 +64,7 @@ def test_200_two_guess_histories_off_the_tree_agree_with_independent_values(lega
             continue
         # book=False: the SALET tree only, so that other openers' states are searched on their
         # own (the state search under a budget), not answered from their openers' trees
-        advice = advise(Game(word_list), history, top=1, budget=60, tree=legacy_tree, table=table, book=False)
+        advice = advise_game(Game(word_list), history, top=1, budget=60, tree=legacy_tree, table=table, book=False)
         assert advice.source == "solver" and (advice.left_tree is not None) == (first == "salet")
         assert advice.status == EXACT, history
         if len(state) <= 3 and brute_checked < 20:  # the brute force costs ~1 s a state
@@ -92,8 +92,8 @@ def test_on_the_tree_the_advice_is_the_trees(legacy_table, legacy_tree, warm_ass
             continue
         history = list(game[:2])
         position = legacy_tree.position(history)
-        advice = advise(Game(word_list), history, top=1, budget=60, table=table)
-        from_tree = advise(Game(word_list), history, top=0, tree=legacy_tree)
+        advice = advise_game(Game(word_list), history, top=1, budget=60, table=table)
+        from_tree = advise_game(Game(word_list), history, top=0, tree=legacy_tree)
         assert advice.status == EXACT and from_tree.status == EXACT and from_tree.source == "tree"
         assert advice.next_guess == from_tree.next_guess == legacy_tree.guess_at(position.node)
         assert advice.value == from_tree.value == tree_value(legacy_tree, position.node, position.answers)
@@ -107,7 +107,7 @@ def test_top_five_q_values_are_exact_and_ranked(legacy_table, warm_assist_kernel
     where that bound does not settle it, its exact Q*)."""
     word_list, table = legacy_table
     history = [("salet", "bbbby"), ("crane", "bbbbb")]
-    advice = advise(Game(word_list), history, top=5, budget=60, table=table)
+    advice = advise_game(Game(word_list), history, top=5, budget=60, table=table)
     state = History.parse(Game(word_list), history, limit=False).state(table)
     assert advice.status == EXACT and advice.alternatives_complete
     assert (advice.next_guess, advice.value, advice.n_answers) == ("bitty", 63, 28)
@@ -142,7 +142,7 @@ def test_a_short_budget_is_honest(legacy_table, legacy_tree, warm_assist_kernels
     true_value = tree_value(legacy_tree, position.node, position.answers)
     for budget in (0.05, 0.3):
         started = time.perf_counter()
-        advice = advise(Game(word_list), history, top=5, budget=budget, table=table, book=False)
+        advice = advise_game(Game(word_list), history, top=5, budget=budget, table=table, book=False)
         assert time.perf_counter() - started < budget + 5
         if advice.status == EXACT:
             assert advice.value == true_value
@@ -169,7 +169,7 @@ def test_thousands_of_answers_answer_within_the_budget(legacy_table, warm_assist
     proven, with a lower bound under its value, in about a second."""
     word_list, table = legacy_table
     started = time.perf_counter()
-    advice = advise(Game(word_list), ["quiff:bbbbb"], top=5, budget=1.0, table=table, book=False)
+    advice = advise_game(Game(word_list), ["quiff:bbbbb"], top=5, budget=1.0, table=table, book=False)
     assert time.perf_counter() - started < 4
     assert advice.n_answers == 1172 and advice.status == NOT_PROVEN
     assert advice.lower_bound <= (advice.value if advice.value is not None else 1 << 30)
@@ -191,7 +191,7 @@ def test_small_list_against_the_brute_force_every_state():
         code = feedback_code(first, answer)
         if code == 242:
             continue
-        advice = advise(Game(word_list), [f"{first}:{code_to_text(code)}"], top=5, budget=30, table=table)
+        advice = advise_game(Game(word_list), [f"{first}:{code_to_text(code)}"], top=5, budget=30, table=table)
         state = tuple(int(a) for a in History.parse(Game(word_list), [(first, code)], limit=False).state(table))
         value, guess = brute.best(state, 5)
         assert advice.status == EXACT and (advice.value, advice.next_guess) == (value, word_list.guesses[guess])
@@ -256,7 +256,7 @@ def test_the_optimum_is_proven_before_the_alternatives(monkeypatch):
     answer = next(a for a in word_list.answers
                   if len(History.parse(game, [(first, feedback_code(first, a))]).state(table)) >= 4)
     history = [(first, feedback_code(first, answer))]
-    advice = advise(Game(word_list), history, top=5, budget=60, table=table, book=False)
+    advice = advise_game(Game(word_list), history, top=5, budget=60, table=table, book=False)
     state = tuple(int(a) for a in History.parse(Game(word_list), history, limit=False).state(table))
     value, guess = brute.best(state, 5)
     assert seen[-1] == "optimum" and "done" not in seen
@@ -272,12 +272,12 @@ def test_a_won_game_and_a_single_answer():
 
     word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
     answer = word_list.answers[0]
-    done = advise(Game(word_list), [(answer, 242)], table=table)
+    done = advise_game(Game(word_list), [(answer, 242)], table=table)
     assert done.status == "solved" and done.next_guess is None and done.value == 0
     game = Game(word_list)
     other = next(g for g in word_list.guesses if g != answer
                  and len(History.parse(game, [(g, feedback_code(g, answer))]).state(table)) == 1)
-    single = advise(Game(word_list), [(other, feedback_code(other, answer))], table=table)
+    single = advise_game(Game(word_list), [(other, feedback_code(other, answer))], table=table)
     assert (single.status, single.next_guess, single.value) == (EXACT, answer, 1)
 
 

@@ -1,6 +1,6 @@
 """Fuzzing every command-line entry point in-process (issue 13).
 
-Each test drives one tool's ``main(argv)`` (tools.solve, tools.tree, tools.report,
+Each test drives one tool's ``main(argv)`` (solver.cli.solve, solver.cli.tree, solver.cli.report,
 tools.uct_report; benchmarks.bench's argument parsing only, its benchmarks stubbed out) with
 arguments drawn by hypothesis from pools of good, bad and malformed values: tiny word lists in
 temporary directories (valid ones solve in well under a second; a custom directory called
@@ -36,10 +36,10 @@ from hypothesis import strategies as st
 
 import policy_tree
 import benchmarks.bench
-import tools.report
-import tools.solve
-import tools.tree
-import tools.uct_report
+import solver.cli.report
+import solver.cli.solve
+import solver.cli.tree
+import solver.cli.uct_report
 from solver.exact.bellman import save_artifact, solve
 from solver.game.wordlists import load_word_list
 
@@ -235,7 +235,7 @@ def test_fuzz_solve(world, data):
         _option("--feedback", ["standard", "yellow", "purple", ""]),
         _flag("--debug")]), label="argv")
     cache = data.draw(CACHES, label="cache")
-    status, _, err = run_fuzzed(world, tools.solve.main, argv, default_outputs=["artifacts"],
+    status, _, err = run_fuzzed(world, solver.cli.solve.main, argv, default_outputs=["artifacts"],
                                 cache=cache)
     assert status != 130
 
@@ -268,7 +268,7 @@ def test_fuzz_tree(world, data):
     stdin = data.draw(st.lists(st.sampled_from(["bbbbb", "ggggg", "q", "", "salet:bbbbb", "xyz",
                                                 "cigar:ggggg", "🟩🟩🟩🟩🟩", "bybbb"]),
                                max_size=5), label="stdin")
-    status, out, err = run_fuzzed(world, tools.tree.main, [command, path, *rest],
+    status, out, err = run_fuzzed(world, solver.cli.tree.main, [command, path, *rest],
                                   out_options=("-o", "--output"), stdin_lines=stdin)
     if artifact == "good" and status == 1:
         assert command == "verify"  # 1 only when some *other* artifact failed verification
@@ -291,7 +291,7 @@ def test_fuzz_report(world, data):
         _option("--top", ["0", "3", "-2"]), _flag("--no-resume"), _flag("--debug")]),
         label="argv")
     cache = data.draw(CACHES, label="cache")
-    run_fuzzed(world, tools.report.main, argv, default_outputs=["reports"], cache=cache)
+    run_fuzzed(world, solver.cli.report.main, argv, default_outputs=["reports"], cache=cache)
 
 
 @settings(max_examples=40, **FUZZ)
@@ -306,7 +306,7 @@ def test_fuzz_uct_report(world, data):
         _option("--jobs", JOBS), _option("--out", OUT_DIRS), _flag("--force"),
         _flag("--no-resume"), _flag("--debug")]), label="argv")
     cache = data.draw(CACHES, label="cache")
-    run_fuzzed(world, tools.uct_report.main, [command, *argv], default_outputs=["reports"],
+    run_fuzzed(world, solver.cli.uct_report.main, [command, *argv], default_outputs=["reports"],
                cache=cache)
 
 

@@ -185,7 +185,10 @@ class _Parsed(Exception):
 
 def parse_arguments(module_name: str, argv: list[str]) -> None:
     """Parse ``argv`` with the tool's own parser (its ``build_parser``, or the one its ``main``
-    builds, stopped right after parsing). Raises SystemExit on a usage error."""
+    builds, stopped right after parsing). Raises SystemExit on a usage error. ``tools.X`` is the
+    checkout's shim of ``solver.cli.X``: the program's own module is parsed with."""
+    if module_name.startswith("tools."):
+        module_name = "solver.cli." + module_name.removeprefix("tools.")
     module = importlib.import_module(module_name)
     if hasattr(module, "build_parser"):
         module.build_parser().parse_args(argv)
@@ -322,3 +325,45 @@ def test_the_examples_are_found():
     assert sum(1 for e in EXAMPLES if e.path.name == "README.md") >= 5
     assert sum(1 for e in EXAMPLES if e.output and runnable(e)) >= 10
     assert PYCON
+
+
+def test_the_api_page_documents_every_export_of_solver():
+    import solver
+
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    missing = [name for name in solver.__all__ if not re.search(rf"`solver\.{name}\b", text)]
+    assert missing == [], f"docs/api.md does not document solver.{', solver.'.join(missing)}"
+    assert 'gymnasium.make("solver:ExactWordle-v0")' in text
+
+
+def test_a_documented_command_works_pasted_into_a_fresh_shell_after_the_set_up():
+    """README's set-up: `make install`, `source .venv/bin/activate`; then a command of the docs,
+    in a shell with none of this session's environment (no venv on PATH, no PYTHONPATH)."""
+    activate = ROOT / ".venv" / "bin" / "activate"
+    if not activate.is_file():
+        pytest.skip("no .venv in this checkout (the tests run in another environment)")
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
+           "EXACT_WORDLE_COMPILE_NOTICE_SAID": "1"}
+    done = subprocess.run(["bash", "-c", "source .venv/bin/activate && python -m tools.tree next "
+                           "artifacts/legacy-normal-salet.msgpack salet:bbbby north:bbggg && "
+                           "wordle tree next artifacts/legacy-normal-salet.msgpack"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "next guess: abamp" and "next guess: salet" in done.stdout
+
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_issue_number_or_commit_id(path):
+    """The docs are a reference, not a log: history lives in git (no "issue 12", no `4fbffb6`)."""
+    text = path.read_text(encoding="utf-8")
+    issues = re.findall(r"(?i)\bissues?\s+#?\d+", text)
+    commits = [h for h in re.findall(r"`([0-9a-f]{7,12})`", text) if re.search(r"\d", h) and re.search(r"[a-f]", h)]
+    assert issues == [] and commits == []
+
+
+def test_the_artifact_schema_names_its_current_version():
+    from policy_tree import schema
+
+    assert schema.__doc__.startswith(f"The decision-tree artifact format (msgpack), version {schema.FORMAT_VERSION}.")
+    assert f"``FORMAT_VERSION`` ({schema.FORMAT_VERSION})" in schema.__doc__

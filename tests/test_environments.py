@@ -20,7 +20,7 @@ from solver.game.absurdle import AbsurdleEpisode, AbsurdleInputError
 from solver.game.environments import Episode, HardEpisode, NoisyEpisode
 from solver.game.errors import HardModeError
 from solver.game.protocol import Agent, Belief, decision_rng, decision_seed, rng_seed
-from solver.policies.classic import make_classic
+from solver.policies.registry import make_policy
 from solver.policies.mig import MIGPolicy
 
 
@@ -148,7 +148,7 @@ def test_noisy_game_belief_is_the_twin_posterior(small):
 def test_noisy_scorer_replays_the_environment(small):
     """play_noisy_game's shown patterns are the environment's for the same (answer, seed)."""
     word_list, table = small
-    agent = make_classic(word_list, table, "expectimax1")
+    agent = make_policy("expectimax1", word_list, table)
     for answer in range(0, word_list.n_answers, 13):
         played = play_noisy_game(agent, answer, 5)
         game = NoisyEpisode(word_list, table, answer, 5)

@@ -30,10 +30,10 @@ import pytest
 
 import policy_tree
 import benchmarks.bench
-import tools.report
-import tools.solve
-import tools.tree
-import tools.uct_report
+import solver.cli.report
+import solver.cli.solve
+import solver.cli.tree
+import solver.cli.uct_report
 from solver.exact import artifacts, bellman
 from solver.studies import uct_study
 from solver.game.wordlists import load_word_list
@@ -97,7 +97,7 @@ def test_solve_refuses_an_unusable_output_before_any_work(home, words, capsys, m
     out = {"DIRECTORY": str(home / "a-directory"),
            "FILE/under/a/file.msgpack": str(home / "a-file" / "under" / "x.msgpack")}.get(out, out)
     monkeypatch.setattr(bellman, "solve", no_solve)
-    status, out_text, err = call(tools.solve.main, "--words", words, "--opener", "salet",
+    status, out_text, err = call(solver.cli.solve.main, "--words", words, "--opener", "salet",
                                  "--out", out, "--jobs", "1", capsys=capsys)
     assert status == 2 and out_text == ""
     assert out in one_line_error(err) or str(Path(out).parent) in err
@@ -106,7 +106,7 @@ def test_solve_refuses_an_unusable_output_before_any_work(home, words, capsys, m
 
 def test_solve_creates_missing_parent_directories(home, words, capsys):
     out = home / "deep" / "er" / "tree.msgpack"
-    status, _, err = call(tools.solve.main, "--words", words, "--opener", "salet", "--out", out,
+    status, _, err = call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--out", out,
                           "--jobs", "1", capsys=capsys)
     assert status == 0, err
     assert policy_tree.load(out).opener == "salet"
@@ -123,7 +123,7 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
         raise OSError(28, "No space left on device", str(path))
 
     monkeypatch.setattr(artifacts, "write_atomic", disk_full)
-    status, _, err = call(tools.solve.main, "--words", words, "--opener", "salet", "--out",
+    status, _, err = call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--out",
                           home / "tree.msgpack", "--jobs", "1", capsys=capsys)
     assert status == 1
     line = one_line_error(err)
@@ -133,7 +133,7 @@ def test_a_failed_final_write_keeps_the_journal_and_a_rerun_finishes_from_it(
     # the rerun reads every root class back from the journal: no class is solved again
     monkeypatch.setattr(artifacts, "write_atomic", real_write)
     monkeypatch.setattr(bellman, "_solve_class", no_solve)
-    status, out, err = call(tools.solve.main, "--words", words, "--opener", "salet", "--out",
+    status, out, err = call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--out",
                             home / "tree.msgpack", "--jobs", "1", capsys=capsys)
     assert status == 0, err
     assert policy_tree.load(home / "tree.msgpack").total == expected
@@ -162,18 +162,18 @@ def test_a_custom_directory_named_legacy_is_not_the_shipped_list(home, tmp_path,
     shipped = home / "artifacts" / "legacy-normal-salet.msgpack"
     shipped.parent.mkdir()
     shipped.write_bytes(SHIPPED.read_bytes())
-    status, out, err = call(tools.solve.main, "--words", directory, "--opener", "salet",
+    status, out, err = call(solver.cli.solve.main, "--words", directory, "--opener", "salet",
                             "--jobs", "1", capsys=capsys)
     assert status == 0, err
     written = home / "artifacts" / f"{word_list.output_name}-normal-salet.msgpack"
     assert files_under(home) == sorted(["artifacts/legacy-normal-salet.msgpack",
                                         str(written.relative_to(home))])
     assert shipped.read_bytes() == SHIPPED.read_bytes()  # the shipped artifact is untouched
-    assert call(tools.tree.main, "verify", written, capsys=capsys)[0] == 0  # the tools accept it
-    assert call(tools.tree.main, "stats", written, "--json", capsys=capsys)[0] == 0
+    assert call(solver.cli.tree.main, "verify", written, capsys=capsys)[0] == 0  # the tools accept it
+    assert call(solver.cli.tree.main, "stats", written, "--json", capsys=capsys)[0] == 0
 
     # naming a shipped artifact explicitly is refused too
-    status, _, err = call(tools.solve.main, "--words", directory, "--opener", "salet",
+    status, _, err = call(solver.cli.solve.main, "--words", directory, "--opener", "salet",
                           "--out", shipped, "--jobs", "1", capsys=capsys)
     assert status == 2 and "named for the shipped 'legacy' list" in one_line_error(err)
     assert shipped.read_bytes() == SHIPPED.read_bytes()
@@ -181,7 +181,7 @@ def test_a_custom_directory_named_legacy_is_not_the_shipped_list(home, tmp_path,
 
 def test_reports_of_a_custom_list_are_named_by_its_identity(home, words, capsys):
     word_list = load_word_list(words)
-    status, _, err = call(tools.report.main, "--words", words, "--opener", "salet",
+    status, _, err = call(solver.cli.report.main, "--words", words, "--opener", "salet",
                           "--policies", "mig_a", "--jobs", "1", capsys=capsys)
     assert status == 0, err
     assert (home / "reports" / word_list.output_name / "gap.csv").exists()
@@ -191,10 +191,10 @@ def test_reports_of_a_custom_list_are_named_by_its_identity(home, words, capsys)
 
 
 def test_the_report_finds_an_artifact_written_by_solve(home, words, capsys, monkeypatch):
-    assert call(tools.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
+    assert call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
                 capsys=capsys)[0] == 0
     monkeypatch.setattr(bellman, "solve", no_solve)
-    status, _, err = call(tools.report.main, "--words", words, "--opener", "salet",
+    status, _, err = call(solver.cli.report.main, "--words", words, "--opener", "salet",
                           "--policies", "mig_a", "--jobs", "1", capsys=capsys)
     assert status == 0, err
 
@@ -208,7 +208,7 @@ def test_uct_render_with_a_bad_opener_or_list_writes_nothing(home, words, capsys
     args = [str(home / "nowhere") if a == "MISSING" else a for a in args]
     if "--words" not in args:
         args += ["--words", str(words)]
-    status, out, err = call(tools.uct_report.main, "render", *args, "--out", home / "uct",
+    status, out, err = call(solver.cli.uct_report.main, "render", *args, "--out", home / "uct",
                             capsys=capsys)
     assert status == 2 and fragment in one_line_error(err)
     assert files_under(home) == [] and not (home / "uct").exists()
@@ -216,14 +216,14 @@ def test_uct_render_with_a_bad_opener_or_list_writes_nothing(home, words, capsys
 
 def test_uct_render_refuses_runs_of_another_opener(home, words, capsys):
     uct = home / "uct"
-    assert call(tools.uct_report.main, "run", "--words", words, "--opener", "salet",
+    assert call(solver.cli.uct_report.main, "run", "--words", words, "--opener", "salet",
                 "--policies", "uct20_a", "--jobs", "1", "--out", uct, capsys=capsys)[0] == 0
     before = files_under(home)
-    status, _, err = call(tools.uct_report.main, "render", "--words", words, "--opener",
+    status, _, err = call(solver.cli.uct_report.main, "render", "--words", words, "--opener",
                           "crane", "--out", uct, capsys=capsys)
     assert status == 2 and "runs from opener(s) salet, not crane" in one_line_error(err)
     assert files_under(home) == before
-    status, out, err = call(tools.uct_report.main, "render", "--words", words, "--opener",
+    status, out, err = call(solver.cli.uct_report.main, "render", "--words", words, "--opener",
                             "salet", "--out", uct, capsys=capsys)
     assert status == 0, err
     assert "Exact optimal tree from SALET" in (uct / "uct.md").read_text()
@@ -232,14 +232,15 @@ def test_uct_render_refuses_runs_of_another_opener(home, words, capsys):
 # -- 4. one line and exit 2 instead of a traceback -----------------------------------------------
 def test_solve_jobs_0_exits_2(home, words, capsys, monkeypatch):
     monkeypatch.setattr(bellman, "solve", no_solve)
-    status, _, err = call(tools.solve.main, "--words", words, "--opener", "salet", "--jobs", "0",
+    status, _, err = call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--jobs", "0",
                           capsys=capsys)
-    assert status == 2 and "--jobs" in one_line_error(err) and "1..4096 or -1, got '0'" in err
+    assert status == 2 and "--jobs" in one_line_error(err)
+    assert "N ≥ 1, or -1 for all cores, -2 for all but one, …; got 0" in err
     assert files_under(home) == []
 
 
 def test_uct_report_run_with_bad_seeds_exits_2(home, words, capsys):
-    status, out, err = call(tools.uct_report.main, "run", "--words", words, "--seeds", "a",
+    status, out, err = call(solver.cli.uct_report.main, "run", "--words", words, "--seeds", "a",
                             "--out", home / "uct", capsys=capsys)
     assert status == 2 and "--seeds" in err and "'a'" in err
     assert files_under(home) == []
@@ -248,20 +249,20 @@ def test_uct_report_run_with_bad_seeds_exits_2(home, words, capsys):
 @pytest.mark.parametrize("target", ["DIRECTORY", *UNPLAYED])
 def test_tree_export_to_a_directory_or_an_unwritable_path_exits_2(home, capsys, target):
     target = str(home) if target == "DIRECTORY" else target
-    status, out, err = call(tools.tree.main, "export", SHIPPED, "-o", target, capsys=capsys)
+    status, out, err = call(solver.cli.tree.main, "export", SHIPPED, "-o", target, capsys=capsys)
     assert status == 2 and out == "" and target in one_line_error(err)
     assert files_under(home) == []
 
 
 def test_tree_export_creates_missing_directories(home, capsys):
     out = home / "new" / "paths.txt"
-    assert call(tools.tree.main, "export", SHIPPED, "-o", out, capsys=capsys)[0] == 0
+    assert call(solver.cli.tree.main, "export", SHIPPED, "-o", out, capsys=capsys)[0] == 0
     assert len(out.read_text().splitlines()) == 2315
 
 
 def test_tree_play_with_standard_input_closed_exits_2(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
-    status, _, err = call(tools.tree.main, "play", SHIPPED, capsys=capsys)
+    status, _, err = call(solver.cli.tree.main, "play", SHIPPED, capsys=capsys)
     assert status == 2 and "standard input is closed" in one_line_error(err)
     assert "--answer" in err
 
@@ -289,9 +290,9 @@ def test_an_unusable_cache_exits_2_before_any_work(home, words, capsys, monkeypa
     monkeypatch.setattr(bellman, "solve", no_solve)
     common = ["--words", words, "--opener", "salet", "--jobs", "1"]
     main, args = {
-        "solve": (tools.solve.main, common + ["--out", home / "t.msgpack"]),
-        "report": (tools.report.main, common + ["--policies", "mig_a", "--out", home / "r"]),
-        "uct_report": (tools.uct_report.main, ["run", *common, "--policies", "uct20_a",
+        "solve": (solver.cli.solve.main, common + ["--out", home / "t.msgpack"]),
+        "report": (solver.cli.report.main, common + ["--policies", "mig_a", "--out", home / "r"]),
+        "uct_report": (solver.cli.uct_report.main, ["run", *common, "--policies", "uct20_a",
                                                "--out", home / "u"]),
     }[tool]
     status, _, err = call(main, *args, capsys=capsys)
@@ -307,10 +308,10 @@ def test_an_internal_error_is_one_line_and_its_traceback_needs_debug(home, words
 
     monkeypatch.setattr(bellman, "solve", bug)
     args = ["--words", words, "--opener", "salet", "--jobs", "1", "--out", home / "t.msgpack"]
-    status, _, err = call(tools.solve.main, *args, capsys=capsys)
+    status, _, err = call(solver.cli.solve.main, *args, capsys=capsys)
     line = one_line_error(err)
     assert status == 1 and "internal error: ZeroDivisionError: a bug" in line and "--debug" in line
-    status = tools.solve.main([str(a) for a in args] + ["--debug"])
+    status = solver.cli.solve.main([str(a) for a in args] + ["--debug"])
     err = capsys.readouterr().err
     assert status == 1 and "Traceback" in err and "ZeroDivisionError" in err
 
@@ -330,8 +331,8 @@ def test_ctrl_c_exits_130_with_a_message_that_fits(home, words, capsys, monkeypa
         raise KeyboardInterrupt
 
     monkeypatch.setattr(*target, interrupt)
-    main = {"solve": tools.solve.main, "report": tools.report.main, "bench": benchmarks.bench.main,
-            "uct_report": tools.uct_report.main, "tree": tools.tree.main}[tool]
+    main = {"solve": solver.cli.solve.main, "report": solver.cli.report.main, "bench": benchmarks.bench.main,
+            "uct_report": solver.cli.uct_report.main, "tree": solver.cli.tree.main}[tool]
     if tool == "tree":
         args = [args[0], str(SHIPPED), *[str(home / "x.txt") if a == "OUT" else a for a in args[1:]]]
     elif tool != "bench":
@@ -343,10 +344,10 @@ def test_ctrl_c_exits_130_with_a_message_that_fits(home, words, capsys, monkeypa
 
 
 def test_every_tool_accepts_debug(capsys):
-    for main in (tools.solve.main, tools.report.main, tools.uct_report.main, benchmarks.bench.main):
+    for main in (solver.cli.solve.main, solver.cli.report.main, solver.cli.uct_report.main, benchmarks.bench.main):
         assert main(["--help"]) == 0
         assert "--debug" in capsys.readouterr().out
-    assert tools.tree.main(["--debug", "next", str(SHIPPED), "--debug"]) == 0
+    assert solver.cli.tree.main(["--debug", "next", str(SHIPPED), "--debug"]) == 0
     assert capsys.readouterr().out.startswith("next guess: salet")
 
 
@@ -354,17 +355,17 @@ def test_every_tool_accepts_debug(capsys):
 def test_the_unwinnable_error_quotes_feedback_as_letters(home, tmp_path, capsys):
     atch = ["batch", "catch", "hatch", "latch", "match", "patch", "watch"]
     directory = write_list(tmp_path / "atch", atch, atch + ["salet"])
-    status, _, err = call(tools.solve.main, "--words", directory, "--opener", "salet",
+    status, _, err = call(solver.cli.solve.main, "--words", directory, "--opener", "salet",
                           "--guess-limit", "3", "--jobs", "1", capsys=capsys)
     line = one_line_error(err)
-    assert status == 2 and "cannot all be won within 3 guesses" in line
+    assert status == 3 and "cannot all be won within 3 guesses" in line  # an answer, not bad input
     assert "after salet:bgbby the 6 answers left" in line
     assert "feedback 1" not in line and "feedback 2" not in line  # no internal codes
 
 
 def test_the_off_tree_message_has_no_roadmap_text(capsys):
     """Off the tree, ``next`` says so and answers with the exact solver (exit 0)."""
-    status, out, err = call(tools.tree.main, "next", SHIPPED, "salet:bbbby", "crane:bbbbb",
+    status, out, err = call(solver.cli.tree.main, "next", SHIPPED, "salet:bbbby", "crane:bbbbb",
                             capsys=capsys)
     assert status == 0 and err == "" and "leaves the SALET tree" in out
     assert "28 answers remain" in out and "next guess: bitty (exact" in out
@@ -394,7 +395,7 @@ def test_a_damaged_tree_names_the_feedback_in_letters(tmp_path):
 def test_every_writer_respects_the_umask(home, words, capsys):
     old = os.umask(0o027)
     try:
-        assert call(tools.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
+        assert call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
                     "--out", home / "t.msgpack", capsys=capsys)[0] == 0
         word_list = load_word_list(words)
         from solver.runs.journal import Journal
@@ -403,9 +404,9 @@ def test_every_writer_respects_the_umask(home, words, capsys):
         path = bellman.journal_path("solve", *bellman.game_inputs(Game(word_list)), "crane")
         journal = Journal.open(path, {"run": 1})
         journal.append("k", 1)
-        assert call(tools.report.main, "--words", words, "--opener", "salet", "--policies",
+        assert call(solver.cli.report.main, "--words", words, "--opener", "salet", "--policies",
                     "mig_a", "--jobs", "1", "--out", home / "r", capsys=capsys)[0] == 0
-        assert call(tools.tree.main, "export", home / "t.msgpack", "-o", home / "paths.txt",
+        assert call(solver.cli.tree.main, "export", home / "t.msgpack", "-o", home / "paths.txt",
                     capsys=capsys)[0] == 0
     finally:
         os.umask(old)
@@ -422,7 +423,7 @@ def test_a_rewritten_artifact_keeps_its_mode(home, words, capsys):
     out.chmod(0o644)
     old = os.umask(0o077)
     try:
-        assert call(tools.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
+        assert call(solver.cli.solve.main, "--words", words, "--opener", "salet", "--jobs", "1",
                     "--out", out, capsys=capsys)[0] == 0
     finally:
         os.umask(old)
@@ -476,3 +477,23 @@ def test_a_stopped_solve_leaves_no_worker_running(tmp_path, signal_name):
     time.sleep(1.0)
     assert not [w for w in workers if _running(w)], "a worker outlived the run"
     assert not out.exists()
+
+
+def test_jobs_means_what_joblib_means_everywhere():
+    """--jobs is joblib's n_jobs in every tool and every API: -1 all cores, -2 all but one."""
+    import argparse
+
+    from joblib import cpu_count
+
+    from solver.cli import _cli
+    from solver.game.checks import worker_count
+    from solver.game.errors import InputError
+
+    assert worker_count(3) == 3 and worker_count(-1) == cpu_count()
+    assert worker_count(-2) == max(1, cpu_count() - 1)
+    for bad in (0, 1.5, True, "2"):
+        with pytest.raises(InputError):
+            worker_count(bad)
+    parser = argparse.ArgumentParser()
+    _cli.add_jobs_option(parser)
+    assert parser.parse_args(["--jobs", "-2"]).jobs == -2 and parser.parse_args([]).jobs == -1

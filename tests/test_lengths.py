@@ -78,7 +78,7 @@ def test_bad_thresholds_are_refused():
 
 
 def test_check_reports_a_difference(tmp_path, capsys):
-    from tools.make_wordlists import main
+    from solver.cli.make_wordlists import main
 
     assert main(["--lengths", "7", "--out", str(tmp_path)]) == 0
     assert main(["--lengths", "7", "--out", str(tmp_path), "--check"]) == 0

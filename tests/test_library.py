@@ -163,7 +163,7 @@ def test_report_scores_a_policy_from_a_module(small, tmp_path):
     (tmp_path / "mypolicies.py").write_text("def first_fit(history, answers):\n    return answers[0]\n")
     opener = word_list.guesses[3]
     env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-m", "tools.wordle", "report", "--words", str(lists),
+    done = subprocess.run([sys.executable, "-m", "solver.cli.wordle", "report", "--words", str(lists),
                            "--opener", opener, "--policy", "mypolicies:first_fit", "--out",
                            str(tmp_path / "reports"), "--name", "mine", "--jobs", "1"],
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
@@ -173,7 +173,7 @@ def test_report_scores_a_policy_from_a_module(small, tmp_path):
     assert int(rows[0]["total"]) == sum(_naive_first_fit_games(word_list, opener))
     assert int(rows[0]["optimal_total"]) == brute.guess_cost(word_list.guess_index(opener),
                                                               tuple(range(word_list.n_answers)), 6)
-    bad = subprocess.run([sys.executable, "-m", "tools.report", "--words", str(lists), "--opener", opener,
+    bad = subprocess.run([sys.executable, "-m", "solver.cli.report", "--words", str(lists), "--opener", opener,
                           "--policy", "mypolicies:nothing", "--out", str(tmp_path / "r2")],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert bad.returncode == 2 and "has no attribute 'nothing'" in bad.stderr
@@ -181,18 +181,18 @@ def test_report_scores_a_policy_from_a_module(small, tmp_path):
 
 # -- the wordle command ----------------------------------------------------------------------------
 def _wordle(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "tools.wordle", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "solver.cli.wordle", *args], capture_output=True, text=True,
                           timeout=300, **kwargs)
 
 
 def test_wordle_lists_its_commands_and_refuses_unknown_ones():
-    from tools.wordle import COMMANDS
+    from solver.cli.wordle import COMMANDS
 
     done = _wordle("--help")
     assert done.returncode == 0
     for name, (module, _) in COMMANDS.items():
         assert f"  {name} " in done.stdout
-        assert (ROOT / "tools" / f"{module}.py").is_file()
+        assert (ROOT / "solver" / "cli" / f"{module}.py").is_file() and (ROOT / "tools" / f"{module}.py").is_file()
     typo = _wordle("asist")
     assert typo.returncode == 2 and "did you mean 'assist'" in typo.stderr
     assert _wordle().returncode == 2
@@ -226,11 +226,19 @@ def test_a_missing_extra_names_the_install():
 
 
 # -- the Gymnasium environment -----------------------------------------------------------------------
-def test_the_environment_is_registered_on_import_in_either_order():
-    for code in ("import solver, gymnasium", "import gymnasium, solver"):
+def test_the_environment_is_registered_without_an_import_hook():
+    """Gymnasium >= 1.0 loads no plugin entry points: ``gymnasium.make("solver:ExactWordle-v0")``
+    imports the package, which registers it; so do importing it after gymnasium and importing
+    the environment's module; ``import solver`` alone neither imports gymnasium nor hooks imports."""
+    for code in ("import gymnasium; gymnasium.make('solver:ExactWordle-v0')", "import gymnasium, solver",
+                 "import solver, gymnasium, solver.evaluation.gym_env"):
         done = subprocess.run([sys.executable, "-c", code + "; print('ExactWordle-v0' in gymnasium.registry)"],
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=120)
         assert done.stdout.strip() == "True", done.stderr
+    done = subprocess.run([sys.executable, "-c", "import sys; n = len(sys.meta_path); import solver; "
+                           "print('gymnasium' in sys.modules, len(sys.meta_path) == n)"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["False", "True"], done.stderr
 
 
 def _check_env_quietly(env):

@@ -73,8 +73,19 @@ def test_a_python_without_site_packages():
 
 
 def test_a_missing_module_of_our_own_is_not_called_a_dependency():
-    from tools._cli import missing_dependency
+    from solver.cli._cli import missing_dependency
 
     assert missing_dependency(ModuleNotFoundError("x", name="solver.nope")) is None
     assert missing_dependency(ValueError("x")) is None
     assert "'pyyaml'" in missing_dependency(ModuleNotFoundError("x", name="yaml"))
+
+
+def test_the_report_checks_matplotlib_before_any_work(tmp_path):
+    """An optional dependency (matplotlib, the studies extra) is checked first: exit 2 naming
+    the extra, before any solve, scoring or output directory."""
+    out = tmp_path / "reports"
+    done = run_without("matplotlib", "tools.report", "--words", "legacy", "--opener", "crane",
+                       "--policies", "mig_a", "--out", str(out))
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'exact-wordle[studies]'" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()

@@ -18,7 +18,8 @@ import pytest
 import naive_noisy as twin
 from conftest import numpy_sub_list
 from solver.evaluation.noisy_scoring import play_noisy_game, score_noisy, wilson
-from solver.policies.noisy import NoisyBelief, make_noisy_agent, noise_likelihood
+from solver.policies.noisy import NoisyBelief, noise_likelihood
+from solver.policies.registry import make_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 # Upper 0.1 % points of the chi-square distribution (tables, e.g. NIST/SEMATECH e-Handbook 1.4.2.7)
@@ -74,7 +75,7 @@ def test_simulated_games_show_patterns_by_the_model(small):
     """Every shown pattern of the simulator's games (random_total, seeds 0–39): unchanged with
     probability 1/3, else changed in exactly one position, each position 2/15 (5 dof)."""
     word_list, table = small
-    agent = make_noisy_agent("random_total", word_list, table)
+    agent = make_policy("random_total", word_list, table)
     score = score_noisy(agent, list(range(40)), cap=40, keep_games=True)
     observed: Counter = Counter()
     for game in score.games:
@@ -91,7 +92,7 @@ def test_simulated_games_show_patterns_by_the_model(small):
 @pytest.mark.kernels
 def test_game_ends_only_on_the_answer(small):
     word_list, table = small
-    agent = make_noisy_agent("random_possible", word_list, table)
+    agent = make_policy("random_possible", word_list, table)
     green = 242
     for answer in range(word_list.n_answers):
         game = play_noisy_game(agent, answer, 9, cap=20)
@@ -110,7 +111,7 @@ def test_game_ends_only_on_the_answer(small):
 @pytest.mark.kernels
 def test_belief_against_the_plain_bayes_twin(small):
     word_list, table = small
-    agent = make_noisy_agent("random_total", word_list, table)
+    agent = make_policy("random_total", word_list, table)
     score = score_noisy(agent, [2], cap=8, answers=range(0, 30, 3), keep_games=True)
     for game in score.games:
         belief = NoisyBelief(word_list, table)
@@ -154,9 +155,9 @@ def test_information_gains_against_the_twin(small):
 @pytest.mark.parametrize("name", ["random_total", "random_possible", "minimax1", "expectimax1", "entropy"])
 def test_same_seed_same_games_in_any_order(small, name):
     word_list, table = small
-    agent = make_noisy_agent(name, word_list, table)
+    agent = make_policy(name, word_list, table)
     forward = score_noisy(agent, [5, 6], cap=20)
-    backward = score_noisy(make_noisy_agent(name, word_list, table), [6, 5], cap=20,
+    backward = score_noisy(make_policy(name, word_list, table), [6, 5], cap=20,
                            answers=range(word_list.n_answers - 1, -1, -1))
     assert np.array_equal(forward.guesses_per_answer[0], backward.guesses_per_answer[1][::-1])
     assert np.array_equal(forward.guesses_per_answer[1], backward.guesses_per_answer[0][::-1])

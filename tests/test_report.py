@@ -41,7 +41,7 @@ def small_list(directory: Path):
 
 def run(args, tmp_path, timeout=300):
     env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"))
-    return subprocess.run([sys.executable, "-m", "tools.report", *args], cwd=tmp_path,
+    return subprocess.run([sys.executable, "-m", "solver.cli.report", *args], cwd=tmp_path,
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -139,25 +139,23 @@ def test_bad_word_list_exits_2(tmp_path):
     assert proc.returncode == 2
 
 
-def test_the_optimum_cache_solves_once_then_reads(small, tmp_path, monkeypatch):
-    from solver.exact.optimum_cache import load_or_solve_optimum, optimal_tree_cache_path
+def test_the_report_takes_its_optimum_from_the_book_solved_once(small, tmp_path, monkeypatch):
+    """The gap report's exact optimum is the opening book's tree (one cache of optimal trees,
+    keyed by the solver's fingerprint): solved once into the book's cache, then read back."""
+    from solver.exact.book import OpeningBook, cache_directory
+    from solver.studies.gap_report import run_report
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
     _, word_list, _ = small
     opener = word_list.answers[3]
-    solved = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=tmp_path / "none")
-    assert solved.source == "solved" and solved.seconds >= 0
-    assert solved.path == optimal_tree_cache_path(word_list, opener)
-    cached = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=tmp_path / "none")
-    assert (cached.source, cached.seconds, cached.tree) == ("cache", None, solved.tree)
-    shipped = tmp_path / "artifacts" / f"{word_list.output_name}-normal-{opener}.msgpack"
-    shipped.parent.mkdir()
-    shipped.write_bytes(solved.path.read_bytes())
-    assert load_or_solve_optimum(word_list, opener, artifacts_dir=shipped.parent).source == "artifacts"
-    other = word_list.answers[4]  # a tree of another opener under this opener's name is passed over
-    shipped.rename(shipped.with_name(f"{word_list.output_name}-normal-{other}.msgpack"))
-    assert load_or_solve_optimum(word_list, other, jobs=1, artifacts_dir=shipped.parent).source == "solved"
-    assert solved.header["total"] == solve(Game(word_list), opener, jobs=1).total
+    first = run_report(word_list, [opener], ["mig_a"], tmp_path / "r1", jobs=1, artifacts_dir=())
+    optimum = first.optimal[opener]
+    assert optimum["source"] == "solved" and optimum["solve_seconds"] >= 0
+    cached = cache_directory() / OpeningBook(Game(word_list)).file_name(opener)
+    assert optimum["tree_path"] == str(cached.resolve()) and cached.is_file()
+    again = run_report(word_list, [opener], ["mig_a"], tmp_path / "r2", jobs=1, artifacts_dir=())
+    assert again.optimal[opener]["source"] == "found" and again.optimal[opener]["solve_seconds"] is None
+    assert optimum["total"] == again.optimal[opener]["total"] == solve(Game(word_list), opener, jobs=1).total
 
 
 @pytest.mark.kernels

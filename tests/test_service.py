@@ -2,7 +2,7 @@
 random histories after popular openers (on the shipped opening book and off it, normal and
 hard mode, legacy and NYT-2024 lists), lost games, answers outside the list, the worst-case
 and priors objectives off their trees, a new opener's tree built once and cached, and the
-command lines (tools.assist, tools.analyse) that ask it."""
+command lines (solver.cli.assist, solver.cli.analyse) that ask it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Vocabulary variants: the generators, the report's exact optimum against the brute force,
-and the two command-line tools (tools.make_vocab, tools.vocab_report) in subprocesses."""
+and the two command-line tools (solver.cli.make_vocab, solver.cli.vocab_report) in subprocesses."""
 
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ def test_report_optimum_equals_brute_force(legacy, tmp_path, monkeypatch, make):
 
 def run_tool(tool, args, tmp_path, timeout=300):
     env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", f"tools.{tool}", *args], cwd=tmp_path, capture_output=True,
+    return subprocess.run([sys.executable, "-m", f"solver.cli.{tool}", *args], cwd=tmp_path, capture_output=True,
                           text=True, timeout=timeout, env=env)
 
 

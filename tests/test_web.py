@@ -1,4 +1,4 @@
-"""The web server (solver.web.app, tools.serve): the JSON endpoints against the API, every bad
+"""The web server (solver.web.app, solver.cli.serve): the JSON endpoints against the API, every bad
 input a 4xx with its message. The page itself is tested in a browser in tests/test_page.py."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
 
     import policy_tree
 
-    from solver.evaluation.assist import advise
+    from solver.evaluation.assist import advise_game as advise
     from solver.game.feedback import feedback_code
 
     word_list, table = legacy_table

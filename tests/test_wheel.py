@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GYM_CHECK = """
 import warnings
-import gymnasium, solver
+import gymnasium
 from gymnasium.utils.env_checker import check_env
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    check_env(gymnasium.make("ExactWordle-v0").unwrapped)
+    check_env(gymnasium.make("solver:ExactWordle-v0").unwrapped)
 print("checked", len(caught))
 """
 
@@ -47,6 +47,14 @@ def test_the_installed_wheel_answers_exactly_from_elsewhere(tmp_path):
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONPATH", "NUMBA_CACHE_DIR", "VIRTUAL_ENV")}
     env.update(EXACT_WORDLE_CACHE=str(tmp_path / "cache"), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}")
+
+    # the command-line programs are inside the library: no top-level `tools` beside it
+    site = Path(_run([str(bin_dir / "python"), "-c", "import solver, pathlib; "
+                      "print(pathlib.Path(solver.__file__).parents[1])"], elsewhere, env).strip())
+    assert (site / "solver" / "cli" / "wordle.py").is_file() and (site / "policy_tree").is_dir()
+    assert not (site / "tools").exists()
+    installed = (next(site.glob("exact_wordle-*.dist-info")) / "RECORD").read_text().splitlines()
+    assert installed and not [line for line in installed if line.startswith("tools/")]
 
     # the shipped trees are inside the installed package, not found through the checkout
     where = _run([str(bin_dir / "python"), "-c",

@@ -193,7 +193,7 @@ def test_reader_refuses_an_unknown_rule_and_a_green_edge(yellow_tree):
 
 def test_lookup_refuses_a_green_in_a_yellow_game(yellow_tree):
     _, tree = yellow_tree
-    with pytest.raises(FeedbackError, match="Yellow Wordle tree"):
+    with pytest.raises(FeedbackError, match="guess 1: .* shows a green, but in Yellow Wordle greens show as yellow"):
         tree.next_guess([(tree.opener, "gbbbb")])
 
 

@@ -1,9 +1,6 @@
-"""The command-line tools (``python -m tools.<name>``, or ``wordle <command>``).
-
-Importing the package installs :func:`tools._cli.install_dependency_hook`: a tool run by a
-Python without the dependencies says which package is missing in one line, not a traceback.
+"""The checkout's spelling of the command-line programs: ``python -m tools.<name>`` runs
+:mod:`solver.cli.<name>` (installed as ``wordle <name>``). Each module here is a shim of three
+lines; the programs themselves live in the library (:mod:`solver.cli`), so that a wheel
+installs no top-level ``tools`` package. ``_lint_contracts`` (import-linter's contract types,
+used by ``make lint``) is the one module of its own.
 """
-
-from tools._cli import install_dependency_hook as _install_dependency_hook
-
-_install_dependency_hook()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError, Score
+from solver.evaluation.scoring import PolicyError, Score, ScoringMode
 from solver.game.absurdle import DEFAULT_TIE, AbsurdleEpisode, check_tie
 from solver.game.protocol import decision_rng
 
@@ -119,5 +119,6 @@ def score_absurdle(policy, tie: str = DEFAULT_TIE, seeds=(0,), cap: int = DEFAUL
     started = time.perf_counter()
     games = [play_absurdle(policy, tie, seed=0 if s is None else s, cap=cap, table=table) for s in runs]
     lengths = np.array([game_length(g, cap) for g in games], dtype=np.int64)
-    return Score(policy.name, None, lengths, time.perf_counter() - started, "games", games=games,
+    return Score(policy=policy.name, opener=None, guesses_per_answer=lengths,
+                 seconds=time.perf_counter() - started, mode=ScoringMode.GAMES, games=games,
                  seeds=None if policy.deterministic else runs, cap=cap)

@@ -60,7 +60,7 @@ from solver.evaluation.scores import luck_of_bounds, skill_of_bounds
 from solver.exact.advice import Bounds, Split
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text
+from solver.game.feedback import answers_after, code_to_text
 from solver.game.spec import Game
 
 @dataclass
@@ -384,7 +384,7 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
     states = []
     state = np.arange(service.word_list.n_answers, dtype=np.int32)
     for t, (guess, code) in enumerate(steps, start=1):
-        after = state[service.table[service.word_list.guess_index(guess), state] == code]
+        after = answers_after(service.table, state, service.word_list.guess_index(guess), code)
         moves.append(MoveAnalysis(t, guess, code, len(state), len(after), limit - t + 1, None,
                                   False, None, None, False, None, per_game=service.per_game(state),
                                   in_words=move_in_words(service, state, guess)))
@@ -526,7 +526,7 @@ def _gives_up_within(service, before, state, d: int, guess: str, move: MoveAnaly
                                     deadline=deadline)
             uppers = None if greedy is None else uppers + [service.value_from_used(greedy[1], members)]
         if len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline:
-            _, value, _ = service.solve_state(members, d - 1, steps, lift=False)
+            _, value, _ = service.optimal_subtree(members, d - 1, steps, lift=False)
             unsafe += service.per_game(members) if value >= INF else 0
         else:
             unknown.append(service.per_game(members))
@@ -722,7 +722,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
     if value_after is None:
         left = move.guesses_left - 1
         if deadline is None or len(after) <= FAST_ANYWAY or left < 1:
-            _, value, _ = service.solve_state(after, left, steps[:t])  # with its extra guesses
+            _, value, _ = service.optimal_subtree(after, left, steps[:t])  # with its extra guesses
             value_after = Bounds.exactly(value)
         else:
             from solver.exact.anytime import rank_guesses
@@ -731,7 +731,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
                                    budget=_search_seconds(after, deadline), table=service.table,
                                    history=steps[:t])
             if ranking.proven and ranking.value is None:  # past the limit: exactly (§15.2)
-                _, value, _ = service.solve_state(after, left, steps[:t])
+                _, value, _ = service.optimal_subtree(after, left, steps[:t])
                 value_after = Bounds.exactly(value)
             else:
                 upper = ranking.value

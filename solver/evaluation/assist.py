@@ -49,9 +49,9 @@ def service_for(game: Game, *, tree=None, table: np.ndarray | None = None,
     return SearchService(game, table=table, book=book)
 
 
-def advise(game: Game, history=(), *, top: int = TOP, budget: float | None = None,
-           tree=None, table: np.ndarray | None = None, book: bool = True,
-           alternatives_budget: float | None = None, service: SearchService | None = None) -> Advice:
+def advise_game(game: Game, history=(), *, top: int = TOP, budget: float | None = None,
+                tree=None, table: np.ndarray | None = None, book: bool = True,
+                alternatives_budget: float | None = None, service: SearchService | None = None) -> Advice:
     """The optimal next guess after ``history``, its value, and the ``top`` best guesses.
 
     Args:

@@ -26,14 +26,12 @@ import time
 
 import numpy as np
 
-from solver.evaluation.scoring import PolicyError, Score, _check_guess, _score_tree, check_game_mode
+from solver.evaluation.scoring import Score, ScoringMode, _score_tree, check_game_mode, play_episode
 from solver.game.errors import InputError
 from solver.game.environments import Episode, HardEpisode
-from solver.game.protocol import decision_rng
-from solver.game.spec import GUESS_LIMIT
+from solver.game.spec import GUESS_LIMIT, Mode
 from solver.policies.base import Policy
 from solver.policies.belief import Universe
-from solver.game.wording import counted
 
 #: A game not won after this many guesses raises PolicyError. Higher than scoring's 32: a
 #: random allowed guess may fail to split a two-word state many times running.
@@ -65,20 +63,7 @@ def play_belief_game(policy, universe: Universe, answer: int, *, opener_index: i
     the answer. Decision seeds as in the module docstring."""
     game = (HardEpisode if hard else Episode)(policy.word_list, universe.table,
                                               int(universe.member_of_answer[answer]), guess_limit=guess_limit)
-    path = []
-    while not game.won:
-        used = game.guesses
-        if used >= max_game_guesses:
-            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
-                              f"{policy.word_list.answers[answer]!r} after {counted(max_game_guesses, 'guess')}")
-        if used == 0 and opener_index is not None:
-            guess = opener_index
-        else:
-            decision = used if opener_index is None else used - 1  # the agent's own decisions
-            belief = game.belief()
-            guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, decision)), belief)
-        path.append(guess)
-        game.step(guess)
+    path, _ = play_episode(policy, game, answer, seed=seed, opener=opener_index, max_guesses=max_game_guesses)
     return np.array(path, dtype=np.int32)
 
 
@@ -119,7 +104,7 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
         answer_of_member[universe.member_of_answer] = np.arange(policy.word_list.n_answers)
         per_answer, decisions, games = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
                                                    universe.table, answer_of_member, keep_games=True, hard=hard)
-        mode = "tree"
+        mode = ScoringMode.TREE
         seed_used = None
     else:
         n = policy.word_list.n_answers
@@ -131,8 +116,9 @@ def score_in_belief(policy: Policy, universe: Universe, *, seed: int = 0, opener
             if progress is not None:
                 progress(a + 1, n)
         per_answer = np.array([len(g) for g in games], dtype=np.int64)
-        seed_used, decisions, mode = int(seed), [], "games"
+        seed_used, decisions, mode = int(seed), [], ScoringMode.GAMES
     seconds = time.perf_counter() - started
     opener_word = None if opener_index is None else policy.word_list.guesses[opener_index]
-    return Score(policy.name, opener_word, per_answer, seconds, mode, guess_limit, decisions, seed_used, 1,
-                 universe.belief, games, game_mode=game_mode)
+    return Score(policy=policy.name, opener=opener_word, guesses_per_answer=per_answer, seconds=seconds,
+                 mode=mode, guess_limit=guess_limit, decisions=decisions, seed=seed_used, jobs=1,
+                 belief=universe.belief, games=games, game_mode=Mode(game_mode))

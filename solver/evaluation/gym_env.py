@@ -57,9 +57,9 @@ from gymnasium import spaces
 from solver.game.environments import Episode
 from solver.game.feedback import code_to_text
 from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
+from solver.exact.advice import Status
 
-#: The id ``solver/__init__.py`` registers this environment under with gymnasium.
-ENV_ID = "ExactWordle-v0"
+from solver import register_environment
 
 #: One search service per word list and guess limit, shared by the environments of a process
 #: (vectorised copies reuse what the others solved).
@@ -141,10 +141,10 @@ class ExactWordleEnv(gym.Env):
                     "extra_guesses": 0}
         advice = self.service.advise(self._steps, top=0)
         value, guess, extra = advice.value, advice.next_guess, advice.extra_guesses
-        if advice.status != "exact":
+        if advice.status != Status.EXACT:
             # the empty history of lists whose best opener is not proven (or not within the
             # service's root budget): the whole game solved exactly, once (kept by the service)
-            tree, value, extra = self.service.solve_state(self._state, self.guess_limit - len(self._steps),
+            tree, value, extra = self.service.optimal_subtree(self._state, self.guess_limit - len(self._steps),
                                                           self._steps)
             guess = self.word_list.guesses[int(tree.node_guess[0])]
         return {"answers_left": n, "optimal_value": int(value), "optimal_expected": float(value) / n,
@@ -271,3 +271,7 @@ class ExactWordleEnv(gym.Env):
             return None
         lines = [f"{word} {code_to_text(code, self.length)}" for word, code in self._steps]
         return "\n".join(lines + [f"{len(self._state)} answers possible"])
+
+
+# Whatever was imported first (this package before gymnasium), this module registers it.
+register_environment()

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.evaluation.scoring import Z95, Score, wilson  # noqa: F401  (Z95, wilson: re-exported)
+from solver.evaluation.scoring import Z95, Score, ScoringMode, play_episode, wilson  # noqa: F401  (Z95, wilson: re-exported)
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
-from solver.game.protocol import decision_rng
 from solver.game.environments import NoisyEpisode
 from solver.policies.noisy import DEFAULT_CAP
 
@@ -67,20 +66,9 @@ def play_noisy_game(agent, answer: int, seed: int, cap: int = DEFAULT_CAP,
     :class:`solver.game.environments.NoisyEpisode` (module docstring). ``memo``: a dict shared by
     the games of a deterministic agent (decisions keyed by the history)."""
     game = NoisyEpisode(agent.word_list, agent.table, answer, seed)
-    guesses = []
-    for turn in range(cap):
-        if agent.deterministic and memo is not None:
-            key = tuple(game.history)
-            guess = memo.get(key)
-            if guess is None:
-                guess = memo[key] = agent.choose(game.belief(), None)
-        else:
-            guess = agent.choose(game.belief(), None if agent.deterministic else decision_rng(seed, answer, turn))
-        guesses.append(int(guess))
-        game.step(guess)
-        if game.won:
-            return NoisyOutcome(answer, seed, guesses, list(game.shown), True)
-    return NoisyOutcome(answer, seed, guesses, list(game.shown), False)
+    guesses, _ = play_episode(agent, game, answer, seed=seed, max_guesses=cap, stop_at_max=True,
+                              memo=memo if agent.deterministic else None, seeded_when_deterministic=False)
+    return NoisyOutcome(answer, seed, guesses, list(game.shown), game.won)
 
 
 def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=None,
@@ -118,5 +106,6 @@ def score_noisy(agent, seeds, cap: int = DEFAULT_CAP, answers=None, progress=Non
                 progress(done, total)
         seconds.append(time.perf_counter() - started)
         cpu_seconds.append(time.process_time() - cpu_started)
-    return Score(agent.name, None, guesses, sum(seconds), "games", GUESS_LIMIT, games=games, seeds=seeds,
-                 cap=cap, seed_seconds=seconds, seed_cpu_seconds=cpu_seconds)
+    return Score(policy=agent.name, opener=None, guesses_per_answer=guesses, seconds=sum(seconds),
+                 mode=ScoringMode.GAMES, guess_limit=GUESS_LIMIT, games=games, seeds=seeds, cap=cap,
+                 seed_seconds=seconds, seed_cpu_seconds=cpu_seconds)

@@ -40,14 +40,17 @@ import copy
 import math
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
+from solver.game.checks import worker_count
 from solver.game.feedback import table_cache_path
 from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
-from solver.game.spec import GUESS_LIMIT, MODES, all_green
+from solver.game.spec import GUESS_LIMIT, MODES, Mode, all_green
+from solver.policies.belief import BeliefSetting
 from solver.game.wording import counted
 
 #: A game still not won after this many guesses raises PolicyError (no progress).
@@ -56,6 +59,18 @@ MAX_GAME_GUESSES = 32
 
 class PolicyError(RuntimeError):
     """A policy made no progress (a game exceeded ``max_game_guesses``) or returned a bad guess."""
+
+
+class ScoringMode(StrEnum):
+    """How :func:`score_policy` plays a policy."""
+
+    #: each state the policy reaches is played once (a deterministic policy: every game that
+    #: reaches a state plays the same guess there)
+    TREE = "tree"
+    #: one game per answer, each decision with its own seeded generator (a randomised policy)
+    GAMES = "games"
+    #: ``TREE`` for a deterministic policy, else ``GAMES``
+    AUTO = "auto"
 
 
 @dataclass
@@ -91,36 +106,36 @@ class Score:
             Wordle); (n_seeds,) for Absurdle (one game per seed, no answer). A game stopped at
             ``cap`` counts ``cap + 1``.
         seconds: wall seconds of the evaluation.
-        mode: ``"tree"`` or ``"games"``.
+        mode: :attr:`ScoringMode.TREE` or :attr:`ScoringMode.GAMES`.
         guess_limit: games not won within this many guesses are failures (losses).
         decisions: the agent's decisions (the opener excluded); in tree mode each state once.
         seed: the master seed (games mode, one seed) or None.
         jobs: worker processes used.
-        belief: the belief setting, ``"answers"`` or ``"guesses"`` (:mod:`solver.policies.belief`).
+        belief: the :class:`~solver.policies.belief.BeliefSetting`.
         games: the games played, when kept: per answer the int32 guess indices played (the last
             one the answer); the noisy and Absurdle scorers' game records.
         seeds: the master seeds, one row of ``guesses_per_answer`` each (None: one seed, ``seed``).
         cap: games are stopped after this many guesses (None: played until won).
         seed_seconds, seed_cpu_seconds: wall and process CPU seconds per seed (when ``seeds``).
-        game_mode: the rules played, ``"normal"`` or ``"hard"``.
+        game_mode: the rules played, a :class:`~solver.game.spec.Mode`.
     """
 
     policy: str
     opener: str | None
     guesses_per_answer: np.ndarray
     seconds: float
-    mode: str
+    mode: ScoringMode
     guess_limit: int = GUESS_LIMIT
     decisions: list = field(default_factory=list, repr=False)
     seed: int | None = None
     jobs: int = 1
-    belief: str = "answers"
+    belief: BeliefSetting = BeliefSetting.ANSWERS
     games: list | None = field(default=None, repr=False)
     seeds: list | None = None
     cap: int | None = None
     seed_seconds: list = field(default_factory=list, repr=False)
     seed_cpu_seconds: list = field(default_factory=list, repr=False)
-    game_mode: str = "normal"
+    game_mode: Mode = Mode.NORMAL
 
     @property
     def agent(self) -> str:
@@ -271,11 +286,12 @@ def _check_guess(policy: Policy, guess: int, belief: Belief | None = None) -> in
     return guess
 
 
-def check_game_mode(game_mode: str) -> bool:
-    """True for ``"hard"``, False for ``"normal"`` (:data:`solver.game.spec.MODES`); else ValueError."""
+def check_game_mode(game_mode: Mode | str) -> bool:
+    """True for hard mode, False for normal (a :class:`~solver.game.spec.Mode` or its name,
+    :data:`solver.game.spec.MODES`); else ValueError."""
     if game_mode not in MODES:
         raise ValueError(f"game_mode must be one of {', '.join(MODES)}, got {game_mode!r}")
-    return game_mode == "hard"
+    return Mode(game_mode) is Mode.HARD
 
 
 def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_game_guesses: int,
@@ -333,25 +349,70 @@ def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_
 _decision_seed = decision_seed
 
 
+def play_episode(policy, episode, answer: int, *, seed: int, opener: int | None = None,
+                 max_guesses: int = MAX_GAME_GUESSES, stop_at_max: bool = False, memo: dict | None = None,
+                 seeded_when_deterministic: bool = True) -> tuple[list[int], list]:
+    """The one game loop of every scorer: ``policy`` plays ``episode`` (an environment of
+    :mod:`solver.game.environments` — Episode, HardEpisode, NoisyEpisode — against answer
+    index ``answer``) until it is won.
+
+    Args:
+        seed: the master seed; decision ``k`` (0-based, a given opener not counted) gets
+            ``decision_rng(seed, answer, k)`` (module docstring).
+        opener: a guess index played first, or None (the policy chooses its first guess).
+        max_guesses: a game not won after this many guesses raises :class:`PolicyError` (no
+            progress), or with ``stop_at_max`` stops there (a loss: Noisy Wordle's cap).
+        memo: decisions of a deterministic policy shared between games, keyed by the history
+            (the policy is asked once per history).
+        seeded_when_deterministic: give a deterministic policy its decision's generator too
+            (False: None, as Noisy Wordle asks its deterministic agents).
+
+    Returns:
+        ``(guesses, decisions)``: the guess indices played, and each decision the policy made
+        as ``(state, guesses_left, guess)`` (memoised ones and the opener excluded).
+
+    Raises:
+        PolicyError: a bad guess index (in hard mode: one the hints do not allow), or no
+            progress.
+    """
+    guesses: list[int] = []
+    decisions = []
+    while not episode.won:
+        made = len(guesses)
+        if made >= max_guesses:
+            if stop_at_max:
+                break
+            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
+                              f"{policy.word_list.answers[answer]!r} after {max_guesses} "
+                              "guesses (no progress)")
+        key = tuple(episode.history) if memo is not None else None
+        if made == 0 and opener is not None:
+            guess = opener
+        elif key is not None and key in memo:
+            guess = memo[key]
+        else:
+            belief = episode.belief()
+            seeded = seeded_when_deterministic or not policy.deterministic
+            rng = decision_rng(seed, answer, made - (opener is not None)) if seeded else None
+            guess = _check_guess(policy, int(policy.choose(belief, rng)), belief)
+            decisions.append((belief.state, belief.guesses_left, guess))
+            if key is not None:
+                memo[key] = guess
+        guesses.append(guess)
+        episode.step(guess)
+    return guesses, decisions
+
+
 def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: int = GUESS_LIMIT,
               seed: int = 0, max_game_guesses: int = MAX_GAME_GUESSES, hard: bool = False):
     """Play one game against answer index ``answer`` in the environment
     :class:`solver.game.environments.Episode` (:class:`~solver.game.environments.HardEpisode`
-    when ``hard``): ``(guesses used, decisions)`` where the decisions are ``(state,
-    guesses_left, guess)`` tuples (the opener excluded)."""
+    when ``hard``), :func:`play_episode`: ``(guesses used, decisions)`` where the decisions
+    are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
     game = (HardEpisode if hard else Episode)(policy.word_list, policy.table, answer, guess_limit=guess_limit)
-    guess, decisions = opener_index, []
-    while True:
-        game.step(guess)
-        if game.won:
-            return game.guesses, decisions
-        if game.guesses >= max_game_guesses:
-            raise PolicyError(f"policy {policy.name!r} has not won the game against answer "
-                              f"{policy.word_list.answers[answer]!r} after {max_game_guesses} "
-                              "guesses (no progress)")
-        belief = game.belief()
-        guess = _check_guess(policy, policy.choose(belief, decision_rng(seed, answer, game.guesses - 1)), belief)
-        decisions.append((belief.state, belief.guesses_left, guess))
+    guesses, decisions = play_episode(policy, game, answer, seed=seed, opener=opener_index,
+                                      max_guesses=max_game_guesses)
+    return len(guesses), decisions
 
 
 _WORKER_TABLES: dict[str, np.ndarray] = {}
@@ -375,15 +436,13 @@ def _play_chunk(policy: Policy, table_path: str | None, answers, opener_index: i
 
 def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int, jobs: int,
                  max_game_guesses: int, progress, hard: bool = False) -> tuple[np.ndarray, list]:
-    from joblib import cpu_count
-
     from solver.exact.executor import Executor
 
     word_list = policy.word_list
     n = word_list.n_answers
     per_answer = np.zeros(n, dtype=np.int64)
     merged: dict[tuple, Decision] = {}
-    n_workers = cpu_count() if jobs < 0 else max(1, jobs)
+    n_workers = worker_count(jobs)
     if n_workers == 1:
         results = (_play_chunk(policy, None, [a], opener_index, guess_limit, seed, max_game_guesses, hard)
                    for a in range(n))
@@ -415,8 +474,8 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
 
 
 def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed: int = 0,
-                 jobs: int = 1, mode: str = "auto", progress=None,
-                 max_game_guesses: int = MAX_GAME_GUESSES, game_mode: str = "normal") -> Score:
+                 jobs: int = 1, mode: ScoringMode | str = "auto", progress=None,
+                 max_game_guesses: int = MAX_GAME_GUESSES, game_mode: Mode | str = Mode.NORMAL) -> Score:
     """Play ``policy`` from ``opener`` against every answer of its word list.
 
     Args:
@@ -426,12 +485,12 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
         seed: master seed of a randomised policy (games mode).
         jobs: worker processes in games mode (-1: all cores; 1: in-process). Tree mode runs
             in-process.
-        mode: ``"tree"``, ``"games"`` or ``"auto"`` (tree for deterministic policies).
+        mode: a :class:`ScoringMode` or its name (``"auto"``: tree for deterministic policies).
         progress: optional ``progress(games_done, n_games)`` callable.
         max_game_guesses: a game longer than this raises :class:`PolicyError`; a policy with a
             larger ``max_game_guesses`` attribute (``random_total``, whose random guesses may
             fail to split a two-word state many times running) raises the limit to its own.
-        game_mode: ``"normal"`` or ``"hard"`` (module docstring).
+        game_mode: a :class:`~solver.game.spec.Mode` or its name (module docstring).
 
     Returns:
         :class:`Score` (total, average, max, histogram, failures, seconds per game).
@@ -445,21 +504,22 @@ def score_policy(policy: Policy, opener, *, guess_limit: int = GUESS_LIMIT, seed
     hard = check_game_mode(game_mode)
     opener_index = _opener_index(policy.word_list, opener)
     max_game_guesses = max(max_game_guesses, int(getattr(policy, "max_game_guesses", 0)))
-    if mode == "auto":
-        mode = "tree" if policy.deterministic else "games"
-    if mode not in ("tree", "games"):
+    if mode not in tuple(ScoringMode):
         raise ValueError(f"mode must be 'tree', 'games' or 'auto', got {mode!r}")
+    mode = ScoringMode(mode)
+    if mode is ScoringMode.AUTO:
+        mode = ScoringMode.TREE if policy.deterministic else ScoringMode.GAMES
     started = time.perf_counter()
-    if mode == "tree":
+    if mode is ScoringMode.TREE:
         per_answer, decisions, _ = _score_tree(policy, opener_index, guess_limit, max_game_guesses, progress,
                                                hard=hard)
         workers = 1
     else:
-        from joblib import cpu_count
-
-        workers = cpu_count() if jobs < 0 else max(1, jobs)
+        workers = worker_count(jobs)
         per_answer, decisions = _score_games(policy, opener_index, guess_limit, seed, workers,
                                              max_game_guesses, progress, hard)
     seconds = time.perf_counter() - started
-    return Score(policy.name, policy.word_list.guesses[opener_index], per_answer, seconds, mode,
-                 guess_limit, decisions, seed if mode == "games" else None, workers, game_mode=game_mode)
+    return Score(policy=policy.name, opener=policy.word_list.guesses[opener_index],
+                 guesses_per_answer=per_answer, seconds=seconds, mode=mode, guess_limit=guess_limit,
+                 decisions=decisions, seed=seed if mode is ScoringMode.GAMES else None, jobs=workers,
+                 game_mode=Mode(game_mode))

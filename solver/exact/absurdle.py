@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # the adversary's rules are the game layer's (re-exported here for the search's callers)
-from solver.game.absurdle import (DEFAULT_TIE, TIE_RULES, AbsurdleEpisode, AbsurdleInputError, check_tie,
+from solver.game.absurdle import (DEFAULT_TIE, TIE_RULES, TieRule, AbsurdleEpisode, AbsurdleInputError, check_tie,
                                   kept_codes, tie_priority)
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text, feedback_table
@@ -195,7 +195,7 @@ class _Search:
         self.kernel = kernel
         self.table = table
         self.tie = tie
-        self.adversarial = tie == "adversarial"
+        self.adversarial = tie == TieRule.ADVERSARIAL
         self.words = word_list.guesses
         self.length = word_list.word_length
         self.n_patterns = n_patterns(self.length)

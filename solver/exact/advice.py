@@ -1,6 +1,6 @@
 """The answers of the search service (:mod:`solver.exact.service`): the next guess with its
 value and status (:class:`Advice`, one :class:`Alternative` per guess listed), where a
-history leads (:class:`Position`), and the check of a time budget (a history is checked by
+history leads (:class:`policy_tree.Position`), and the check of a time budget (a history is checked by
 :meth:`solver.game.history.History.parse`).
 
 Values are in the objective's units (docs/algorithms.md §2). Plain Python and numpy: the
@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.feedback import code_to_text
@@ -38,6 +37,18 @@ class Source(StrEnum):
     SOLVER = "solver"
     #: the fast policy (the first guess of the candidate order at every node, §4.2)
     HEURISTIC = "heuristic"
+
+
+class ValueKind(StrEnum):
+    """:attr:`Advice.objective`: what the values count (the game's objective, or the weighted
+    total under priors)."""
+
+    #: the total of further guesses over the answers left
+    TOTAL = "total"
+    #: the most further guesses any answer left needs
+    WORST = "worst"
+    #: the prior-weighted total of further guesses
+    WEIGHTED = "weighted"
 
 
 EXACT, NOT_PROVEN, SOLVED = Status.EXACT, Status.NOT_PROVEN, Status.SOLVED
@@ -155,7 +166,8 @@ class Advice:
         alternatives_complete: whether ``alternatives`` are proven to be the best ``top``.
         left_tree: when the history left the opener's tree, a sentence saying where; else None.
         seconds: wall seconds.
-        objective: the game's objective (``"total"``, ``"worst"``); ``weighted`` under priors.
+        objective: a :class:`ValueKind`: the game's objective (total, worst), or weighted
+            under priors.
         mode: ``"normal"`` or ``"hard"``.
         per_game: ``|S|`` (total), the state's weight (priors) or 1 (worst case): value / per_game
             is the expected number of guesses of one game (the worst case itself).
@@ -312,31 +324,3 @@ class RelaxedQ:
         ``Q*``, never below ``V*``, plus ``unsafe`` (so its finite regret
         ``cost − value ≥ unsafe > 0``)."""
         return max(int(self.q), int(value)) + int(self.unsafe)
-
-
-@dataclass
-class Position:
-    """Where a history leads, for :meth:`SearchService.position`.
-
-    Attributes:
-        steps: the history.
-        state: int32 answer indices still possible (sorted).
-        guesses_left: within the game's limit (may be 0).
-        tree: the DecisionTree whose node ``node`` is this state (the opener's tree or a
-            solved subtree, over the service's guess list), or None.
-        node: that node, or None.
-        tree_value: ``V*`` there when ``tree`` is set (with ``extra`` guesses past the limit).
-        extra: extra guesses past the limit the tree was solved with (§15.2).
-        left_tree: the sentence for :attr:`Advice.left_tree`, or None.
-        opener: the opener whose tree the history followed, or None.
-    """
-
-    steps: list
-    state: np.ndarray
-    guesses_left: int
-    tree: object = None
-    node: int | None = None
-    tree_value: int | None = None
-    extra: int = 0
-    left_tree: str | None = None
-    opener: str | None = None

@@ -40,7 +40,7 @@ from solver.exact.inputs import (_localise, _state_array, allowed_after,  # noqa
 from solver.exact.results import (MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa: F401
                                   StateSolution, UnwinnableError)
 from solver.exact.versions import SOLVER_VERSION
-from solver.game.checks import check_jobs
+from solver.game.checks import check_jobs, worker_count
 from solver.game.errors import InputError, WriteFailedError
 from solver.game.feedback import code_to_text, feedback_table, table_cache_path
 from solver.game.files import prepare_output_file, usable_cache_dir
@@ -313,9 +313,7 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
     if guess_limit == 1 and root_classes:
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     if todo:
-        from joblib import effective_n_jobs
-
-        workers = 1 if len(todo) == 1 else effective_n_jobs(jobs)
+        workers = 1 if len(todo) == 1 else worker_count(jobs)
         table_path = str(table_cache_path(word_list, game.feedback))
         rules = search_rules(game)
 

@@ -1,6 +1,6 @@
 """The results of the exact solver (:mod:`solver.exact.bellman`): a solve's tree and figures
 (:class:`SolveResult`), a state's exact value and optimal guesses (:class:`StateSolution`),
-and the error of a game no policy wins."""
+and the error of a game no policy wins (:class:`~solver.game.errors.UnwinnableError`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from policy_tree.tree import DecisionTree
-from solver.game.errors import InputError
+from solver.game.errors import UnwinnableError  # noqa: F401 (re-exported)
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
 
@@ -18,10 +18,6 @@ MAX_ANSWERS = 11585
 
 
 MAX_GUESSES = 1 << 17
-
-
-class UnwinnableError(InputError):
-    """No policy wins every game within the guess limit from this opener or state."""
 
 
 @dataclass

@@ -45,17 +45,19 @@ from __future__ import annotations
 import functools
 import time
 from collections import OrderedDict
+from dataclasses import replace
 
 import numpy as np
 
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import code_to_text
+from solver.game.feedback import answers_after, code_to_text
 from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
+from policy_tree.lookup import Position
 from solver.exact.advice import (EXACT, NOT_PROVEN, SOLVED, Advice, Alternative,  # noqa: F401
-                                 Bounds, OpenerValue, Position, RelaxedQ, Source, Split, Status,
+                                 Bounds, OpenerValue, RelaxedQ, Source, Split, Status, ValueKind,
                                  check_budget, format_steps)
 
 #: Alternatives listed by default.
@@ -138,8 +140,9 @@ class SearchService:
         return self._table
 
     @property
-    def objective_name(self) -> str:
-        return "weighted" if self.priors is not None else self.game.objective.value
+    def objective_name(self) -> ValueKind:
+        """What this service's values count (:class:`~solver.exact.advice.ValueKind`)."""
+        return ValueKind.WEIGHTED if self.priors is not None else ValueKind(self.game.objective.value)
 
     def per_game(self, state: np.ndarray) -> int:
         """What a state's value is divided by for one game's expectation (see :class:`Advice`)."""
@@ -158,7 +161,7 @@ class SearchService:
         table = self.table
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         for word, code in steps:
-            state = state[table[self.word_list.guess_index(word), state] == code]
+            state = answers_after(table, state, self.word_list.guess_index(word), code)
         return state
 
     def split(self, state: np.ndarray, guess: str) -> Split:
@@ -215,7 +218,7 @@ class SearchService:
         return self.value_from_used(used, state)
 
     # -- exact search of one state ----------------------------------------------------------
-    def solve_state(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
+    def optimal_subtree(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
         """The optimal subtree of a state: ``(DecisionTree, V*, extra)``, memoised.
 
         ``steps`` (the history that led there) sets the hard-mode constraint. With ``lift``, a
@@ -263,7 +266,7 @@ class SearchService:
         return result
 
     def small_tree(self, state: np.ndarray, guesses_left: int, lift: bool = True):
-        """:meth:`solve_state`'s answer for a state of one answer (play it) or of two (play the
+        """:meth:`optimal_subtree`'s answer for a state of one answer (play it) or of two (play the
         first, then the other: value 3, or 2 for the worst case, §3.3, §3.6; the first is the
         solver's own tie-break, §4.4), found without the search kernels (a fresh process need
         not load them); None for any other state, or two answers under priors. A consistent
@@ -290,7 +293,7 @@ class SearchService:
     def q_value(self, state: np.ndarray, guesses_left: int, steps, guess: str, extra: int = 0
                 ) -> int:
         """Exact ``Q*(S, d + extra, guess)``: the value when ``guess`` is played now and the
-        optimum afterwards (each class solved, :meth:`solve_state`, and kept); ``INF`` when
+        optimum afterwards (each class solved, :meth:`optimal_subtree`, and kept); ``INF`` when
         some answer can then not be won within ``d + extra`` guesses."""
         g = self.word_list.guess_index(guess)
         codes = self.table[g, state]
@@ -304,7 +307,7 @@ class SearchService:
                 continue
             if d == 1:
                 return INF
-            tree, value, _ = self.solve_state(state[codes == code], d - 1,
+            tree, value, _ = self.optimal_subtree(state[codes == code], d - 1,
                                               list(steps) + [(guess, int(code))], lift=False)
             if value >= INF:
                 return INF
@@ -316,7 +319,7 @@ class SearchService:
         """The finite value of a move that gives up the sure finish of its state (§15.4):
         ``Q*(S, d + e', guess)`` with ``e'`` the least number of extra guesses past ``extra``
         (the state's own, §15.2) that makes it finite, and the weight of the classes that
-        cannot be won within ``d + extra − 1`` (each class solved, :meth:`solve_state`, and
+        cannot be won within ``d + extra − 1`` (each class solved, :meth:`optimal_subtree`, and
         kept). Call it when ``q_value(state, guesses_left, steps, guess, extra)`` is ``INF``.
 
         Raises:
@@ -334,7 +337,7 @@ class SearchService:
             if code == self.game.all_green:
                 continue
             members = state[codes == code]
-            _, value, _ = self.solve_state(members, int(guesses_left) + extra - 1,
+            _, value, _ = self.optimal_subtree(members, int(guesses_left) + extra - 1,
                                            list(steps) + [(guess, int(code))], lift=False)
             if value >= INF:
                 unsafe.append(members)
@@ -395,7 +398,7 @@ class SearchService:
                 pending.append((len(members), code, members))
         for _, code, members in sorted(pending):
             if deadline is None or (len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline):
-                _, value, _ = self.solve_state(members, d, [(opener, code)], lift=False)
+                _, value, _ = self.optimal_subtree(members, d, [(opener, code)], lift=False)
                 if value >= INF:
                     return unwinnable
                 classes[code] = Bounds.exactly(value)
@@ -449,12 +452,12 @@ class SearchService:
         The opener's tree is only looked up (:meth:`solver.exact.book.OpeningBook.find`:
         loaded, shipped or cached), never solved here: a question about a state is answered
         by searching that state (docs/algorithms.md §15.1). Where there is no tree, or the
-        history leaves it, the state reached is solved exactly (:meth:`solve_state`) when
+        history leaves it, the state reached is solved exactly (:meth:`optimal_subtree`) when
         ``solve``, so the position is a tree node then; without ``solve`` it has no tree."""
         steps = list(steps)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         limit = self.game.guess_limit
-        where = Position(steps, state, limit)
+        where = Position(tuple(steps), state=state, guesses_left=limit)
         if not steps:
             return where
         tree = self.book.find(steps[0][0])
@@ -463,7 +466,7 @@ class SearchService:
         left_tree = None
         green = self.game.all_green
         for k, (word, code) in enumerate(steps):
-            state = state[self.table[self.word_list.guess_index(word), state] == code]
+            state = answers_after(self.table, state, self.word_list.guess_index(word), code)
             if node is not None and word == self.word_list.guesses[int(dtree.node_guess[node])]:
                 node = dtree.child(node, code) if code != green else None
             else:
@@ -473,17 +476,16 @@ class SearchService:
                                  f"not {word!r}")
                 node, dtree = None, None
         guesses_left = limit - len(steps)
-        where = Position(steps, state, guesses_left, left_tree=left_tree,
+        where = Position(tuple(steps), state=state, guesses_left=guesses_left, left_tree=left_tree,
                          opener=steps[0][0] if tree is not None else None)
         if state.size == 0 or steps[-1][1] == green:
             return where
         if node is not None and node >= 0:
-            where.tree, where.node = dtree, node
-            where.tree_value = self.tree_value(dtree, node, state)
+            where = replace(where, tree=dtree, node=node, tree_value=self.tree_value(dtree, node, state))
         elif solve:
-            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            sub, value, extra = self.optimal_subtree(state, guesses_left, steps)
             if sub is not None:
-                where.tree, where.node, where.tree_value, where.extra = sub, 0, value, extra
+                where = replace(where, tree=sub, node=0, tree_value=value, extra=extra)
         return where
 
     # -- advice --------------------------------------------------------------------------------
@@ -562,9 +564,9 @@ class SearchService:
                 notice(f"searching the {len(state)} answers left exactly (no tree of "
                        f"{steps[0][0].upper()} is shipped or cached); this may take a while: "
                        "--budget SECONDS bounds it")
-            sub, value, extra = self.solve_state(state, guesses_left, steps)
+            sub, value, extra = self.optimal_subtree(state, guesses_left, steps)
             if sub is not None:
-                where.tree, where.node, where.tree_value, where.extra = sub, 0, value, extra
+                where = replace(where, tree=sub, node=0, tree_value=value, extra=extra)
         opener_tree = where.opener
         if where.tree is not None:
             guess = self.word_list.guesses[int(where.tree.node_guess[where.node])]
@@ -678,8 +680,9 @@ class SearchService:
         greedy = fast[0] if fast else None
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
-            sub, value, extra = self.solve_state(state, guesses_left, steps)
-            where = Position(steps, state, guesses_left, sub, 0, value, extra, left_tree)
+            sub, value, extra = self.optimal_subtree(state, guesses_left, steps)
+            where = Position(tuple(steps), state=state, guesses_left=guesses_left, tree=sub, node=0,
+                             tree_value=value, extra=extra, left_tree=left_tree)
             guess = self.word_list.guesses[int(sub.node_guess[0])]
             alternatives, complete = self._alternatives(where, guess, value, top, deadline)
             return Advice(self.word_list.name, steps, answers, guesses_left, EXACT, Source.SOLVER, guess,

@@ -16,33 +16,43 @@ of the kept class: :mod:`solver.game._absurdle_kernel`).
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.feedback import code_to_text
+from solver.game.feedback import answers_after, code_to_text
 from solver.game.environments import Board
 from solver.game.spec import GUESS_LIMIT, n_patterns
 
-#: Tie rules: which of several largest classes the adversary keeps (docs/algorithms.md §13.1).
+class TieRule(StrEnum):
+    """Which of several largest classes the adversary keeps (docs/algorithms.md §13.1)."""
+
+    ADVERSARIAL = "adversarial"
+    FEWEST_CLUES = "fewest-clues"
+    LOWEST_CODE = "lowest-code"
+
+
+#: Tie rules and what each keeps.
 TIE_RULES = {
-    "adversarial": "the largest class worst for the player (the search branches over every "
+    TieRule.ADVERSARIAL: "the largest class worst for the player (the search branches over every "
                    "largest class: a win forced under this rule is forced under any rule)",
-    "fewest-clues": "the largest class whose pattern has the fewest greens, then the fewest "
+    TieRule.FEWEST_CLUES: "the largest class whose pattern has the fewest greens, then the fewest "
                     "yellows, then the lowest pattern code",
-    "lowest-code": "the largest class of lowest pattern code (Σ c_i·3^i, docs/algorithms.md §1.3)",
+    TieRule.LOWEST_CODE: "the largest class of lowest pattern code (Σ c_i·3^i, docs/algorithms.md §1.3)",
 }
-DEFAULT_TIE = "adversarial"
+DEFAULT_TIE = TieRule.ADVERSARIAL
 
 
 class AbsurdleInputError(InputError, ValueError):
     """A tie rule, a guess limit, a reply or a history the Absurdle adversary cannot use."""
 
 
-def check_tie(tie: str) -> str:
-    """``tie`` if it names a rule of :data:`TIE_RULES`; else AbsurdleInputError."""
-    if tie not in TIE_RULES:
+def check_tie(tie: str) -> TieRule:
+    """The :class:`TieRule` ``tie`` names (a rule of :data:`TIE_RULES`); else AbsurdleInputError."""
+    if not isinstance(tie, str) or tie not in TIE_RULES:
         raise AbsurdleInputError(f"unknown tie rule {tie!r}: choose one of {', '.join(TIE_RULES)}")
-    return tie
+    return TieRule(tie)
 
 
 def tie_priority(tie: str, word_length: int = 5) -> np.ndarray:
@@ -51,7 +61,7 @@ def tie_priority(tie: str, word_length: int = 5) -> np.ndarray:
     ``adversarial`` the ranks are those of ``lowest-code`` and only order the branches."""
     check_tie(tie)
     codes = np.arange(n_patterns(word_length), dtype=np.int64)
-    if tie == "fewest-clues":
+    if tie == TieRule.FEWEST_CLUES:
         digits = (codes[:, None] // 3 ** np.arange(word_length)) % 3
         greens = (digits == 2).sum(axis=1)
         yellows = (digits == 1).sum(axis=1)
@@ -71,7 +81,7 @@ def kept_codes(table: np.ndarray, g: int, state: np.ndarray, tie: str, priority:
     codes, counts = np.unique(table[g, state], return_counts=True)
     largest = codes[counts == counts.max()]
     ranked = sorted((int(priority[c]), int(c)) for c in largest)
-    return [c for _, c in ranked] if tie == "adversarial" else [ranked[0][1]]
+    return [c for _, c in ranked] if tie == TieRule.ADVERSARIAL else [ranked[0][1]]
 
 
 class AbsurdleEpisode(Board):
@@ -128,7 +138,7 @@ class AbsurdleEpisode(Board):
                 f"the adversary (tie rule {self.tie}) would not show this pattern; it shows {shown}")
         guess = int(guess)
         self.history.append((guess, code))
-        self.state = self.state[self.table[guess, self.state] == code]
+        self.state = answers_after(self.table, self.state, guess, code)
         self.won = code == self.green
         return code
 

@@ -24,6 +24,15 @@ def check_jobs(jobs) -> int:
     return int(jobs)
 
 
+def worker_count(jobs) -> int:
+    """The number of worker processes ``jobs`` means, as joblib reads ``n_jobs``
+    (``joblib.effective_n_jobs``): ``jobs`` itself when positive, else all cores + 1 + ``jobs``
+    (-1: all cores, -2: all but one), at least 1. Raises InputError as :func:`check_jobs`."""
+    from joblib import effective_n_jobs
+
+    return max(1, int(effective_n_jobs(check_jobs(jobs))))
+
+
 def check_progress(progress):
     """``progress`` (a callback the long runs call with their counts) checked: None or
     callable, returned as is. Raises InputError for anything else."""

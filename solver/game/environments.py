@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.game.feedback import answers_after
 from solver.game.protocol import Belief
 from solver.game.spec import GUESS_LIMIT, all_green
 
@@ -95,7 +96,7 @@ class Episode(Board):
         guess = self._check(guess)
         code = int(self.table[guess, self.answer])
         self.history.append((guess, code))
-        self.state = self.state[self.table[guess, self.state] == code]
+        self.state = answers_after(self.table, self.state, guess, code)
         self.won = code == self.green
         return code
 

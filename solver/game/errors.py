@@ -2,7 +2,9 @@
 
 Every error a user can cause by what they pass in (a word list, a word, a feedback string,
 an artifact) derives from :class:`InputError`; the command-line tools map it to exit status 2
-in one place (``tools/_cli.py``). Programming errors are left as ordinary exceptions.
+in one place (``solver/cli/_cli.py``). A solver outcome is not bad input:
+:class:`UnwinnableError` (no policy wins every game in time) has its own exit status, 3.
+Programming errors are left as ordinary exceptions.
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ class CacheError(InputError):
     be created or written; the message says how to point it elsewhere (exit status 2)."""
 
 
+class UnwinnableError(Exception):
+    """No policy wins every game within the guess limit from this opener or state: an answer
+    of the solver about well-formed input, not bad input (exit status 3 in the CLI; the web
+    page answers 422). Raised by the exact solver (:mod:`solver.exact.bellman`)."""
+
+
 class WriteFailedError(OSError):
     """A write that failed after the work was done; the message names the file, the reason and
     where the finished work is kept (a journal), so a rerun with a good path finishes quickly.
@@ -86,7 +94,11 @@ def require_extra(module: str, extra: str, purpose: str) -> None:
     cannot be imported: ``purpose`` says what needs it ("the web page")."""
     import importlib.util
 
-    if importlib.util.find_spec(module) is None:
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a finder that refuses it, a broken install
+        found = False
+    if not found:
         raise MissingExtraError(f"{purpose} needs the {module!r} package, which is not installed: "
                                 f"pip install 'exact-wordle[{extra}]'")
 

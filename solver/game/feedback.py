@@ -29,7 +29,7 @@ import numpy as np
 
 from solver.game.errors import FeedbackError, short_repr
 from solver.game.files import cache_dir, usable_cache_dir, write_atomic  # cache_dir: re-exported
-from solver.game.spec import FEEDBACK_RULES, all_green, code_dtype, n_patterns
+from solver.game.spec import FEEDBACK_RULES, FeedbackRule, all_green, code_dtype, n_patterns
 
 #: Wordle's (five letters) all-green code and pattern count; other lengths: solver.game.spec.
 ALL_GREEN = all_green(5)
@@ -84,7 +84,7 @@ def shows_green(code: int, word_length: int = 5) -> bool:
 def feedback_code(guess: str, answer: str, feedback: str = "standard") -> int:
     """The feedback code (0..3**L − 1) of ``guess`` against ``answer``, two words of one length L,
     under the rule ``feedback`` (``"standard"`` or ``"yellow"``; FeedbackError for another)."""
-    if feedback != "standard":
+    if feedback != FeedbackRule.STANDARD:
         check_feedback_rule(feedback)  # "yellow", the one other rule
         return yellow_code(feedback_code(guess, answer), len(guess))
     length = len(guess)
@@ -100,6 +100,14 @@ def feedback_code(guess: str, answer: str, feedback: str = "standard") -> int:
             colours[i] = 1
             unmatched[guess[i]] -= 1
     return sum(c * 3**i for i, c in enumerate(colours))
+
+
+def answers_after(table: np.ndarray, state: np.ndarray, guess: int, code: int) -> np.ndarray:
+    """The answers of ``state`` left after ``guess`` got feedback ``code``: those of ``state``
+    that give ``code`` to ``guess`` (int32 answer indices, in ``state``'s order; possibly none).
+    ``table`` is the game's feedback table (``table[guess, answer]``, :func:`feedback_table`),
+    ``guess`` a guess index."""
+    return state[table[guess, state] == code]
 
 
 def code_to_text(code: int, word_length: int = 5) -> str:
@@ -167,7 +175,7 @@ def table_cache_path(word_list, feedback: str = "standard") -> Path:
     both lists and by the rule (the standard table's key is unchanged by the rule's name, so a
     yellow table never shares a file with a standard one)."""
     check_feedback_rule(feedback)
-    rule = "" if feedback == "standard" else f"{feedback}:"
+    rule = "" if feedback == FeedbackRule.STANDARD else f"{feedback}:"
     key = hashlib.sha256(
         f"feedback-v1:{rule}{word_list.guesses_sha256}:{word_list.answers_sha256}".encode()
     ).hexdigest()[:24]
@@ -202,7 +210,7 @@ def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard"
             pass  # a damaged cache file is recomputed and replaced
     if use_cache:
         usable_cache_dir()
-    if feedback == "yellow":
+    if feedback == FeedbackRule.YELLOW:
         table = yellow_lookup(word_list.word_length)[feedback_table(word_list, use_cache)]
     else:
         from solver.game._feedback_kernel import feedback_table_kernel

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.game.errors import FeedbackError, HistoryTokenError, InputError, short_repr as _short
-from solver.game.feedback import code_to_text, feedback_code, parse_feedback
+from solver.game.feedback import answers_after, code_to_text, feedback_code, parse_feedback
 from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, Game, Mode
 
 #: The squares of a shared grid (black or white for gray, yellow, green).
@@ -74,10 +74,10 @@ def _bounded(history, most: int) -> list:
     return items
 
 
-def _step(game: Game, turn: int, item) -> tuple[str, int]:
+def _step(word_list, turn: int, item) -> tuple[str, int]:
     """One item of a history as (guess word as listed, feedback code); InputError subclasses
     prefixed with ``guess <turn>:``."""
-    length = game.word_length
+    length = word_list.word_length
     try:
         if isinstance(item, str):
             word, code = parse_history_token(item)
@@ -95,7 +95,7 @@ def _step(game: Game, turn: int, item) -> tuple[str, int]:
             else:
                 raise FeedbackError(f"{word}: feedback {_short(feedback)} is neither text (five of "
                                     "b/y/g, 0/1/2 or squares) nor a code")
-        word = game.word_list.guesses[game.word_list.guess_index(word)]
+        word = word_list.guesses[word_list.guess_index(word)]
     except InputError as exc:
         raise type(exc)(f"guess {turn}: {exc}") from None
     return word, code
@@ -128,6 +128,37 @@ def _record_token(item) -> str:
             return f"{word.strip()}:{feedback.strip()}"
     raise HistoryTokenError(f"{_short(item)} is neither a guess, a word:feedback token nor a "
                             "(word, feedback) pair")
+
+
+def parse_steps(word_list, history, *, feedback: FeedbackRule = FeedbackRule.STANDARD,
+                most: int = MAX_GUESS_LIMIT) -> tuple[tuple[str, int], ...]:
+    """What a history is written as (module docstring) read as ``(guess word as listed,
+    feedback code)`` pairs: each guess an allowed guess of ``word_list``, each feedback well
+    formed for its length (under the Yellow rule no green unless all green, §10.4), at most
+    ``most`` of them (read no further). The game's own rules (nothing after a win, hard mode's
+    hints) are :meth:`History.parse`'s; a decision tree's lookups
+    (:meth:`policy_tree.PolicyTree.normalise_history`) read histories with this too.
+
+    Raises:
+        HistoryTokenError, UnknownWordError, FeedbackError, InputError: the message names the
+        guess at fault.
+    """
+    if isinstance(history, str):
+        history = _items(history)
+    length = word_list.word_length
+    green = 3**length - 1
+    steps: list[tuple[str, int]] = []
+    for turn, item in enumerate(_bounded(history, most), start=1):
+        word, code = _step(word_list, turn, item)
+        if FeedbackRule(feedback) is FeedbackRule.YELLOW and code != green:
+            from solver.game.feedback import shows_green
+
+            if shows_green(code, length):
+                raise FeedbackError(
+                    f"guess {turn}: {word}:{code_to_text(code, length)} shows a green, but in "
+                    "Yellow Wordle greens show as yellow unless the whole guess is right")
+        steps.append((word, code))
+    return tuple(steps)
 
 
 @dataclass(frozen=True)
@@ -164,29 +195,18 @@ class History:
         """
         if isinstance(history, History):
             history = history.steps
-        elif isinstance(history, str):
-            history = _items(history)
-        history = _bounded(history, game.guess_limit if limit else MAX_GUESS_LIMIT)
-        length, green = game.word_length, game.all_green
-        steps: list[tuple[str, int]] = []
-        for turn, item in enumerate(history, start=1):
-            word, code = _step(game, turn, item)
-            if steps and steps[-1][1] == green:
+        steps = parse_steps(game.word_list, history, feedback=game.feedback,
+                            most=game.guess_limit if limit else MAX_GUESS_LIMIT)
+        green = game.all_green
+        for turn, ((_, before), (word, _)) in enumerate(zip(steps, steps[1:]), start=2):
+            if before == green:
                 raise FeedbackError(f"guess {turn} ({word}) follows an all-green feedback: the game "
                                     f"was already won at guess {turn - 1}")
-            if game.feedback is FeedbackRule.YELLOW and code != green:
-                from solver.game.feedback import shows_green
-
-                if shows_green(code, length):
-                    raise FeedbackError(
-                        f"guess {turn}: {word}:{code_to_text(code, length)} shows a green, but in "
-                        "Yellow Wordle greens show as yellow unless the whole guess is right")
-            steps.append((word, code))
         if game.mode is Mode.HARD:
             from solver.game.hard_mode import check_hard_mode_history
 
             check_hard_mode_history(steps)
-        return cls(game, tuple(steps))
+        return cls(game, steps)
 
     @classmethod
     def from_record(cls, game: Game, guesses, *, answer: str | None = None,
@@ -279,7 +299,7 @@ class History:
         word_list = self.game.word_list
         state = np.arange(word_list.n_answers, dtype=np.int32)
         for turn, (word, code) in enumerate(self.steps, start=1):
-            state = state[table[word_list.guess_index(word), state] == code]
+            state = answers_after(table, state, word_list.guess_index(word), code)
             if state.size == 0 and strict:
                 raise FeedbackError(f"no answer fits the history: after guess {turn} "
                                     f"({word}:{code_to_text(code, self.game.word_length)}) none "

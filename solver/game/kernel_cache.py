@@ -29,6 +29,8 @@ from pathlib import Path
 
 from numba.core import caching as _caching
 
+from solver.game import compile_notice  # noqa: F401  (one line on stderr when a kernel compiles)
+
 #: Package name → its directory: kernel files under these are guarded.
 _PACKAGES: dict[str, Path] = {}
 

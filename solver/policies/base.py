@@ -27,6 +27,7 @@ import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.protocol import Belief, rng_seed
+from solver.policies.belief import BeliefSetting
 
 
 class Policy(ABC):
@@ -83,7 +84,7 @@ class Policy(ABC):
         (:class:`solver.policies.belief.Universe`). A policy that needs the answer list plays
         only in ``answers`` (itself); the classic agents also play in ``guesses``
         (:meth:`solver.policies.classic.ClassicPolicy.in_belief`). Raises InputError otherwise."""
-        if universe.belief != "answers":
+        if universe.belief is not BeliefSetting.ANSWERS:
             raise InputError(f"policy {self.name!r} plays only in the answers belief setting (it needs the "
                              "answer list); the guesses setting takes random_total, random_possible, minimax1, "
                              "expectimax1, entropy, qlearning")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import io
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
@@ -27,16 +28,26 @@ from solver.game.errors import InputError
 from solver.game.files import cache_dir, usable_cache_dir, write_atomic
 from solver.game.spec import code_dtype
 
-#: The belief settings.
-BELIEFS = ("answers", "guesses")
+class BeliefSetting(StrEnum):
+    """Which words an agent counts as possible (module docstring)."""
+
+    #: the answers consistent with the feedback (the agent knows the answer list)
+    ANSWERS = "answers"
+    #: every allowed guess consistent with the feedback (Orenbach et al.'s setting)
+    GUESSES = "guesses"
 
 
-def check_belief(belief: str) -> str:
-    """The normalised setting name; raises InputError for another name (exit 2 in the CLIs)."""
+#: The belief settings' names.
+BELIEFS = tuple(BeliefSetting)
+
+
+def check_belief(belief: str) -> BeliefSetting:
+    """The setting ``belief`` names (a name or a member); raises InputError for another name
+    (exit 2 in the CLIs)."""
     name = str(belief).strip().lower()
     if name not in BELIEFS:
         raise InputError(f"unknown belief setting {belief!r}: use answers or guesses")
-    return name
+    return BeliefSetting(name)
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ class Universe:
     """The words an agent may believe possible, in one belief setting.
 
     Attributes:
-        belief: ``"answers"`` or ``"guesses"``.
+        belief: the :class:`BeliefSetting`.
         table: feedback of every guess against every member, uint8 (uint16 above five
             letters)[n_guesses, n_members].
         guess_of_member: int32[n_members], the guess index of each member (increasing).
@@ -52,7 +63,7 @@ class Universe:
         member_of_answer: int32[n_answers], the member index of each answer.
     """
 
-    belief: str
+    belief: BeliefSetting
     table: np.ndarray
     guess_of_member: np.ndarray
     member_of_guess: np.ndarray
@@ -116,7 +127,7 @@ def answers_universe(word_list, table: np.ndarray) -> Universe:
     guess_of_member = np.ascontiguousarray(word_list.answer_guess_index, dtype=np.int32)
     member_of_guess = np.full(word_list.n_guesses, -1, dtype=np.int32)
     member_of_guess[guess_of_member] = np.arange(word_list.n_answers, dtype=np.int32)
-    return Universe("answers", table, guess_of_member, member_of_guess,
+    return Universe(BeliefSetting.ANSWERS, table, guess_of_member, member_of_guess,
                     np.arange(word_list.n_answers, dtype=np.int32))
 
 
@@ -126,7 +137,7 @@ def guesses_universe(word_list, table: np.ndarray | None = None, use_cache: bool
     if table is None:
         table = guess_feedback_table(word_list, use_cache=use_cache)
     identity = np.arange(word_list.n_guesses, dtype=np.int32)
-    return Universe("guesses", table, identity, identity.copy(),
+    return Universe(BeliefSetting.GUESSES, table, identity, identity.copy(),
                     np.ascontiguousarray(word_list.answer_guess_index, dtype=np.int32))
 
 
@@ -134,7 +145,7 @@ def make_universe(word_list, belief: str, table: np.ndarray | None = None) -> Un
     """The :class:`Universe` of ``belief`` for ``word_list``. ``table``: the usual feedback
     table for ``answers`` (computed if None); ignored for ``guesses``."""
     belief = check_belief(belief)
-    if belief == "answers":
+    if belief is BeliefSetting.ANSWERS:
         if table is None:
             from solver.game.feedback import feedback_table
 

@@ -43,18 +43,22 @@ The random agents need the per-decision seed that the scorers give (``seed=None`
 from __future__ import annotations
 
 import copy
+from enum import StrEnum
 
 import numpy as np
 
 from solver.game.spec import n_patterns
 from solver.policies.base import Policy, restricted_rows
-from solver.policies.belief import Universe, answers_universe, guesses_universe
+from solver.policies.belief import BeliefSetting, Universe, answers_universe, guesses_universe
 
 #: Registry names of the agents of this module (Q-learning: solver.policies.qlearning).
 NAMES = ("random_total", "random_possible", "minimax1", "expectimax1", "entropy")
 #: Posterior probability above which the deterministic agents guess the most probable word
 #: (a weighted belief: Noisy Wordle, :mod:`solver.policies.noisy`).
 COMMIT_THRESHOLD = 0.5
+#: Guesses of best noise-free score that the entropy agent scores under noise (beside the
+#: possible answers, :func:`entropy_candidates`).
+ENTROPY_SHORTLIST = 100
 
 
 class ClassicPolicy(Policy):
@@ -71,13 +75,13 @@ class ClassicPolicy(Policy):
     def __init__(self, word_list, table: np.ndarray):
         super().__init__(word_list, table)
         self._universe: Universe | None = None
-        self.belief = "answers"
+        self.belief = BeliefSetting.ANSWERS
 
     @property
     def universe(self) -> Universe:
         """The universe the states index (built on first use)."""
         if self._universe is None:
-            self._universe = (answers_universe(self.word_list, self.table) if self.belief == "answers"
+            self._universe = (answers_universe(self.word_list, self.table) if self.belief is BeliefSetting.ANSWERS
                               else guesses_universe(self.word_list))
         return self._universe
 
@@ -133,7 +137,7 @@ class ClassicPolicy(Policy):
         return self._choose(state, guesses_left, seed)
 
     def _answers_only(self) -> None:
-        if self.belief != "answers":
+        if self.belief is not BeliefSetting.ANSWERS:
             raise ValueError(f"{self.name} plays a weighted belief only over the answers")
 
 
@@ -172,22 +176,33 @@ class RandomPossible(ClassicPolicy):
         return int(self.universe.guess_of_member[state[int(rng.integers(len(state)))]])
 
 
+class DepthOneObjective(StrEnum):
+    """What a depth-one agent minimises over a guess's feedback classes."""
+
+    #: the largest class (``minimax1``)
+    MINIMAX = "minimax"
+    #: the expected class size, ``Σ_C |C|²`` (``expectimax1``)
+    EXPECTIMAX = "expectimax"
+
+
 class DepthOnePolicy(ClassicPolicy):
-    """``minimax1`` (``objective="minimax"``) or ``expectimax1`` (``"expectimax"``); deterministic.
+    """``minimax1`` (:attr:`DepthOneObjective.MINIMAX`) or ``expectimax1``
+    (:attr:`DepthOneObjective.EXPECTIMAX`); deterministic.
 
     The choice scans every allowed guess's classes over the state
     (:func:`solver.policies._classic_kernel.classic_choose`): O(n_guesses · |S|) per decision.
     """
 
-    OBJECTIVES = ("minimax", "expectimax")
+    OBJECTIVES = tuple(DepthOneObjective)
     commits = True
 
-    def __init__(self, word_list, table: np.ndarray, objective: str = "minimax"):
+    def __init__(self, word_list, table: np.ndarray,
+                 objective: DepthOneObjective | str = DepthOneObjective.MINIMAX):
         super().__init__(word_list, table)
         if objective not in self.OBJECTIVES:
-            raise ValueError(f"objective must be one of {self.OBJECTIVES}, got {objective!r}")
-        self.objective = objective
-        self.name = f"{objective}1"
+            raise ValueError(f"objective must be one of {', '.join(self.OBJECTIVES)}, got {objective!r}")
+        self.objective = DepthOneObjective(objective)
+        self.name = f"{self.objective}1"
 
     def _choose(self, state, guesses_left, seed):
         universe = self.universe
@@ -203,7 +218,7 @@ class DepthOnePolicy(ClassicPolicy):
         from solver.policies._classic_kernel import EXPECTIMAX, MINIMAX, classic_choose
 
         return int(classic_choose(state, table, member_of_guess, self.universe.n_members,
-                                  MINIMAX if self.objective == "minimax" else EXPECTIMAX,
+                                  MINIMAX if self.objective is DepthOneObjective.MINIMAX else EXPECTIMAX,
                                   n_patterns(self.word_list.word_length)))
 
     def _choose_weighted(self, state, weights, belief, seed):
@@ -216,7 +231,7 @@ class DepthOnePolicy(ClassicPolicy):
         alive[state] = True
         answer_of_guess = np.ascontiguousarray(self.word_list.guess_answer_index, dtype=np.int32)
         return int(weighted_depth_one_choose(self.table, state, weights, alive, answer_of_guess,
-                                             0 if self.objective == "minimax" else 1,
+                                             0 if self.objective is DepthOneObjective.MINIMAX else 1,
                                              n_patterns(self.word_list.word_length)))
 
 
@@ -251,9 +266,8 @@ class EntropyPolicy(ClassicPolicy):
 
     def _choose_weighted(self, state, weights, belief, seed):
         """Under noisy feedback: the largest expected information gain over the posterior among
-        :func:`solver.policies.noisy.entropy_candidates` (:mod:`solver.policies.noisy`)."""
+        :func:`entropy_candidates` (:mod:`solver.policies.noisy`)."""
         from solver.policies._noisy_kernel import entropy_choose
-        from solver.policies.noisy import entropy_candidates
 
         self._answers_only()
         if not belief.noisy:
@@ -266,18 +280,28 @@ class EntropyPolicy(ClassicPolicy):
                                   n_patterns(length)))
 
 
-def make_classic(word_list, table: np.ndarray, name: str) -> ClassicPolicy:
-    """The agent called ``name`` (one of :data:`NAMES`), in the answers setting. Raises
-    ValueError for another name."""
-    if name == "random_total":
-        return RandomTotal(word_list, table)
-    if name == "random_possible":
-        return RandomPossible(word_list, table)
-    if name in ("minimax1", "expectimax1"):
-        return DepthOnePolicy(word_list, table, name[:-1])
-    if name == "entropy":
-        return EntropyPolicy(word_list, table)
-    raise ValueError(f"not a classic agent: {name!r}")
+def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarray, answer_guess: np.ndarray,
+                       patterns: int, shortlist: int | None = None) -> np.ndarray:
+    """The guesses the entropy agent scores: the ``shortlist`` (:data:`ENTROPY_SHORTLIST`) guesses
+    of least ``Σ_C W(C)²`` over the belief (the noise-free expectimax score, cheap: no
+    logarithms; ties lowest index) and every answer of positive weight; sorted int32."""
+    from solver.policies._noisy_kernel import weighted_class_scores
+
+    shortlist = ENTROPY_SHORTLIST if shortlist is None else int(shortlist)
+    _, sum_squares = weighted_class_scores(table, members, weights, patterns)
+    best = np.argsort(sum_squares, kind="stable")[:shortlist]
+    return np.union1d(best, answer_guess[members]).astype(np.int32)
+
+
+#: name → the agent's constructor ``(word_list, table)``, in the answers setting; the registry
+#: (:func:`solver.policies.registry.make_policy`) is the one way to build one by name.
+_CLASSES = {
+    "random_total": RandomTotal,
+    "random_possible": RandomPossible,
+    "minimax1": lambda word_list, table: DepthOnePolicy(word_list, table, DepthOneObjective.MINIMAX),
+    "expectimax1": lambda word_list, table: DepthOnePolicy(word_list, table, DepthOneObjective.EXPECTIMAX),
+    "entropy": EntropyPolicy,
+}
 
 
 def _register() -> None:
@@ -290,7 +314,7 @@ def _register() -> None:
 
         def factory(word_list, table, name, suffix):
             validate(name, suffix)
-            return make_classic(word_list, table, full)
+            return _CLASSES[full](word_list, table)
 
         factory.validate = validate
         register_policy(full, factory, help_text)

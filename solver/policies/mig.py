@@ -34,6 +34,7 @@ When one answer remains, every policy guesses it (:meth:`solver.policies.base.Po
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 
 import numpy as np
@@ -43,8 +44,14 @@ from solver.policies.base import Policy
 
 #: The two MIG variants: ``answers_first`` is the MIG_B tie rule.
 VARIANTS = {"a": False, "b": True}
-#: How entropies are compared: exactly (the default) or as plain floats (see above).
-TIE_READINGS = ("exact", "float")
+class TieReading(StrEnum):
+    """How entropies are compared: exactly (the default) or as plain floats (see above)."""
+
+    EXACT = "exact"
+    FLOAT = "float"
+
+
+TIE_READINGS = tuple(TieReading)
 
 
 @lru_cache(maxsize=8)
@@ -115,14 +122,15 @@ class MIGPolicy(Policy):
 
     deterministic = True
 
-    def __init__(self, word_list, table: np.ndarray, variant: str = "a", ties: str = "exact"):
+    def __init__(self, word_list, table: np.ndarray, variant: str = "a",
+                 ties: TieReading | str = TieReading.EXACT):
         super().__init__(word_list, table)
         self.variant = check_variant(variant)
         if ties not in TIE_READINGS:
-            raise ValueError(f"ties must be one of {TIE_READINGS}, got {ties!r}")
-        self.ties = ties
+            raise ValueError(f"ties must be one of {', '.join(TIE_READINGS)}, got {ties!r}")
+        self.ties = TieReading(ties)
         self.answers_first = VARIANTS[self.variant]
-        self.name = f"mig_{self.variant}" + ("" if ties == "exact" else "_float")
+        self.name = f"mig_{self.variant}" + ("" if self.ties is TieReading.EXACT else "_float")
 
     def _choose(self, state: np.ndarray, guesses_left: int, seed: int | None) -> int:
         return self._run(state, self.table, self.word_list.answer_guess_index, self.word_list.guess_answer_index)
@@ -138,7 +146,7 @@ class MIGPolicy(Policy):
     def _run(self, state, table, guess_of_answer, answer_of_guess) -> int:
         from solver.policies._policy_kernel import mig_choose, mig_choose_float
 
-        if self.ties == "float":
+        if self.ties is TieReading.FLOAT:
             return int(mig_choose_float(as_state(state), table, guess_of_answer, answer_of_guess,
                                         self.answers_first, pattern_count(self.word_list)))
         return int(mig_choose(as_state(state), table, guess_of_answer, answer_of_guess, self.answers_first,

@@ -10,7 +10,8 @@ weights are the game layer's (:class:`solver.game.environments.NoisyEpisode`,
 :class:`~solver.game.environments.NoisyBelief`, :mod:`solver.game._noise_kernel`).
 
 Agents: the classic agents themselves (:mod:`solver.policies.classic`,
-:mod:`solver.policies.qlearning`), given a weighted :class:`~solver.game.protocol.Belief`
+:mod:`solver.policies.qlearning`; built by name with
+:func:`solver.policies.registry.make_policy`, the one registry), given a weighted :class:`~solver.game.protocol.Belief`
 (:meth:`NoisyBelief.belief`: the answers of positive weight, their weights, ``noisy=True``);
 no agent is written twice. Every agent first applies the **one-left rule**: when one answer
 has positive weight, it is guessed. Then:
@@ -38,19 +39,16 @@ for many turns). The random agents do not (they are baselines).
 
 from __future__ import annotations
 
-import numpy as np
 
 from solver.game.errors import InputError
 from solver.game.environments import NoisyBelief, noise_likelihood  # noqa: F401  (re-exported)
 from solver.game.spec import all_green
-from solver.policies.classic import COMMIT_THRESHOLD  # noqa: F401  (re-exported: the commit rule's threshold)
+from solver.policies.classic import COMMIT_THRESHOLD, ENTROPY_SHORTLIST, entropy_candidates  # noqa: F401  (re-exported)
 
 #: The agents, in report order.
 NOISY_AGENTS = ("random_total", "random_possible", "minimax1", "expectimax1", "qlearning", "entropy")
 #: Default guess cap of a noisy game: a game not won after this many guesses is stopped (a loss).
 DEFAULT_CAP = 20
-#: Guesses of best noise-free score that the entropy agent scores (beside the possible answers).
-ENTROPY_SHORTLIST = 100
 
 
 def check_agents(names) -> list[str]:
@@ -67,37 +65,6 @@ def check_agents(names) -> list[str]:
     if not out:
         raise InputError("no agent given")
     return out
-
-
-def entropy_candidates(table: np.ndarray, members: np.ndarray, weights: np.ndarray, answer_guess: np.ndarray,
-                       patterns: int, shortlist: int | None = None) -> np.ndarray:
-    """The guesses the entropy agent scores: the ``shortlist`` (:data:`ENTROPY_SHORTLIST`) guesses
-    of least ``Σ_C W(C)²`` over the belief (the noise-free expectimax score, cheap: no
-    logarithms; ties lowest index) and every answer of positive weight; sorted int32."""
-    from solver.policies._noisy_kernel import weighted_class_scores
-
-    shortlist = ENTROPY_SHORTLIST if shortlist is None else int(shortlist)
-    _, sum_squares = weighted_class_scores(table, members, weights, patterns)
-    best = np.argsort(sum_squares, kind="stable")[:shortlist]
-    return np.union1d(best, answer_guess[members]).astype(np.int32)
-
-
-def make_noisy_agent(name: str, word_list, table: np.ndarray, qtable=None):
-    """The agent ``name`` (one of :data:`NOISY_AGENTS`): the classic agent of that name
-    (:mod:`solver.policies.classic`, :mod:`solver.policies.qlearning`), which plays a weighted
-    belief (:meth:`NoisyBelief.belief`) by the rules of the module docstring. qlearning loads the
-    answers-setting table from artifacts/ now unless ``qtable`` is given (QTableError, exit 2, if
-    missing)."""
-    (name,) = check_agents([name])
-    if name == "qlearning":
-        from solver.policies.qlearning import QLearningPolicy
-
-        agent = QLearningPolicy(word_list, table, qtable)
-        agent.qtable()  # a missing or mismatched table fails before any game
-        return agent
-    from solver.policies.classic import make_classic
-
-    return make_classic(word_list, table, name)
 
 
 def green_code(word_list) -> int:

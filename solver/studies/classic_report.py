@@ -9,7 +9,7 @@ opener is given. The optimum compared against:
 - **answers known**: the exact optimum — over every opener when the agents choose their own
   (the best row of ``artifacts/<lists>-normal-openers.csv``, written by ``tools.prove``: 7920
   = 3.42117 for the legacy lists, SALET, proven), or the optimum from the fixed opener
-  (:func:`solver.exact.optimum_cache.load_or_solve_optimum`);
+  (the opening book, :meth:`solver.exact.book.OpeningBook.tree`);
 - **guesses**: the optimum of the same setting (a uniform prior over all 12,972 allowed words,
   Bellman over beliefs of up to 12,972 words) is not computable here; the answers-known
   optimum is a lower bound on nothing in that setting, so the report gives the gap to the
@@ -34,6 +34,7 @@ import numpy as np
 from solver.game.files import ARTIFACTS_DIR
 from solver.game.errors import InputError
 from solver.game.spec import GUESS_LIMIT
+from solver.policies.belief import BeliefSetting
 
 REPORT_VERSION = 1
 #: The agents of the classic report, in report order.
@@ -112,11 +113,14 @@ def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = A
         InputError: ``opener`` is None and no openers CSV of these lists exists.
     """
     if opener is not None:
-        from solver.exact.optimum_cache import load_or_solve_optimum
+        from solver.exact.book import OpeningBook
+        from solver.game.spec import Game
 
-        optimum = load_or_solve_optimum(word_list, opener, jobs=jobs,
-                                        artifacts_dir=[Path("artifacts"), Path(artifacts_dir)])
-        return int(optimum.header["total"]), f"exact optimum from {opener}"
+        shipped = (Path(artifacts_dir), Path(artifacts_dir) / "book")
+        optimum = OpeningBook(Game(word_list, GUESS_LIMIT), shipped=shipped).tree(opener, jobs=jobs)
+        return optimum.total, f"exact optimum from {opener}"
+    from solver.exact.prove import OpenerStatus
+
     path = Path(artifacts_dir) / f"{word_list.output_name}-normal-openers.csv"
     if not path.exists():
         raise InputError(f"{path}: no proven optimum over openers for these lists; run python -m tools.prove "
@@ -128,7 +132,7 @@ def answers_optimum(word_list, opener: str | None, artifacts_dir: str | Path = A
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not an openers table ({exc})") from None
     best = rows[0] if rows else None
-    if best is None or best.get("status") != "exact":
+    if best is None or best.get("status") != OpenerStatus.EXACT:
         raise InputError(f"{path}: its first row is not an exact optimum")
     return int(best["value"]), f"proven optimum over all openers ({best['opener']}, {path.name})"
 
@@ -166,7 +170,7 @@ def score_run(policy, universe, seed: int | None, opener: str | None, optimum_to
             "win_rate": result.win_rate, "max_guesses": result.max_guesses, "histogram": counts,
             "optimum_total": optimum_total, "optimum_average": optimum_total / n,
             "gap_guesses": result.average - optimum_total / n,
-            "same_setting_optimum": (optimum_total if universe.belief == "answers" else "not computable"),
+            "same_setting_optimum": (optimum_total if universe.belief is BeliefSetting.ANSWERS else "not computable"),
             "seconds": result.seconds, "seconds_per_game": result.seconds_per_game, "qtable_sha256": digest}
 
 
@@ -198,7 +202,8 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
         QTableError: the Q-learning agent's table is missing or of other lists.
         ForeignJournalError: the journal was written by other kernels (``resume=False``).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
@@ -224,7 +229,7 @@ def run_classic_report(word_list, policies=DEFAULT_AGENTS, beliefs=("answers", "
             for belief in beliefs for name in policies
             for seed in (seeds if not agents[name].deterministic else [None])]
     runs = []
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    progress = LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=console is None, transient=False)
     try:
         with progress:
@@ -280,7 +285,7 @@ def summary_rows(report: ClassicReport) -> list[dict]:
                          "seconds_per_game": sum(r["seconds_per_game"] for r in runs) / len(runs),
                          "seconds": sum(r["seconds"] for r in runs) / len(runs),
                          "first_guess": runs[0].get("first_guess") or "random",
-                         "same_setting": (str(report.optimum_total) if belief == "answers"
+                         "same_setting": (str(report.optimum_total) if belief == BeliefSetting.ANSWERS
                                           else "not computable")})
     return rows
 
@@ -323,7 +328,7 @@ def markdown(report: ClassicReport) -> str:
                      f"| {_pm(row['win_rate'], row['win_rate_sd'], row['runs'], 2, 100)} "
                      f"| {100 * row['loss_rate']:.2f} | {row['gap']:+.4f} | {row['same_setting']} "
                      f"| {row['max_guesses']} | {row['seconds_per_game']:.5f} "
-                     f"| {PUBLISHED.get(row['policy'], '') if row['belief'] == 'guesses' else ''} |")
+                     f"| {PUBLISHED.get(row['policy'], '') if row['belief'] == BeliefSetting.GUESSES else ''} |")
     lines += ["", "Orenbach et al.'s other agents (not built here): "
               + "; ".join(f"{name} {value}" for name, value in PUBLISHED_OTHERS)
               + ". Their figures are for their setting, the one of our `guesses` rows.", "",

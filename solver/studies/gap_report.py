@@ -1,7 +1,7 @@
 """The optimality-gap report: heuristic policies scored against the exact optimum per opener.
 
-For every opener, the exact optimum (:func:`solver.exact.optimum_cache.load_or_solve_optimum`:
-a matching tree from ``artifacts/`` or the user cache, else a solve) and every requested
+For every opener, the exact optimum (the opening book, :meth:`solver.exact.book.OpeningBook.tree`:
+a matching tree shipped or in the user cache, else a solve) and every requested
 policy scored from that opener (:func:`solver.evaluation.scoring.score_policy`); the gap in
 guesses and percent; and, per policy, the decisions with the largest regret against the
 optimum (:func:`solver.evaluation.regret.decision_regrets`). Policies:
@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from solver.game.checks import check_jobs
+from solver.game.checks import check_jobs, worker_count
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.files import prepare_output_dir, usable_cache_dir
@@ -186,11 +186,11 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         top: decisions kept per (opener, policy) for "where it loses most".
         resume: reuse the finished results in the report's journal
             (``<out_dir>/results/report.journal``, :func:`solver.runs.naming.journal_path`);
-            False discards the journal and computes everything again (and starts any exact
-            solve afresh, discarding its journal too).
+            False discards the journal and computes everything again (the optimal trees are
+            the opening book's: found, or solved once and kept in the user cache).
         float_twins: also score ``mig_a_float``/``mig_b_float`` when ``mig_a``/``mig_b`` are asked.
-        artifacts_dir: where optimal trees are looked for (a directory or a sequence; None:
-            :data:`solver.exact.optimum_cache.ARTIFACT_DIRS`).
+        artifacts_dir: where shipped optimal trees are looked for (a directory or a sequence;
+            None: :data:`solver.exact.book.SHIPPED_DIRS`), before the user cache.
         console: a rich Console for progress bars (None: no progress display).
 
     Returns:
@@ -201,17 +201,20 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
             ``jobs``, ``seed`` or ``top`` (before any work).
         OutputError: ``out_dir`` cannot be created or written (before any work).
         CacheError: the cache directory cannot be used (before any work).
-        ForeignJournalError: ``resume`` and the report's journal (or that of an interrupted
-            exact solve) was written by another solver version or other kernels.
+        MissingExtraError: matplotlib (the ``studies`` extra) is not installed (before any work).
+        ForeignJournalError: ``resume`` and the report's journal was written by another
+            solver version or other kernels.
     """
-    from joblib import cpu_count
-
     from solver.exact.executor import Executor
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.runs.journal import Journal
-    from solver.exact.optimum_cache import ARTIFACT_DIRS, load_or_solve_optimum, matching_tree
+    from solver.exact.book import SHIPPED_DIRS, OpeningBook
+    from solver.game.errors import WriteFailedError, require_extra
+    from solver.game.spec import Game
 
+    require_extra("matplotlib", "studies", "the report's plots")  # before any work, not after it
     openers, policies = validate_request(word_list, openers, policies)
     jobs = check_jobs(jobs)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -222,13 +225,16 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
     usable_cache_dir()
     journal = Journal.open(journal_path("report", directory=Path(out_dir) / "results"),
                            report_fingerprint(word_list), resume=resume, shape=_journal_shape())
-    n_workers = cpu_count() if jobs < 0 else max(1, jobs)
+    n_workers = worker_count(jobs)
     twins = {p: FLOAT_TWINS[p] for p in policies if float_twins and p in FLOAT_TWINS}
     all_policies = policies + [t for t in twins.values() if t not in policies]
+    shipped = SHIPPED_DIRS if artifacts_dir is None else (
+        [artifacts_dir] if isinstance(artifacts_dir, (str, Path)) else list(artifacts_dir))
+    book = OpeningBook(Game(word_list, GUESS_LIMIT), shipped=shipped)
     optimal: dict[str, dict] = {}
     results: dict[tuple, dict] = {}
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    progress = LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=console is None, transient=False)
     with progress:
         # phase 1: the exact optimum of every opener
@@ -236,19 +242,22 @@ def run_report(word_list, openers, policies, out_dir, *, jobs: int = -1, seed: i
         for opener in openers:
             key = f"optimum/{opener}"
             saved = journal.get(key)
-            if saved is not None and matching_tree(saved["tree_path"], word_list, opener) is None:
-                saved = None  # the tree file went away: find or solve it again
+            found = book.find(opener)
+            if saved is not None and (found is None or found.path is None
+                                      or str(Path(found.path).resolve()) != saved["tree_path"]):
+                saved = None  # the tree file went away (or another one serves): find or solve it
             if saved is None:
                 started = time.perf_counter()
-                optimum = load_or_solve_optimum(word_list, opener, jobs=jobs,
-                                                artifacts_dir=artifacts_dir or ARTIFACT_DIRS,
-                                                resume=resume)
-                header = optimum.header
-                saved = {"opener": opener, "total": int(header["total"]),
-                         "max_guesses": int(header["max_guesses"]),
-                         "histogram": [int(h) for h in header["histogram"]],
-                         "solve_seconds": optimum.seconds, "source": optimum.source,
-                         "tree_path": str(optimum.path.resolve()),
+                optimum = found if found is not None else book.tree(opener, jobs=jobs)
+                if optimum.path is None:  # solved, but the cache refused the file
+                    raise WriteFailedError(f"cannot write the solved tree of {opener!r} to the cache "
+                                           f"({book.file_name(opener)}); its journal is kept")
+                solve_seconds = None if found is not None else time.perf_counter() - started
+                saved = {"opener": opener, "total": optimum.total, "max_guesses": optimum.max_guesses,
+                         "histogram": [int(h) for h in optimum.histogram],
+                         "solve_seconds": solve_seconds,
+                         "source": "solved" if found is None else "found",
+                         "tree_path": str(Path(optimum.path).resolve()),
                          "seconds": time.perf_counter() - started}
                 journal.append(key, saved)
             optimal[opener] = saved

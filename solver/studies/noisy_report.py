@@ -46,9 +46,11 @@ def check_absurdle_agents(names) -> list[str]:
 
 
 def _progress(console):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    from solver.studies.progress import LineProgress
+
+    return LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=console, transient=True)
 
 
@@ -56,9 +58,14 @@ def run_noisy(word_list, table, agents, seeds, cap, console=None) -> list:
     """Score every agent (:func:`solver.evaluation.noisy_scoring.score_noisy`) with a progress
     bar; returns the :class:`~solver.evaluation.scoring.Score` list (``seeds`` set)."""
     from solver.evaluation.noisy_scoring import score_noisy
-    from solver.policies.noisy import make_noisy_agent
+    from solver.policies.noisy import check_agents
+    from solver.policies.qlearning import QLearningPolicy
+    from solver.policies.registry import make_policy
 
-    built = [make_noisy_agent(name, word_list, table) for name in agents]  # QTableError before any work
+    built = [make_policy(name, word_list, table) for name in check_agents(agents)]
+    for agent in built:
+        if isinstance(agent, QLearningPolicy):
+            agent.qtable()  # a missing or mismatched Q-table: QTableError before any game
     scores = []
     with _progress(console) as progress:
         for agent in built:

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from solver.evaluation.assist import EXACT, SOLVED, Advice
 from solver.evaluation.analysis import GameAnalysis
-from solver.game.spec import Objective
+from solver.exact.advice import ValueKind
 from solver.game.wording import counted
 
 LIST_AT_MOST = 10
@@ -30,9 +30,9 @@ def _worth(advice: Advice, value: int) -> str:
     """``value`` of a state in words: expected guesses (total), the worst case, or expected
     guesses under the priors."""
     n = advice.n_answers
-    if advice.objective == Objective.WORST:
+    if advice.objective == ValueKind.WORST:
         return f"at most {value} more guesses (worst case)"
-    if advice.objective == "weighted":
+    if advice.objective == ValueKind.WEIGHTED:
         return f"{value / advice.per_game:.5f} expected guesses under the priors"
     return f"{value / n:.5f} expected guesses ({value} over {n} answers)"
 

@@ -330,23 +330,22 @@ def write_plots(report: ReportData, out_dir: Path) -> dict:
     files["Guess-count histograms per policy"] = "histograms.png"
 
     # 3. time per game, log scale; the exact solve only where this report timed it
-    series = []
+    series = []  # (label, seconds per game, the exact solve's)
     solved = [report.optimal[o]["solve_seconds"] / n for o in openers
               if report.optimal[o].get("solve_seconds") is not None]
     if solved:
-        series.append(("exact solve", solved))
+        series.append(("exact solve", solved, True))
     for name in policies:
-        series.append((name, [report.results[(o, name)]["seconds_per_game"] for o in openers]))
+        series.append((name, [report.results[(o, name)]["seconds_per_game"] for o in openers], False))
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(series) + 2), 4.5))
-    for k, (label, t) in enumerate(series):
+    for k, (label, t, exact) in enumerate(series):
         t = np.maximum(np.array(t, dtype=float), 1e-7)
         jitter = np.linspace(-0.15, 0.15, len(t)) if len(t) > 1 else np.zeros(1)
-        exact = label == "exact solve"
         colour = "black" if exact else colours((policies.index(label)) % 10)
         ax.scatter(np.full(len(t), k) + jitter, t, s=14, color=colour)
         ax.hlines(np.median(t), k - 0.3, k + 0.3, color="grey")
     ax.set_yscale("log")
-    ax.set_xticks(np.arange(len(series)), [label for label, _ in series], rotation=30, ha="right")
+    ax.set_xticks(np.arange(len(series)), [label for label, _, _ in series], rotation=30, ha="right")
     ax.set_ylabel("seconds per game (log scale)")
     ax.set_title("Time per game (one point per opener; line: median)")
     ax.grid(axis="y", which="both", alpha=0.3)

@@ -20,7 +20,7 @@ policies; ``mode`` (``tree`` or ``games``, added after the first studies: empty 
 which were all games mode) says how a run was played.
 :func:`render` rebuilds the generated part of ``uct.md`` (between the ``<!-- generated -->``
 markers; the text around them is kept) from the CSVs, the exact tree
-(:func:`solver.exact.optimum_cache.load_or_solve_optimum`, per-answer guesses) and the
+(the opening book, :mod:`solver.exact.book`, per-answer guesses) and the
 thesis's figures; policies that are not UCT get their own tables.
 
 Policy names as in :mod:`solver.policies.registry` (UCT: :func:`solver.policies.uct.parse_policy_name`,
@@ -41,7 +41,7 @@ import numpy as np
 from solver.game.checks import check_jobs
 from solver.game.errors import InputError
 from solver.runs.naming import journal_path
-from solver.game.files import ARTIFACTS_DIR, prepare_output_dir, usable_cache_dir, write_text_atomic
+from solver.game.files import prepare_output_dir, usable_cache_dir, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "reports" / "uct"
@@ -179,16 +179,16 @@ def score_run(name: str, seed: int, opener: str, jobs: int, word_list) -> tuple[
     Returns ``(row, guesses)``: the runs.csv row (``FIELDS``, values formatted as in the
     file; the UCT fields empty for other policies) and int64[n_answers], the guesses used
     for each answer (list order)."""
-    from solver.evaluation.scoring import score_policy
+    from solver.evaluation.scoring import ScoringMode, score_policy
     from solver.game.feedback import feedback_table
 
     table = feedback_table(word_list)
     policy = build_policy(name, word_list, table, seed=seed)
-    mode = "tree" if policy.deterministic else "games"
-    result = score_policy(policy, opener, seed=seed, jobs=jobs, mode=mode)
+    result = score_policy(policy, opener, seed=seed, jobs=jobs, mode=ScoringMode.AUTO)
+    mode = result.mode
     searched = sum(d.games for d in result.decisions if len(d.state) >= 2)
     row = {
-        "policy": policy.name, "seed": seed if mode == "games" else "", "opener": result.opener,
+        "policy": policy.name, "seed": seed if mode is ScoringMode.GAMES else "", "opener": result.opener,
         "games": result.n_games, "total": result.total, "average": f"{result.average:.5f}",
         "max_guesses": result.max_guesses, "failures": result.failures,
         "histogram": " ".join(map(str, result.histogram)),
@@ -237,15 +237,15 @@ def exact_per_answer(words, opener: str) -> np.ndarray:
 
     Raises:
         WordListError, UnknownWordError: no such list, or ``opener`` is not an allowed guess.
-        UnwinnableError, CacheError, WriteFailedError: see
-            :func:`solver.exact.optimum_cache.load_or_solve_optimum`.
+        UnwinnableError: see :meth:`solver.exact.book.OpeningBook.tree`.
     """
-    from solver.exact.optimum_cache import load_or_solve_optimum
+    from solver.exact.book import OpeningBook
+    from solver.game.spec import Game
     from solver.game.feedback import feedback_table
     from solver.game.wordlists import WordList, load_word_list
 
     word_list = words if isinstance(words, WordList) else load_word_list(words)
-    optimum = load_or_solve_optimum(word_list, opener, jobs=1, artifacts_dir=ARTIFACTS_DIR)
+    optimum = OpeningBook(Game(word_list)).tree(opener, jobs=1)
     table = feedback_table(word_list)
     return optimum.tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
 

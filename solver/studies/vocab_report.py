@@ -215,13 +215,17 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
         OutputError, CacheError: unusable output or cache directory (before any work).
         ForeignJournalError: the journal belongs to another request (``resume=True``).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from solver.studies.progress import LineProgress
 
     from solver.runs.journal import Journal
     from solver.game.feedback import feedback_table
     from solver.game.files import prepare_output_dir, usable_cache_dir
     from solver.game.variants import variant_lists
 
+    from solver.game.errors import require_extra
+
+    require_extra("matplotlib", "studies", "the vocabulary report's plot")  # before any work
     agents, kinds, fractions, seeds = check_request(agents, kinds, fractions, seeds)
     if isinstance(episodes_per_answer, bool) or not isinstance(episodes_per_answer, int) or episodes_per_answer < 1:
         raise InputError(f"--episodes-per-answer is a whole number ≥ 1, not {episodes_per_answer!r}")
@@ -235,7 +239,7 @@ def run_vocab_report(base, agents=DEFAULT_AGENTS, kinds=DEFAULT_KINDS, fractions
                            shape=_journal_shape())
     plan = [(kind, fraction, seed) for kind in kinds for fraction in fractions for seed in seeds]
     rows = []
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    progress = LineProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=console is None, transient=False)
     try:
         with progress:

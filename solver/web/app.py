@@ -53,7 +53,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from solver.game.errors import FeedbackError, InputError
+from solver.game.errors import FeedbackError, InputError, UnwinnableError
 from solver.game.feedback import code_to_text, parse_feedback
 from solver.game.spec import MODES, Mode
 from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
@@ -327,6 +327,8 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
                 return JSONResponse({"error": "the client went away"}, status_code=499)
             except Busy as exc:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
+            except UnwinnableError as exc:  # the solver's answer about good input: 422, not 400
+                return JSONResponse({"error": str(exc).strip().split("\n")[0]}, status_code=422)
             except InputError as exc:
                 text = str(exc).strip().splitlines()
                 status = (415 if isinstance(exc, MediaTypeError) else 413 if isinstance(exc, BodyTooLarge)

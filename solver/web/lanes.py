@@ -44,6 +44,7 @@ from concurrent.futures import TimeoutError
 from concurrent.futures.process import BrokenProcessPool
 
 from pebble import ProcessExpired
+from solver.exact.advice import Status
 from solver.game.spec import Mode
 
 #: Seconds a search may run past its request's budget before it is stopped.
@@ -286,7 +287,7 @@ class Lanes:
     def _keep(self, key, answer: dict, budget: float | None = None) -> dict:
         """Keep ``answer`` for repeats of the request: under ``key`` when it is exact (the
         alternatives complete), else under ``key`` and the ``budget`` its search used up."""
-        exact = answer.get("status") in ("exact", "solved") and answer.get("alternatives_complete", True) \
+        exact = answer.get("status") in (Status.EXACT, Status.SOLVED) and answer.get("alternatives_complete", True) \
             if "moves" not in answer else answer.get("all_values_exact", False)
         if exact or budget is not None:
             self.kept[key if exact else (*key, budget)] = answer

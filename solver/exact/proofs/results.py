@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from solver.exact.bellman import INF
@@ -19,23 +20,36 @@ CSV_COLUMNS = ("opener", "status", "value")
 TIMING_COLUMNS = ("opener", "status", "value", "seconds")
 
 
+class OpenerStatus(StrEnum):
+    """What an opener's value in a proof is (the openers table's ``status`` column)."""
+
+    #: its optimal total (or least worst case)
+    EXACT = "exact"
+    #: a proven lower bound that rules it out
+    LOWER_BOUND = "lower_bound"
+
+
 @dataclass(frozen=True)
 class OpenerValue:
     """One opener's outcome.
 
     Attributes:
         opener: the guess.
-        status: ``"exact"`` (``value`` is its optimal total, or least worst case) or
-            ``"lower_bound"`` (``value`` is a proven lower bound that rules it out).
+        status: an :class:`OpenerStatus` (a name is read as one): ``EXACT`` (``value`` is its
+            optimal total, or least worst case) or ``LOWER_BOUND`` (``value`` is a proven
+            lower bound that rules it out).
         value: an int (total guesses over all answers, or the most guesses for the
             worst-case objective); ``INF`` (2**30) for an opener that cannot win every game.
         seconds: wall seconds its search took (0 when it was never searched).
     """
 
     opener: str
-    status: str
+    status: OpenerStatus
     value: int
     seconds: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "status", OpenerStatus(self.status))
 
 
 @dataclass
@@ -78,7 +92,7 @@ class ProofResult:
     @property
     def ranked(self) -> list[OpenerValue]:
         """The exact values, best first (at least ``rank`` of them)."""
-        return [o for o in self.openers if o.status == "exact"]
+        return [o for o in self.openers if o.status is OpenerStatus.EXACT]
 
 
 def openers_csv(result: ProofResult, seconds: bool = False) -> str:
@@ -151,15 +165,15 @@ class Standing:
 
 def standing(result: ProofResult) -> Standing:
     """The :class:`Standing` of ``result``'s rows (for ``result.rank`` = K)."""
-    exact = sorted(row.value for row in result.openers if row.status == "exact")
+    exact = sorted(row.value for row in result.openers if row.status is OpenerStatus.EXACT)
     kth = exact[result.rank - 1] if len(exact) >= result.rank else INF
-    chosen = [row for row in result.openers if row.status == "exact" and row.value <= kth]
+    chosen = [row for row in result.openers if row.status is OpenerStatus.EXACT and row.value <= kth]
     chosen.sort(key=lambda row: row.value)  # stable: the result's order among ties
     shown = [(1 + sum(1 for other in chosen if other.value < row.value), row) for row in chosen]
     picked = {id(row) for row in chosen}
     others = [row for row in result.openers if id(row) not in picked]
     least = min((row.value for row in others), default=None)
-    undecided = sum(1 for row in others if row.status != "exact" and row.value <= kth)
+    undecided = sum(1 for row in others if row.status is not OpenerStatus.EXACT and row.value <= kth)
     return Standing(shown, kth, others, least, undecided)
 
 
@@ -173,7 +187,7 @@ def proof_sentences(result: ProofResult) -> list[str]:
     scope = "" if len(result.openers) == result.word_list.n_guesses else f" of the {n} considered"
     if result.game.objective is Objective.WORST:
         least = min(row.value for row in result.openers)  # every row: exact, or a bound
-        winners = [row for row in result.openers if row.status == "exact" and row.value == least]
+        winners = [row for row in result.openers if row.status is OpenerStatus.EXACT and row.value == least]
         text = "proven: "
         if least > 1:
             text += (f"no opener{scope} wins every game within {least - 1} "

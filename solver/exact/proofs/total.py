@@ -47,11 +47,12 @@ from pathlib import Path
 import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable, search_rules
+from solver.game.checks import worker_count
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import FeedbackRule, Game, Objective
-from solver.exact.proofs.results import OpenerValue, ProofResult
+from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
 from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
                                         resident)
 from solver.runs.naming import journal_path
@@ -187,8 +188,6 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         UnwinnableError: no opener wins every game within the guess limit.
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
-    from joblib import cpu_count
-
     from solver.exact.search import guess_bounds
     from solver.runs.journal import Journal, run_fingerprint
 
@@ -210,9 +209,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         raise InputError(f"--rank must be 1..{limit} (the number of openers), got {rank}")
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
-    workers = cpu_count() if jobs == -1 else int(jobs)
-    if workers < 1:
-        raise InputError(f"--jobs must be ≥ 1 or -1 (all cores), got {jobs}")
+    workers = worker_count(jobs)
     if game.objective is Objective.WORST:
         if top is not None:
             raise InputError("--top is for the total objective: the worst-case proof decides "
@@ -243,7 +240,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
                 journal.discard()  # proven unwinnable: finished, nothing left to resume
     finally:
         runner.close()
-    if not rows or rows[0].status != "exact" or rows[0].value >= INF:
+    if not rows or rows[0].status is not OpenerStatus.EXACT or rows[0].value >= INF:
         raise UnwinnableError(f"no opener wins every game within {counted(guess_limit, 'guess')}")
     return ProofResult(word_list, game, rank, rows, len(proof.results), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds, top)
@@ -400,13 +397,13 @@ class _Proof:
             if g in self.results:
                 value, seconds, beta = self.results[g]
                 if value < beta:
-                    rows.append(OpenerValue(name, "exact", min(value, INF), seconds))
+                    rows.append(OpenerValue(name, OpenerStatus.EXACT, min(value, INF), seconds))
                 else:  # shown to reach the cut-off (see the module docstring)
-                    rows.append(OpenerValue(name, "lower_bound", max(beta, self.bounds[g]),
+                    rows.append(OpenerValue(name, OpenerStatus.LOWER_BOUND, max(beta, self.bounds[g]),
                                             seconds))
             else:
-                rows.append(OpenerValue(name, "lower_bound", min(self.bounds[g], INF), 0.0))
-        rows.sort(key=lambda o: (o.value, o.status != "exact", o.opener))
+                rows.append(OpenerValue(name, OpenerStatus.LOWER_BOUND, min(self.bounds[g], INF), 0.0))
+        rows.sort(key=lambda o: (o.value, o.status is not OpenerStatus.EXACT, o.opener))
         return rows
 
 

@@ -34,7 +34,7 @@ import warnings
 import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError
-from solver.exact.proofs.results import OpenerValue, ProofResult
+from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
 from solver.exact.proofs.runner import Executor, Job, memo_capacity, proof_journal_inputs, resident
 from solver.runs.naming import journal_path
 from solver.game.feedback import feedback_table
@@ -129,7 +129,7 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
                 journal.discard()  # proven unwinnable: finished, nothing left to resume
     finally:
         runner.close()
-    if not rows or rows[0].status != "exact":
+    if not rows or rows[0].status is not OpenerStatus.EXACT:
         raise UnwinnableError(f"no opener wins every game within {counted(game.guess_limit, 'guess')}")
     return ProofResult(word_list, game, rank, rows, len(proof.seconds), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds)
@@ -222,11 +222,11 @@ class _Levels:
             name = self.word_list.guesses[g]
             seconds = self.seconds.get(g, 0.0)
             if g in self.won:
-                rows.append(OpenerValue(name, "exact", self.won[g], seconds))
+                rows.append(OpenerValue(name, OpenerStatus.EXACT, self.won[g], seconds))
             else:
                 bound = self.failed.get(g, 0) + 1
-                rows.append(OpenerValue(name, "lower_bound",
+                rows.append(OpenerValue(name, OpenerStatus.LOWER_BOUND,
                                         INF if bound > self.game.guess_limit else bound, seconds))
         position = {name: i for i, name in enumerate(row.opener for row in rows)}
-        rows.sort(key=lambda o: (o.value, o.status != "exact", position[o.opener]))
+        rows.sort(key=lambda o: (o.value, o.status is not OpenerStatus.EXACT, position[o.opener]))
         return rows

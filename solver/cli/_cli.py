@@ -15,6 +15,9 @@ status  meaning
 2       bad input, refused before any work: a word list, word, feedback, artifact, option
         value or output path that cannot be used (one line naming it and how to fix it);
         argparse's usage errors are 2 too
+3       the solver's answer is that no policy wins: every game cannot be won within the guess
+        limit from this opener or state (:class:`~solver.game.errors.UnwinnableError`; the
+        input was well formed, so not 2)
 130     interrupted (Ctrl-C); the message says what was kept and how to resume
 ======  =====================================================================================
 """
@@ -31,14 +34,14 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 
-from solver.game.errors import InputError
+from solver.game.errors import InputError, UnwinnableError
 
-EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_UNWINNABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEBUG_HELP = "on an internal error, print the traceback too"
 
 Interrupted = str | Callable[[list[str]], str]
 
-#: Set by ``wordle`` (tools/wordle.py) while it runs a subcommand: the usage lines then say
+#: Set by ``wordle`` (solver/cli/wordle.py) while it runs a subcommand: the usage lines then say
 #: ``wordle <command>`` instead of ``python -m tools.<module>``.
 COMMAND_PREFIX: str | None = None
 
@@ -90,7 +93,7 @@ def install_dependency_hook() -> None:
     """Make an uncaught missing-dependency error (a tool's module importing numpy or rich at its
     top, before :func:`run_main` runs) one plain line on stderr instead of a traceback, exit
     status 1; every other uncaught exception goes to the hook that was there. Installed once
-    by ``tools/__init__.py``."""
+    by ``solver/cli/__init__.py``."""
     previous = sys.excepthook
     if getattr(previous, "missing_dependency_hook", False):
         return
@@ -216,6 +219,11 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
             traceback.print_exc()
         print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
         return EXIT_INPUT
+    except UnwinnableError as exc:  # the solver's answer about good input, not bad input
+        if debug:
+            traceback.print_exc()
+        print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
+        return EXIT_UNWINNABLE
     except ModuleNotFoundError as exc:  # a Python without the dependencies: one plain line
         message = missing_dependency(exc)
         if message is None:  # one of our own modules: a broken checkout
@@ -375,11 +383,32 @@ def _short_text(text: str, limit: int = 40) -> str:
 
 #: argparse types shared by the tools.
 seed = whole(0, SEED_MAX, what="a seed")
-jobs = whole(1, 4096, also=(-1,), what="a number of worker processes")
+jobs = whole(-4096, 4096, what="a number of worker processes (not 0)")
 positive_count = whole(1, 10**9)
 positive_seconds = number(0, SECONDS_MAX, lo_open=True, unit="seconds")
 seconds = number(0, SECONDS_MAX, unit="seconds")
 guess_limit = whole(1, 50, what="a number of guesses")
+
+
+def _jobs(text: str) -> int:
+    value = jobs(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a number of worker processes: N ≥ 1, or -1 for all "
+                                         "cores, -2 for all but one, …; got 0")
+    return value
+
+
+_jobs.__name__ = "number of worker processes"
+
+
+def add_jobs_option(parser: argparse.ArgumentParser, *, default: int = -1, what: str = "") -> None:
+    """Add ``--jobs``, worker processes as joblib counts ``n_jobs`` (one meaning for every
+    tool, :func:`solver.game.checks.worker_count`): N ≥ 1 processes, or a negative number
+    counting back from all cores (-1: all cores, -2: all but one); 0 is refused."""
+    default_text = {-1: "all cores", 1: "1, in this process"}.get(default, str(default))
+    parser.add_argument("--jobs", type=_jobs, default=default, metavar="N",
+                        help=f"worker processes{' ' + what if what else ''}: N ≥ 1, or -1 for all cores, "
+                             f"-2 for all but one, … as joblib counts them (default: {default_text})")
 
 
 def memory_gb(text: str) -> float:
@@ -422,9 +451,11 @@ class SolveProgress:
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-            self._bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
+            from solver.studies.progress import LineProgress
+
+            self._bar = LineProgress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("answers"), TimeElapsedColumn(),
                                  console=Console(stderr=True), transient=False)
             self._bar.start()

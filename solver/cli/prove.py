@@ -1,0 +1,183 @@
+"""``python -m tools.prove``: prove the best first guess over all allowed guesses."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from solver.game.spec import MODES, OBJECTIVES
+from solver.cli import _cli
+from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
+
+DESCRIPTION = """\
+Find and prove the best opener over all allowed guesses (docs/algorithms.md §9): every
+opener gets a depth-one lower bound, then the openers are searched in bound order, each
+against the best total so far as a cut-off (a cut-off opener gets a proven lower bound),
+until every remaining opener's bound is at least the best. With --rank K the K best
+openers are solved exactly and every other one is shown to be no better than the K-th.
+With --top N only the N openers with the best depth-one bounds are considered: the result is
+the best of those N, NOT a proof over all openers (the CSV is named ...-top<N>-openers.csv);
+for lists where a full proof is out of reach.
+
+Writes artifacts/<list>-<mode>-openers.csv (opener, status exact or lower_bound, value;
+best first; the same for every run) and <same>.seconds.csv with each opener's search time,
+and with --tree the best opener's decision tree, marked as proven optimal. Finished work
+is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
+(--no-resume starts over). On a dask.distributed cluster: start `dask scheduler` and
+`dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS.
+Legacy lists on 2 cores: 2 to 5 minutes with the tree (docs/benchmarks.md).
+
+With --objective worst it proves the least guaranteed maximum instead: for K = 1, 2, ... it
+decides every opener (can some policy that plays it first win every game within K
+guesses?) until an opener guarantees K; every opener then failed K - 1, so K is the least
+worst case over all openers (docs/algorithms.md §9.5). Legacy lists on 2 cores: about 5
+minutes in normal mode.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog_name("prove"), description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--words", default="legacy",
+                        help="word list: 'legacy', 'nyt-2024', 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
+                             "or a directory with answers.txt "
+                             "and guesses.txt (default: legacy)")
+    parser.add_argument("--mode", choices=MODES, default="normal",
+                        help="normal (default) or hard: every guess keeps the greens in place "
+                             "and uses every revealed letter (the NYT rule)")
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total",
+                        help="minimise total guesses (default) or the worst case")
+    parser.add_argument("--rank", type=_cli.positive_count, default=1,
+                        help="solve the K best openers exactly (default 1: the best)")
+    parser.add_argument("--openers", default=None,
+                        help="comma-separated openers: consider only these")
+    parser.add_argument("--top", type=_cli.positive_count, default=None, metavar="N",
+                        help="consider only the N openers with the best depth-one bounds (a "
+                             "search, not a proof over all openers; default: all)")
+    _cli.add_jobs_option(parser)
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="loky: joblib processes on this machine (default); dask: the "
+                             "workers of a dask.distributed cluster (--scheduler)")
+    parser.add_argument("--scheduler", default=None,
+                        help="the dask scheduler's address, e.g. tcp://10.0.0.5:8786")
+    parser.add_argument("--tree", action="store_true",
+                        help="also solve and save the best opener's decision tree "
+                             "(artifacts/<list>-<mode>-<opener>.msgpack), marked as proven")
+    parser.add_argument("--memory-gb", type=_cli.memory_gb, default=4.0,
+                        help="memory for the workers' memo tables (default 4)")
+    parser.add_argument("--guess-limit", dest="guess_limit", type=_cli.guess_limit, default=6,
+                        metavar="K", help="every game must be won within K guesses (default 6)")
+    parser.add_argument("--out", default=None,
+                        help="CSV path (default: artifacts/<list>-<mode>-openers.csv)")
+    parser.add_argument("--no-resume", action="store_true",
+                        help="discard the journal of an interrupted run and start over")
+    add_debug_option(parser)
+    return parser
+
+
+@entry_point(interrupted=journal_kept("openers", "proof"))
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    from solver.studies.progress import LineProgress
+    from rich.table import Table
+
+    from solver.exact.prove import (OpenerStatus, default_csv_path, discard_journal, proof_journal,
+                                    proof_sentences, prove, save_openers_csv, save_proven_tree,
+                                    standing, timings_path)
+    from solver.game.wordlists import load_word_list
+
+    from solver.game.files import prepare_output_file
+
+    from solver.game.errors import InputError
+
+    from solver.game.spec import Game, Objective
+
+    word_list = load_word_list(args.words)
+    game = Game(word_list, args.guess_limit, mode=args.mode, objective=args.objective)
+    if args.top is not None and args.tree:
+        raise InputError("--tree marks the tree as proven, which --top is not: solve the tree "
+                         "with python -m tools.solve --opener W")
+    openers = [w for w in args.openers.split(",") if w.strip()] if args.openers else None
+    # the output path is checked before any work (a bad one would lose the run's result)
+    path = prepare_output_file(args.out or default_csv_path(game, top=args.top),
+                               inputs=word_list.files)
+    prepare_output_file(timings_path(path), inputs=word_list.files)
+    console = Console(stderr=True)
+    phases = {"seed": "seeding", "bound": "bounding", "search": "searching", "level": "deciding"}
+    with LineProgress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.description}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=console, transient=True) as bar:
+        task = bar.add_task("", total=None, phase="proving")
+        current = {"phase": None}
+
+        def progress(info):
+            if info["phase"] != current["phase"]:  # a new phase: the ETA starts afresh
+                current["phase"] = info["phase"]
+                bar.reset(task)
+            if info["phase"] == "level":
+                description = (f"within {info['level']} guesses: {info['won']} openers win "
+                               f"every game, {info['searched']} decided")
+            else:
+                description = (f"best {info['best']}, cut-off {info['cutoff']}, "
+                               f"{info['searched']} searched")
+            bar.update(task, completed=info["done"], total=info["total"],
+                       phase=phases[info["phase"]], description=description)
+
+        result = prove(game, rank=args.rank, openers=openers, jobs=args.jobs,
+                       memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
+                       backend=args.backend, scheduler=args.scheduler, top=args.top)
+    journal = proof_journal(game, args.rank, openers, args.top)
+    try:
+        path, timings = save_openers_csv(result, path)
+    except OSError as exc:
+        from solver.game.errors import WriteFailedError
+
+        raise WriteFailedError(
+            f"cannot write {path} ({exc.strerror or exc}); the proof's work is kept in its journal "
+            f"{journal}: rerun the same command (with a writable --out) and it finishes in "
+            "seconds") from exc
+    tree_path = None
+    if args.tree:
+        tree_path = save_proven_tree(result, jobs=args.jobs)
+    discard_journal(game, args.rank, openers, args.top)
+    # the table and the "proven" sentences come from the rows the CSV holds (ties included)
+    stand = standing(result)
+    table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
+    for column in ("rank", "opener", "value", "average"):
+        table.add_column(column, justify="right" if column != "opener" else "left")
+    for place, row in stand.shown:
+        average = f"{row.value / word_list.n_answers:.5f}" if game.objective is Objective.TOTAL else ""
+        table.add_row(str(place), row.opener, str(row.value), average)
+    Console().print(table)
+    for sentence in proof_sentences(result):
+        Console().print(sentence, soft_wrap=True, highlight=False)
+    if game.objective is Objective.WORST:
+        least = result.best.value
+        levels = ", ".join(f"{k} {v:.1f} s" for k, v in result.phase_seconds.items())
+        # the last level decides openers in order, a chunk at a time, until --rank of them win
+        last = sum(1 for row in result.openers if row.status is OpenerStatus.EXACT or row.value > least)
+        Console().print(f"{len(result.openers)} openers decided within 1..{least - 1} "
+                        f"guesses; within {least}, the first {last} in order, of which "
+                        f"{len(result.ranked)} win ({result.reused} decisions from the journal); "
+                        f"{levels}; {result.seconds:.1f} s in all; "
+                        f"CSV {path} (timings: {timings})"
+                        + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
+        return EXIT_OK
+    considered = (f"{len(result.openers)} openers" if args.top is None else
+                  f"the top {len(result.openers)} of {word_list.n_guesses} openers by bound")
+    Console().print(f"{considered}: {result.searched} searched "
+                    f"({result.reused} of them from the journal), the rest ruled out by their bound; "
+                    f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
+                    + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
+    return EXIT_OK
+
+
+def run() -> None:
+    exit_with(main)
+
+
+if __name__ == "__main__":
+    run()
