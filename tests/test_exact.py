@@ -236,3 +236,32 @@ def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@pytest.mark.kernels
+def test_column_counts_equal_the_plain_count(legacy):
+    """The scans' column pass (docs/algorithms.md §4.2) gives every counted guess its classes on
+    S and whether S holds it (the all-green code), as counting each guess's feedbacks does."""
+    import numpy as np
+
+    from solver.exact._search_kernel import _count_columns
+    from solver.game.feedback import feedback_table
+
+    wl = random_sub_list(legacy, 50, 120, 400)
+    table = feedback_table(wl)
+    columns = np.ascontiguousarray(table.T)
+    all_green = 242
+    rng = np.random.default_rng(50)
+    for _ in range(20):
+        state = np.sort(rng.choice(wl.n_answers, size=int(rng.integers(1, 60)), replace=False)).astype(np.int32)
+        candidates = np.sort(rng.choice(wl.n_guesses, size=200, replace=False)).astype(np.int32)
+        picks = np.sort(rng.choice(200, size=int(rng.integers(0, 200)), replace=False))
+        counted = np.zeros((4, len(picks)), dtype=np.int32)
+        counted[0] = picks
+        bits = np.zeros((wl.n_guesses, 4), dtype=np.uint64)
+        _count_columns(columns, state, candidates, counted, bits, all_green)
+        for t, j in enumerate(picks):
+            codes = set(table[candidates[j], state].tolist())
+            assert counted[1, t] == candidates[j]
+            assert counted[2, t] == len(codes)
+            assert counted[3, t] == (all_green in codes)

@@ -6,8 +6,20 @@ and the search's scans of a large root class (:mod:`solver.exact._search_kernel`
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Set bits of a uint64, as LLVM's ``ctpop`` (one instruction where the CPU has it)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True)

@@ -67,7 +67,7 @@ from solver.game._hard_mode_kernel import (HARD_MODE, WIDTH, constraint_hash, fi
 from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
-from solver.exact._family_kernel import family_counts, new_bits, superset_counts
+from solver.exact._family_kernel import family_counts, new_bits, popcount, superset_counts
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
 # ≤ 2**17 guesses and Σ|C|² < 2**27, i.e. ≤ 11585 answers (the API checks both).
@@ -117,6 +117,10 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((n_answers, 1), dtype=np.uint8),  # the answers' letters, for the family
         np.zeros(n_guesses, dtype=np.int32),  # upper bounds on a state's class counts
         np.array([FAMILY_ROOT_MIN, FAMILY_MIN], dtype=np.int64),  # the family's thresholds
+        # the table's transpose, rows by answer (none: off; set by with_columns, §4.2)
+        np.zeros((0, n_guesses), dtype=np.uint8),
+        np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # their feedback bits
+        np.zeros((4, n_guesses), dtype=np.int32),  # their candidates, guesses, classes, all-green bit
     )
 
 
@@ -290,6 +294,41 @@ def _split_stats_cut(row, S, counts, kmin):
 
 
 @njit(cache=True)
+def _count_columns(columns, S, candidates, counted, bits, all_green):
+    """Class count and all-green bit (1 if the guess is in S) of S under each guess
+    ``candidates[counted[0, t]]``: ``counted`` is int32[4, n], candidate positions in its row
+    0; rows 1, 2 and 3 get the guesses, their class counts and their all-green bits
+    (docs/algorithms.md §4.2).
+
+    ``columns`` is the feedback table's transpose (a row of guess feedbacks per answer), read
+    one answer's row after another: the guesses' feedbacks for one answer lie together, so the
+    pass streams through memory, where a scan per guess row reads one byte per answer from rows
+    far apart (on a large class's table, most such reads miss the cache). Each guess gets one
+    bit per feedback in ``bits`` (uint64[≥ n, ⌈n_patterns / 64⌉]); the class count is the
+    bits set."""
+    n = counted.shape[1]
+    words = bits.shape[1]
+    for t in range(n):
+        counted[1, t] = candidates[counted[0, t]]
+        for w in range(words):
+            bits[t, w] = 0
+    guesses = counted[1]
+    for i in range(S.shape[0]):
+        column = columns[S[i]]
+        for t in range(n):
+            f = column[guesses[t]]
+            bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    green_word = all_green >> 6
+    green_bit = np.uint64(all_green & 63)
+    for t in range(n):
+        k = np.uint64(0)
+        for w in range(words):
+            k += popcount(bits[t, w])
+        counted[2, t] = k
+        counted[3, t] = (bits[t, green_word] >> green_bit) & np.uint64(1)
+
+
+@njit(cache=True)
 def _signature(row, S, counts):
     """64-bit hash of the set partition of S under one guess (pattern labels renamed by first
     appearance), used only to find candidates for equality; equality is then checked exactly.
@@ -453,7 +492,7 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
             return np.int64(memo[3][slot]), np.int64(memo[4][slot])
     (counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws,
      allowed_ws, _, b_ws, kub_ws, kval_ws, stamp_ws, serial_ws, family, answer_masks,
-     answer_letters, upper, family_min) = ws
+     answer_letters, upper, family_min, columns, column_bits, column_counts) = ws
     b = b_ws[0]
     counts = counts_ws[d]
     all_green = counts.shape[0] - 1
@@ -523,8 +562,30 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
     family_known = kmin > 2 and family.shape[0] > 0 and n >= family_min[1]
     if family_known:
         superset_counts(S, family, answer_masks, answer_letters, upper)
+    # The candidates that need their classes counted are counted in one pass over the
+    # transposed table (§4.2), when the workspace has it: the same counts, read in the order
+    # memory holds them.
+    by_columns = columns.shape[0] > 0 and not weighted
+    n_counted = 0
+    if by_columns:
+        for j in range(candidates.shape[0]):
+            if kmin > 2 and ((known and kub_in[j] < kmin)
+                             or (family_known and upper[candidates[j]] < kmin)):
+                continue
+            column_counts[0, n_counted] = j
+            n_counted += 1
+        _count_columns(columns, S, candidates, column_counts[:, :n_counted], column_bits,
+                       all_green)
+    cursor = 0
     for j in range(candidates.shape[0]):
         g = candidates[j]
+        counted = cursor < n_counted and column_counts[0, cursor] == j
+        k_counted = np.int64(0)
+        green_counted = np.int64(0)
+        if counted:
+            k_counted = np.int64(column_counts[2, cursor])
+            green_counted = np.int64(column_counts[3, cursor])
+            cursor += 1
         if kmin > 2:
             if known and kub_in[j] < kmin:
                 # fewer classes on a superset than a bound under beta needs: no scan
@@ -537,6 +598,16 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
                 if known and kub_in[j] < k:
                     k = kub_in[j]
                 sumsq = -1
+            elif counted:
+                k = k_counted
+                if k <= 1:  # does not split S, nor any subset (§6): dropped
+                    kval[g] = k
+                    stamp[g] = serial
+                    continue
+                if k < kmin:  # as a scan that gave up, with the exact count as the bound
+                    sumsq = np.int64(-1)
+                else:
+                    k, sumsq, green = _split_stats(P[g], S, counts)
             else:
                 k, sumsq, green = _split_stats_cut(P[g], S, counts, kmin)
             if sumsq < 0:
@@ -554,6 +625,10 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
                 continue
         elif weighted:
             k, sumsq, green, bound = _weighted_bound(P[g], S, counts, heaviest, weights, W)
+        elif counted:
+            k = k_counted
+            green = green_counted
+            sumsq = np.int64(-2)  # read below for the guesses under beta only
         else:
             k, sumsq, green = _split_stats(P[g], S, counts)
         kval[g] = k
@@ -570,6 +645,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
         if not weighted:
             bound = guess_bound(objective, n, k, green)
         if bound < beta:
+            if sumsq == -2:
+                k, sumsq, green = _split_stats(P[g], S, counts)
             if weighted:  # totals of weights do not fit the key's bound field: kept apart
                 weighted_bounds[nk] = bound
                 keys[nk] = (order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT) | g
@@ -824,7 +901,17 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     family, masks = family_counts(P, answer_letters, ws[0].shape[1],
                                   new_bits(P.shape[0], ws[0].shape[1]))
     return (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11],
-            ws[12], ws[13], ws[14], ws[15], family, masks, answer_letters, ws[19], ws[20])
+            ws[12], ws[13], ws[14], ws[15], family, masks, answer_letters, ws[19], ws[20],
+            ws[21], ws[22], ws[23])
+
+
+@njit(cache=True)
+def with_columns(P, ws):
+    """``ws`` with P's transpose, for the column counts of the scans (docs/algorithms.md §4.2):
+    one copy of the table (P.shape[0] · P.shape[1] codes), made once per solve."""
+    return (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11],
+            ws[12], ws[13], ws[14], ws[15], ws[16], ws[17], ws[18], ws[19], ws[20],
+            np.ascontiguousarray(P.T), ws[22], ws[23])
 
 
 @njit(cache=True)
@@ -855,6 +942,7 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     memo, ws, stats = search
     ws[11][0] = branching(P, ws[0].shape[1] - 1)
     ws = with_family(S, P, guess_of_answer, ws, objective, mode, rules)
+    ws = with_columns(P, ws)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
     cap = d * S.shape[0] + 2
     node_guess = np.zeros(cap, dtype=np.uint32)
