@@ -981,12 +981,10 @@ function drawTrend(games, m) {
   figure.hidden = false;
 }
 
-function openGame(g) {
-  state.words = g.words;
-  state.mode = g.mode;
-  $("words").value = g.words;
+// The board shows a game's history (from the history list or an analysed grid): its mode
+// checked, its rows coloured, kept.
+function showGame(g) {
   document.querySelector(`#mode input[value="${g.mode}"]`).checked = true;
-  showListNote();
   state.rows = g.history.map((step) => {
     const [guess, feedback] = step.split(":");
     return { guess, colours: [...feedback].map((c) => COLOURS.indexOf(c)) };
@@ -994,6 +992,14 @@ function openGame(g) {
   clearCurrent();
   drawBoard();
   save();
+}
+
+function openGame(g) {
+  state.words = g.words;
+  state.mode = g.mode;
+  $("words").value = g.words;
+  showListNote();
+  showGame(g);
   refresh().then(() => $("analysis-section").scrollIntoView({ block: "start" }));
 }
 
@@ -1133,14 +1139,7 @@ async function analysePasted(e) {
     const g = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
     if (ticket !== state.ticket || !g) return;
     state.mode = g.mode;
-    document.querySelector(`#mode input[value="${g.mode}"]`).checked = true;
-    state.rows = g.history.map((step) => {
-      const [guess, feedback] = step.split(":");
-      return { guess, colours: [...feedback].map((c) => COLOURS.indexOf(c)) };
-    });
-    clearCurrent();
-    drawBoard();
-    save();
+    showGame(g);
     await refresh({ analysis: g });
     $("analysis-section").scrollIntoView({ behavior: "smooth", block: "start" });
   } catch (err) {
