@@ -89,7 +89,7 @@ def test_the_search_kernel_is_stamped_with_its_callees_files():
     assert names == {"solver/exact/_search_kernel.py", "solver/exact/_objective_kernel.py",
                      "solver/exact/_family_kernel.py", "solver/game/_memo_kernel.py",
                      "solver/game/_hard_mode_kernel.py", "solver/game/_partition_kernel.py",
-                     "solver/game/kernel_cache.py",
+                     "solver/game/kernel_cache.py", "solver/game/compile_notice.py",
                      "solver/game/values.py"}
 
 

@@ -11,11 +11,20 @@ from rich.progress import BarColumn, TextColumn
 from solver.studies.progress import LineProgress
 
 
-def _progress(terminal: bool, interval: float):
+def _progress(terminal: bool, interval: float, after: float = 0):
     out = io.StringIO()
     console = Console(file=out, force_terminal=terminal, width=100, color_system=None)
     return LineProgress(TextColumn("{task.description}"), BarColumn(), console=console,
-                        interval=interval, unit="answers", transient=True), out
+                        interval=interval, after=after, unit="answers", transient=True), out
+
+
+def test_a_task_done_before_its_first_line_is_due_prints_nothing():
+    bar, out = _progress(terminal=False, interval=0, after=3600)
+    with bar:
+        task = bar.add_task("solving salet", total=3)
+        for done in range(1, 4):
+            bar.update(task, completed=done)
+    assert out.getvalue().strip() == ""
 
 
 def test_a_pipe_gets_a_line_at_the_start_at_most_every_interval_and_at_the_end():

@@ -186,7 +186,7 @@ def test_hard_slate_has_a_finite_regret_cli():
     """Hard-mode SLATE gives up the sure finish (no tree wins every game in six): its regret
     is finite in the JSON (8/2315: Q* 8124 one guess past the limit, plus the six answers of
     slate:ybygg), its scores are whole numbers, and the text shows them."""
-    proc = subprocess.run([sys.executable, "-m", "tools.analyse", "--mode", "hard", "slate",
+    proc = subprocess.run([sys.executable, "-m", "tools.analyse", "--words", "legacy", "--mode", "hard", "slate",
                            "plate", "--answer", "plate", "--json"], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
@@ -200,7 +200,7 @@ def test_hard_slate_has_a_finite_regret_cli():
     assert all(isinstance(m["skill_score"], int) and isinstance(m["luck_score"], int) for m in doc["moves"])
     assert doc["game_over"] and doc["total_regret_finite_fraction"] == "8/2315"
     assert "leaves at most" in first["in_words"]
-    text = subprocess.run([sys.executable, "-m", "tools.analyse", "--mode", "hard", "slate",
+    text = subprocess.run([sys.executable, "-m", "tools.analyse", "--words", "legacy", "--mode", "hard", "slate",
                            "plate", "--answer", "plate"], cwd=ROOT, capture_output=True,
                           text=True, timeout=600, env={"COLUMNS": "160", "PATH": ""}).stdout
     assert "+0.003!" in text and "skill 98" in text and "∞" not in text.split("\n!:")[0]

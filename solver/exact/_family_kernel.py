@@ -7,19 +7,30 @@ and the search's scans of a large root class (:mod:`solver.exact._search_kernel`
 
 import numpy as np
 from numba import njit, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 
+def popcount(x):
+    """Set bits of a uint64: compiled, LLVM's ``ctpop`` (one instruction where the CPU has
+    it); this plain body runs when numba's JIT is off."""
+    return np.uint64(int(x).bit_count())
+
+
 @intrinsic
-def popcount(typingctx, x):
-    """Set bits of a uint64, as LLVM's ``ctpop`` (one instruction where the CPU has it)."""
+def _ctpop(typingctx, x):
     if x != types.uint64:
         return None
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
     return types.uint64(types.uint64), codegen
+
+
+@overload(popcount)
+def _popcount_compiled(x):
+    if x == types.uint64:
+        return lambda x: _ctpop(x)
 
 
 @njit(cache=True)

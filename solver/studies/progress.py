@@ -3,8 +3,10 @@
 rich's :class:`~rich.progress.Progress` draws live bars on a terminal; when its console is no
 terminal (``make solve | tee log``, a CI log, a file) it draws nothing until the run ends, so a
 run of minutes looks stuck. :class:`LineProgress` is that Progress, which then prints a plain
-line per task instead: at its first update, at most every ``interval`` seconds after, and when
-it finishes (``solving salet: 1200/2315 answers, 41 s``).
+line per task instead: at its first update once the task has run ``after`` seconds, at most
+every ``interval`` seconds after that, and when it finishes (``solving salet: 1200/2315
+answers, 41 s``). A task done within ``after`` seconds prints nothing: a quick run's output (or
+its one-line error) stays what it is.
 """
 
 from __future__ import annotations
@@ -16,16 +18,20 @@ from rich.text import Text
 
 #: Seconds between two plain lines of one task.
 INTERVAL = 15.0
+#: Seconds a task runs before its first plain line.
+AFTER = 2.0
 
 
 class LineProgress(Progress):
     """:class:`rich.progress.Progress` that reports as plain lines when its console is no
-    terminal (module docstring). ``interval``: seconds between two lines of one task; the
-    other arguments are Progress's."""
+    terminal (module docstring). ``interval``: seconds between two lines of one task;
+    ``after``: seconds a task runs before its first line; the other arguments are Progress's."""
 
-    def __init__(self, *columns, interval: float = INTERVAL, unit: str = "", **kwargs):
+    def __init__(self, *columns, interval: float = INTERVAL, after: float = AFTER, unit: str = "",
+                 **kwargs):
         super().__init__(*columns, **kwargs)
         self.interval = interval
+        self.after = after
         self.unit = unit
         self._said: dict = {}  # task id → time of its last line, or True once its last is said
 
@@ -44,6 +50,8 @@ class LineProgress(Progress):
         said = self._said.get(task_id)
         if task is None or said is True:
             return
+        if said is None and (task.elapsed or 0) < self.after:
+            return  # not long enough to need a line (nor, if it is finished, ever)
         now = time.monotonic()
         if not task.finished and said is not None and now - said < self.interval:
             return

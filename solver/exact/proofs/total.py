@@ -236,7 +236,7 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
             proof = _Proof(word_list, rank, chosen, cheap, order, runner.share(job), runner, journal,
                            progress, started, top)
             rows = proof.run()
-            if not rows or rows[0].status != "exact" or rows[0].value >= INF:
+            if not rows or rows[0].status is not OpenerStatus.EXACT or rows[0].value >= INF:
                 journal.discard()  # proven unwinnable: finished, nothing left to resume
     finally:
         runner.close()

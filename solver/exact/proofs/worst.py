@@ -125,7 +125,7 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
             proof = _Levels(word_list, game, rank, queue, runner.share(job), runner, journal,
                             progress, started)
             rows = proof.run()
-            if not rows or rows[0].status != "exact":
+            if not rows or rows[0].status is not OpenerStatus.EXACT:
                 journal.discard()  # proven unwinnable: finished, nothing left to resume
     finally:
         runner.close()
