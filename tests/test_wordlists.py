@@ -131,3 +131,26 @@ def test_solve_cli_exits_2_on_a_bad_list(tmp_path, answers, guesses, named, word
     assert proc.returncode == 2
     assert named in proc.stderr and words[0] in proc.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("crane\nslate\ncrane\n", "line 3: duplicate word 'crane' (first on line 1)"),
+    ("crane\nslate\ncranes\n", "line 3: 'cranes' has 6 letters, but the list's words have 5"),
+    ("crane\nSlate\n", None),
+    ("crane\r\nslate\r\n", None),
+])
+def test_the_one_pass_reading_of_canonical_files_agrees_with_the_line_by_line_one(tmp_path, text, problem):
+    """Files laid out as the shipped ones are read in one regular-expression pass; anything else
+    (a duplicate, a wrong length, capitals, CRLF) falls back to the line-by-line reading, so the
+    words and the errors (naming the line) are the same either way."""
+    from solver.game.wordlists import _canonical_words, _read_words
+
+    path = tmp_path / "answers.txt"
+    path.write_bytes(text.encode())
+    if problem is None:
+        assert _read_words(path) == ["crane", "slate"]
+        return
+    assert _canonical_words(text, None) is None
+    with pytest.raises(WordListError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        _read_words(path)
+    assert _canonical_words("crane\nslate\n", None) == ["crane", "slate"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -47,7 +48,9 @@ WORD_LENGTH = 5
 
 def normalised_sha256(words) -> str:
     """sha256 (hex) of the normalised list: the words sorted, one per line, each ending in ``\\n``."""
-    return hashlib.sha256("".join(w + "\n" for w in sorted(words)).encode("ascii")).hexdigest()
+    words = sorted(words)
+    text = "\n".join(words) + "\n" if words else ""
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def lists_identity(answers_sha256: str, guesses_sha256: str) -> str:
@@ -62,8 +65,7 @@ def shipped_identity(name: str) -> str | None:
     if name not in BUILTIN_LISTS:
         return None
     try:
-        digests = [normalised_sha256(w.strip().lower() for w in
-                                     (DATA_DIR / name / f"{kind}.txt").read_text("ascii").split())
+        digests = [normalised_sha256((DATA_DIR / name / f"{kind}.txt").read_text("ascii").lower().split())
                    for kind in ("answers", "guesses")]
     except (OSError, UnicodeDecodeError):
         return None
@@ -128,7 +130,9 @@ class WordList:
     @cached_property
     def shipped_name(self) -> str | None:
         """The shipped list (one of :data:`BUILTIN_LISTS`) these lists are word for word, or None."""
-        return next((name for name in BUILTIN_LISTS if shipped_identity(name) == self.identity), None)
+        # its own name first: a shipped list loaded by name hashes no other list's files
+        names = sorted(BUILTIN_LISTS, key=lambda name: name != self.name)
+        return next((name for name in names if shipped_identity(name) == self.identity), None)
 
     @property
     def output_name(self) -> str:
@@ -210,6 +214,20 @@ def _line_word(line: str) -> str:
     return word
 
 
+def _canonical_words(text: str, length: int | None) -> list[str] | None:
+    """The words of ``text`` when it is laid out as the shipped files are (lowercase ASCII
+    words of one length, each ending in ``\\n``, no duplicates), checked in one pass of a
+    regular expression; None for any other text, which :func:`_read_words` then reads line by
+    line (and names the line of any problem). The same words either way: a start-up saving."""
+    length = length or len(text.split("\n", 1)[0])
+    if not MIN_WORD_LENGTH <= length <= MAX_WORD_LENGTH:
+        return None
+    if re.fullmatch(f"(?:[a-z]{{{length}}}\n)+", text) is None:
+        return None
+    words = text.split("\n")[:-1]
+    return words if len(set(words)) == len(words) else None
+
+
 def _read_words(path: Path, length: int | None = None) -> list[str]:
     """Read one word per line, all of one length (``length``, or the first word's);
     raise :class:`WordListError` naming the file and line.
@@ -221,7 +239,10 @@ def _read_words(path: Path, length: int | None = None) -> list[str]:
     # a regular file within the word list's size cap, checked before it is read
     data = read_input_file(path, "word list", error=WordListError)
     text = _decode_word_file(path, data)
-    words: list[str] = []
+    words = _canonical_words(text, length)
+    if words is not None:
+        return words
+    words = []
     first_line: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         word = _line_word(line)
