@@ -108,7 +108,7 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     slot = memo_find(memo, h1, h2, meta)
     if slot >= 0:
         stats[2] += 1
-        return memo[3][slot] == 1
+        return memo.value[slot] == 1
     if d == 2:
         for j in range(candidates.shape[0]):
             if counts_on_parent[j] < n:

@@ -259,10 +259,10 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     S = np.arange(n).astype(np.int32)
     hard = mode == HARD_MODE
     letters, ckeys1, ckeys2, _ = rules
-    constraints = ws[10]
+    constraints = ws.constraints
     root_constraint = empty_constraint()
     everything = np.arange(P.shape[0]).astype(np.int32)
-    counts = ws[0][d]
+    counts = ws.counts[d]
     k, sumsq, green = _split_stats(P[g], S, counts)
     running = guess_bound(objective, n, k, green)
     if running >= beta or (k == 1 and not deep):
@@ -270,11 +270,11 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     if k == 1:  # g tells nothing: the whole set again with a guess fewer
         return evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search,
                               objective, mode, rules, root_constraint, everything)
-    members = ws[3][d]
-    starts = ws[4][d]
-    bounds = ws[5][d]
-    present = ws[6][d]
-    open_classes = ws[8][d]
+    members = ws.members[d]
+    starts = ws.starts[d]
+    bounds = ws.bounds[d]
+    present = ws.present[d]
+    open_classes = ws.open_classes[d]
     k = partition(P[g], S, counts, members, starts, present)
     all_green = counts.shape[0] - 1
     # classes of ≥ 3 answers (smaller ones are exact in the per-guess bound), largest first
@@ -307,8 +307,8 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         slot = memo_find(memo, h1, h2, meta) if deep else np.int64(-1)
         known = np.int64(-1)
         if slot >= 0:
-            known = memo[3][slot]
-            if memo[4][slot] >= 0:  # exact
+            known = memo.value[slot]
+            if memo.extra[slot] >= 0:  # exact
                 running = tighten(objective, running, base, known)
                 if running >= beta:
                     return running

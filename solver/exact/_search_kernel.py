@@ -51,6 +51,8 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
   so each half has 63 random bits).
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
@@ -92,35 +94,58 @@ FAMILY_ROOT_MIN = 300
 FAMILY_MIN = 24
 
 
+#: The search's scratch memory (:func:`workspace_arrays`), so that the recursion allocates
+#: nothing. Per depth d (row d of a 2-D array serves the state with d guesses left):
+#: ``counts`` int32[·, 3**L] class counts; ``keys`` int64[·, n_guesses] candidate sort keys;
+#: ``useful`` int32 the guesses useful for the subsets, ``kub`` int32 their class counts (upper
+#: bounds for the subsets, §4.2); ``members`` int32[·, n_answers] and ``starts``
+#: int32[·, 3**L + 1] a partition's classes; ``bounds`` int64 the classes' bounds; ``present``
+#: int32 the patterns present; ``signatures`` uint64[·, n_guesses] partition signatures (§6);
+#: ``open_classes`` int32 the classes left to search, largest first; ``allowed`` int32 a
+#: class's allowed guesses and ``constraints`` int8[·, WIDTH] the state's constraint (hard
+#: mode, §10.1); ``kval`` int32[·, n_guesses] the class counts by guess index and ``stamp``
+#: int64 the scan that wrote each. Shared: ``branching`` int64[1] the most non-green classes
+#: any guess makes (§3.7); ``serial`` int64[1] scans so far (the stamps); the letter family
+#: (§3.8): ``family`` uint16[·, n_guesses] (none: off), ``answer_masks`` int64[n_answers],
+#: ``answer_letters`` uint8[n_answers, L], ``upper`` int32[n_guesses] a state's class-count
+#: bounds, ``family_thresholds`` int64[2] (root size, state size); the column counts (§4.2):
+#: ``columns`` the table's transpose (none: off), ``column_bits`` uint64[n_guesses, ⌈3**L/64⌉],
+#: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit).
+SearchWorkspace = namedtuple("SearchWorkspace", [
+    "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
+    "open_classes", "allowed", "constraints", "branching", "kub", "kval", "stamp", "serial",
+    "family", "answer_masks", "answer_letters", "upper", "family_thresholds", "columns",
+    "column_bits", "column_counts"])
+
+
 def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
-    """Per-depth scratch arrays, so the recursion allocates nothing; ``n_patterns`` = 3**L.
-    Plain numpy for Python callers; :func:`new_workspace` is its twin for kernels."""
-    return (
-        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class counts
-        np.zeros((depth + 1, n_guesses), dtype=np.int64),  # candidate sort keys
-        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # guesses useful for the subsets
-        np.zeros((depth + 1, n_answers), dtype=np.int32),  # class members
-        np.zeros((depth + 1, n_patterns + 1), dtype=np.int32),  # class starts
-        np.zeros((depth + 1, n_patterns), dtype=np.int64),  # class bounds
-        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class order / patterns present
-        np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # partition signatures
-        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # open classes, largest first
-        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # hard mode: a class's allowed guesses
-        np.zeros((depth + 1, WIDTH), dtype=np.int8),  # hard mode: the state's constraint
-        np.full(1, n_patterns - 1, dtype=np.int64),  # most non-green classes of a guess (§3.7)
-        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # upper bounds on the useful guesses' k
-        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # the same by guess index
-        np.full((depth + 1, n_guesses), -1, dtype=np.int64),  # the state that wrote it
-        np.zeros(1, dtype=np.int64),  # states scanned so far (stamps)
-        np.zeros((0, n_guesses), dtype=np.uint16),  # letter family's class counts (none: off)
-        np.zeros(n_answers, dtype=np.int64),  # the answers' letters as bits, for the family
-        np.zeros((n_answers, 1), dtype=np.uint8),  # the answers' letters, for the family
-        np.zeros(n_guesses, dtype=np.int32),  # upper bounds on a state's class counts
-        np.array([FAMILY_ROOT_MIN, FAMILY_MIN], dtype=np.int64),  # the family's thresholds
-        # the table's transpose, rows by answer (none: off; set by with_columns, §4.2)
-        np.zeros((0, n_guesses), dtype=np.uint8),
-        np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # their feedback bits
-        np.zeros((4, n_guesses), dtype=np.int32),  # their candidates, guesses, classes, all-green bit
+    """A :class:`SearchWorkspace` for states of up to ``depth`` guesses left; ``n_patterns`` =
+    3**L. Plain numpy for Python callers; :func:`new_workspace` is its twin for kernels."""
+    return SearchWorkspace(
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # counts
+        np.zeros((depth + 1, n_guesses), dtype=np.int64),  # keys
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # useful
+        np.zeros((depth + 1, n_answers), dtype=np.int32),  # members
+        np.zeros((depth + 1, n_patterns + 1), dtype=np.int32),  # starts
+        np.zeros((depth + 1, n_patterns), dtype=np.int64),  # bounds
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # present
+        np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # signatures
+        np.zeros((depth + 1, n_patterns), dtype=np.int32),  # open_classes
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # allowed
+        np.zeros((depth + 1, WIDTH), dtype=np.int8),  # constraints
+        np.full(1, n_patterns - 1, dtype=np.int64),  # branching
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # kub
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # kval
+        np.full((depth + 1, n_guesses), -1, dtype=np.int64),  # stamp
+        np.zeros(1, dtype=np.int64),  # serial
+        np.zeros((0, n_guesses), dtype=np.uint16),  # family (none: off)
+        np.zeros(n_answers, dtype=np.int64),  # answer_masks
+        np.zeros((n_answers, 1), dtype=np.uint8),  # answer_letters
+        np.zeros(n_guesses, dtype=np.int32),  # upper
+        np.array([FAMILY_ROOT_MIN, FAMILY_MIN], dtype=np.int64),  # family_thresholds
+        np.zeros((0, n_guesses), dtype=np.uint8),  # columns (none: off; set by with_columns)
+        np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # column_bits
+        np.zeros((4, n_guesses), dtype=np.int32),  # column_counts
     )
 
 
@@ -429,143 +454,71 @@ def insert_largest_first(open_classes, n_open, starts, c):
 
 
 @njit(cache=True)
-def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
-            memo, ws, stats, objective, mode, only, rules):
-    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``: see
-    :func:`_search_kub`, here with no class-count bounds known for the candidates."""
-    return _search_kub(S, d, beta, candidates, ws[12][0][:0], P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode, only, rules)
+def _full_splitter(S, candidates, kub_in, P, counts):
+    """The first of ``candidates`` that splits S into singletons (§3.4: with two guesses left
+    only such a guess wins), or -1; ``kub_in`` as for :func:`_search_kub` (a candidate with
+    fewer classes than S has answers on a superset is not scanned); ``counts`` scratch."""
+    n = S.shape[0]
+    known = kub_in.shape[0] == candidates.shape[0]
+    for j in range(candidates.shape[0]):
+        if known and kub_in[j] < n:
+            continue
+        g = candidates[j]
+        k, sumsq, _ = _split_stats_cut(P[g], S, counts, n)
+        if k == n and sumsq >= 0:
+            return np.int64(g)
+    return np.int64(-1)
 
 
 @njit(cache=True)
-def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zobrist2,
-                memo, ws, stats, objective, mode, only, rules):
-    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
-    (One self-recursive function on purpose: splitting the per-guess body into a second
-    function made the pair mutually recursive, and numba's cached build of that segfaulted on
-    load, numba #6061.) ``objective`` is the objective's id (:mod:`solver.exact._objective_kernel`); ``mode`` is
-    the play mode's id, part of the memo key. ``only`` ≥ 0 restricts the guess played at S
-    (not below it) to that one guess, which must split S, with d ≥ 3: the result is then that
-    guess's Q-value (fail-soft) and the memo holds nothing for S itself; -1 otherwise.
+def _scan_candidates(S, d, beta, candidates, kub_in, P, ws, stats, objective, only, kmin, weights,
+                     W):
+    """Step 1 of :func:`_search_kub`: bound every candidate on S (d guesses left, cut-off
+    ``beta``), in one pass that counts each one's classes (§3.2, §4.2).
 
-    Hard mode (``mode == HARD_MODE``, docs/algorithms.md §10): ``candidates`` are the guesses
-    the history allows (and that may split S), the state's constraint is ``ws[10][d]``, and
-    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1 and 2) give each class its
-    constraint, its allowed guesses and its memo key (the constraint's hash is added to the
-    answer set's). In normal mode ``rules`` is not read. ``rules[3]`` is int64[n_answers], the
-    answers' weights, read only under priors (``objective == WEIGHTED``, §10.3).
-
-    ``kub_in`` is empty, or aligned with ``candidates``: an upper bound on each candidate's
-    number of classes on S (its classes on a superset of S, from the caller's scan: a guess
-    never makes more classes on a subset). A candidate whose bound is below the fewest classes
-    that could beat ``beta`` is then not scanned at all (docs/algorithms.md §4.2)."""
+    Writes, at depth d of the workspace: ``keys[:nk]`` the sort keys (bound, order term,
+    guess) of the candidates whose bound is under ``beta`` (``only`` ≥ 0: that guess's alone);
+    ``useful[:nu]`` the candidates that split S, kept for the subsets, with ``kub[:nu]`` their
+    class counts (an upper bound on any subset's); ``kval``/``stamp`` the counts by guess index
+    for this scan (``serial``, advanced here). A scan gives up once a guess cannot reach the
+    ``kmin`` classes a bound under ``beta`` needs (``kub_in`` and the letter family's counts
+    spare some scans altogether). Returns ``(nk, nu, min_excluded, local_b, weighted_bounds)``:
+    the least bound among the guesses not kept for ``beta`` (``INF`` if none), the most
+    non-green classes of any guess on S (§3.7, an upper bound), and under priors the keys'
+    bounds (int64[nk]; empty otherwise)."""
     n = S.shape[0]
-    letters, ckeys1, ckeys2, weights = rules
     weighted = objective == WEIGHTED
-    if n == 1:
-        return (np.int64(weights[S[0]]) if weighted else np.int64(1)), np.int64(guess_of_answer[S[0]])
-    if d <= 1:
-        return np.int64(INF), np.int64(-1)
-    if n == 2 and only < 0:
-        if weighted:
-            value, i = weighted_pair(S, weights)
-            return np.int64(value), np.int64(guess_of_answer[S[i]])
-        return pair_value(objective), np.int64(guess_of_answer[S[0]])
-    stats[0] += 1
-    h1, h2 = _hash(S, zobrist1, zobrist2)
-    hard = mode == HARD_MODE
-    W = np.int64(n)
-    w_max = np.int64(1)
-    w_min = np.int64(1)
-    if weighted:
-        W, w_max, w_min = state_weight(S, weights)
-    constraints = ws[10]
-    if hard:
-        ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
-        h1 += ch1
-        h2 += ch2
-    meta = memo_meta(n, d, objective, mode)
-    slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
-    if slot >= 0:
-        stats[1] += 1
-        if memo[4][slot] >= 0 or memo[3][slot] >= beta:
-            return np.int64(memo[3][slot]), np.int64(memo[4][slot])
-    (counts_ws, keys_ws, useful_ws, members_ws, starts_ws, bounds_ws, present_ws, sig_ws, open_ws,
-     allowed_ws, _, b_ws, kub_ws, kval_ws, stamp_ws, serial_ws, family, answer_masks,
-     answer_letters, upper, family_min, columns, column_bits, column_counts) = ws
-    b = b_ws[0]
-    counts = counts_ws[d]
+    counts = ws.counts[d]
     all_green = counts.shape[0] - 1
-
-    # An answer that splits S into singletons is optimal (§3.3: it meets the least any guess costs).
-    # Under priors only the heaviest answer's split is sure to be optimal (its cost 2W − w_max
-    # is the least bound of any guess); a lighter splitter is exact at d = 2 (§10.3).
-    w_g = np.int64(0)
-    if weighted:
-        g = np.int64(-1)
-        if only < 0:
-            g, w_g = _heaviest_splitter(S, P, guess_of_answer, counts, weights)
-        if g >= 0 and w_g < w_max and d > 2:
-            g = -1
-    elif only >= 0 or (objective == TOTAL and slot >= 0 and memo[3][slot] > 2 * n - 1):
-        g = -1  # (a stored lower bound above 2n − 1: no answer splits S, §3.3)
-    else:
-        g = _answer_splitter(S, P, guess_of_answer, counts)
-    if g >= 0:
-        value = 2 * W - w_g if weighted else split_value(objective, n, True)
-        _memo_store(memo, h1, h2, meta, value, g)
-        return value, np.int64(g)
-    floor = weighted_floor(W, w_max, w_min, w_g) if weighted else no_answer_split(objective, n)
-    if objective == TOTAL and n > b + 1:
-        floor = max(floor, tree_floor(n, b, d))
-    if beta <= floor and only < 0:  # no answer splits S, so it costs at least floor ≥ beta
-        _memo_store(memo, h1, h2, meta, floor, -1)
-        return floor, np.int64(-1)
-    if d == 2:
-        # Two guesses left: only a full split wins; no answer does (checked above).
-        known = kub_in.shape[0] == candidates.shape[0]
-        for j in range(candidates.shape[0]):
-            if known and kub_in[j] < n:
-                continue
-            g = candidates[j]
-            k, sumsq, green = _split_stats_cut(P[g], S, counts, n)
-            if k == n and sumsq >= 0:
-                value = 2 * W if weighted else split_value(objective, n, False)
-                _memo_store(memo, h1, h2, meta, value, g)
-                return value, np.int64(g)
-        _memo_store(memo, h1, h2, meta, INF, -1)
-        return np.int64(INF), np.int64(-1)
-
-    # Bound every guess; keep those that split S (for the subsets) and those under beta.
-    keys = keys_ws[d]
-    useful = useful_ws[d]
+    keys = ws.keys[d]
+    useful = ws.useful[d]
     nk = 0
     nu = 0
     min_excluded = np.int64(INF)
-    # A guess's bound is under beta only with at least kmin classes: scans give up early.
-    kmin = min_classes(objective, n, beta)
     weighted_bounds = np.empty(candidates.shape[0] if weighted else 0, dtype=np.int64)
     heaviest = np.zeros(counts.shape[0] if weighted else 0, dtype=np.int64)  # per-pattern scratch
     bound = np.int64(0)
-    kub = kub_ws[d]
+    kub = ws.kub[d]
     known = kub_in.shape[0] == candidates.shape[0]
     # The most non-green classes any guess makes on S (an upper bound): on every subset of S
     # no guess makes more (§3.7 with a local b). Guesses not among the candidates split some
     # superset of S into one class, or exactly like a candidate.
     local_b = np.int64(1)
-    serial_ws[0] += 1
-    serial = serial_ws[0]
-    kval = kval_ws[d]
-    stamp = stamp_ws[d]
+    ws.serial[0] += 1
+    serial = ws.serial[0]
+    kval = ws.kval[d]
+    stamp = ws.stamp[d]
     # Every guess's class count on the letter family's sets that contain S bounds its count
     # on S (§3.8): a guess whose bound is below kmin is not scanned, as with kub_in.
-    family_known = kmin > 2 and family.shape[0] > 0 and n >= family_min[1]
+    upper = ws.upper
+    family_known = kmin > 2 and ws.family.shape[0] > 0 and n >= ws.family_thresholds[1]
     if family_known:
-        superset_counts(S, family, answer_masks, answer_letters, upper)
+        superset_counts(S, ws.family, ws.answer_masks, ws.answer_letters, upper)
     # The candidates that need their classes counted are counted in one pass over the
     # transposed table (§4.2), when the workspace has it: the same counts, read in the order
     # memory holds them.
-    by_columns = columns.shape[0] > 0 and not weighted
+    column_counts = ws.column_counts
+    by_columns = ws.columns.shape[0] > 0 and not weighted
     n_counted = 0
     if by_columns:
         for j in range(candidates.shape[0]):
@@ -574,7 +527,7 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
                 continue
             column_counts[0, n_counted] = j
             n_counted += 1
-        _count_columns(columns, S, candidates, column_counts[:, :n_counted], column_bits,
+        _count_columns(ws.columns, S, candidates, column_counts[:, :n_counted], ws.column_bits,
                        all_green)
     cursor = 0
     for j in range(candidates.shape[0]):
@@ -656,14 +609,235 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
             nk += 1
         elif bound < min_excluded:
             min_excluded = bound
+    return nk, nu, min_excluded, local_b, weighted_bounds
+
+
+@njit(cache=True)
+def _ordered_candidates(keys, weighted_bounds, weighted):
+    """Step 2 of :func:`_search_kub`: the candidates' keys in search order, (bound, order term,
+    guess index) ascending, and their bounds (int64 arrays of the keys' length)."""
     if weighted:  # the same order, (bound, order term, guess), by two stable sorts
-        by_key = np.argsort(keys[:nk], kind="mergesort")
+        by_key = np.argsort(keys, kind="mergesort")
         by_bound = by_key[np.argsort(weighted_bounds[by_key], kind="mergesort")]
         ordered = keys[by_bound]
         ordered_bounds = weighted_bounds[by_bound]
     else:
-        ordered = np.sort(keys[:nk])
+        ordered = np.sort(keys)
         ordered_bounds = ordered >> KEY_BOUND_SHIFT
+    return ordered, ordered_bounds
+
+
+@njit(cache=True)
+def _bound_classes(S, d, g, bound, P, guess_of_answer, zobrist1, zobrist2, memo, ws, objective,
+                   mode, rules, local_b, serial):
+    """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
+    (into the workspace's ``members``/``starts``/``present`` at depth d) and raise g's
+    ``bound`` class by class from what is known without searching: the memo's value or bound,
+    the level bound (§3.7, ``local_b`` the most non-green classes of a guess on S), or an
+    answer that splits the class (§3.5, m² work over the class's own answers, skipping those
+    this state's scan (``serial``) found unable to split it). Stores what it learns in the
+    memo. Returns ``(running, n_open)``: g's raised bound, and how many classes are left to
+    search, listed largest first in ``open_classes[:n_open]`` with their bounds in ``bounds``."""
+    letters, ckeys1, ckeys2, weights = rules
+    weighted = objective == WEIGHTED
+    hard = mode == HARD_MODE
+    b = ws.branching[0]
+    counts = ws.counts[d]
+    all_green = counts.shape[0] - 1
+    constraints = ws.constraints
+    members = ws.members[d]
+    starts = ws.starts[d]
+    bounds = ws.bounds[d]
+    present = ws.present[d]
+    open_classes = ws.open_classes[d]
+    kval = ws.kval[d]
+    stamp = ws.stamp[d]
+    k = _partition(P[g], S, counts, members, starts, present)
+    running = bound
+    n_open = 0
+    for c in range(k):
+        m = starts[c + 1] - starts[c]
+        if present[c] == all_green or m <= 2:
+            continue
+        cls = members[starts[c]:starts[c + 1]]
+        c1, c2 = _hash(cls, zobrist1, zobrist2)
+        if hard:
+            tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
+            ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
+            c1 += ch1
+            c2 += ch2
+        class_meta = memo_meta(m, d - 1, objective, mode)
+        s = _memo_find(memo, c1, c2, class_meta)
+        class_weight = np.int64(0)
+        class_heaviest = np.int64(0)
+        class_lightest = np.int64(0)
+        if weighted:
+            class_weight, class_heaviest, class_lightest = state_weight(cls, weights)
+            base = 2 * class_weight - class_heaviest
+        else:
+            base = class_base(objective, m)
+        if s >= 0:
+            v = memo.value[s]
+            if memo.extra[s] >= 0:
+                running = tighten(objective, running, base, v)
+                continue
+            if v > base:
+                running = tighten(objective, running, base, v)
+                base = v
+            if objective == TOTAL and m > local_b + 1:
+                v = tree_floor(m, local_b, d - 1)
+                if v > base:
+                    _memo_store(memo, c1, c2, class_meta, v, -1)
+                    running = tighten(objective, running, base, v)
+                    base = v
+        elif m > local_b + 1 and not weighted:
+            # no guess splits the class into singletons: no answer-splitter scan (§3.5)
+            floor = no_answer_split(objective, m)
+            if objective == TOTAL:
+                floor = max(floor, tree_floor(m, local_b, d - 1))
+            _memo_store(memo, c1, c2, class_meta, floor, -1)
+            running = tighten(objective, running, base, floor)
+            base = floor
+        else:
+            # m² work settles what a scan of every guess would (§3.5): exact if an
+            # answer splits the class, else a better lower bound
+            if weighted:
+                sg, w_sg = _heaviest_splitter(cls, P, guess_of_answer, ws.counts[d - 1], weights)
+                if sg >= 0 and (w_sg == class_heaviest or d - 1 == 2):
+                    v = 2 * class_weight - w_sg
+                    _memo_store(memo, c1, c2, class_meta, v, sg)
+                    running = tighten(objective, running, base, v)
+                    continue
+                floor = weighted_floor(class_weight, class_heaviest, class_lightest,
+                                       w_sg if sg >= 0 else np.int64(0))
+            else:
+                sg = _answer_splitter_known(cls, P, guess_of_answer, ws.counts[d - 1],
+                                            kval, stamp, serial)
+                if sg >= 0:
+                    _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
+                    continue
+                floor = no_answer_split(objective, m)
+                if objective == TOTAL and m > b + 1:
+                    floor = max(floor, tree_floor(m, b, d - 1))
+            _memo_store(memo, c1, c2, class_meta, floor, -1)
+            running = tighten(objective, running, base, floor)
+            base = floor
+        bounds[c] = base
+        insert_largest_first(open_classes, n_open, starts, c)
+        n_open += 1
+    return running, n_open
+
+
+@njit(cache=True)
+def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
+            memo, ws, stats, objective, mode, only, rules):
+    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``: see
+    :func:`_search_kub`, here with no class-count bounds known for the candidates."""
+    return _search_kub(S, d, beta, candidates, ws.kub[0][:0], P, guess_of_answer, zobrist1,
+                       zobrist2, memo, ws, stats, objective, mode, only, rules)
+
+
+@njit(cache=True)
+def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zobrist2,
+                memo, ws, stats, objective, mode, only, rules):
+    """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
+    (One self-recursive function on purpose: splitting the per-guess body into a second
+    function made the pair mutually recursive, and numba's cached build of that segfaulted on
+    load, numba #6061.) ``objective`` is the objective's id (:mod:`solver.exact._objective_kernel`); ``mode`` is
+    the play mode's id, part of the memo key. ``only`` ≥ 0 restricts the guess played at S
+    (not below it) to that one guess, which must split S, with d ≥ 3: the result is then that
+    guess's Q-value (fail-soft) and the memo holds nothing for S itself; -1 otherwise.
+
+    Hard mode (``mode == HARD_MODE``, docs/algorithms.md §10): ``candidates`` are the guesses
+    the history allows (and that may split S), the state's constraint is ``ws.constraints[d]``, and
+    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1 and 2) give each class its
+    constraint, its allowed guesses and its memo key (the constraint's hash is added to the
+    answer set's). In normal mode ``rules`` is not read. ``rules[3]`` is int64[n_answers], the
+    answers' weights, read only under priors (``objective == WEIGHTED``, §10.3).
+
+    ``kub_in`` is empty, or aligned with ``candidates``: an upper bound on each candidate's
+    number of classes on S (its classes on a superset of S, from the caller's scan: a guess
+    never makes more classes on a subset). A candidate whose bound is below the fewest classes
+    that could beat ``beta`` is then not scanned at all (docs/algorithms.md §4.2).
+
+    The steps, each its own function but the recursion: the memo and the exact small cases;
+    :func:`_scan_candidates` bounds every candidate; :func:`_ordered_candidates` sorts those
+    under the cut-off; then, for each in that order until one's bound reaches the best so far,
+    :func:`_bound_classes` (the cheap pass) and the search of its open classes, largest first
+    (the deep pass, §4.3)."""
+    n = S.shape[0]
+    letters, ckeys1, ckeys2, weights = rules
+    weighted = objective == WEIGHTED
+    if n == 1:
+        return (np.int64(weights[S[0]]) if weighted else np.int64(1)), np.int64(guess_of_answer[S[0]])
+    if d <= 1:
+        return np.int64(INF), np.int64(-1)
+    if n == 2 and only < 0:
+        if weighted:
+            value, i = weighted_pair(S, weights)
+            return np.int64(value), np.int64(guess_of_answer[S[i]])
+        return pair_value(objective), np.int64(guess_of_answer[S[0]])
+    stats[0] += 1
+    h1, h2 = _hash(S, zobrist1, zobrist2)
+    hard = mode == HARD_MODE
+    W = np.int64(n)
+    w_max = np.int64(1)
+    w_min = np.int64(1)
+    if weighted:
+        W, w_max, w_min = state_weight(S, weights)
+    constraints = ws.constraints
+    if hard:
+        ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
+        h1 += ch1
+        h2 += ch2
+    meta = memo_meta(n, d, objective, mode)
+    slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
+    if slot >= 0:
+        stats[1] += 1
+        if memo.extra[slot] >= 0 or memo.value[slot] >= beta:
+            return np.int64(memo.value[slot]), np.int64(memo.extra[slot])
+    b = ws.branching[0]
+    counts = ws.counts[d]
+
+    # An answer that splits S into singletons is optimal (§3.3: it meets the least any guess costs).
+    # Under priors only the heaviest answer's split is sure to be optimal (its cost 2W − w_max
+    # is the least bound of any guess); a lighter splitter is exact at d = 2 (§10.3).
+    w_g = np.int64(0)
+    if weighted:
+        g = np.int64(-1)
+        if only < 0:
+            g, w_g = _heaviest_splitter(S, P, guess_of_answer, counts, weights)
+        if g >= 0 and w_g < w_max and d > 2:
+            g = -1
+    elif only >= 0 or (objective == TOTAL and slot >= 0 and memo.value[slot] > 2 * n - 1):
+        g = -1  # (a stored lower bound above 2n − 1: no answer splits S, §3.3)
+    else:
+        g = _answer_splitter(S, P, guess_of_answer, counts)
+    if g >= 0:
+        value = 2 * W - w_g if weighted else split_value(objective, n, True)
+        _memo_store(memo, h1, h2, meta, value, g)
+        return value, np.int64(g)
+    floor = weighted_floor(W, w_max, w_min, w_g) if weighted else no_answer_split(objective, n)
+    if objective == TOTAL and n > b + 1:
+        floor = max(floor, tree_floor(n, b, d))
+    if beta <= floor and only < 0:  # no answer splits S, so it costs at least floor ≥ beta
+        _memo_store(memo, h1, h2, meta, floor, -1)
+        return floor, np.int64(-1)
+    if d == 2:
+        # Two guesses left: only a full split wins; no answer does (checked above).
+        g = _full_splitter(S, candidates, kub_in, P, counts)
+        value = INF if g < 0 else 2 * W if weighted else split_value(objective, n, False)
+        _memo_store(memo, h1, h2, meta, value, g)
+        return np.int64(value), np.int64(g)
+
+    # Bound every guess; keep those that split S (for the subsets) and those under beta.
+    kmin = min_classes(objective, n, beta)
+    nk, nu, min_excluded, local_b, weighted_bounds = _scan_candidates(
+        S, d, beta, candidates, kub_in, P, ws, stats, objective, only, kmin, weights, W)
+    useful = ws.useful[d]
+    kub = ws.kub[d]
+    serial = ws.serial[0]
+    ordered, ordered_bounds = _ordered_candidates(ws.keys[d][:nk], weighted_bounds, weighted)
     # (not in hard mode: two guesses that split S alike allow different guesses later); done
     # when a class is first searched, as many states never search one
     dedupe_depth = DEDUPE_MIN_DEPTH_FEW_CODES if b <= DEDUPE_FEW_CODES else DEDUPE_MIN_DEPTH
@@ -673,11 +847,11 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
     if local_b > b:
         local_b = b
 
-    members = members_ws[d]
-    starts = starts_ws[d]
-    bounds = bounds_ws[d]
-    present = present_ws[d]
-    open_classes = open_ws[d]
+    members = ws.members[d]
+    starts = ws.starts[d]
+    bounds = ws.bounds[d]
+    present = ws.present[d]
+    open_classes = ws.open_classes[d]
     best = np.int64(beta)
     best_guess = np.int64(-1)
     fail = np.int64(min_excluded)
@@ -690,83 +864,12 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
                 fail = bound
             break
         stats[2] += 1
-        k = _partition(P[g], S, counts, members, starts, present)
         # Cheap pass (§4.3): tighten each class's bound from the memo before searching any class.
-        running = bound
-        n_open = 0
-        for c in range(k):
-            m = starts[c + 1] - starts[c]
-            if present[c] == all_green or m <= 2:
-                continue
-            cls = members[starts[c]:starts[c + 1]]
-            c1, c2 = _hash(cls, zobrist1, zobrist2)
-            if hard:
-                tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-                ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
-                c1 += ch1
-                c2 += ch2
-            class_meta = memo_meta(m, d - 1, objective, mode)
-            s = _memo_find(memo, c1, c2, class_meta)
-            class_weight = np.int64(0)
-            class_heaviest = np.int64(0)
-            class_lightest = np.int64(0)
-            if weighted:
-                class_weight, class_heaviest, class_lightest = state_weight(cls, weights)
-                base = 2 * class_weight - class_heaviest
-            else:
-                base = class_base(objective, m)
-            if s >= 0:
-                v = memo[3][s]
-                if memo[4][s] >= 0:
-                    running = tighten(objective, running, base, v)
-                    continue
-                if v > base:
-                    running = tighten(objective, running, base, v)
-                    base = v
-                if objective == TOTAL and m > local_b + 1:
-                    v = tree_floor(m, local_b, d - 1)
-                    if v > base:
-                        _memo_store(memo, c1, c2, class_meta, v, -1)
-                        running = tighten(objective, running, base, v)
-                        base = v
-            elif m > local_b + 1 and not weighted:
-                # no guess splits the class into singletons: no answer-splitter scan (§3.5)
-                floor = no_answer_split(objective, m)
-                if objective == TOTAL:
-                    floor = max(floor, tree_floor(m, local_b, d - 1))
-                _memo_store(memo, c1, c2, class_meta, floor, -1)
-                running = tighten(objective, running, base, floor)
-                base = floor
-            else:
-                # m² work settles what a scan of every guess would (§3.5): exact if an
-                # answer splits the class, else a better lower bound
-                if weighted:
-                    sg, w_sg = _heaviest_splitter(cls, P, guess_of_answer, counts_ws[d - 1], weights)
-                    if sg >= 0 and (w_sg == class_heaviest or d - 1 == 2):
-                        v = 2 * class_weight - w_sg
-                        _memo_store(memo, c1, c2, class_meta, v, sg)
-                        running = tighten(objective, running, base, v)
-                        continue
-                    floor = weighted_floor(class_weight, class_heaviest, class_lightest,
-                                           w_sg if sg >= 0 else np.int64(0))
-                else:
-                    sg = _answer_splitter_known(cls, P, guess_of_answer, counts_ws[d - 1],
-                                                kval, stamp, serial)
-                    if sg >= 0:
-                        _memo_store(memo, c1, c2, class_meta, split_value(objective, m, True), sg)
-                        continue
-                    floor = no_answer_split(objective, m)
-                    if objective == TOTAL and m > b + 1:
-                        floor = max(floor, tree_floor(m, b, d - 1))
-                _memo_store(memo, c1, c2, class_meta, floor, -1)
-                running = tighten(objective, running, base, floor)
-                base = floor
-            bounds[c] = base
-            insert_largest_first(open_classes, n_open, starts, c)
-            n_open += 1
+        running, n_open = _bound_classes(S, d, g, bound, P, guess_of_answer, zobrist1, zobrist2,
+                                         memo, ws, objective, mode, rules, local_b, serial)
         if running < best and n_open > 0:
             if dedupe:
-                nu = _dedupe_useful(S, P, useful, kub, nu, sig_ws[d], counts, counts_ws[0])
+                nu = _dedupe_useful(S, P, useful, kub, nu, ws.signatures[d], counts, ws.counts[0])
                 sub_candidates = useful[:nu]
                 sub_kub = kub[:nu]
                 dedupe = False
@@ -778,8 +881,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
                 class_kub = sub_kub
                 if hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-                    na = filter_allowed(constraints[d - 1], letters, sub_candidates, allowed_ws[d])
-                    class_candidates = allowed_ws[d][:na]
+                    na = filter_allowed(constraints[d - 1], letters, sub_candidates, ws.allowed[d])
+                    class_candidates = ws.allowed[d][:na]
                     class_kub = sub_kub[:0]
                 v, sub_guess = _search_kub(cls, np.int64(d - 1),
                                            class_cutoff(objective, best, running, bounds[c]),
@@ -819,8 +922,8 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     search needs; in normal mode they are not read."""
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
-    ws[10][d][:] = constraint
-    ws[11][0] = branching(P, n_patterns - 1)
+    ws.constraints[d][:] = constraint
+    ws.branching[0] = branching(P, n_patterns - 1)
     stats = np.zeros(4, dtype=np.int64)
     return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
                    zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
@@ -831,14 +934,14 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
            stats, node_guess, edge_start, edge_feedback, edge_child, counters, objective, mode,
            rules, constraint):
     """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
-    ws[10][d][:] = constraint
+    ws.constraints[d][:] = constraint
     value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
                        zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
     if g < 0:
         return np.int64(INF)
     hard = mode == HARD_MODE
     letters = rules[0]
-    all_green = ws[0].shape[1] - 1
+    all_green = ws.counts.shape[1] - 1
     node = counters[0]
     counters[0] += 1
     node_guess[node] = g
@@ -889,29 +992,35 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
 @njit(cache=True)
 def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8)
-    when S is a root state worth them: total objective, normal mode, at least ``ws[20][0]``
+    when S is a root state worth them: total objective, normal mode, at least ``ws.family_thresholds[0]``
     answers, P holding S's own columns (a localised table); else ``ws`` as it is."""
     n = S.shape[0]
-    if not (objective == TOTAL and mode != HARD_MODE and n >= ws[20][0] and P.shape[1] <= 2 * n):
+    if not (objective == TOTAL and mode != HARD_MODE and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
         return ws
     letters = rules[0]
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
     for a in range(P.shape[1]):
         answer_letters[a, :] = letters[guess_of_answer[a]]
-    family, masks = family_counts(P, answer_letters, ws[0].shape[1],
-                                  new_bits(P.shape[0], ws[0].shape[1]))
-    return (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11],
-            ws[12], ws[13], ws[14], ws[15], family, masks, answer_letters, ws[19], ws[20],
-            ws[21], ws[22], ws[23])
+    family, masks = family_counts(P, answer_letters, ws.counts.shape[1],
+                                  new_bits(P.shape[0], ws.counts.shape[1]))
+    return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
+                           ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.constraints,
+                           ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial,
+                           family, masks, answer_letters,  # the letter family's, new
+                           ws.upper, ws.family_thresholds, ws.columns, ws.column_bits,
+                           ws.column_counts)
 
 
 @njit(cache=True)
 def with_columns(P, ws):
     """``ws`` with P's transpose, for the column counts of the scans (docs/algorithms.md §4.2):
     one copy of the table (P.shape[0] · P.shape[1] codes), made once per solve."""
-    return (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11],
-            ws[12], ws[13], ws[14], ws[15], ws[16], ws[17], ws[18], ws[19], ws[20],
-            np.ascontiguousarray(P.T), ws[22], ws[23])
+    return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
+                           ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.constraints,
+                           ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial, ws.family,
+                           ws.answer_masks, ws.answer_letters, ws.upper, ws.family_thresholds,
+                           np.ascontiguousarray(P.T),  # columns, new
+                           ws.column_bits, ws.column_counts)
 
 
 @njit(cache=True)
@@ -940,7 +1049,7 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     count of P) as :func:`reset_search` leaves it, so that one process solving many states
     reuses the same memory (stats is the state's own, from zero). Same result, byte for byte."""
     memo, ws, stats = search
-    ws[11][0] = branching(P, ws[0].shape[1] - 1)
+    ws.branching[0] = branching(P, ws.counts.shape[1] - 1)
     ws = with_family(S, P, guess_of_answer, ws, objective, mode, rules)
     ws = with_columns(P, ws)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
@@ -1009,12 +1118,12 @@ def reset_search(search):
     SALET tree's 148 root classes, each in new arrays, took 210,000 faults, 0.4 s of system
     time). Plain numpy."""
     memo, ws, stats = search
-    memo[2].fill(0)
+    memo.meta.fill(0)
     for array in ws:
         array.fill(0)
-    ws[11].fill(ws[0].shape[1] - 1)
-    ws[14].fill(-1)
-    ws[20][:] = (FAMILY_ROOT_MIN, FAMILY_MIN)
+    ws.branching.fill(ws.counts.shape[1] - 1)
+    ws.stamp.fill(-1)
+    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN)
     stats.fill(0)
 
 
@@ -1027,8 +1136,8 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
     ``search`` comes from :func:`new_search` (its depth ≥ d); ``rules``, ``constraint`` and
     ``candidates`` (the guesses allowed at S, g among them) as for :func:`solve_state`."""
     memo, ws, stats = search
-    ws[10][d][:] = constraint
-    k, sumsq, green = _split_stats(P[g], S, ws[0][d])
+    ws.constraints[d][:] = constraint
+    k, sumsq, green = _split_stats(P[g], S, ws.counts[d])
     n = S.shape[0]
     if n == 1:
         return np.int64(1) if green == 1 else np.int64(2) if d >= 2 else np.int64(INF)
@@ -1044,9 +1153,9 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
         sub_candidates = candidates
         if mode == HARD_MODE:
             letters = rules[0]
-            tighten_constraint(constraint, letters[g], P[g][S[0]], ws[10][d - 1])
+            tighten_constraint(constraint, letters[g], P[g][S[0]], ws.constraints[d - 1])
             allowed = np.empty(candidates.shape[0], dtype=np.int32)
-            na = filter_allowed(ws[10][d - 1], letters, candidates, allowed)
+            na = filter_allowed(ws.constraints[d - 1], letters, candidates, allowed)
             sub_candidates = allowed[:na]
         base = class_base(objective, n)
         v, _ = _search(S, np.int64(d - 1), class_cutoff(objective, np.int64(beta), bound, base),

@@ -7,11 +7,13 @@ plus a caller-chosen nonzero ``meta`` (the solver packs |S|, the objective, the 
 the guesses left with :func:`memo_meta`; rollout, |S|). Two different states with equal meta
 collide only if both 64-bit sums agree (docs/algorithms.md §5).
 
-The table is a tuple of arrays ``(key1 uint64, key2 uint64, meta int64, value int64,
-extra int64)`` of one power-of-two length; meta 0 marks an empty slot. Linear probing over
+The table is a :class:`Memo`, a named tuple of arrays ``(key1 uint64, key2 uint64, meta int64,
+value int64, extra int64)`` of one power-of-two length; meta 0 marks an empty slot. Linear probing over
 ``PROBE`` slots; when they are all taken the home slot is overwritten, so memory stays
 capped and no probe chain gets a hole.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -19,13 +21,18 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 PROBE = 16
 
+#: The memo's arrays, one entry per slot: the state's two Zobrist sums (``key1``, ``key2``,
+#: uint64), its ``meta`` key (int64, 0 = free slot), the stored ``value`` (int64) and an
+#: ``extra`` (int64: the exact solver's optimal guess, or -1 for a lower bound).
+Memo = namedtuple("Memo", ["key1", "key2", "meta", "value", "extra"])
+
 
 def memo_arrays(capacity):
     """Empty table of ``capacity`` slots (a power of two); ``extra`` starts at -1. Plain numpy
     for Python callers (no compiled code to load); :func:`new_memo` is its twin for kernels."""
-    return (np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
-            np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
-            np.full(capacity, -1, dtype=np.int64))
+    return Memo(np.zeros(capacity, dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
+                np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
+                np.full(capacity, -1, dtype=np.int64))
 
 
 #: :func:`memo_arrays` compiled, for kernels.
@@ -53,7 +60,7 @@ def state_hash(S, zobrist1, zobrist2):
 @njit(cache=True)
 def memo_find(memo, h1, h2, meta):
     """Slot holding (h1, h2, meta), or -1."""
-    key1, key2, metas, values, extras = memo
+    key1, key2, metas = memo.key1, memo.key2, memo.meta
     mask = key1.shape[0] - 1
     slot = np.int64(h1 & np.uint64(mask))
     for _ in range(PROBE):
@@ -69,7 +76,7 @@ def memo_find(memo, h1, h2, meta):
 @njit(cache=True)
 def memo_store(memo, h1, h2, meta, value, extra):
     """Store (value, extra) under (h1, h2, meta), replacing an entry with the same key."""
-    key1, key2, metas, values, extras = memo
+    key1, key2, metas, values, extras = memo.key1, memo.key2, memo.meta, memo.value, memo.extra
     mask = key1.shape[0] - 1
     home = np.int64(h1 & np.uint64(mask))
     slot = home

@@ -248,7 +248,7 @@ def _memo_find(memo, h1, h2, size):
     slot = memo_find(memo, h1, h2, size)
     if slot < 0:
         return np.int64(-1)
-    return memo[3][slot]
+    return memo.value[slot]
 
 
 @njit(cache=True)

@@ -79,7 +79,7 @@ class BaseTotals:
 
     def stored(self) -> int:
         """States currently held in the memo."""
-        return int(np.count_nonzero(self.memo[2]))
+        return int(np.count_nonzero(self.memo.meta))
 
 
 def base_totals(word_list, table: np.ndarray, variant: str) -> BaseTotals:
