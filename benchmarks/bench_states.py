@@ -6,7 +6,8 @@ guesses the rules then allow (hard mode: those that use every hint); both lists,
 one- and two-guess histories. Each state is answered by ``tools.assist --json --top 0`` as a
 whole process with an empty user cache (a new cache directory per state holding only the
 feedback tables, built once beforehand: no opener's tree is cached, none is shipped for most
-openers). Each answer must be ``exact`` and equal (value and guess) to an independent solve of
+openers; one untimed state first, so that no timed process compiles the kernels). Each answer
+must be ``exact`` and equal (value and guess) to an independent solve of
 the state in this process (:func:`solver.exact.bellman.solve_from`, not timed).
 
 With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, github.com/alex1770/wordle,
@@ -36,6 +37,8 @@ from solver.cli import _cli
 from solver.cli._cli import EXIT_OK, entry_point, exit_with
 
 GAMES = (("legacy", "normal"), ("legacy", "hard"), ("nyt-2024", "normal"), ("nyt-2024", "hard"))
+#: The untimed state answered before the timed ones (a search, off every shipped tree).
+WARM_UP = ("xylyl:bbbbb", "fjord:bbbbb", "chant:bbbbb")
 #: Longest one state may take before it is recorded as timed out.
 STATE_TIMEOUT = 900.0
 
@@ -101,6 +104,10 @@ def main(argv=None) -> int:
     tables = {words: table_cache_path(load_word_list(words)) for words, _ in GAMES}
     for words in tables:
         feedback_table(load_word_list(words))  # built once, copied into every empty cache
+    # One untimed process first: numba's cache (in the checkout, not the user cache) is filled
+    # by whichever process compiles the kernels, and the first timed state must not be it.
+    subprocess.run([sys.executable, "-m", "tools.assist", *WARM_UP, "--words", "legacy", "--top", "0",
+                    "--json"], capture_output=True, check=True)
     rows, ours, theirs, failures = [], [], [], 0
     for words, mode, history in states:
         with tempfile.TemporaryDirectory() as cache:

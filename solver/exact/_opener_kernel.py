@@ -29,8 +29,8 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
                                             split_value, tighten)
-from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, evaluate_guess,
-                                         insert_largest_first)
+from solver.exact._search_kernel import (Tables, _answer_splitter, _search, _split_stats,
+                                         evaluate_guess, insert_largest_first)
 from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint,
                                             filter_allowed, tighten_constraint)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
@@ -373,7 +373,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything, allowed)]
         v, _ = _search(local_state, np.int64(d - 1),
                        class_cutoff(objective, beta, running, bounds[c]), candidates,
-                       local_table, local_guess, local_z1, local_z2, memo, ws, stats,
+                       Tables(local_table, local_guess, local_z1, local_z2), search,
                        objective, mode, np.int64(-1), rules)
         running = tighten(objective, running, bounds[c], v)
         if running >= beta:

@@ -118,6 +118,21 @@ SearchWorkspace = namedtuple("SearchWorkspace", [
     "column_bits", "column_counts"])
 
 
+#: The read-only inputs every step of the search reads: the feedback table ``P`` (uint8 or
+#: uint16 [n_guesses, n_answers]), ``guess_of_answer`` (int32[n_answers], each answer's guess
+#: index) and the answers' Zobrist keys ``zobrist1``, ``zobrist2`` (uint64[n_answers], §5).
+Tables = namedtuple("Tables", ["P", "guess_of_answer", "zobrist1", "zobrist2"])
+#: The search's memory: its :class:`~solver.game._memo_kernel.Memo`, its
+#: :class:`SearchWorkspace` and its ``stats`` (int64[4]: states searched, memo hits, guesses
+#: expanded, scans the letter family spared), as :func:`new_search` makes them.
+Search = namedtuple("Search", ["memo", "ws", "stats"])
+#: A decision tree being written in preorder (:mod:`policy_tree.schema`): ``node_guess``,
+#: ``edge_start``, ``edge_feedback``, ``edge_child`` and ``counters`` (int64[2]: nodes and
+#: edges written so far).
+TreeArrays = namedtuple("TreeArrays", ["node_guess", "edge_start", "edge_feedback", "edge_child",
+                                       "counters"])
+
+
 def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
     """A :class:`SearchWorkspace` for states of up to ``depth`` guesses left; ``n_patterns`` =
     3**L. Plain numpy for Python callers; :func:`new_workspace` is its twin for kernels."""
@@ -471,8 +486,7 @@ def _full_splitter(S, candidates, kub_in, P, counts):
 
 
 @njit(cache=True)
-def _scan_candidates(S, d, beta, candidates, kub_in, P, ws, stats, objective, only, kmin, weights,
-                     W):
+def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W):
     """Step 1 of :func:`_search_kub`: bound every candidate on S (d guesses left, cut-off
     ``beta``), in one pass that counts each one's classes (§3.2, §4.2).
 
@@ -486,6 +500,7 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, ws, stats, objective, on
     the least bound among the guesses not kept for ``beta`` (``INF`` if none), the most
     non-green classes of any guess on S (§3.7, an upper bound), and under priors the keys'
     bounds (int64[nk]; empty otherwise)."""
+    _, ws, stats = search
     n = S.shape[0]
     weighted = objective == WEIGHTED
     counts = ws.counts[d]
@@ -628,8 +643,7 @@ def _ordered_candidates(keys, weighted_bounds, weighted):
 
 
 @njit(cache=True)
-def _bound_classes(S, d, g, bound, P, guess_of_answer, zobrist1, zobrist2, memo, ws, objective,
-                   mode, rules, local_b, serial):
+def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local_b, serial):
     """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
     (into the workspace's ``members``/``starts``/``present`` at depth d) and raise g's
     ``bound`` class by class from what is known without searching: the memo's value or bound,
@@ -638,6 +652,8 @@ def _bound_classes(S, d, g, bound, P, guess_of_answer, zobrist1, zobrist2, memo,
     this state's scan (``serial``) found unable to split it). Stores what it learns in the
     memo. Returns ``(running, n_open)``: g's raised bound, and how many classes are left to
     search, listed largest first in ``open_classes[:n_open]`` with their bounds in ``bounds``."""
+    P, guess_of_answer, zobrist1, zobrist2 = tables
+    memo, ws, _ = search
     letters, ckeys1, ckeys2, weights = rules
     weighted = objective == WEIGHTED
     hard = mode == HARD_MODE
@@ -729,17 +745,16 @@ def _bound_classes(S, d, g, bound, P, guess_of_answer, zobrist1, zobrist2, memo,
 
 
 @njit(cache=True)
-def _search(S, d, beta, candidates, P, guess_of_answer, zobrist1, zobrist2,
-            memo, ws, stats, objective, mode, only, rules):
+def _search(S, d, beta, candidates, tables, search, objective, mode, only, rules):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``: see
     :func:`_search_kub`, here with no class-count bounds known for the candidates."""
-    return _search_kub(S, d, beta, candidates, ws.kub[0][:0], P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode, only, rules)
+    _, ws, _ = search
+    return _search_kub(S, d, beta, candidates, ws.kub[0][:0], tables, search, objective, mode,
+                       only, rules)
 
 
 @njit(cache=True)
-def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zobrist2,
-                memo, ws, stats, objective, mode, only, rules):
+def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode, only, rules):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``.
     (One self-recursive function on purpose: splitting the per-guess body into a second
     function made the pair mutually recursive, and numba's cached build of that segfaulted on
@@ -764,7 +779,9 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
     :func:`_scan_candidates` bounds every candidate; :func:`_ordered_candidates` sorts those
     under the cut-off; then, for each in that order until one's bound reaches the best so far,
     :func:`_bound_classes` (the cheap pass) and the search of its open classes, largest first
-    (the deep pass, §4.3)."""
+    (the deep pass, §4.3). ``tables`` is a :class:`Tables`, ``search`` a :class:`Search`."""
+    P, guess_of_answer, zobrist1, zobrist2 = tables
+    memo, ws, stats = search
     n = S.shape[0]
     letters, ckeys1, ckeys2, weights = rules
     weighted = objective == WEIGHTED
@@ -833,7 +850,7 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
     # Bound every guess; keep those that split S (for the subsets) and those under beta.
     kmin = min_classes(objective, n, beta)
     nk, nu, min_excluded, local_b, weighted_bounds = _scan_candidates(
-        S, d, beta, candidates, kub_in, P, ws, stats, objective, only, kmin, weights, W)
+        S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W)
     useful = ws.useful[d]
     kub = ws.kub[d]
     serial = ws.serial[0]
@@ -865,8 +882,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
             break
         stats[2] += 1
         # Cheap pass (§4.3): tighten each class's bound from the memo before searching any class.
-        running, n_open = _bound_classes(S, d, g, bound, P, guess_of_answer, zobrist1, zobrist2,
-                                         memo, ws, objective, mode, rules, local_b, serial)
+        running, n_open = _bound_classes(S, d, g, bound, tables, search, objective, mode, rules,
+                                         local_b, serial)
         if running < best and n_open > 0:
             if dedupe:
                 nu = _dedupe_useful(S, P, useful, kub, nu, ws.signatures[d], counts, ws.counts[0])
@@ -886,9 +903,8 @@ def _search_kub(S, d, beta, candidates, kub_in, P, guess_of_answer, zobrist1, zo
                     class_kub = sub_kub[:0]
                 v, sub_guess = _search_kub(cls, np.int64(d - 1),
                                            class_cutoff(objective, best, running, bounds[c]),
-                                           class_candidates, class_kub, P, guess_of_answer,
-                                           zobrist1, zobrist2, memo, ws, stats, objective, mode,
-                                           np.int64(-1), rules)
+                                           class_candidates, class_kub, tables, search, objective,
+                                           mode, np.int64(-1), rules)
                 running = tighten(objective, running, bounds[c], v)
                 if running >= best:
                     break
@@ -925,18 +941,21 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     ws.constraints[d][:] = constraint
     ws.branching[0] = branching(P, n_patterns - 1)
     stats = np.zeros(4, dtype=np.int64)
-    return _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                   zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
+    return _search(S, np.int64(d), np.int64(INF), candidates,
+                   Tables(P, guess_of_answer, zobrist1, zobrist2), Search(memo, ws, stats),
+                   objective, mode, np.int64(-1), rules)
 
 
 @njit(cache=True)
-def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
-           stats, node_guess, edge_start, edge_feedback, edge_child, counters, objective, mode,
-           rules, constraint):
-    """Append the optimal subtree of S (preorder) to the tree arrays; returns its value."""
+def _build(S, d, candidates, tables, search, tree, objective, mode, rules, constraint):
+    """Append the optimal subtree of S (preorder) to ``tree`` (:class:`TreeArrays`); returns
+    its value."""
+    P = tables.P
+    ws = search.ws
+    node_guess, edge_start, edge_feedback, edge_child, counters = tree
     ws.constraints[d][:] = constraint
-    value, g = _search(S, np.int64(d), np.int64(INF), candidates, P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode, np.int64(-1), rules)
+    value, g = _search(S, np.int64(d), np.int64(INF), candidates, tables, search, objective, mode,
+                       np.int64(-1), rules)
     if g < 0:
         return np.int64(INF)
     hard = mode == HARD_MODE
@@ -981,9 +1000,8 @@ def _build(S, d, candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws,
                 allowed = np.empty(candidates.shape[0], dtype=np.int32)
                 na = filter_allowed(child_constraint, letters, candidates, allowed)
                 child_candidates = allowed[:na]
-            _build(child, np.int64(d - 1), child_candidates, P, guess_of_answer, zobrist1,
-                   zobrist2, memo, ws, stats, node_guess, edge_start, edge_feedback, edge_child,
-                   counters, objective, mode, rules, child_constraint)
+            _build(child, np.int64(d - 1), child_candidates, tables, search, tree, objective, mode,
+                   rules, child_constraint)
             e += 1
         i = j
     return np.int64(value)
@@ -1035,8 +1053,8 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     guesses expanded, scans the letter family spared, §3.8). value is ``INF`` and the tree empty if S cannot be won in d
     guesses.
     """
-    search = (new_memo(memo_capacity), new_workspace(d, P.shape[0], P.shape[1], n_patterns),
-              np.zeros(4, dtype=np.int64))
+    search = Search(new_memo(memo_capacity), new_workspace(d, P.shape[0], P.shape[1], n_patterns),
+                    np.zeros(4, dtype=np.int64))
     return search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objective, mode,
                           rules, constraint, candidates)
 
@@ -1059,8 +1077,9 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     edge_feedback = np.zeros(cap, dtype=P.dtype)
     edge_child = np.zeros(cap, dtype=np.uint32)
     counters = np.zeros(2, dtype=np.int64)
-    value = _build(S, np.int64(d), candidates, P, guess_of_answer, zobrist1, zobrist2, memo,
-                   ws, stats, node_guess, edge_start, edge_feedback, edge_child, counters,
+    value = _build(S, np.int64(d), candidates, Tables(P, guess_of_answer, zobrist1, zobrist2),
+                   Search(memo, ws, stats),
+                   TreeArrays(node_guess, edge_start, edge_feedback, edge_child, counters),
                    objective, mode, rules, constraint)
     if value >= INF:
         counters[:] = 0
@@ -1106,8 +1125,9 @@ def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
     """(memo, workspace, stats) for :func:`evaluate_guess`, kept across calls so that states
     solved for one opener serve the next (a memo's values do not depend on the opener).
     Plain numpy (Python callers only): no compiled code to load at start-up."""
-    return (memo_arrays(memo_capacity), workspace_arrays(depth, n_guesses, n_answers, n_patterns),
-            np.zeros(4, dtype=np.int64))
+    return Search(memo_arrays(memo_capacity),
+                  workspace_arrays(depth, n_guesses, n_answers, n_patterns),
+                  np.zeros(4, dtype=np.int64))
 
 
 def reset_search(search):
@@ -1135,7 +1155,8 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
     (fail-soft, docs/algorithms.md §4.1, §9). ``INF`` if g cannot win every answer in time.
     ``search`` comes from :func:`new_search` (its depth ≥ d); ``rules``, ``constraint`` and
     ``candidates`` (the guesses allowed at S, g among them) as for :func:`solve_state`."""
-    memo, ws, stats = search
+    ws = search.ws
+    tables = Tables(P, guess_of_answer, zobrist1, zobrist2)
     ws.constraints[d][:] = constraint
     k, sumsq, green = _split_stats(P[g], S, ws.counts[d])
     n = S.shape[0]
@@ -1159,9 +1180,9 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
             sub_candidates = allowed[:na]
         base = class_base(objective, n)
         v, _ = _search(S, np.int64(d - 1), class_cutoff(objective, np.int64(beta), bound, base),
-                       sub_candidates, P, guess_of_answer, zobrist1, zobrist2, memo, ws, stats,
+                       sub_candidates, tables, search,
                        objective, mode, np.int64(-1), rules)
         return tighten(objective, bound, base, v)
-    value, _ = _search(S, np.int64(d), np.int64(beta), candidates, P, guess_of_answer, zobrist1,
-                       zobrist2, memo, ws, stats, objective, mode, np.int64(g), rules)
+    value, _ = _search(S, np.int64(d), np.int64(beta), candidates, tables, search, objective, mode,
+                       np.int64(g), rules)
     return value

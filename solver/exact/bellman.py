@@ -92,7 +92,7 @@ def _worker_search(memo_capacity: int, depth: int, n_guesses: int, n_answers: in
         _WORKER_SEARCH.clear()  # the old arrays go before the new ones are made
         kept = _WORKER_SEARCH[shape] = (memo_capacity, new_search(*shape, memo_capacity))
     memo, workspace, stats = kept[1]
-    search = (type(memo)(*(array[:memo_capacity] for array in memo)), workspace, stats)
+    search = type(kept[1])(type(memo)(*(array[:memo_capacity] for array in memo)), workspace, stats)
     reset_search(search)
     return search
 
