@@ -68,17 +68,22 @@ def draw_histories(words: str, mode: str, count: int, guesses: int, rng) -> list
     return histories
 
 
-def _selby(binary: str, words: str, mode: str, history: list[str]) -> float:
+def _selby(binary: str, words: str, mode: str, history: list[str], timeout: float) -> tuple[float, bool]:
+    """Seconds Selby's parse mode took on the state as a whole process, and whether it finished
+    within ``timeout`` (if not, the time is ``timeout``: a lower bound on its time)."""
     from solver.game.wordlists import DATA_DIR
 
     token = ".".join(f"{h.split(':')[0]}.{h.split(':')[1].upper()}" for h in history)
     command = [binary, *(["-H"] if mode == "hard" else []), "-h", str(DATA_DIR / words / "answers.txt"),
                "-a", str(DATA_DIR / words / "guesses.txt"), "-w", token]
     started = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=STATE_TIMEOUT)
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return timeout, False
     if proc.returncode != 0:
         raise RuntimeError(f"Selby's parse mode failed on {token}: {proc.stderr.strip()[:200]}")
-    return time.perf_counter() - started
+    return time.perf_counter() - started, True
 
 
 @entry_point()
@@ -90,6 +95,9 @@ def main(argv=None) -> int:
                         help="states per list, mode and history length (default 6: 48 states)")
     parser.add_argument("--selby", default=None, metavar="PATH",
                         help="Selby's built wordle binary, to time its parse mode on the same states")
+    parser.add_argument("--selby-timeout", type=_cli.positive_seconds, default=STATE_TIMEOUT, metavar="SECONDS",
+                        help="stop Selby's solver on a state after this long and count the time as "
+                             f"a lower bound on its time (default {STATE_TIMEOUT:.0f})")
     parser.add_argument("--no-check", action="store_true",
                         help="skip the independent solve of each state")
     args = parser.parse_args(argv)
@@ -108,7 +116,7 @@ def main(argv=None) -> int:
     # by whichever process compiles the kernels, and the first timed state must not be it.
     subprocess.run([sys.executable, "-m", "tools.assist", *WARM_UP, "--words", "legacy", "--top", "0",
                     "--json"], capture_output=True, check=True)
-    rows, ours, theirs, failures = [], [], [], 0
+    rows, ours, theirs, failures, unfinished = [], [], [], 0, 0
     for words, mode, history in states:
         with tempfile.TemporaryDirectory() as cache:
             for path in tables.values():
@@ -143,8 +151,10 @@ def main(argv=None) -> int:
                     verdict = "exact = solve_from"
         selby = ""
         if args.selby:
-            theirs.append(_selby(args.selby, words, mode, history))
-            selby = f"{theirs[-1]:.2f} s"
+            seconds_selby, finished = _selby(args.selby, words, mode, history, args.selby_timeout)
+            theirs.append(seconds_selby)
+            unfinished += not finished
+            selby = f"{seconds_selby:.2f} s" if finished else f"> {seconds_selby:.0f} s (stopped)"
         line = f"  {words:8s} {mode:6s} {' '.join(history):28s} {n!s:>5} answers {seconds:7.2f} s  {verdict}"
         print(line + (f"  Selby {selby}" if selby else ""), flush=True)
         rows.append((words, mode, " ".join(history), str(n), f"{seconds:.2f} s", verdict)
@@ -154,7 +164,10 @@ def main(argv=None) -> int:
                f"worst {max(ours):.1f} s, over 2 s: {sum(s > 2 for s in ours)}, not exact or "
                f"different: {failures}")
     if theirs:
-        summary += f"; Selby's parse mode total {sum(theirs):.1f} s, ratio ours / Selby {total / sum(theirs):.2f}"
+        at_least = "at least " if unfinished else ""
+        summary += (f"; Selby's parse mode total {at_least}{sum(theirs):.1f} s"
+                    + (f" ({unfinished} stopped at {args.selby_timeout:.0f} s)" if unfinished else "")
+                    + f", ratio ours / Selby {'at most ' if unfinished else ''}{total / sum(theirs):.2f}")
     print(summary)
     columns = ("lists", "mode", "history", "answers", "whole process", "answer")
     record("states", f"The next guess after random openers (seed {args.seed}), whole process, empty user cache",
