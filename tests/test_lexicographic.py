@@ -14,6 +14,7 @@ import pytest
 from conftest import random_sub_list
 from naive import BruteForce, table as naive_table, tree_from_arrays
 from naive_lexicographic import LexicographicBruteForce, key
+from naive_yellow import yellow_table
 from solver.exact.bellman import UnwinnableError, solve
 from solver.game.errors import InputError
 from solver.game.spec import OBJECTIVES, SEARCH_OBJECTIVES, Game, Objective
@@ -74,18 +75,19 @@ def _check_every_node(brute, objective, tree, node, state, d, table):
         _check_every_node(brute, objective, tree, child, members, d - 1, table)
 
 
-def _equal_brute_force(wl, limit, objective, openers):
+def _equal_brute_force(wl, limit, objective, openers, feedback="standard"):
     """The solver's tree from each opener against the enumeration of every tree: the least key,
     the primary value, and (``total,…``: every subtree of the optimum is its state's optimum,
     §2.5) the guess of every node, the first in the candidate order that reaches its state's
-    least key. Returns how many openers were winnable."""
-    table = naive_table(wl.guesses, wl.answers)
+    least key. Returns how many openers were winnable. ``feedback``: the game's rule (Yellow
+    Wordle's table from ``tests/naive_yellow.py``)."""
+    table = (yellow_table if feedback == "yellow" else naive_table)(wl.guesses, wl.answers)
     brute = LexicographicBruteForce(table, list(wl.answer_guess_index))
     everything = tuple(range(wl.n_answers))
     checked = 0
     for opener in openers:
         expected = brute.best(objective, everything, limit, guess=opener)
-        game = Game(wl, guess_limit=limit, objective=objective)
+        game = Game(wl, guess_limit=limit, objective=objective, feedback=feedback)
         if expected is None:
             with pytest.raises(UnwinnableError):
                 solve(game, wl.guesses[opener], jobs=1, resume=False)
@@ -107,6 +109,13 @@ def test_lexicographic_trees_equal_the_brute_force(legacy, seed, n_answers, n_gu
                                                    objective):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     assert _equal_brute_force(wl, limit, objective, range(0, wl.n_guesses, 3)) >= 5
+
+
+@pytest.mark.parametrize("objective", LEXICOGRAPHIC)
+def test_lexicographic_trees_equal_the_brute_force_under_yellow_feedback(legacy, objective):
+    """Yellow Wordle (docs/algorithms.md §10.4): the same recursion over its table."""
+    wl = random_sub_list(legacy, 2, 15, 50)
+    assert _equal_brute_force(wl, 5, objective, range(0, wl.n_guesses, 4), "yellow") >= 5
 
 
 @pytest.mark.parametrize("objective", LEXICOGRAPHIC)
