@@ -250,6 +250,13 @@ def _open_journal(game: Game, opener: str, resume: bool):
                                   guess_limit=game.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
                                   feedback=game.feedback.value)
+    if game.objective.lexicographic:  # its classes are built by Python code, not only kernels
+        import hashlib
+
+        from solver.exact import lexicographic
+
+        fingerprint["lexicographic"] = hashlib.sha256(
+            Path(lexicographic.__file__).read_bytes()).hexdigest()
     # a root class is journaled as it finishes; fsyncing each of a quick tree's 148 classes took
     # longer than its search, so they are fsynced at most once a second (a killed process
     # still loses nothing written: solver.runs.journal, Durability)
