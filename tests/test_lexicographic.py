@@ -52,6 +52,15 @@ def legacy():
     return load_word_list("legacy")
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path_factory, monkeypatch):
+    """A user cache of this module's own: the journals an unwinnable solve keeps for a resume,
+    and the small lists' tables, stay out of the user's."""
+    cache = tmp_path_factory.getbasetemp() / "lexicographic-cache"
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(cache))
+    return cache
+
+
 def _node_state(tree, node, state, table, all_green):
     """(guess, [(child node, child state)]) of a tree node over its state."""
     guess = int(tree.node_guess[node])
