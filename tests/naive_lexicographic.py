@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from naive import INF
+from naive_hard import allowed
 
 
 def key(objective: str, histogram: tuple[int, ...]) -> tuple:
@@ -34,13 +35,24 @@ class LexicographicBruteForce:
     """Every tree's histogram of a state, by the definition of a decision tree.
 
     ``table[g][a]`` the feedback code; ``guess_of_answer[a]`` an answer's guess index; states
-    are tuples of answer indices in ascending order."""
+    are tuples of answer indices in ascending order. With ``hard_guesses`` (the guess words),
+    hard mode: a state carries the guesses still allowed (``tests/naive_hard.py``'s rule by its
+    words), which shrink after every guess."""
 
-    def __init__(self, feedback_table, guess_of_answer, word_length=5):
+    def __init__(self, feedback_table, guess_of_answer, word_length=5, hard_guesses=None):
         self.table = feedback_table
         self.guess_of_answer = guess_of_answer
         self.all_green = 3**word_length - 1
+        self.hard_guesses = hard_guesses
+        self.every_guess = frozenset(range(len(feedback_table)))
         self.histograms = lru_cache(maxsize=None)(self._histograms)
+
+    def after(self, allowed_set, g, code) -> frozenset:
+        """The guesses allowed after guess g scored ``code`` (all of them in normal mode)."""
+        if self.hard_guesses is None:
+            return allowed_set
+        step = [(self.hard_guesses[g], code)]
+        return frozenset(h for h in allowed_set if allowed(step, self.hard_guesses[h]))
 
     def classes(self, g, state) -> dict[int, tuple[int, ...]]:
         groups: dict[int, list[int]] = {}
@@ -48,10 +60,11 @@ class LexicographicBruteForce:
             groups.setdefault(self.table[g][a], []).append(a)
         return {code: tuple(members) for code, members in groups.items()}
 
-    def guess_histograms(self, g, state, d, forced=False) -> frozenset:
+    def guess_histograms(self, g, state, d, forced=False, allowed_set=None) -> frozenset:
         """The histograms (tuples of length d) of every tree of (state, d) whose root plays g;
         empty if some answer cannot be won in time, or if g does not split the state and is
         not ``forced`` (a fixed opener is played even when it tells nothing)."""
+        allowed_set = self.every_guess if allowed_set is None else allowed_set
         groups = self.classes(g, state)
         if len(groups) == 1 and self.all_green not in groups and not forced:
             return frozenset()
@@ -60,44 +73,48 @@ class LexicographicBruteForce:
         for code, members in groups.items():
             if code == self.all_green:
                 continue
-            below = self.histograms(members, d - 1)
+            below = self.histograms(members, d - 1, self.after(allowed_set, g, code))
             sums = {tuple([s[0]] + [s[i + 1] + h[i] for i in range(d - 1)]) for s in sums for h in below}
             if not sums:
                 return frozenset()
         return frozenset(sums)
 
-    def _histograms(self, state, d) -> frozenset:
-        """The histograms of every tree of (state, d) (every answer won within d guesses)."""
+    def _histograms(self, state, d, allowed_set) -> frozenset:
+        """The histograms of every tree of (state, d) (every answer won within d guesses)
+        playing only guesses of ``allowed_set``."""
         if d < 1:
             return frozenset()
         result: set = set()
-        for g in range(len(self.table)):
-            result |= self.guess_histograms(g, state, d)
+        for g in sorted(allowed_set):
+            result |= self.guess_histograms(g, state, d, allowed_set=allowed_set)
         return frozenset(result)
 
-    def best(self, objective, state, d, guess=None) -> tuple | None:
-        """The least key over every tree of (state, d) (whose root plays ``guess`` if given),
-        as (key, histogram); None when no tree wins every answer in time."""
-        found = (self.guess_histograms(guess, state, d, forced=True) if guess is not None
-                 else self.histograms(state, d))
+    def best(self, objective, state, d, guess=None, allowed_set=None) -> tuple | None:
+        """The least key over every tree of (state, d) (whose root plays ``guess`` if given)
+        under ``allowed_set`` (default every guess), as (key, histogram); None when no tree
+        wins every answer in time."""
+        allowed_set = self.every_guess if allowed_set is None else allowed_set
+        found = (self.guess_histograms(guess, state, d, forced=True, allowed_set=allowed_set)
+                 if guess is not None else self.histograms(state, d, allowed_set))
         if not found:
             return None
         histogram = min(found, key=lambda h: key(objective, h))
         return key(objective, histogram), histogram
 
-    def first_guess(self, objective, state, d) -> int:
+    def first_guess(self, objective, state, d, allowed_set=None) -> int:
         """The guess the solver must play at (state, d): the first, in the candidate order of
         the total objective (3n − k − [g ∈ S], Σ|C|², index; docs/algorithms.md §4.4), among
-        the guesses some tree with the least key starts with."""
-        best = self.best(objective, state, d)
+        the guesses (of ``allowed_set``) some tree with the least key starts with."""
+        allowed_set = self.every_guess if allowed_set is None else allowed_set
+        best = self.best(objective, state, d, allowed_set=allowed_set)
         n = len(state)
         ranked = []
-        for g in range(len(self.table)):
+        for g in sorted(allowed_set):
             groups = self.classes(g, state)
             green = 1 if self.all_green in groups else 0
             ranked.append((3 * n - len(groups) - green, sum(len(m) ** 2 for m in groups.values()), g))
         for *_, g in sorted(ranked):
-            mine = self.best(objective, state, d, guess=g)
+            mine = self.best(objective, state, d, guess=g, allowed_set=allowed_set)
             if mine is not None and mine[0] == best[0]:
                 return g
         return -1

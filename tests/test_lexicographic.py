@@ -72,31 +72,35 @@ def _node_state(tree, node, state, table, all_green):
     return guess, children
 
 
-def _check_every_node(brute, objective, tree, node, state, d, table):
+def _check_every_node(brute, objective, tree, node, state, d, table, allowed_set):
     """Under ``total,…`` every subtree of the optimum is the optimum of its own state (§2.5):
-    each node plays the brute force's first guess of its state and reaches its least key."""
+    each node plays the brute force's first guess of its state (among the guesses
+    ``allowed_set`` holds) and reaches its least key."""
     guess, children = _node_state(tree, node, state, table, brute.all_green)
     if len(state) > 1:
-        assert guess == brute.first_guess(objective, state, d), (state, d)
+        assert guess == brute.first_guess(objective, state, d, allowed_set), (state, d)
     else:
         assert guess == brute.guess_of_answer[state[0]]
     for child, members in children:
-        _check_every_node(brute, objective, tree, child, members, d - 1, table)
+        code = table[guess][members[0]]
+        _check_every_node(brute, objective, tree, child, members, d - 1, table,
+                          brute.after(allowed_set, guess, code))
 
 
-def _equal_brute_force(wl, limit, objective, openers, feedback="standard"):
+def _equal_brute_force(wl, limit, objective, openers, feedback="standard", mode="normal"):
     """The solver's tree from each opener against the enumeration of every tree: the least key,
     the primary value, and (``total,…``: every subtree of the optimum is its state's optimum,
     §2.5) the guess of every node, the first in the candidate order that reaches its state's
     least key. Returns how many openers were winnable. ``feedback``: the game's rule (Yellow
     Wordle's table from ``tests/naive_yellow.py``)."""
     table = (yellow_table if feedback == "yellow" else naive_table)(wl.guesses, wl.answers)
-    brute = LexicographicBruteForce(table, list(wl.answer_guess_index))
+    brute = LexicographicBruteForce(table, list(wl.answer_guess_index),
+                                    hard_guesses=list(wl.guesses) if mode == "hard" else None)
     everything = tuple(range(wl.n_answers))
     checked = 0
     for opener in openers:
         expected = brute.best(objective, everything, limit, guess=opener)
-        game = Game(wl, guess_limit=limit, objective=objective, feedback=feedback)
+        game = Game(wl, guess_limit=limit, objective=objective, feedback=feedback, mode=mode)
         if expected is None:
             with pytest.raises(UnwinnableError):
                 solve(game, wl.guesses[opener], jobs=1, resume=False)
@@ -107,7 +111,9 @@ def _equal_brute_force(wl, limit, objective, openers, feedback="standard"):
         if objective != "worst,total":
             _, root_classes = _node_state(result.tree, 0, everything, table, brute.all_green)
             for child, members in root_classes:
-                _check_every_node(brute, objective, result.tree, child, members, limit - 1, table)
+                code = table[opener][members[0]]
+                _check_every_node(brute, objective, result.tree, child, members, limit - 1, table,
+                                  brute.after(brute.every_guess, opener, code))
         checked += 1
     return checked
 
@@ -125,6 +131,15 @@ def test_lexicographic_trees_equal_the_brute_force_under_yellow_feedback(legacy,
     """Yellow Wordle (docs/algorithms.md §10.4): the same recursion over its table."""
     wl = random_sub_list(legacy, 2, 15, 50)
     assert _equal_brute_force(wl, 5, objective, range(0, wl.n_guesses, 4), "yellow") >= 5
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", [(2, 15, 50, 4), (6, 20, 60, 5)])
+@pytest.mark.parametrize("objective", LEXICOGRAPHIC)
+def test_lexicographic_trees_equal_the_brute_force_in_hard_mode(legacy, seed, n_answers, n_guesses,
+                                                                limit, objective):
+    """Hard mode (docs/algorithms.md §10): every state carries the guesses its hints allow."""
+    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+    assert _equal_brute_force(wl, limit, objective, range(0, wl.n_guesses, 4), mode="hard") >= 5
 
 
 @pytest.mark.parametrize("objective", LEXICOGRAPHIC)
@@ -184,8 +199,6 @@ def test_objectives_and_their_refusals():
     game = Game(five, objective="total,tail")
     with pytest.raises(InputError, match="the 'total,tail' objective builds a whole tree"):
         _ = game.objective_id
-    with pytest.raises(InputError, match="normal mode only"):
-        solve(Game(five, mode="hard", objective="total,worst"), "salet", jobs=1, resume=False)
     with pytest.raises(InputError, match="choose one of total, worst, total,worst, total,tail, worst,total"):
         Game(five, objective="tail")
 

@@ -129,7 +129,7 @@ def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guess
     search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
                             full_table.shape[1], n_patterns)
     return code, solve_class(objective, state, guesses_left, table, local_guess_of_answer, z1, z2,
-                             search, n_patterns, local_rules(rules, answers), constraint,
+                             search, n_patterns, mode_id, local_rules(rules, answers), constraint,
                              candidates)
 
 

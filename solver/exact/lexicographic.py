@@ -19,8 +19,9 @@ against the cut-off V* + 1, in the candidate order, so the guesses whose lower b
 V* are never searched. Ties of the second key go to the first guess in the candidate order
 (the objective's bound, then Σ|C|², then alphabetical; §4.4), as in every other tree.
 
-Normal mode, standard or Yellow feedback, no priors; the recursion is plain Python over the
-search kernel (each root class is one task of :func:`solver.exact.bellman.solve`'s workers).
+Normal or hard mode (a state then carries the hints so far: the guesses they allow, §10),
+standard or Yellow feedback, no priors; the recursion is plain Python over the search kernel
+(each root class is one task of :func:`solver.exact.bellman.solve`'s workers).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.spec import Game, Mode, Objective
+from solver.game.spec import MODES, Game, Mode, Objective
 from solver.game.values import INF
 
 #: The search kernel's id of the total objective (``SEARCH_OBJECTIVES.index("total")``).
@@ -70,11 +71,11 @@ def second_key(objective: Objective, histogram) -> tuple[int, ...]:
 
 
 def check_lexicographic(game: Game) -> Game:
-    """``game`` if its lexicographic objective can be built here (normal mode: the recursion
-    does not carry hard mode's constraints); else InputError."""
-    if game.mode is not Mode.NORMAL:
-        raise InputError(f"the '{game.objective}' objective is built in normal mode only; "
-                         f"got {game.mode} mode")
+    """``game`` if its lexicographic objective can be built here (normal or hard mode, the
+    modes whose allowed guesses the recursion carries); else InputError."""
+    if game.mode not in (Mode.NORMAL, Mode.HARD):
+        raise InputError(f"the '{game.objective}' objective is built in normal and hard mode "
+                         f"only; got {game.mode} mode")
     return game
 
 
@@ -85,10 +86,12 @@ class _Lexicographic:
     :func:`solver.exact.search.new_search` triple deep enough for the class."""
 
     def __init__(self, objective: Objective, table, guess_of_answer, zobrist1, zobrist2, search,
-                 n_patterns: int, rules, constraint, candidates):
+                 n_patterns: int, mode_id: int, rules):
         from solver.exact.search import evaluate_guess, guess_bounds_of
 
         self.objective = objective
+        self.mode_id = mode_id
+        self.hard = mode_id == MODES.index(Mode.HARD)
         self.table = table
         self.guess_of_answer = guess_of_answer
         self.zobrist = (zobrist1, zobrist2)
@@ -96,9 +99,7 @@ class _Lexicographic:
         self.n_patterns = n_patterns
         self.all_green = n_patterns - 1
         self.rules = rules
-        self.constraint = constraint
-        self.candidates = candidates
-        self.memo: dict[tuple[bytes, int], LexicographicValue | None] = {}
+        self.memo: dict[tuple, LexicographicValue | None] = {}
         self._evaluate = evaluate_guess
         self._bounds = guess_bounds_of
 
@@ -109,35 +110,52 @@ class _Lexicographic:
         return [(int(code), state[codes == code]) for code in np.unique(codes)
                 if code != self.all_green]
 
-    def optimal_guesses(self, state: np.ndarray, d: int) -> tuple[int, list[int]]:
-        """(V*(S, d), the guesses g with Q*(S, d, g) = V*(S, d), in the candidate order);
-        V* is INF (and the list empty) when S cannot be won in time."""
+    def after(self, rule: tuple, guess: int, code: int) -> tuple:
+        """The rule (constraint int8[WIDTH], allowed guesses int32 ascending) after ``guess``
+        scored ``code``: the same in normal mode; in hard mode the hints tightened and the
+        guesses that keep them (§10)."""
+        if not self.hard:
+            return rule
+        from solver.game._hard_mode_kernel import filter_allowed, tighten_constraint
+
+        constraint, candidates = rule
+        letters = self.rules[0]
+        tightened = tighten_constraint(constraint, letters[guess], code, np.empty_like(constraint))
+        allowed = np.empty(candidates.shape[0], dtype=np.int32)
+        count = filter_allowed(tightened, letters, candidates, allowed)
+        return tightened, allowed[:count]
+
+    def optimal_guesses(self, state: np.ndarray, d: int, rule: tuple) -> tuple[int, list[int]]:
+        """(V*(S, d), the guesses g with Q*(S, d, g) = V*(S, d), in the candidate order),
+        among the guesses ``rule`` allows; V* is INF (and the list empty) when S cannot be
+        won in time."""
+        constraint, candidates = rule
         n = len(state)
-        bound, order = self._bounds(state, self.table, self.candidates, self.n_patterns, _TOTAL_ID)
-        ranked = np.lexsort((self.candidates, order, bound))
+        bound, order = self._bounds(state, self.table, candidates, self.n_patterns, _TOTAL_ID)
+        ranked = np.lexsort((candidates, order, bound))
         best, optimal = INF, []
         for i in ranked:
             if bound[i] > best or bound[i] >= INF:
                 break  # ascending bounds: no later guess can reach the best value
-            g = int(self.candidates[i])
+            g = int(candidates[i])
             if bound[i] == 2 * n - 1:  # an answer that splits S into singletons: exact (§3.3)
                 value = 2 * n - 1
             else:
                 value = int(self._evaluate(state, g, d, min(best + 1, INF), self.table,
                                            self.guess_of_answer, *self.zobrist, self.search,
-                                           _TOTAL_ID, 0, self.rules, self.constraint,
-                                           self.candidates))
+                                           _TOTAL_ID, self.mode_id, self.rules, constraint,
+                                           candidates))
             if value < best:
                 best, optimal = value, [g]
             elif value == best < INF:
                 optimal.append(g)
         return best, optimal
 
-    def best(self, state: np.ndarray, d: int) -> LexicographicValue | None:
+    def best(self, state: np.ndarray, d: int, rule: tuple) -> LexicographicValue | None:
         """The lexicographic optimum of ``state`` (sorted local answer indices, int32) with
-        ``d`` guesses left; None when it cannot be won in time."""
+        ``d`` guesses left under ``rule`` (:meth:`after`); None when it cannot be won in time."""
         n = len(state)
-        key = (state.tobytes(), d)
+        key = (state.tobytes(), d, rule[0].tobytes() if self.hard else b"")
         if key in self.memo:
             return self.memo[key]
         empty = [0] * d
@@ -149,7 +167,7 @@ class _Lexicographic:
             result = LexicographicValue(3, tuple([1, 1] + empty[2:]),
                                         int(self.guess_of_answer[state[0]]))
         else:
-            total, optimal = self.optimal_guesses(state, d)
+            total, optimal = self.optimal_guesses(state, d, rule)
             result = None
             if total == 2 * n - 1:
                 # every total-optimal tree guesses an answer that splits S into singletons
@@ -160,8 +178,8 @@ class _Lexicographic:
                 for g in optimal:
                     histogram = np.zeros(d, dtype=np.int64)
                     histogram[0] = int(np.any(self.table[g, state] == self.all_green))
-                    for _, members in self.classes(g, state):
-                        child = self.best(members, d - 1)
+                    for code, members in self.classes(g, state):
+                        child = self.best(members, d - 1, self.after(rule, g, code))
                         histogram[1:] += child.histogram
                     candidate = tuple(int(h) for h in histogram)
                     order = second_key(self.objective, candidate)
@@ -170,44 +188,48 @@ class _Lexicographic:
         self.memo[key] = result
         return result
 
-    def tree(self, state: np.ndarray, d: int, dtype) -> tuple:
+    def tree(self, state: np.ndarray, d: int, rule: tuple, dtype) -> tuple:
         """The chosen tree of ``state`` as the search kernel's arrays (preorder, children by
         ascending feedback): (node_guess uint32, edge_start uint32[n_nodes + 1],
         edge_feedback ``dtype``, edge_child uint32)."""
         node_guess, edge_start, edge_feedback, edge_child = [], [], [], []
 
-        def build(members: np.ndarray, guesses_left: int) -> int:
+        def build(members: np.ndarray, guesses_left: int, rule: tuple) -> int:
             node = len(node_guess)
-            chosen = self.best(members, guesses_left)
+            chosen = self.best(members, guesses_left, rule)
             node_guess.append(chosen.guess)
             edge_start.append(len(edge_feedback))
             children = self.classes(chosen.guess, members)
             first = len(edge_feedback)
             edge_feedback.extend(code for code, _ in children)
             edge_child.extend([0] * len(children))
-            for i, (_, child) in enumerate(children):
-                edge_child[first + i] = build(child, guesses_left - 1)
+            for i, (code, child) in enumerate(children):
+                edge_child[first + i] = build(child, guesses_left - 1,
+                                              self.after(rule, chosen.guess, code))
             return node
 
-        build(state, d)
+        build(state, d, rule)
         edge_start.append(len(edge_feedback))
         return (np.asarray(node_guess, dtype=np.uint32), np.asarray(edge_start, dtype=np.uint32),
                 np.asarray(edge_feedback, dtype=dtype), np.asarray(edge_child, dtype=np.uint32))
 
 
 def solve_class(objective: Objective, state, guesses_left: int, table, guess_of_answer, zobrist1,
-                zobrist2, search, n_patterns: int, rules, constraint, candidates) -> tuple:
+                zobrist2, search, n_patterns: int, mode_id: int, rules, constraint,
+                candidates) -> tuple:
     """The lexicographic optimum of one localised root class as the search kernel's
     :func:`~solver.exact.search.search_subtree` returns it: ``(total, node_guess, edge_start,
     edge_feedback, edge_child, stats)``; total INF and an empty tree when the class cannot be
-    won in time. ``objective`` is ``total,worst`` or ``total,tail``; the other arguments as
-    for :func:`~solver.exact.search.search_subtree` (normal mode)."""
+    won in time. ``objective`` is ``total,worst`` or ``total,tail``; ``mode_id`` the mode's
+    id (:attr:`~solver.game.spec.Game.mode_id`); the other arguments as for
+    :func:`~solver.exact.search.search_subtree`."""
     solver = _Lexicographic(objective, table, guess_of_answer, zobrist1, zobrist2, search,
-                            n_patterns, rules, constraint, candidates)
-    result = solver.best(state, guesses_left)
+                            n_patterns, mode_id, rules)
+    rule = (constraint, candidates)
+    result = solver.best(state, guesses_left, rule)
     stats = search[2].copy()
     if result is None:
         empty = np.zeros(0, dtype=np.uint32)
         return (INF, empty, np.zeros(1, dtype=np.uint32), np.zeros(0, dtype=table.dtype), empty,
                 stats)
-    return (result.total, *solver.tree(state, guesses_left, table.dtype), stats)
+    return (result.total, *solver.tree(state, guesses_left, rule, table.dtype), stats)
