@@ -133,13 +133,28 @@ def test_lexicographic_trees_equal_the_brute_force_under_yellow_feedback(legacy,
     assert _equal_brute_force(wl, 5, objective, range(0, wl.n_guesses, 4), "yellow") >= 5
 
 
-@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", [(2, 15, 50, 4), (6, 20, 60, 5)])
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit,stride", [
+    (7, 10, 40, 4, 3), pytest.param(2, 15, 50, 4, 8, marks=pytest.mark.slow),
+    pytest.param(6, 20, 60, 5, 4, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("objective", LEXICOGRAPHIC)
 def test_lexicographic_trees_equal_the_brute_force_in_hard_mode(legacy, seed, n_answers, n_guesses,
-                                                                limit, objective):
+                                                                limit, stride, objective):
     """Hard mode (docs/algorithms.md §10): every state carries the guesses its hints allow."""
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
-    assert _equal_brute_force(wl, limit, objective, range(0, wl.n_guesses, 4), mode="hard") >= 5
+    assert _equal_brute_force(wl, limit, objective, range(0, wl.n_guesses, stride), mode="hard") >= 5
+
+
+@pytest.mark.parametrize("objective", LEXICOGRAPHIC)
+def test_hard_mode_keeps_every_hint_down_the_tree(objective):
+    """SALET's hard-mode class gbyyb (SHELF … SWELL) with SALET and SHLEP: deep in the tree
+    the hints rule out guesses a recursion that kept only the class's first hints would play
+    (it finds 4 games at 3 and 5 at 4, with a guess the rule forbids; the least hard-mode
+    tree has 5 at 3, 3 at 4, 1 at 5)."""
+    answers = "shelf shell slice slide slime slope smell smile spell swell".split()
+    wl = from_words(answers, answers + ["salet", "shlep"], name="gbyyb")
+    assert _equal_brute_force(wl, 6, objective, range(wl.n_guesses), mode="hard") == wl.n_guesses
+    result = solve(Game(wl, mode="hard", objective=objective), "salet", jobs=1, resume=False)
+    assert result.histogram == [0, 1, 5, 3, 1, 0]
 
 
 @pytest.mark.parametrize("objective", LEXICOGRAPHIC)

@@ -69,8 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "total,worst: the least total, then among those trees the least "
                              "worst case; total,tail: the least total, then the fewest games at "
                              "the deepest level, then the next; worst,total: the least worst "
-                             "case, then the least total (docs/algorithms.md §2.5; the "
-                             "total,… ones in normal mode)")
+                             "case, then the least total (docs/algorithms.md §2.5)")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal of an interrupted run and solve from scratch")
     add_debug_option(parser)
