@@ -61,12 +61,13 @@ from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, F
                                  PRIORS_FIELDS, PRIORS_KEY, READABLE_VERSIONS, tree_arrays)
 from policy_tree.tree import DecisionTree
 from solver.game.files import read_input_file
-from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, MAX_WORD_LENGTH, MIN_WORD_LENGTH, all_green
+from solver.game.spec import (MAX_GUESS_LIMIT, OBJECTIVES, FeedbackRule, MAX_WORD_LENGTH,
+                              MIN_WORD_LENGTH, all_green)
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
 from solver.game.wording import counted
 
 KNOWN_MODES = ("normal", "hard")
-KNOWN_OBJECTIVES = ("total", "worst")
+KNOWN_OBJECTIVES = OBJECTIVES
 
 # Expected Python type(s) of each header value after msgpack decoding (bool is rejected
 # separately, since it is an int subclass).

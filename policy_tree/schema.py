@@ -16,7 +16,9 @@ key                     type       meaning
 ``guesses``             bin        the sorted guesses, L ASCII bytes each, concatenated
 ``mode``                str        ``"normal"`` (``"hard"`` reserved for the hard-mode variant)
 ``objective``           str        ``"total"`` (minimise total guesses) or ``"worst"`` (minimise
-                                   the most guesses any answer needs)
+                                   the most guesses any answer needs), or a lexicographic
+                                   objective over them: ``"total,worst"``, ``"total,tail"``,
+                                   ``"worst,total"`` (docs/algorithms.md §2.5)
 ``guess_limit``         int        games must be won within this many guesses (6)
 ``opener``              str        the root guess
 ``total``               int        sum over all answers of guesses used (final one included)

@@ -202,7 +202,8 @@ def _check_header(policy: PolicyTree, report: VerifyReport) -> None:
                     f"'custom-{words.identity[:12]}'")
     proof = policy.header.get("opener_proof")
     if proof is not None:
-        value = policy.total if policy.header["objective"] == Objective.TOTAL else policy.max_guesses
+        primary = Objective(policy.header["objective"]).primary
+        value = policy.total if primary is Objective.TOTAL else policy.max_guesses
         if proof["guesses_sha256"] != words.guesses_sha256:
             report.fail("opener_proof ran over another guess list (its guesses_sha256 differs)")
         if proof["openers"] != words.n_guesses:

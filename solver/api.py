@@ -66,7 +66,8 @@ def _game(words="legacy", *, mode="normal", objective="total", guess_limit: int 
          feedback="standard", priors=None) -> Game:
     """The :class:`~solver.game.spec.Game` these options name, validated once: ``words`` as in
     the module docstring; ``mode`` ``"normal"``/``"hard"``, ``objective``
-    ``"total"``/``"worst"``, ``feedback`` ``"standard"``/``"yellow"`` (names or
+    ``"total"``/``"worst"`` (:func:`solve` also ``"total,worst"``, ``"total,tail"``,
+    ``"worst,total"``), ``feedback`` ``"standard"``/``"yellow"`` (names or
     :class:`~solver.game.spec.Mode`, … members); ``priors`` a
     :class:`~solver.game.priors.Priors` or None.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from solver.game.spec import MODES, OBJECTIVES
+from solver.game.spec import MODES, SEARCH_OBJECTIVES
 from solver.cli import _cli
 from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name, journal_kept
 
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=MODES, default="normal",
                         help="normal (default) or hard: every guess keeps the greens in place "
                              "and uses every revealed letter (the NYT rule)")
-    parser.add_argument("--objective", choices=OBJECTIVES, default="total",
+    parser.add_argument("--objective", choices=SEARCH_OBJECTIVES, default="total",
                         help="minimise total guesses (default) or the worst case")
     parser.add_argument("--rank", type=_cli.positive_count, default=1,
                         help="solve the K best openers exactly (default 1: the best)")

@@ -18,7 +18,8 @@ from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, p
 DESCRIPTION = """\
 Solve the exact optimal Wordle policy for a fixed opener (every game won within the guess
 limit; by default the minimum total guesses, with --objective worst the minimum of the most
-guesses any game needs) and write it as a msgpack decision-tree artifact.
+guesses any game needs, with total,worst / total,tail / worst,total one objective and then
+another among its optimal trees) and write it as a msgpack decision-tree artifact.
 
 The root's feedback classes are solved in parallel; each finished class is recorded in the
 solve's journal (in the user cache, journals/), so an interrupted run resumes where it
@@ -63,8 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "green shown as yellow unless the guess is right; SALET's tree wins "
                              "every game within 6 guesses, docs/variants.md)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="total",
-                        help="minimise the total guesses over all answers (default), or the "
-                             "worst case: the most guesses any answer needs")
+                        help="total: minimise the total guesses over all answers (default); "
+                             "worst: the worst case, the most guesses any answer needs; "
+                             "total,worst: the least total, then among those trees the least "
+                             "worst case; total,tail: the least total, then the fewest games at "
+                             "the deepest level, then the next; worst,total: the least worst "
+                             "case, then the least total (docs/algorithms.md §2.5)")
     parser.add_argument("--no-resume", action="store_true",
                         help="discard the journal of an interrupted run and solve from scratch")
     add_debug_option(parser)
@@ -107,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if tasks:
             bar.stop()
-    title = "optimal tree" if game.objective is Objective.TOTAL else "least worst-case tree"
+    title = {Objective.TOTAL: "optimal tree", Objective.WORST: "least worst-case tree"}.get(
+        game.objective, f"lexicographic optimum ({game.objective})")
     rule = "" if game.feedback is FeedbackRule.STANDARD else f", {game.feedback} feedback"
     table = Table(title=escape(f"{title}: {word_list.name}, {game.mode} mode{rule}, "
                                f"opener {result.opener}"))

@@ -117,6 +117,27 @@ def _solve_task(task: tuple):
     return _solve_class(*task)
 
 
+def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist,
+                               n_patterns, mode_id, rules, constraint, candidates, objective):
+    """One root class under a ``total,…`` objective (a worker task, :func:`_solve_class`'s
+    arguments with the :class:`Objective` last): returns (code, (total, tree arrays..., stats))."""
+    from solver.exact.lexicographic import solve_class
+
+    full_table = _worker_table(table_path)
+    state, table, local_guess_of_answer, z1, z2 = _localise(
+        full_table, answers, guess_of_answer, zobrist)
+    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
+                            full_table.shape[1], n_patterns)
+    return code, solve_class(objective, state, guesses_left, table, local_guess_of_answer, z1, z2,
+                             search, n_patterns, mode_id, local_rules(rules, answers), constraint,
+                             candidates)
+
+
+def _solve_lexicographic_task(task: tuple):
+    """:func:`_solve_lexicographic_class` of one task tuple."""
+    return _solve_lexicographic_class(*task)
+
+
 def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None = None):
     """Exact optimum of one state: ``(value, guess)``.
 
@@ -229,6 +250,13 @@ def _open_journal(game: Game, opener: str, resume: bool):
                                   guess_limit=game.guess_limit, opener=opener,
                                   priors=priors.sha256 if priors is not None else None,
                                   feedback=game.feedback.value)
+    if game.objective.lexicographic:  # its classes are built by Python code, not only kernels
+        import hashlib
+
+        from solver.exact import lexicographic
+
+        fingerprint["lexicographic"] = hashlib.sha256(
+            Path(lexicographic.__file__).read_bytes()).hexdigest()
     # a root class is journaled as it finishes; fsyncing each of a quick tree's 148 classes took
     # longer than its search, so they are fsynced at most once a second (a killed process
     # still loses nothing written: solver.runs.journal, Durability)
@@ -292,7 +320,16 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
     guess_limit = game.guess_limit
     opener = opener.strip().lower()
     opener_index = word_list.guess_index(opener)
-    search_objective = objective_id(game)
+    if game.objective is Objective.WORST_TOTAL:
+        return _solve_worst_total(game, opener, jobs=jobs, progress=progress, resume=resume,
+                                  keep_journal=keep_journal, deadline=deadline)
+    lexicographic = game.objective.lexicographic
+    if lexicographic:  # total,worst or total,tail: the recursion over total-optimal guesses
+        from solver.exact.lexicographic import check_lexicographic
+
+        check_lexicographic(game)
+    search_objective = game.objective if lexicographic else objective_id(game)
+    solve_task = _solve_lexicographic_task if lexicographic else _solve_task
     jobs = check_jobs(jobs)
     started = time.perf_counter()
     table = feedback_table(word_list, feedback=game.feedback)
@@ -328,8 +365,8 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
         # only watches the clock.
         here = [todo.pop()] if workers > 1 and len(todo) > 1 and deadline is None else []
         finished = itertools.chain(
-            (_solve_task(task(*c)) for c in here),
-            Executor(workers).as_finished(_solve_task, (task(*c) for c in todo), len(todo),
+            (solve_task(task(*c)) for c in here),
+            Executor(workers).as_finished(solve_task, (task(*c) for c in todo), len(todo),
                                           deadline))
         sizes = dict((c, len(s)) for c, s in root_classes)
         try:
@@ -362,6 +399,23 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
                        journal if keep_journal else None)
 
 
+def _solve_worst_total(game: Game, opener: str, **options) -> SolveResult:
+    """:func:`solve` under ``worst,total`` (docs/algorithms.md §2.5): the least worst case W*
+    of the opener's trees (the worst-case solve), then the least total among the trees that
+    win every game within W* guesses (the total solve under the guess limit W*), which are
+    exactly the trees whose worst case is W*. The result's game is ``game`` (its guess limit,
+    its histogram's length); its stats are both solves' added."""
+    started = time.perf_counter()
+    keep_journal = options.pop("keep_journal")
+    worst = solve(game.replace(objective=Objective.WORST), opener, keep_journal=False, **options)
+    total = solve(game.replace(objective=Objective.TOTAL, guess_limit=worst.max_guesses), opener,
+                  keep_journal=keep_journal, **options)
+    stats = {name: worst.stats.get(name, 0) + total.stats.get(name, 0)
+             for name in set(worst.stats) | set(total.stats)}
+    return SolveResult(game, total.opener, total.total, total.tree, total.guesses_per_answer,
+                       time.perf_counter() - started, stats, total.journal)
+
+
 def _check_value(game: Game, per_answer: np.ndarray, class_values: list[int]) -> tuple[int, int]:
     """(the replayed tree's value, the value the search found) under the objective: the total
     is n + Σ class values (W + Σ under priors); the worst case is 1 + the largest class value
@@ -370,7 +424,7 @@ def _check_value(game: Game, per_answer: np.ndarray, class_values: list[int]) ->
     if priors is not None:
         return (int((priors.weights * per_answer).sum()),
                 int(priors.weights.sum()) + sum(class_values))
-    if game.objective is Objective.WORST:
+    if game.objective.primary is Objective.WORST:
         return int(per_answer.max()), 1 + max(class_values, default=0)
     return int(per_answer.sum()), len(per_answer) + sum(class_values)
 

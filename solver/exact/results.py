@@ -74,8 +74,9 @@ class SolveResult:
 
     @property
     def value(self) -> int:
-        """The optimised value: ``total`` (objective total) or ``max_guesses`` (worst)."""
-        return self.max_guesses if self.game.objective is Objective.WORST else self.total
+        """The optimised value: ``total`` (objective total) or ``max_guesses`` (worst); under
+        a lexicographic objective, its primary objective's (docs/algorithms.md §2.5)."""
+        return self.max_guesses if self.game.objective.primary is Objective.WORST else self.total
 
     @property
     def average(self) -> float:

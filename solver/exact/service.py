@@ -79,8 +79,9 @@ class SearchService:
     """The exact answers of one game (module docstring).
 
     Args:
-        game: the :class:`~solver.game.spec.Game`: lists, mode (§10), objective (§2), guess
-            limit, feedback rule (§10.4), priors (the weighted total, §10.3).
+        game: the :class:`~solver.game.spec.Game`: lists, mode (§10), objective (§2; under a
+            lexicographic one, §2.5, its trees, valued and searched under its primary
+            objective), guess limit, feedback rule (§10.4), priors (the weighted total, §10.3).
         table: the feedback table of the rule (loaded from the cache when first needed).
         book: use the opening book (shipped, cached and solved opener trees); False: only the
             trees given (:meth:`for_tree`), every other state searched on its own (and the
@@ -97,7 +98,9 @@ class SearchService:
         from solver.exact.bellman import check_searchable
         from solver.exact.book import OpeningBook
 
-        self.game = check_searchable(game)
+        # the searches minimise the primary objective; the book holds the trees of the game's
+        # own (a lexicographic tree's values are its primary objective's, docs/algorithms.md §2.5)
+        self.game = check_searchable(game.replace(objective=game.objective.primary))
         self.word_list: WordList = game.word_list
         self.priors = game.priors
         self._table = table

@@ -50,18 +50,37 @@ class Mode(StrEnum):
 
 
 class Objective(StrEnum):
-    """Objectives of the exact solver (docs/algorithms.md §2.1 and §2.2): ``total`` (Σ guesses
-    over the answers) or ``worst`` (the most guesses any answer needs). The value's index is
-    the objective id the search kernel is specialised on."""
+    """Objectives of the exact solver (docs/algorithms.md §2.1, §2.2, §2.5): ``total`` (Σ guesses
+    over the answers) or ``worst`` (the most guesses any answer needs), which the search
+    minimises (the value's index in :data:`SEARCH_OBJECTIVES` is the objective id the search
+    kernel takes); and the lexicographic objectives built over them (§2.5): ``total,worst``
+    (the least total, then among those trees the least worst case), ``total,tail`` (the least
+    total, then the fewest games at the deepest level, then the next level up, …) and
+    ``worst,total`` (the least worst case, then the least total)."""
 
     TOTAL = "total"
     WORST = "worst"
+    TOTAL_WORST = "total,worst"
+    TOTAL_TAIL = "total,tail"
+    WORST_TOTAL = "worst,total"
+
+    @property
+    def primary(self) -> Objective:
+        """The objective minimised first, :attr:`TOTAL` or :attr:`WORST` (itself for those)."""
+        return Objective(self.value.split(",")[0])
+
+    @property
+    def lexicographic(self) -> bool:
+        """Whether a second key breaks the primary objective's ties (§2.5)."""
+        return "," in self.value
 
 
 #: The names each option takes (what a command line offers as choices).
 FEEDBACK_RULES = tuple(rule.value for rule in FeedbackRule)
 MODES = tuple(mode.value for mode in Mode)
 OBJECTIVES = tuple(objective.value for objective in Objective)
+#: The objectives the search kernel minimises directly (the others are built over them).
+SEARCH_OBJECTIVES = tuple(objective.value for objective in Objective if not objective.lexicographic)
 
 
 def _member(kind: type[StrEnum], value, name: str):
@@ -190,8 +209,13 @@ class Game:
 
     @property
     def objective_id(self) -> int:
-        """The objective as the small integer the search kernel is specialised on."""
-        return OBJECTIVES.index(self.objective)
+        """The objective as the small integer the search kernel is specialised on; InputError
+        for a lexicographic objective, which only :func:`solver.exact.bellman.solve` builds
+        (over its primary objective's search)."""
+        if self.objective.lexicographic:
+            raise InputError(f"the '{self.objective}' objective builds a whole tree "
+                             "(tools.solve); this search takes 'total' or 'worst'")
+        return SEARCH_OBJECTIVES.index(self.objective)
 
     @property
     def mode_id(self) -> int:

@@ -52,7 +52,8 @@ def game_inputs(game) -> tuple:
 def artifact_path(game, opener: str, *, directory: str | Path = "artifacts") -> Path:
     """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
     (mode ``normal`` or ``hard``),
-    ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective, with
+    ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective (the objective's
+    name with ``-`` for ``,`` for a lexicographic one: ``legacy-normal-total-tail-salet``), with
     ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
     objective for Yellow Wordle (``legacy-normal-yellow-salet-limit8.msgpack``). ``<name>`` is the lists'
     :attr:`~solver.game.wordlists.WordList.output_name`: ``legacy``/``nyt-2024`` for the
@@ -60,7 +61,7 @@ def artifact_path(game, opener: str, *, directory: str | Path = "artifacts") -> 
     ``game``: the :class:`~solver.game.spec.Game`."""
     priors = game.priors
     kind = "" if game.feedback is FeedbackRule.STANDARD else f"{game.feedback.value}-"
-    kind += "" if game.objective is Objective.TOTAL else f"{game.objective.value}-"
+    kind += "" if game.objective is Objective.TOTAL else f"{game.objective.value.replace(',', '-')}-"
     if priors is not None:  # named by the weights: "wordfreq-", or "priors-<12 hex of sha256>-"
         kind += "wordfreq-" if priors.source == "wordfreq" else f"priors-{priors.sha256[:12]}-"
     limit = "" if game.guess_limit == GUESS_LIMIT else f"-limit{game.guess_limit}"
