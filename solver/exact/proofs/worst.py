@@ -22,10 +22,12 @@ first one some opener guarantees, each deciding every opener that has not guaran
 level (all of them up to that first level, then only those that failed the level below), up
 to the guess limit. An opener that guarantees level K then has the exact value K, and one
 that fails the guess limit the exact value ``INF``: no policy that plays it first wins every
-game within the limit (``inf`` in the openers table; a larger ``guess_limit`` goes on). The table is the same for
-every run of the same proof: each decision is a yes or no that does not depend on the memo,
-and the chunks a level decides depend only on the outcomes of the chunks before them. Rows
-are listed best first, ties (the rule with a least maximum) in the proof's order.
+game within the limit (``inf`` in the openers table; a larger ``guess_limit`` goes on).
+
+The table is the same for every run of the same proof: each decision is a yes or no that
+does not depend on the memo, and the chunks a level decides depend only on the outcomes of
+the chunks before them. Rows are listed best first, ties (the rule with a least maximum) in
+the proof's order.
 
 The work goes to the runner of :mod:`solver.exact.proofs.runner` (joblib processes or a dask
 cluster); each keeps one memo of decided states across its chunks. Each finished chunk is
