@@ -54,3 +54,18 @@ def test_a_terminal_gets_the_live_bar_only():
         task = bar.add_task("solving salet", total=2)
         bar.update(task, completed=1)
     assert "answers," not in out.getvalue()
+
+
+def test_a_reset_task_reports_again_after_its_last_line():
+    """One task for the levels of a proof: finished at one level, reset for the next, it gets
+    lines again (a finished task's last line used to be its last for good)."""
+    bar, out = _progress(terminal=False, interval=3600)
+    with bar:
+        task = bar.add_task("within 4", total=2)
+        for level in (4, 5):
+            bar.reset(task, total=2, description=f"within {level}")
+            for done in (1, 2):
+                bar.update(task, completed=done)
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    assert [line.split(",")[0] for line in lines] == ["within 4: 1/2 answers", "within 4: 2/2 answers",
+                                                      "within 5: 1/2 answers", "within 5: 2/2 answers"]

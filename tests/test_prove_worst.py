@@ -10,6 +10,7 @@ import pytest
 from conftest import random_sub_list
 from naive import INF, BruteForce, table as naive_table
 from naive_hard import HardBruteForce
+from naive_worst import every_opener_least_worst_case
 from solver.exact.bellman import search_rules
 from solver.exact.prove import openers_csv, prove
 from solver.game.errors import InputError
@@ -124,15 +125,7 @@ def test_opener_wins_in_hard_mode_equals_the_brute_force(legacy, kind, seed, n_a
 
 
 def brute_worst(wl, mode, limit=6):
-    table = naive_table(wl.guesses, wl.answers)
-    everything = tuple(range(wl.n_answers))
-    if mode == "hard":
-        brute = HardBruteForce(wl.guesses, wl.answers, table, "worst")
-        all_guesses = frozenset(range(wl.n_guesses))
-        return {wl.guesses[g]: brute.cost(g, everything, all_guesses, limit)
-                for g in range(wl.n_guesses)}
-    brute = BruteForce(table, list(wl.answer_guess_index), "worst")
-    return {wl.guesses[g]: brute.guess_cost(g, everything, limit) for g in range(wl.n_guesses)}
+    return every_opener_least_worst_case(wl, mode, limit)
 
 
 @pytest.mark.kernels
@@ -183,13 +176,152 @@ def test_the_worst_case_table_does_not_depend_on_the_workers_or_a_resume(tmp_pat
     assert openers_csv(complete) == openers_csv(one)
 
 
-def test_no_opener_in_time_is_unwinnable(tmp_path, monkeypatch, legacy):
+# -- every opener's least worst case (--all) ----------------------------------------------------
+@pytest.mark.kernels
+@pytest.mark.parametrize("kind,seed,n_answers,n_guesses,mode,limit", [
+    ("random", 1, 20, 60, "normal", 6), ("family", 2, 18, 50, "normal", 6),
+    ("family", 3, 22, 40, "normal", 6), ("family", 11, 25, 35, "normal", 6),
+    ("family", 11, 25, 35, "normal", 7), ("family", 2, 18, 50, "hard", 6),
+    ("family", 3, 22, 40, "hard", 6), ("family", 9, 24, 60, "hard", 6)])
+def test_every_openers_least_worst_case_equals_the_brute_force(tmp_path, monkeypatch, legacy, kind,
+                                                               seed, n_answers, n_guesses, mode,
+                                                               limit):
+    """``all_openers``: every row exact, each opener's value (INF: not within the guess limit)
+    == the brute force's least worst case; the rows best first in the proof's order; the
+    levels go on past the best one up to the limit while some opener has not won."""
+    from solver.exact.prove import least_worst_case_counts
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = make_list(legacy, kind, seed, n_answers, n_guesses)
+    truth = every_opener_least_worst_case(wl, mode, limit)
+    result = prove(Game(wl, objective="worst", mode=mode, guess_limit=limit), jobs=1,
+                   resume=False, all_openers=True)
+    assert all(row.status == "exact" for row in result.openers)
+    assert {row.opener: row.value for row in result.openers} == truth
+    assert len(result.openers) == wl.n_guesses
+    assert [row.value for row in result.openers] == sorted(truth.values())
+    counts = least_worst_case_counts(result)
+    assert counts == {v: list(truth.values()).count(v) for v in sorted(set(truth.values()))}
+    worst = max(truth.values())
+    last = limit if worst >= INF else worst
+    assert list(result.phase_seconds) == [f"within {k}" for k in range(1, last + 1)]
+    # the usual proof's exact rows agree, and its bounds are below the values found here
+    usual = prove(Game(wl, objective="worst", mode=mode, guess_limit=limit), jobs=1, resume=False)
+    for row in usual.openers:
+        assert row.value == truth[row.opener] if row.status == "exact" else row.value <= truth[row.opener]
+
+
+def test_the_lists_of_the_all_tests_cover_every_outcome(legacy):
+    """The lists above hold openers at 3, 4, 5, 6 and beyond 6 guesses (normal and hard), so
+    the levels past the best one and the INF rows are exercised."""
+    seen = set()
+    for kind, seed, n_answers, n_guesses, mode in [("random", 1, 20, 60, "normal"),
+                                                   ("family", 2, 18, 50, "normal"),
+                                                   ("family", 3, 22, 40, "hard"),
+                                                   ("family", 11, 25, 35, "normal")]:
+        seen |= set(every_opener_least_worst_case(make_list(legacy, kind, seed, n_answers, n_guesses),
+                                                  mode).values())
+    assert {3, 4, 5, 6, INF} <= seen
+
+
+@pytest.mark.kernels
+def test_every_openers_table_is_the_same_after_a_resume(tmp_path, monkeypatch, legacy):
+    """An ``all_openers`` run stopped part-way (its journal cut, one record torn) resumes to the
+    same CSV byte for byte, with 2 workers too; a finished journal answers every decision."""
+    from solver.exact.proofs import total as prove_module
+    from solver.runs.journal import _frames
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = make_list(legacy, "family", 3, 22, 40)
+    game = Game(wl, objective="worst")
+    one = prove(game, jobs=1, resume=False, all_openers=True)
+    assert {row.value for row in one.openers} == {5, 6}
+    path = prove_module.proof_journal(game, 1, all_openers=True)
+    assert path.name.startswith("prove-worst-all-") and path != prove_module.proof_journal(game, 1)
+    data = path.read_bytes()
+    frames = _frames(data)
+    assert len(frames) > 6
+    path.write_bytes(data[:frames[len(frames) - 2][1] + 7])  # the last level's record lost
+    resumed = prove(game, jobs=2, all_openers=True)
+    assert openers_csv(resumed) == openers_csv(one)
+    complete = prove(game, jobs=1, all_openers=True)
+    assert 0 < resumed.reused < complete.reused == sum(
+        min(row.value, 6) for row in one.openers)  # opener o decided at levels 1..W(o)
+    assert openers_csv(complete) == openers_csv(one)
+
+
+def test_all_is_refused_where_it_has_no_meaning(legacy):
+    wl = random_sub_list(legacy, 8, 20, 40)
+    with pytest.raises(InputError, match="--all is for --objective worst"):
+        prove(Game(wl), jobs=1, all_openers=True)
+    with pytest.raises(InputError, match="--rank"):
+        prove(Game(wl, objective="worst"), rank=2, jobs=1, all_openers=True)
+
+
+@pytest.mark.kernels
+def test_the_cli_writes_every_openers_least_worst_case(tmp_path, monkeypatch, legacy):
+    """``tools.prove --objective worst --all`` in a subprocess: the CSV holds every opener's
+    brute-force value (``inf`` beyond the limit, no lower_bound row), and what it prints is
+    counted from those rows."""
+    import csv
+    import os
+    import re
+    import subprocess
+    import sys
+
+    wl = make_list(legacy, "family", 11, 25, 35)
+    truth = every_opener_least_worst_case(wl, "normal")
+    words = tmp_path / "words"
+    words.mkdir()
+    (words / "answers.txt").write_text("".join(w + "\n" for w in wl.answers))
+    (words / "guesses.txt").write_text("".join(w + "\n" for w in wl.guesses))
+    out = tmp_path / "openers.csv"
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
+    env = dict(os.environ, COLUMNS="200")
+    command = [sys.executable, "-m", "tools.prove", "--words", str(words), "--objective", "worst",
+               "--all", "--jobs", "1", "--out", str(out)]
+    done = subprocess.run(command, cwd=ARTIFACTS.parent, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    with open(out, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {r["opener"]: r["value"] for r in rows} == {
+        w: "inf" if v >= INF else str(v) for w, v in truth.items()}
+    assert {r["status"] for r in rows} == {"exact"}
+    sixes, beyond = list(truth.values()).count(6), list(truth.values()).count(INF)
+    assert sixes and beyond
+    assert (f"proven for every opener: {sixes} openers win every game within 6 but not 5; "
+            f"{beyond} openers do not win every game within 6 guesses") in done.stdout
+    assert re.search(rf"│\s+more than 6 │\s+{beyond} │", done.stdout)
+    assert re.search(rf"within 6: {len(rows)} decided, {sixes} win", done.stdout)
+    assert not prove_module_journal(wl).exists()  # finished: the journal is gone
+    # a rerun (nothing to resume) writes the same bytes
+    first = out.read_bytes()
+    done = subprocess.run(command, cwd=ARTIFACTS.parent, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == first
+    # --all with the total objective: a clear error, exit status 2
+    done = subprocess.run(command[:5] + ["--all", "--jobs", "1", "--out", str(out)],
+                          cwd=ARTIFACTS.parent, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2 and "--all is for --objective worst" in done.stderr
+
+
+def prove_module_journal(wl):
+    from solver.exact.proofs import total as prove_module
+
+    return prove_module.proof_journal(Game(wl, objective="worst"), 1, all_openers=True)
+
+
+@pytest.mark.parametrize("all_openers", [False, True])
+def test_no_opener_in_time_is_unwinnable(tmp_path, monkeypatch, legacy, all_openers):
     from solver.exact.bellman import UnwinnableError
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = make_list(legacy, *LISTS[5])  # every opener needs 6 guesses or more
     with pytest.raises(UnwinnableError, match="within 5 guesses"):
-        prove(Game(wl, objective="worst", guess_limit=5), jobs=1, resume=False)
+        prove(Game(wl, objective="worst", guess_limit=5), jobs=1, resume=False,
+              all_openers=all_openers)
 
 
 def test_top_is_refused_for_the_worst_case(legacy):

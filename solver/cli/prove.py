@@ -32,6 +32,13 @@ decides every opener (can some policy that plays it first win every game within 
 guesses?) until an opener guarantees K; every opener then failed K - 1, so K is the least
 worst case over all openers (docs/algorithms.md §9.5). Legacy lists on 2 cores: about 5
 minutes in normal mode.
+
+With --objective worst --all every opener gets its exact least worst case: the levels go on
+past the best one, each deciding every opener that has not yet won, up to --guess-limit; the
+CSV then holds no lower_bound row (value inf: the opener cannot win every game within the
+limit), and the summary counts the openers at each value. It decides every opener at the
+best level and beyond, so it takes far longer than the proof of the best opener
+(docs/prove.md); it is journaled like the rest (its own journal), so it resumes.
 """
 
 
@@ -49,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="minimise total guesses (default) or the worst case")
     parser.add_argument("--rank", type=_cli.positive_count, default=1,
                         help="solve the K best openers exactly (default 1: the best)")
+    parser.add_argument("--all", dest="all_openers", action="store_true",
+                        help="with --objective worst: every opener's exact least worst case "
+                             "(5, 6, ... or inf: cannot win every game within --guess-limit), "
+                             "not only the best one's; the CSV then has no lower_bound rows")
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers: consider only these")
     parser.add_argument("--top", type=_cli.positive_count, default=None, metavar="N",
@@ -114,8 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         current = {"phase": None}
 
         def progress(info):
-            if info["phase"] != current["phase"]:  # a new phase: the ETA starts afresh
-                current["phase"] = info["phase"]
+            phase = (info["phase"], info.get("level"))
+            if phase != current["phase"]:  # a new phase or level: the ETA starts afresh
+                current["phase"] = phase
                 bar.reset(task)
             if info["phase"] == "level":
                 description = (f"within {info['level']} guesses: {info['won']} openers win "
@@ -128,8 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         result = prove(game, rank=args.rank, openers=openers, jobs=args.jobs,
                        memory_gb=args.memory_gb, resume=not args.no_resume, progress=progress,
-                       backend=args.backend, scheduler=args.scheduler, top=args.top)
-    journal = proof_journal(game, args.rank, openers, args.top)
+                       backend=args.backend, scheduler=args.scheduler, top=args.top,
+                       all_openers=args.all_openers)
+    journal = proof_journal(game, args.rank, openers, args.top, args.all_openers)
     try:
         path, timings = save_openers_csv(result, path)
     except OSError as exc:
@@ -142,7 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tree_path = None
     if args.tree:
         tree_path = save_proven_tree(result, jobs=args.jobs)
-    discard_journal(game, args.rank, openers, args.top)
+    discard_journal(game, args.rank, openers, args.top, args.all_openers)
+    if args.all_openers:
+        _report_every_opener(result, path, timings, tree_path)
+        return EXIT_OK
     # the table and the "proven" sentences come from the rows the CSV holds (ties included)
     stand = standing(result)
     table = Table(title=f"best openers: {word_list.name}, {args.mode}, {args.objective}")
@@ -173,6 +189,41 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{result.seconds:.1f} s; CSV {path} (timings: {timings})"
                     + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True)
     return EXIT_OK
+
+
+def _report_every_opener(result, path, timings, tree_path) -> None:
+    """The summary of ``--all``: how many openers have each least worst case (the first few of
+    each in the proof's order), the "proven" sentences, and the levels' decisions and times;
+    every figure is counted from the rows the CSV holds."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from solver.exact.bellman import INF
+    from solver.exact.prove import least_worst_case_counts, proof_sentences
+
+    counts = least_worst_case_counts(result)
+    game = result.game
+    table = Table(title=f"every opener's least worst case: {result.word_list.name}, "
+                        f"{game.mode.value}")
+    for column in ("least worst case", "openers", "first in the proof's order"):
+        table.add_column(column, justify="left" if column.startswith("first") else "right")
+    for value, openers in counts.items():
+        first = [row.opener for row in result.openers if row.value == value][:5]
+        label = f"more than {game.guess_limit}" if value >= INF else str(value)
+        table.add_row(label, str(openers), ", ".join(first) + (", …" if openers > 5 else ""))
+    console = Console()
+    console.print(table)
+    for sentence in proof_sentences(result):
+        console.print(sentence, soft_wrap=True, highlight=False)
+    # level K decided every opener whose value is K or more (all of them below the least)
+    levels = "; ".join(
+        f"within {k}: {sum(1 for row in result.openers if row.value >= k)} decided, "
+        f"{sum(1 for row in result.openers if row.value == k)} win, {seconds:.1f} s"
+        for k, seconds in ((int(name.split()[-1]), seconds)
+                           for name, seconds in result.phase_seconds.items()))
+    console.print(f"{levels}; {result.reused} decisions from the journal; "
+                  f"{result.seconds:.1f} s in all; CSV {path} (timings: {timings})"
+                  + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True, highlight=False)
 
 
 def run() -> None:

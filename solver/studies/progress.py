@@ -39,6 +39,12 @@ class LineProgress(Progress):
         super().update(task_id, **kwargs)
         self._line(task_id)
 
+    def reset(self, task_id, **kwargs) -> None:
+        """Progress.reset, and the task's lines start afresh (a finished task said its last
+        line; reset, it runs again: the levels of a proof on one task)."""
+        super().reset(task_id, **kwargs)
+        self._said.pop(task_id, None)
+
     def advance(self, task_id, advance: float = 1) -> None:
         super().advance(task_id, advance)
         self._line(task_id)

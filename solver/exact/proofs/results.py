@@ -12,6 +12,7 @@ from pathlib import Path
 from solver.exact.bellman import INF
 from solver.game.files import write_atomic
 from solver.game.spec import Game, Objective
+from solver.game.wording import counted
 from solver.game.wordlists import WordList
 
 #: Columns of the openers CSV (deterministic: committed as an artifact).
@@ -177,6 +178,20 @@ def standing(result: ProofResult) -> Standing:
     return Standing(shown, kth, others, least, undecided)
 
 
+def least_worst_case_counts(result: ProofResult) -> dict[int, int] | None:
+    """For a worst-case proof of every opener (``prove(..., all_openers=True)``: every row
+    ``exact``): how many openers have each least worst case, ``{value: openers}`` in
+    increasing value (``INF``: cannot win every game within the guess limit); None when some
+    row is only a bound."""
+    if result.game.objective is not Objective.WORST or \
+            any(row.status is not OpenerStatus.EXACT for row in result.openers):
+        return None
+    counts: dict[int, int] = {}
+    for row in result.openers:
+        counts[row.value] = counts.get(row.value, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def proof_sentences(result: ProofResult) -> list[str]:
     """The sentences ``tools.prove`` prints under its table (before the summary of the run),
     each derived from the rows of ``result`` (:func:`standing`): what is proven about the
@@ -198,6 +213,20 @@ def proof_sentences(result: ProofResult) -> list[str]:
             text += (", as does the other opener ranked 1" if others == 1 else
                      f", as do the {others} other openers ranked 1")
         lines = [text]
+        counts = least_worst_case_counts(result)
+        if counts is not None:  # every opener's value is exact: say how many have each
+            parts = []
+            for value, openers in counts.items():
+                who = f"{counted(openers, 'opener')} {'wins' if openers == 1 else 'win'}"
+                if value >= INF:
+                    who = f"{counted(openers, 'opener')} {'does' if openers == 1 else 'do'} not"
+                    parts.append(f"{who} win every game within "
+                                 f"{counted(result.game.guess_limit, 'guess')}")
+                else:
+                    parts.append(f"{who} every game within {value}"
+                                 + (f" but not {value - 1}" if value > 1 else ""))
+            lines.append(f"proven for every opener{scope}: " + "; ".join(parts))
+            return lines
         if stand.others_least is not None:
             lines.append(f"proven: every other opener{scope} needs at least {stand.others_least} "
                          "guesses in some game" + _ties(stand))

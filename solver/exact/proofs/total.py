@@ -56,7 +56,7 @@ from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
 from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
                                         resident)
 from solver.runs.naming import journal_path
-from solver.exact.proofs.worst import prove_least_maximum
+from solver.exact.proofs.worst import journal_kind as worst_journal_kind, prove_least_maximum
 from solver.game.wording import counted
 
 #: Openers bounded first (phase A), in the cheap order.
@@ -142,14 +142,15 @@ def bound_chunks(openers: list[int], cheap: np.ndarray, beta: int) -> list[list[
             + [ruled_out[i:i + RULED_OUT_CHUNK] for i in range(0, len(ruled_out), RULED_OUT_CHUNK)])
 
 
-def _journal_kind(game: Game) -> str:
+def _journal_kind(game: Game, all_openers: bool = False) -> str:
     """The worst-case objective's proof has journals of its own (:mod:`solver.exact.proofs.worst`)."""
-    return "prove-worst" if game.objective is Objective.WORST else "prove"
+    return worst_journal_kind(all_openers) if game.objective is Objective.WORST else "prove"
 
 
 def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb: float = 4.0,
           resume: bool = True, progress=None, backend: str = "loky",
-          scheduler: str | None = None, top: int | None = None) -> ProofResult:
+          scheduler: str | None = None, top: int | None = None,
+          all_openers: bool = False) -> ProofResult:
     """Find and prove the best opener(s) over all allowed guesses (or over ``openers``).
 
     Args:
@@ -176,6 +177,9 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         top: optional N ≥ ``rank``: consider only the N openers (of ``openers``, or of all
             guesses) with the best full depth-one bounds, ties by the cheap bound, Σ|C|² and
             index; the result is then the best of those N, not a proof over all openers.
+        all_openers: the worst-case objective only: every opener's exact least worst case
+            (:mod:`solver.exact.proofs.worst`), ``INF`` for one that cannot win every game
+            within the guess limit; ``rank`` must then be 1.
 
     Returns:
         :class:`ProofResult`.
@@ -184,7 +188,8 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         InputError: ``rank`` < 1 or larger than the number of openers (or than ``top``),
             ``top`` < 1, an unknown opener,
             an empty opener list, priors or another feedback rule, a bad memory budget or backend,
-            an unreachable dask scheduler.
+            an unreachable dask scheduler, ``all_openers`` with the total objective or a
+            ``rank`` other than 1.
         UnwinnableError: no opener wins every game within the guess limit.
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
@@ -210,6 +215,12 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     workers = worker_count(jobs)
+    if all_openers and game.objective is not Objective.WORST:
+        raise InputError("--all is for --objective worst (the total objective's proof solves "
+                         "only the openers it cannot rule out by their bound)")
+    if all_openers and rank != 1:
+        raise InputError(f"--rank has no meaning with --all (every opener is solved exactly), "
+                         f"got {rank}")
     if game.objective is Objective.WORST:
         if top is not None:
             raise InputError("--top is for the total objective: the worst-case proof decides "
@@ -217,7 +228,8 @@ def prove(game: Game, *, rank: int = 1, openers=None, jobs: int = -1, memory_gb:
         names = tuple(word_list.guesses[g] for g in chosen) if openers is not None else None
         return prove_least_maximum(word_list, game, rank=rank, chosen=chosen, names=names,
                                    jobs=workers, memory_gb=memory_gb, resume=resume,
-                                   progress=progress, backend=backend, scheduler=scheduler)
+                                   progress=progress, backend=backend, scheduler=scheduler,
+                                   all_openers=all_openers)
     started = time.perf_counter()
     runner = Executor(workers, backend, scheduler)
     try:
@@ -432,16 +444,19 @@ def save_proven_tree(result: ProofResult, *, jobs: int = -1, progress=None,
     return path
 
 
-def proof_journal(game: Game, rank: int, openers=None, top: int | None = None) -> Path:
+def proof_journal(game: Game, rank: int, openers=None, top: int | None = None,
+                  all_openers: bool = False) -> Path:
     """The journal of the proof :func:`prove` runs for these arguments."""
     word_list = game.word_list
     names = tuple(sorted(word_list.guesses[word_list.guess_index(w)] for w in openers)) \
         if openers is not None else None
-    return journal_path(_journal_kind(game), *proof_journal_inputs(game, rank, names, top))
+    return journal_path(_journal_kind(game, all_openers),
+                        *proof_journal_inputs(game, rank, names, top))
 
 
-def discard_journal(game: Game, rank: int, openers=None, top: int | None = None) -> None:
+def discard_journal(game: Game, rank: int, openers=None, top: int | None = None,
+                    all_openers: bool = False) -> None:
     """Remove a finished proof's journal (after its outputs are written)."""
-    path = proof_journal(game, rank, openers, top)
+    path = proof_journal(game, rank, openers, top, all_openers)
     if path.exists():
         os.unlink(path)

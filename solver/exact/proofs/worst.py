@@ -15,10 +15,19 @@ level:
 
 Every level but the last decides *every* opener, so an opener that guarantees the last level
 K has the exact value K (it failed K − 1), one that failed K has the proven bound K + 1, and
-one not reached at level K keeps the bound K of the level below. The table is the same for
-every run of the same proof: each decision is a yes or no that does not depend on the memo,
-and the chunks a level decides depend only on the outcomes of the chunks before them. Rows
-are listed best first, ties (the rule with a least maximum) in the proof's order.
+one not reached at level K keeps the bound K of the level below.
+
+With ``all_openers`` every opener gets its exact least worst case: the levels go on past the
+first one some opener guarantees, each deciding every opener that has not guaranteed a lower
+level (all of them up to that first level, then only those that failed the level below), up
+to the guess limit. An opener that guarantees level K then has the exact value K, and one
+that fails the guess limit the exact value ``INF``: no policy that plays it first wins every
+game within the limit (``inf`` in the openers table; a larger ``guess_limit`` goes on).
+
+The table is the same for every run of the same proof: each decision is a yes or no that
+does not depend on the memo, and the chunks a level decides depend only on the outcomes of
+the chunks before them. Rows are listed best first, ties (the rule with a least maximum) in
+the proof's order.
 
 The work goes to the runner of :mod:`solver.exact.proofs.runner` (joblib processes or a dask
 cluster); each keeps one memo of decided states across its chunks. Each finished chunk is
@@ -87,9 +96,15 @@ def decide_openers(job: Job, openers: list[int], limit: int) -> list[tuple[int, 
     return out
 
 
+def journal_kind(all_openers: bool) -> str:
+    """The kind of a worst-case proof's journal (:func:`solver.runs.naming.journal_path`):
+    ``prove-worst``, or ``prove-worst-all`` for the proof of every opener's value."""
+    return "prove-worst-all" if all_openers else "prove-worst"
+
+
 def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names, jobs: int,
                         memory_gb: float, resume: bool, progress, backend: str,
-                        scheduler: str | None) -> ProofResult:
+                        scheduler: str | None, all_openers: bool = False) -> ProofResult:
     """The worst-case opener proof (the module docstring); called by
     :func:`solver.exact.proofs.total.prove` with its arguments checked.
 
@@ -117,29 +132,38 @@ def prove_least_maximum(word_list, game, *, rank: int, chosen: list[int], names,
         # most classes first (answers first among equal counts), then Σ|C|², then index
         cheap, order = guess_bounds(everything, table, game.n_patterns, TOTAL)
         queue = sorted(chosen, key=lambda g: (int(cheap[g]), int(order[g]), g))
-        fingerprint = run_fingerprint(word_list, kind="prove-worst", solver_version=SOLVER_VERSION,
+        kind = journal_kind(all_openers)
+        fingerprint = run_fingerprint(word_list, kind=kind, solver_version=SOLVER_VERSION,
                                       mode=game.mode.value, objective=game.objective.value,
                                       guess_limit=game.guess_limit, rank=rank, openers=list(names or ()))
-        path = journal_path("prove-worst", *proof_journal_inputs(game, rank, names))
+        path = journal_path(kind, *proof_journal_inputs(game, rank, names))
         with Journal.open(path, fingerprint, resume=resume) as journal:
             proof = _Levels(word_list, game, rank, queue, runner.share(job), runner, journal,
-                            progress, started)
+                            progress, started, all_openers)
             rows = proof.run()
-            if not rows or rows[0].status is not OpenerStatus.EXACT:
+            if not _winnable(rows):
                 journal.discard()  # proven unwinnable: finished, nothing left to resume
     finally:
         runner.close()
-    if not rows or rows[0].status is not OpenerStatus.EXACT:
+    if not _winnable(rows):
         raise UnwinnableError(f"no opener wins every game within {counted(game.guess_limit, 'guess')}")
     return ProofResult(word_list, game, rank, rows, len(proof.seconds), proof.reused,
                        time.perf_counter() - started, proof.phase_seconds)
 
 
+def _winnable(rows: list[OpenerValue]) -> bool:
+    """Whether the best row guarantees some level (with ``all_openers`` a row may be exact
+    ``INF``)."""
+    return bool(rows) and rows[0].status is OpenerStatus.EXACT and rows[0].value < INF
+
+
 class _Levels:
     """The levels of :func:`prove_least_maximum` over one journal."""
 
-    def __init__(self, word_list, game, rank, queue, job, runner, journal, progress, started):
+    def __init__(self, word_list, game, rank, queue, job, runner, journal, progress, started,
+                 all_openers=False):
         self.word_list, self.game, self.rank, self.queue = word_list, game, rank, queue
+        self.all_openers = all_openers
         self.job, self.runner, self.journal = job, runner, journal
         self.progress, self.started = progress, started
         self.failed: dict[int, int] = {}  # opener → the highest level it was shown to fail
@@ -154,12 +178,19 @@ class _Levels:
             clock = time.perf_counter()
             self.level(limit)
             self.phase_seconds[f"within {limit}"] = time.perf_counter() - clock
-            if len(self.won) >= self.rank:
+            if self.finished():
                 break
         return self.rows()
 
+    def finished(self) -> bool:
+        """``rank`` openers won, or with ``all_openers`` every opener won."""
+        if self.all_openers:
+            return len(self.won) == len(self.queue)
+        return len(self.won) >= self.rank
+
     def level(self, limit: int) -> None:
-        """Decide the open openers at ``limit``, chunk by chunk, until ``rank`` are won."""
+        """Decide the open openers at ``limit``, chunk by chunk, until ``rank`` are won (with
+        ``all_openers``: every open opener)."""
         todo = [g for g in self.queue if g not in self.won]
         chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
         pending = []  # chunks not in the journal: computed in order, as workers finish them
@@ -195,7 +226,7 @@ class _Levels:
                     self.failed[g] = limit
             decided += len(chunk)
             self.report(limit, decided, len(todo))
-            if len(self.won) >= self.rank:
+            if not self.all_openers and len(self.won) >= self.rank:
                 break
         close = getattr(results, "close", None)
         if close is not None:  # cancel the chunks dispatched past the last one needed
@@ -223,6 +254,8 @@ class _Levels:
             seconds = self.seconds.get(g, 0.0)
             if g in self.won:
                 rows.append(OpenerValue(name, OpenerStatus.EXACT, self.won[g], seconds))
+            elif self.all_openers:  # failed the guess limit: no policy wins every game in time
+                rows.append(OpenerValue(name, OpenerStatus.EXACT, INF, seconds))
             else:
                 bound = self.failed.get(g, 0) + 1
                 rows.append(OpenerValue(name, OpenerStatus.LOWER_BOUND,
