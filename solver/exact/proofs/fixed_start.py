@@ -562,16 +562,7 @@ class _FixedProof:
         self.phase_seconds["seed"] = time.perf_counter() - clock
         clock = time.perf_counter()
         beta = self.beta()
-        words = [(g,) for g in self.canonical]
-        first = self.bounds(words, beta, "bound")
-        self.phase_seconds["bound"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        level = []
-        for prefix in words:
-            if first[prefix] < beta:
-                level.append(prefix)
-            else:
-                self.covered[prefix] = first[prefix]
+        level = [(g,) for g in self.canonical]
         for depth in range(2, self.length + 1):
             level = [p for p in level if p[-1] != self.canonical[-1]]  # rows with continuations
             found = self.rows(level, beta, "rows")
