@@ -84,6 +84,46 @@ def test_triples_equal_brute_force(tmp_path, monkeypatch):
     check_against_brute(result, truth)
 
 
+def small_hard_list(seed, n_answers, n_guesses):
+    """A small list on which some pairs can be played blind in hard mode: few answers, so that
+    few letters are ever coloured."""
+    return random_sub_list(load_word_list("legacy"), seed, n_answers, n_guesses)
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed,rank,length", [(21, 1, 2), (22, 3, 2), (23, 1, 3)])
+def test_hard_mode_equals_brute_force(tmp_path, monkeypatch, seed, rank, length):
+    """Hard mode: ordered sequences, each word allowed after every colouring before it."""
+    from naive_hard import HardBruteForce, hard_fixed_start_value
+    from solver.exact.proofs.fixed_start import ANY
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = small_hard_list(seed, 6, 40 if length == 2 else 24)
+    brute = HardBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers))
+    truth = {}
+    for words in itertools.permutations(range(wl.n_guesses), length):
+        value = hard_fixed_start_value(brute, words)
+        if value is not None:
+            truth[tuple(wl.guesses[g] for g in words)] = value
+    assert truth, "the list must allow some sequence blind"
+    result = prove_fixed_start(Game(wl, mode="hard"), length, rank=min(rank, len(truth)), jobs=1,
+                               resume=False)
+    ranked = sorted(v for v in truth.values() if v < INF)
+    assert [r.value for r in result.ranked][:result.rank] == ranked[:result.rank]
+    kth = ranked[result.rank - 1]
+    listed = {r.words for r in result.rows if r.complete}
+    assert listed <= set(truth)  # only sequences the rule allows blind
+    for row in result.rows:
+        if row.complete:
+            assert row.value == truth[row.words] if row.status == "exact" else kth < row.value <= truth[row.words]
+        else:
+            prefix = tuple(w for w in row.words if w != ANY)
+            assert row.value > kth
+            assert all(v >= row.value for w, v in truth.items() if w[:len(prefix)] == prefix and w not in listed)
+    stars = [tuple(w for w in r.words if w != ANY) for r in result.rows if not r.complete]
+    assert all(w in listed or any(w[:len(p)] == p for p in stars) for w in truth)
+
+
 @pytest.mark.kernels
 def test_order_and_limit_follow_the_definition(tmp_path, monkeypatch):
     """An answer found at guess i costs i: the reversed pair of an answer and another word
@@ -152,8 +192,6 @@ def test_bad_requests_are_input_errors():
     wl = small_list(8)
     with pytest.raises(InputError, match="fixed-start"):
         prove_fixed_start(Game(wl), 4)
-    with pytest.raises(InputError, match="normal mode"):
-        prove_fixed_start(Game(wl, mode="hard"), 2)
     with pytest.raises(InputError, match="total objective"):
         prove_fixed_start(Game(wl, objective="worst"), 2)
     with pytest.raises(InputError, match="rank"):

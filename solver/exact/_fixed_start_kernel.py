@@ -21,7 +21,9 @@ guess limit ``L``, every answer ``a`` falls in the class of its joint feedback
   ``≥ beta`` (fail-soft): the joint classes searched largest first with the search of §4, on
   gathered copies of their columns, with the cut-off left to the prefix.
 
-Total objective, normal mode (the API refuses the others).
+Hard mode (§9.6): a word played blind must be allowed after *every* colouring the words before
+it can show on an answer (:func:`blind_allowed`); a class's constraint is its history's
+(:func:`class_constraint`). Total objective (the API refuses the others).
 """
 
 import numpy as np
@@ -32,6 +34,8 @@ from solver.exact._family_kernel import _popcount
 from solver.exact._objective_kernel import INF, class_cutoff, tighten
 from solver.exact._opener_kernel import class_bound
 from solver.exact._search_kernel import _answer_splitter, _search
+from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint, filter_allowed,
+                                            tighten_constraint)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
 
 
@@ -69,6 +73,37 @@ def prefix_classes(prefix, P, n_patterns):
             k += 1
     starts[k] = n
     return members, starts[:k + 1].copy(), found_at[:k].copy()
+
+
+@njit(cache=True)
+def class_constraint(prefix, answer, P, letters, out):
+    """Write into ``out`` (int8[WIDTH]) the hard-mode constraint after the guesses ``prefix``
+    scored as on ``answer`` (any answer of the class: they all score alike); returns ``out``."""
+    current = empty_constraint()
+    for i in range(prefix.shape[0]):
+        tighten_constraint(current, letters[prefix[i]], P[prefix[i], answer], out)
+        current[:] = out
+    out[:] = current
+    return out
+
+
+@njit(cache=True)
+def blind_allowed(prefix, candidates, P, letters, n_patterns):
+    """The guesses of ``candidates`` (int32, in their order) that hard mode allows after the
+    guesses ``prefix`` whatever their colours: allowed by the constraint of every joint class
+    of the answers that no prefix word wins (§9.6). Returns an int32 array."""
+    members, starts, found_at = prefix_classes(prefix, P, n_patterns)
+    allowed = candidates.copy()
+    n = allowed.shape[0]
+    out = np.empty(n, dtype=np.int32)
+    constraint = empty_constraint()
+    for c in range(found_at.shape[0]):
+        if found_at[c] > 0 or n == 0:
+            continue
+        class_constraint(prefix, members[starts[c]], P, letters, constraint)
+        n = filter_allowed(constraint, letters, allowed[:n], out)
+        allowed[:n] = out[:n]
+    return allowed[:n].copy()
 
 
 @njit(cache=True)
@@ -289,8 +324,13 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     then the classes still open searched largest first with ``_search`` on a gathered copy of
     their columns (global Zobrist keys, so one memo serves every prefix), each with the
     cut-off left to the prefix. ``search`` from :func:`solver.exact._search_kernel.new_search`
-    (depth ≥ d); ``rules`` as for ``_search`` (normal mode). Returns an int64."""
+    (depth ≥ d); ``rules`` as for ``_search``. In hard mode (``mode``) each class carries the
+    constraint of its history (:func:`class_constraint`): in its memo key and in the guesses
+    its search may play; the prefix itself must be allowed blind (:func:`blind_allowed`, the
+    caller's check). Returns an int64."""
     memo, ws, stats = search
+    hard = mode == HARD_MODE
+    letters, ckeys1, ckeys2, _ = rules
     j = prefix.shape[0]
     counts = ws[0][d]
     members, starts, found_at = prefix_classes(prefix, P, counts.shape[0])
@@ -303,6 +343,8 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     order = _largest_first(starts, found_at)
     bounds = np.zeros(found_at.shape[0], dtype=np.int64)
     open_classes = np.empty(order.shape[0], dtype=np.int64)
+    width = empty_constraint().shape[0]
+    constraints = np.empty((found_at.shape[0] if hard else 0, width), dtype=np.int8)
     n_open = 0
     for c in order:  # the cheap pass: every class's bound, memo first
         m = starts[c + 1] - starts[c]
@@ -316,6 +358,11 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
             continue
         cls = members[starts[c]:starts[c + 1]]
         h1, h2 = state_hash(cls, zobrist1, zobrist2)
+        if hard:
+            class_constraint(prefix, cls[0], P, letters, constraints[c])
+            ch1, ch2 = constraint_hash(constraints[c], ckeys1, ckeys2)
+            h1 += ch1
+            h2 += ch2
         meta = memo_meta(m, d, objective, mode)
         slot = memo_find(memo, h1, h2, meta)
         known = np.int64(-1)
@@ -359,8 +406,13 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
             local_z1[i] = zobrist1[cls[i]]
             local_z2[i] = zobrist2[cls[i]]
         local_state = np.arange(m).astype(np.int32)
+        candidates = everything
+        if hard:
+            ws[10][d][:] = constraints[c]
+            allowed = np.empty(P.shape[0], dtype=np.int32)
+            candidates = allowed[:filter_allowed(constraints[c], letters, everything, allowed)]
         v, _ = _search(local_state, np.int64(d), class_cutoff(objective, beta, running, bounds[c]),
-                       everything, local_table, local_guess, local_z1, local_z2, memo, ws, stats,
+                       candidates, local_table, local_guess, local_z1, local_z2, memo, ws, stats,
                        objective, mode, np.int64(-1), rules)
         running = tighten(objective, running, bounds[c], v)
         if running >= beta:

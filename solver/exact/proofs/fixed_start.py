@@ -215,6 +215,8 @@ def fixed_sentences(result: FixedStartResult) -> list[str]:
 def order_note(result: FixedStartResult, words: tuple[str, ...]) -> str:
     """How the sequence may be reordered without changing its total: answers first; among
     the answers (and among the other guesses) any order gives the same total."""
+    if result.game.mode is Mode.HARD:
+        return "this order"
     answers = set(result.word_list.answers)
     n_answers = sum(1 for w in words if w in answers)
     if n_answers in (0, len(words)):
@@ -236,9 +238,17 @@ class _Task:
 
 
 def _continuations(task: _Task, prefix: tuple[int, ...]) -> np.ndarray:
-    """The words that may follow ``prefix`` in canonical order (after its last word)."""
-    position = task.words.index(prefix[-1])
-    return np.array(task.words[position + 1:], dtype=np.int32)
+    """The words that may follow ``prefix``: in normal mode those after its last word in
+    canonical order; in hard mode every other word that the rule allows after the prefix
+    whatever its colours (§9.6: there the order matters, each order is its own sequence)."""
+    if task.job.game.mode is not Mode.HARD:
+        position = task.words.index(prefix[-1])
+        return np.array(task.words[position + 1:], dtype=np.int32)
+    from solver.exact._fixed_start_kernel import blind_allowed
+
+    P, _, _, _, _, _, rules = worker_state(task.job)
+    others = np.array([g for g in task.words if g not in prefix], dtype=np.int32)
+    return blind_allowed(np.array(prefix, dtype=np.int32), others, P, rules[0], task.job.game.n_patterns)
 
 
 def _bound_task(task: _Task, prefixes: list[tuple[int, ...]], beta: int) -> list[int]:
@@ -255,10 +265,10 @@ def _bound_task(task: _Task, prefixes: list[tuple[int, ...]], beta: int) -> list
 
 
 def _row_task(task: _Task, prefixes: list[tuple[int, ...]], beta: int,
-              cheap: bool) -> list[tuple[list[int], list[int], int]]:
+              cheap: bool) -> list[tuple[list[int], list[int], int, int]]:
     """For each row ``prefix``: (the continuations whose bound is under ``beta``, their bounds,
-    the least bound of the other continuations or INF); with ``cheap`` the per-class bounds
-    alone (§9.6 (b)), for the seed."""
+    the least bound of the other continuations or INF, how many continuations it has); with
+    ``cheap`` the per-class bounds alone (§9.6 (b)), for the seed."""
     from solver.exact._fixed_start_kernel import row_bounds
 
     P, PT, _, _, _, scratch, _ = worker_state(task.job)
@@ -273,7 +283,7 @@ def _row_task(task: _Task, prefixes: list[tuple[int, ...]], beta: int,
         keep = bounds < beta
         others = bounds[~keep]
         out.append(([int(h) for h in last[keep]], [int(b) for b in bounds[keep]],
-                    int(min(others.min(), INF)) if others.size else INF))
+                    int(min(others.min(), INF)) if others.size else INF, int(last.size)))
     return out
 
 
@@ -301,11 +311,6 @@ def check_fixed_start(game: Game, length: int) -> None:
             or game.feedback is not FeedbackRule.STANDARD:
         raise InputError("the fixed-start proof is for the total objective, the standard feedback "
                          "rule and no priors")
-    if game.mode is not Mode.NORMAL:
-        raise InputError("the fixed-start proof is for normal mode: in hard mode a word played "
-                         "blind must keep every green and use every letter the words before it "
-                         "revealed, whatever the colours, which no useful sequence does "
-                         "(docs/algorithms.md §9.6)")
     if length >= game.guess_limit:
         raise InputError(f"a start of {length} words leaves no guess within the limit of "
                          f"{game.guess_limit}")
@@ -364,10 +369,10 @@ def prove_fixed_start(game: Game, length: int = 2, *, rank: int = 1, words=None,
         else list(range(word_list.n_guesses))
     if len(chosen) < length:
         raise InputError(f"{counted(len(chosen), 'word')} cannot make a start of {length}")
-    from math import comb
-    if not isinstance(rank, int) or not 1 <= rank <= comb(len(chosen), length):
-        raise InputError(f"--rank must be 1..{comb(len(chosen), length)} (the number of "
-                         f"{length}-word starts), got {rank}")
+    from math import comb, perm
+    starts = (perm if game.mode is Mode.HARD else comb)(len(chosen), length)
+    if not isinstance(rank, int) or not 1 <= rank <= starts:
+        raise InputError(f"--rank must be 1..{starts} (the number of {length}-word starts), got {rank}")
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     started = time.perf_counter()
@@ -387,12 +392,17 @@ def prove_fixed_start(game: Game, length: int = 2, *, rank: int = 1, words=None,
         path = fixed_start_journal(game, length, rank, words)
         with Journal.open(path, fingerprint, resume=resume) as journal:
             proof = _FixedProof(word_list, length, rank, canonical, cheap, order,
-                                runner.share(_Task(job, canonical)), runner, journal, progress, started)
+                                runner.share(_Task(job, canonical)), runner, journal, progress, started,
+                                game.mode is Mode.HARD)
             rows = proof.run()
             if not any(r.status is OpenerStatus.EXACT and r.complete and r.value < INF for r in rows):
                 journal.discard()
     finally:
         runner.close()
+    if proof.sequences == 0 and not proof.results:
+        raise UnwinnableError(f"in hard mode no start of {length} words can be played blind on these "
+                              "lists: after some colouring of a word, the next is not allowed "
+                              "(docs/algorithms.md §9.6)")
     result = FixedStartResult(word_list, game, length, rank, rows, len(chosen), proof.searched,
                               proof.reused, time.perf_counter() - started, proof.phase_seconds)
     if not result.ranked or result.best.value >= INF:
@@ -405,11 +415,12 @@ class _FixedProof:
     """The phases of :func:`prove_fixed_start` over one journal (module docstring)."""
 
     def __init__(self, word_list, length, rank, canonical, cheap, order, task, runner, journal,
-                 progress, started):
+                 progress, started, hard=False):
         self.word_list, self.length, self.rank, self.canonical = word_list, length, rank, canonical
         self.cheap, self.order, self.task, self.runner = cheap, order, task, runner
         self.journal, self.progress, self.started = journal, progress, started
         self.position = {g: i for i, g in enumerate(canonical)}
+        self.hard = hard
         self.results: dict[tuple, tuple[int, float, int]] = {}  # words → (value, seconds, beta)
         self.candidates: dict[tuple, int] = {}  # k-word sequences under the cut-off → bound
         self.covered: dict[tuple, int] = {}  # prefix → every other continuation is ≥ this
@@ -428,8 +439,8 @@ class _FixedProof:
                     self.journaled["bounds", prefixes, beta] = values
                 elif kind in ("rows", "seedrows"):
                     prefixes = tuple(tuple(self._index(w) for w in p) for p in record["prefixes"])
-                    rows = [([self._index(w) for w in last], [int(v) for v in values], int(others))
-                            for last, values, others in record["rows"]]
+                    rows = [([self._index(w) for w in last], [int(v) for v in values], int(others),
+                             int(count)) for last, values, others, count in record["rows"]]
                     if len(rows) != len(prefixes):
                         raise ValueError(f"{key}: {len(rows)} rows for {len(prefixes)} prefixes")
                     self.journaled[kind, prefixes, beta] = rows
@@ -491,8 +502,8 @@ class _FixedProof:
                 rows = next(computed)
                 self.journal.append(f"{kind}:{'+'.join(self._words(chunk[0]))}@{beta}",
                                     {"prefixes": [self._words(p) for p in chunk],
-                                     "rows": [[self._words(last), values, others]
-                                              for last, values, others in rows], "beta": beta})
+                                     "rows": [[self._words(last), values, others, count]
+                                              for last, values, others, count in rows], "beta": beta})
             out.update(zip(chunk, rows))
             self.report(phase, len(out), len(prefixes))
         return out
@@ -543,8 +554,8 @@ class _FixedProof:
         level = [(g,) for g in cheap_order[:SEED_WORDS]]
         for _ in range(1, self.length):
             scored = []
-            for prefix, (last, values, _) in self.rows([p for p in level if p[-1] != self.canonical[-1]],
-                                                       INF, "seed", "seedrows").items():
+            rows = level if self.hard else [p for p in level if p[-1] != self.canonical[-1]]
+            for prefix, (last, values, _, _) in self.rows(rows, INF, "seed", "seedrows").items():
                 scored += [(v, prefix + (h,)) for h, v in zip(last, values)]
             scored.sort(key=lambda item: (item[0], [self.position[g] for g in item[1]]))
             level = [words for _, words in scored[:SEED_TUPLES]]
@@ -557,6 +568,7 @@ class _FixedProof:
 
     def run(self) -> list[SequenceValue]:
         self.seed_bounds: dict[tuple, int] = {}
+        self.sequences = 0  # the k-word sequences the last level's rows considered
         clock = time.perf_counter()
         self.seed()
         self.phase_seconds["seed"] = time.perf_counter() - clock
@@ -564,11 +576,13 @@ class _FixedProof:
         beta = self.beta()
         level = [(g,) for g in self.canonical]
         for depth in range(2, self.length + 1):
-            level = [p for p in level if p[-1] != self.canonical[-1]]  # rows with continuations
+            if not self.hard:  # in canonical order the last word has no continuation
+                level = [p for p in level if p[-1] != self.canonical[-1]]
             found = self.rows(level, beta, "rows")
             next_level = []
             for prefix in level:
-                last, values, others = found[prefix]
+                last, values, others, count = found[prefix]
+                self.sequences += count if depth == self.length else 0
                 if others < INF:
                     self.covered[prefix] = others
                 for h, v in zip(last, values):
