@@ -219,13 +219,15 @@ def _fixed_start(args, game) -> int:
     console = Console(stderr=True)
     phases = {"seed": "seeding", "bound": "bounding", "rows": "rows", "search": "searching"}
     with _progress_bar(console) as bar:
-        task = bar.add_task("", total=None, phase="proving")
-        current = {"phase": None}
+        current = {"phase": None, "task": None}
 
         def progress(info):
-            if info["phase"] != current["phase"]:
+            if info["phase"] != current["phase"]:  # a task per phase: its own ETA and lines
+                if current["task"] is not None:
+                    bar.remove_task(current["task"])
                 current["phase"] = info["phase"]
-                bar.reset(task)
+                current["task"] = bar.add_task("", total=None, phase=phases[info["phase"]])
+            task = current["task"]
             bar.update(task, completed=info["done"], total=info["total"], phase=phases[info["phase"]],
                        description=f"best {info['best']}, cut-off {info['cutoff']}, "
                                    f"{info['searched']} searched")
