@@ -237,7 +237,7 @@ def _fixed_start(args, game) -> int:
                                    progress=progress, backend=args.backend, scheduler=args.scheduler)
     path, timings = save_sequences_csv(result, path)
     discard_fixed_start_journal(game, args.fixed_start, args.rank)
-    table = Table(title=f"best {args.fixed_start}-word starts played blind: {word_list.name}, normal, total")
+    table = Table(title=f"best {args.fixed_start}-word starts played blind: {word_list.name}")
     for column in ("rank", "words", "value", "average", "order"):
         table.add_column(column, justify="left" if column in ("words", "order") else "right")
     for place, row in fixed_standing(result).shown:

@@ -278,6 +278,9 @@ def _row_task(task: _Task, prefixes: list[tuple[int, ...]], beta: int,
     out = []
     for prefix in prefixes:
         last = _continuations(task, prefix)
+        if not last.size:  # hard mode, mostly: nothing may follow the prefix blind
+            out.append(([], [], INF, 0))
+            continue
         bounds = row_bounds(np.array(prefix, dtype=np.int32), last, game.guess_limit - len(prefix) - 1,
                             beta, P, PT, guess_of_answer, game.objective_id, scratch, counts, cheap)
         keep = bounds < beta
