@@ -33,7 +33,8 @@ colours, then optimally (docs/algorithms.md §9.6): the K-word starts are bounde
 cut-off. --rank N lists the N best with their totals. Writes
 artifacts/<list>-normal-fixed<K>.csv (first, second[, third], status, value; a '*' line covers
 every other start beginning with its words) and its .seconds.csv; journaled and resumable
-like the opener proof. Normal mode, total objective.
+like the opener proof. Total objective; in hard mode only the orders the rule allows blind
+(each word allowed after every colouring before it) are considered.
 
 With --objective worst it proves the least guaranteed maximum instead: for K = 1, 2, ... it
 decides every opener (can some policy that plays it first win every game within K

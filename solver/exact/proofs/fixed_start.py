@@ -17,11 +17,12 @@ A. **Seed.** The ``SEED_WORDS`` first words in the cheap per-guess order (§3.2)
    a level at a time, by the guesses with the best per-class bounds (§9.6 (b)); the
    ``SEED_TUPLES`` best sequences get their depth-one bound and the best of them are solved
    exactly until ``rank`` exact totals give a cut-off ``β`` (the K-th best plus one).
-B. **Rows.** Every word gets the depth-one bound of its own value as an opener (a lower
-   bound on every sequence it starts, §9.6 (a)), stopped at ``β``; each word under ``β`` is a
-   *row*, whose canonical continuations are bounded at once (:func:`~solver.exact.
-   _fixed_start_kernel.row_bounds`); for k = 3 the pairs under ``β`` are rows in turn. A row
-   keeps the continuations under ``β`` (candidates) and the least bound of the others.
+B. **Rows.** Every word is a *row*: its canonical continuations are bounded at once
+   (:func:`~solver.exact._fixed_start_kernel.row_bounds`: the per-class bound (b), then (c) and
+   (d) for those still under the cut-off, §9.6), each stopped at ``β``; a row keeps the
+   continuations under ``β`` (candidates; for k = 3 those pairs are rows in turn) and the least
+   bound of the others. (A word's own bound as an opener, §9.6 (a), rules out too few words to
+   pay for itself: 84 % of legacy's words are under the best pair's total.)
 C. **Search.** The candidates, in the order (bound, words), are evaluated exactly against the
    cut-off (updated between batches of ``SEARCH_BATCH``) until the next one's bound reaches it.
 
@@ -202,12 +203,10 @@ def fixed_sentences(result: FixedStartResult) -> list[str]:
     stand = fixed_standing(result)
     k = result.length
     scope = "" if result.words == result.word_list.n_guesses else f" of the {result.words} words considered"
-    what = f"{k}-word start{'s' if k > 1 else ''}"
     if not stand.shown or stand.kth >= INF:
         return [f"no {k}-word start{scope} wins every game"]
     if stand.others_least is None:
-        return [f"proven: every {what[:-1] if what.endswith('s') else what}{scope} is solved exactly "
-                "(the table lists them all)"]
+        return [f"proven: every {k}-word start{scope} is solved exactly (the table lists them all)"]
     return [f"proven: every other {k}-word start{scope}, played blind then optimally, totals at "
             f"least {stand.others_least}"]
 
@@ -343,8 +342,9 @@ def prove_fixed_start(game: Game, length: int = 2, *, rank: int = 1, words=None,
     """Find and prove the best ``length`` words to play blind, then optimally (module docstring).
 
     Args:
-        game: the :class:`~solver.game.spec.Game` (normal mode, total objective, standard
-            feedback, no priors).
+        game: the :class:`~solver.game.spec.Game` (total objective, standard feedback, no
+            priors; in hard mode each order is its own sequence, and only those the rule
+            allows blind are considered, §9.6).
         length: k, 2 or 3 (< the guess limit).
         rank: K ≥ 1: the K best sequences are exact, every other one is shown worse.
         words: optional iterable of guesses: sequences of these words only.
@@ -359,7 +359,8 @@ def prove_fixed_start(game: Game, length: int = 2, *, rank: int = 1, words=None,
         InputError: a game or length the proof does not handle, ``rank`` < 1 or above the
             number of sequences, an unknown word, fewer words than ``length``, a bad memory
             budget or backend.
-        UnwinnableError: no sequence wins every game within the guess limit.
+        UnwinnableError: no sequence wins every game within the guess limit (in hard mode:
+            or none can be played blind).
         ForeignJournalError: ``resume`` and the journal belongs to another run.
     """
     from solver.exact.search import guess_bounds
