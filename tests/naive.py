@@ -171,3 +171,22 @@ def letter_family(answers):
     family += [[a for a in every if x in answers[a] and answers[a][j] != x]
                for j in range(length) for x in letters]
     return family
+
+
+def fixed_start_value(brute: BruteForce, prefix, limit=6) -> int:
+    """The total of playing the guesses ``prefix`` blind (each whatever the colours before it),
+    then optimally (docs/algorithms.md §9.6), by its definition: each answer that is a prefix
+    word is found at its guess; every other answer pays the j prefix guesses, and its class of
+    joint feedbacks is then worth ``brute.value(C, limit − j)``. Every answer of the table."""
+    j = len(prefix)
+    groups: dict[tuple, list[int]] = {}
+    total = 0
+    for a in range(len(brute.table[0])):
+        codes = tuple(brute.table[g][a] for g in prefix)
+        if brute.all_green in codes:
+            total += codes.index(brute.all_green) + 1
+        else:
+            groups.setdefault(codes, []).append(a)
+    for members in groups.values():
+        total += j * len(members) + brute.value(tuple(members), limit - j)
+    return min(total, INF)

@@ -101,3 +101,29 @@ class HardBruteForce:
             if code != self.all_green:
                 children[code] = self.tree(tuple(members), self.after(allowed_set, guess, code), d - 1)
         return {"guess": guess, "children": children}
+
+
+def hard_fixed_start_value(brute: HardBruteForce, prefix, limit=6):
+    """The total of playing the guesses ``prefix`` blind in hard mode, then optimally
+    (docs/algorithms.md §9.6), or None if the rule does not allow it blind: each word must be
+    allowed after every colouring the words before it show on an answer they do not win."""
+    everything = frozenset(range(len(brute.guesses)))
+    j = len(prefix)
+    groups: dict[tuple, list[int]] = {}
+    total = 0
+    for a in range(len(brute.answers)):
+        codes = tuple(brute.table[g][a] for g in prefix)
+        if brute.all_green in codes:
+            total += codes.index(brute.all_green) + 1
+            continue
+        history = [(brute.guesses[g], code) for g, code in zip(prefix, codes)]
+        for i in range(1, j):
+            if not allowed(history[:i], brute.guesses[prefix[i]]):
+                return None
+        groups.setdefault(codes, []).append(a)
+    for codes, members in groups.items():
+        allowed_set = everything
+        for g, code in zip(prefix, codes):
+            allowed_set = brute.after(allowed_set, g, code)
+        total += j * len(members) + brute.best(tuple(members), allowed_set, limit - j)[0]
+    return min(total, INF)

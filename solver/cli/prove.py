@@ -27,6 +27,15 @@ is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
 `dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS.
 Legacy lists on 2 cores: 2 to 5 minutes with the tree (docs/benchmarks.md).
 
+With --fixed-start K (2 or 3) it proves the best K words to play blind, whatever the
+colours, then optimally (docs/algorithms.md §9.6): the K-word starts are bounded row by row
+(each first word's own bound, then every continuation's), the best searched against the
+cut-off. --rank N lists the N best with their totals. Writes
+artifacts/<list>-normal-fixed<K>.csv (first, second[, third], status, value; a '*' line covers
+every other start beginning with its words) and its .seconds.csv; journaled and resumable
+like the opener proof. Total objective; in hard mode only the orders the rule allows blind
+(each word allowed after every colouring before it) are considered.
+
 With --objective worst it proves the least guaranteed maximum instead: for K = 1, 2, ... it
 decides every opener (can some policy that plays it first win every game within K
 guesses?) until an opener guarantees K; every opener then failed K - 1, so K is the least
@@ -62,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "not only the best one's; the CSV then has no lower_bound rows")
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers: consider only these")
+    parser.add_argument("--fixed-start", dest="fixed_start", type=_cli.positive_count, default=None,
+                        metavar="K", help="prove the best K words (2 or 3) played blind, then "
+                                          "optimal play (default: the best opener)")
     parser.add_argument("--top", type=_cli.positive_count, default=None, metavar="N",
                         help="consider only the N openers with the best depth-one bounds (a "
                              "search, not a proof over all openers; default: all)")
@@ -108,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     word_list = load_word_list(args.words)
     game = Game(word_list, args.guess_limit, mode=args.mode, objective=args.objective)
+    if args.fixed_start is not None:
+        return _fixed_start(args, game)
     if args.top is not None and args.tree:
         raise InputError("--tree marks the tree as proven, which --top is not: solve the tree "
                          "with python -m tools.solve --opener W")
@@ -224,6 +238,71 @@ def _report_every_opener(result, path, timings, tree_path) -> None:
     console.print(f"{levels}; {result.reused} decisions from the journal; "
                   f"{result.seconds:.1f} s in all; CSV {path} (timings: {timings})"
                   + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True, highlight=False)
+
+
+def _progress_bar(console):
+    from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    from solver.studies.progress import LineProgress
+
+    return LineProgress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.description}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                        console=console, transient=True)
+
+
+def _fixed_start(args, game) -> int:
+    """``--fixed-start K``: the best K-word start played blind (docs/algorithms.md §9.6)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from solver.exact.proofs.fixed_start import (check_fixed_start, default_csv_path,
+                                                 discard_fixed_start_journal, fixed_sentences,
+                                                 fixed_standing, order_note, prove_fixed_start,
+                                                 save_sequences_csv)
+    from solver.game.errors import InputError
+    from solver.game.files import prepare_output_file
+
+    if args.tree or args.top is not None or args.openers or args.all_openers:
+        raise InputError("--fixed-start takes none of --tree, --top, --openers, --all")
+    check_fixed_start(game, args.fixed_start)
+    word_list = game.word_list
+    path = prepare_output_file(args.out or default_csv_path(game, args.fixed_start), inputs=word_list.files)
+    prepare_output_file(path.with_name(path.stem + ".seconds.csv"), inputs=word_list.files)
+    console = Console(stderr=True)
+    phases = {"seed": "seeding", "bound": "bounding", "rows": "rows", "search": "searching"}
+    with _progress_bar(console) as bar:
+        current = {"phase": None, "task": None}
+
+        def progress(info):
+            if info["phase"] != current["phase"]:  # a task per phase: its own ETA and lines
+                if current["task"] is not None:
+                    bar.remove_task(current["task"])
+                current["phase"] = info["phase"]
+                current["task"] = bar.add_task("", total=None, phase=phases[info["phase"]])
+            task = current["task"]
+            bar.update(task, completed=info["done"], total=info["total"], phase=phases[info["phase"]],
+                       description=f"best {info['best']}, cut-off {info['cutoff']}, "
+                                   f"{info['searched']} searched")
+
+        result = prove_fixed_start(game, args.fixed_start, rank=args.rank, jobs=args.jobs,
+                                   memory_gb=args.memory_gb, resume=not args.no_resume,
+                                   progress=progress, backend=args.backend, scheduler=args.scheduler)
+    path, timings = save_sequences_csv(result, path)
+    discard_fixed_start_journal(game, args.fixed_start, args.rank)
+    table = Table(title=f"best {args.fixed_start}-word starts played blind: {word_list.name}")
+    for column in ("rank", "words", "value", "average", "order"):
+        table.add_column(column, justify="left" if column in ("words", "order") else "right")
+    for place, row in fixed_standing(result).shown:
+        table.add_row(str(place), " ".join(row.words), str(row.value),
+                      f"{row.value / word_list.n_answers:.5f}", order_note(result, row.words))
+    Console().print(table)
+    for sentence in fixed_sentences(result):
+        Console().print(sentence, soft_wrap=True, highlight=False)
+    seconds = ", ".join(f"{k} {v:.1f} s" for k, v in result.phase_seconds.items())
+    Console().print(f"{result.words} words: {result.searched} starts searched ({result.reused} of them "
+                    f"from the journal), the rest ruled out by their bounds; {seconds}; "
+                    f"{result.seconds:.1f} s; CSV {path} (timings: {timings})", soft_wrap=True)
+    return EXIT_OK
 
 
 def run() -> None:

@@ -6,12 +6,15 @@ this module, never each other's internals."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from solver.exact.executor import BACKENDS, Executor  # noqa: F401  (re-exported)
 from solver.game.errors import InputError
+from solver.game.feedback import feedback_table
+from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game
 from solver.game.wordlists import WordList
 from solver.runs.naming import game_inputs
@@ -64,3 +67,35 @@ def proof_journal_inputs(game: Game, rank: int, openers: tuple | None,
     chosen = ",".join(openers) if openers else "*"
     limit = "" if top is None else f":top{top}"
     return (*game_inputs(game), rank, f"{chosen}{limit}")
+
+
+# One search state per worker thread (a dask worker may run tasks in several threads).
+_LOCAL = threading.local()
+
+
+def worker_state(job: Job):
+    """(table, transposed table, Zobrist keys 1 and 2, search, bound scratch, rules) of this
+    worker thread for ``job``, built once (a new job's state replaces the old one): the
+    feedback table [n_guesses, n_answers] and its C-order transpose, the search of
+    :func:`solver.exact.search.new_search` (memo of ``job.memo_capacity`` slots, resident),
+    :func:`solver.exact._opener_kernel.new_bound_scratch` and
+    :func:`solver.exact.bellman.search_rules`."""
+    from solver.exact._opener_kernel import new_bound_scratch
+    from solver.exact.bellman import search_rules
+    from solver.exact.search import new_search
+
+    key = (job.word_list.identity, job.game, job.memo_capacity)
+    state = getattr(_LOCAL, "state", None)
+    if state is None or state[0] != key:
+        _LOCAL.state = None  # free the old memo before allocating the new one
+        table = feedback_table(job.word_list)
+        z1, z2 = zobrist_keys(table.shape[1])
+        search = new_search(job.game.guess_limit, table.shape[0], table.shape[1],
+                            job.game.n_patterns, job.memo_capacity)
+        resident(search[0])
+        rules = search_rules(job.game)
+        answer_letters = np.ascontiguousarray(rules[0][job.word_list.answer_guess_index])
+        state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
+                 new_bound_scratch(table, answer_letters, job.game.n_patterns), rules)
+        _LOCAL.state = state
+    return state[1:]

@@ -40,21 +40,19 @@ resumes without redoing it. Speed and memory: docs/benchmarks.md.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
-from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable, search_rules
+from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable
 from solver.game.checks import worker_count
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
-from solver.game.hashing import zobrist_keys
 from solver.game.spec import FeedbackRule, Game, Objective
 from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
 from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
-                                        resident)
+                                        worker_state)
 from solver.runs.naming import journal_path
 from solver.exact.proofs.worst import journal_kind as worst_journal_kind, prove_least_maximum
 from solver.game.wording import counted
@@ -73,39 +71,12 @@ RULED_OUT_CHUNK = 4096
 SEARCH_BATCH = 16
 
 
-# One search state per worker thread (a dask worker may run tasks in several threads).
-_LOCAL = threading.local()
-
-
-def _worker_state(job: Job):
-    """(table, transposed table, Zobrist keys, search, bound scratch, rules) of this worker,
-    built once."""
-    from solver.exact._opener_kernel import new_bound_scratch
-    from solver.exact.search import new_search
-
-    key = (job.word_list.identity, job.game, job.memo_capacity)
-    state = getattr(_LOCAL, "state", None)
-    if state is None or state[0] != key:
-        _LOCAL.state = None  # free the old memo before allocating the new one
-        table = feedback_table(job.word_list)
-        z1, z2 = zobrist_keys(table.shape[1])
-        search = new_search(job.game.guess_limit, table.shape[0], table.shape[1],
-                            job.game.n_patterns, job.memo_capacity)
-        resident(search[0])
-        rules = search_rules(job.game)
-        answer_letters = np.ascontiguousarray(rules[0][job.word_list.answer_guess_index])
-        state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
-                 new_bound_scratch(table, answer_letters, job.game.n_patterns), rules)
-        _LOCAL.state = state
-    return state[1:]
-
-
 def _opener(job: Job, g: int, beta: int, deep: bool) -> int:
     from solver.exact._opener_kernel import opener_value
     from solver.exact.search import evaluate_guess
     from solver.game._hard_mode_kernel import no_constraint
 
-    table, transposed, z1, z2, search, scratch, rules = _worker_state(job)
+    table, transposed, z1, z2, search, scratch, rules = worker_state(job)
     game, guess_of_answer = job.game, job.word_list.answer_guess_index
     if game.guess_limit < 3 or table.shape[1] < 2:  # no classes to search: the plain Q-value
         if not deep:
