@@ -102,9 +102,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    from solver.studies.progress import LineProgress
     from rich.table import Table
 
     from solver.exact.prove import (OpenerStatus, default_csv_path, discard_journal, proof_journal,
@@ -132,9 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     prepare_output_file(timings_path(path), inputs=word_list.files)
     console = Console(stderr=True)
     phases = {"seed": "seeding", "bound": "bounding", "search": "searching", "level": "deciding"}
-    with LineProgress(TextColumn("[bold]{task.fields[phase]}[/]"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.description}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=console, transient=True) as bar:
+    with _progress_bar(console) as bar:
         task = bar.add_task("", total=None, phase="proving")
         current = {"phase": None}
 
@@ -241,6 +236,7 @@ def _report_every_opener(result, path, timings, tree_path) -> None:
 
 
 def _progress_bar(console):
+    """The proofs' progress: a live bar on a terminal, plain lines when piped (LineProgress)."""
     from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
     from solver.studies.progress import LineProgress
