@@ -65,7 +65,7 @@ from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, MAX_WORD_LENGTH, MIN
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
 from solver.game.wording import counted
 
-KNOWN_MODES = ("normal", "hard")
+KNOWN_MODES = ("normal", "hard", "ultra")
 KNOWN_OBJECTIVES = ("total", "worst")
 
 # Expected Python type(s) of each header value after msgpack decoding (bool is rejected
