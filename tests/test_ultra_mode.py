@@ -21,7 +21,7 @@ from naive_ultra import UltraBruteForce, consistent
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
 from solver.game._hard_mode_kernel import ULTRA_MODE, filter_consistent, pair_feedback
 from solver.game.errors import HardModeError
-from solver.game.feedback import feedback_code, words_to_letters
+from solver.game.feedback import code_to_text, feedback_code, words_to_letters
 from solver.game.hard_mode import allowed_guesses, check_mode_history, ultra_violation
 from solver.game.spec import MODES, Game
 from solver.game.wordlists import load_word_list
@@ -286,3 +286,38 @@ def test_tree_next_on_the_ultra_tree_refuses_an_inconsistent_history():
     done = run_tool("tools.tree", "next", str(ULTRA_TREE), "salet:bbbbg", "toast:bbbbg")
     assert done.returncode == 2, done.stderr
     assert "not allowed in ultra-hard mode" in done.stderr and "salet would have shown" in done.stderr
+
+
+@pytest.mark.kernels
+def test_the_service_answers_ultra_histories_as_solve_from_does(legacy):
+    """Random two-guess ultra-hard histories (the second guess drawn from the words consistent
+    with the first feedback, answers or not), answered by one service in turn: its exact value
+    and next guess equal an independent solve of the state (solve_from)."""
+    from solver.exact.service import SearchService
+    from solver.game.feedback import feedback_table
+
+    table = feedback_table(legacy)
+    game = Game(legacy, mode="ultra")
+    service = SearchService(game, table=table, book=False)
+    rng = np.random.default_rng(34)
+    compared = 0
+    while compared < 8:
+        answer = legacy.answers[int(rng.integers(legacy.n_answers))]
+        first = legacy.guesses[int(rng.integers(legacy.n_guesses))]
+        history = [(first, feedback_code(first, answer))]
+        allowed = allowed_guesses(legacy, history, "ultra")
+        second = legacy.guesses[int(rng.choice(allowed))]
+        history.append((second, feedback_code(second, answer)))
+        if history[-1][1] == game.all_green:
+            continue
+        tokens = [f"{w}:{code_to_text(c)}" for w, c in history]
+        advice = service.advise(tokens, top=0)
+        extra = advice.extra_guesses  # a lost state: valued with the least extra guesses
+        if extra:
+            with pytest.raises(UnwinnableError):
+                solve_from(game.replace(guess_limit=5 + extra), history, table=table)
+        independent = solve_from(game.replace(guess_limit=6 + extra), history, table=table)
+        assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess), tokens
+        assert advice.next_guess in {legacy.guesses[g] for g in allowed_guesses(legacy, history, "ultra")} \
+            | set(independent.answers)
+        compared += 1

@@ -187,13 +187,13 @@ def pair_feedback(guess, word):
     answer: the rule of :func:`solver.game._feedback_kernel.feedback_table_kernel`, for one
     pair of any two words (ultra-hard mode scores guesses against guesses)."""
     length = guess.shape[0]
-    unmatched = np.zeros(26, dtype=np.int8)
+    # bit i of ``used``: the word's letter i is matched (green, or the yellow of an earlier
+    # guess letter); no array, as this runs once per word in every filter
     green = 0
     for i in range(length):
         if guess[i] == word[i]:
             green |= 1 << i
-        else:
-            unmatched[word[i]] += 1
+    used = green
     code = 0
     power = 1
     for i in range(length):
@@ -201,9 +201,11 @@ def pair_feedback(guess, word):
             code += 2 * power
         else:
             letter = guess[i]
-            if unmatched[letter] > 0:
-                unmatched[letter] -= 1
-                code += power
+            for j in range(length):
+                if not (used >> j) & 1 and word[j] == letter:
+                    used |= 1 << j
+                    code += power
+                    break
         power *= 3
     return code
 
