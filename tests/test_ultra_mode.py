@@ -260,6 +260,12 @@ def test_shipped_ultra_tree_verifies_and_the_hard_tree_labelled_ultra_does_not()
     ultra = policy_tree.load(ULTRA_TREE)
     report = policy_tree.verify(ultra)
     assert report.ok and report.total == 8125
+    # written by `tools.prove --mode ultra --tree`: the proof's record, as its openers table says
+    assert ultra.opener_proof["openers"] == 12972
+    with open(ROOT / "artifacts" / "legacy-ultra-openers.csv") as handle:
+        rows = [line.strip().split(",") for line in handle][1:]
+    assert rows[0] == ["salet", "exact", "8125"] and len(rows) == 12972
+    assert ultra.opener_proof["others_at_least"] == min(int(r[2]) for r in rows[1:]) == 8126
     hard_bytes = (ROOT / "artifacts" / "legacy-hard-salet.msgpack").read_bytes()
     relabelled = policy_tree.decode(seal(dict(msgpack.unpackb(hard_bytes, raw=False), mode="ultra")))
     report = policy_tree.verify(relabelled)
