@@ -288,6 +288,14 @@ def test_assist_refuses_a_guess_that_could_not_be_the_answer():
     assert done.stdout == ""
 
 
+def test_analyse_refuses_a_game_with_a_guess_that_could_not_be_the_answer():
+    done = run_tool("tools.analyse", "--mode", "ultra", "--words", "legacy", "--answer", "haste",
+                    "salet", "tabes", "haste")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == ("error: guess 2 (tabes) is not allowed in ultra-hard mode: had "
+                                   "it been the answer, salet would have shown ygbgy, not ygbyy")
+
+
 def test_tree_next_on_the_ultra_tree_refuses_an_inconsistent_history():
     done = run_tool("tools.tree", "next", str(ULTRA_TREE), "salet:bbbbg", "toast:bbbbg")
     assert done.returncode == 2, done.stderr
