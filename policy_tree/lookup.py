@@ -222,13 +222,14 @@ class PolicyTree:
             UnknownWordError, FeedbackError, HistoryTokenError: malformed history.
             InconsistentHistoryError: no answer produces every feedback of the history.
             GameOverError: a guess follows an all-green feedback.
-            HardModeError: on a hard-mode tree, a guess that ignores an earlier hint.
+            HardModeError: on a hard-mode tree, a guess that ignores an earlier hint; on an
+                ultra-hard tree, one inconsistent with an earlier feedback.
         """
         steps = self.normalise_history(history)
-        if self.mode == Mode.HARD:  # a hard-mode tree answers hard-mode games only
-            from solver.game.hard_mode import check_hard_mode_history
+        if self.mode != Mode.NORMAL:  # a hard-mode tree answers hard-mode games only
+            from solver.game.hard_mode import check_mode_history
 
-            check_hard_mode_history(steps)
+            check_mode_history(self.mode, steps)
         answers: tuple[str, ...] = self.word_list.answers
         node: int | None = 0
         won = False

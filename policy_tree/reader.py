@@ -66,7 +66,7 @@ from solver.game.spec import (MAX_GUESS_LIMIT, OBJECTIVES, FeedbackRule, MAX_WOR
 from solver.game.wordlists import BUILTIN_LISTS, DATA_DIR, WordList
 from solver.game.wording import counted
 
-KNOWN_MODES = ("normal", "hard")
+KNOWN_MODES = ("normal", "hard", "ultra")
 KNOWN_OBJECTIVES = OBJECTIVES
 
 # Expected Python type(s) of each header value after msgpack decoding (bool is rejected

@@ -14,7 +14,7 @@ key                     type       meaning
 ``guesses_sha256``      str        sha256 (hex) of the normalised guess list
 ``answers``             bin        the sorted answers, L ASCII bytes each, concatenated
 ``guesses``             bin        the sorted guesses, L ASCII bytes each, concatenated
-``mode``                str        ``"normal"`` (``"hard"`` reserved for the hard-mode variant)
+``mode``                str        ``"normal"``, ``"hard"`` (hard mode) or ``"ultra"`` (ultra-hard mode)
 ``objective``           str        ``"total"`` (minimise total guesses) or ``"worst"`` (minimise
                                    the most guesses any answer needs), or a lexicographic
                                    objective over them: ``"total,worst"``, ``"total,tail"``,

@@ -10,7 +10,8 @@ Checks (each failing one adds a line to :attr:`VerifyReport.failures`):
 - structure: the nodes are exactly those reachable from the root, each reached by one edge,
   numbered in depth-first preorder, each node's edge feedbacks strictly ascending;
 - every guess is an allowed word of the artifact's list, the root guess is the stored opener;
-  in ``hard`` mode every guess also uses all hints revealed so far;
+  in ``hard`` mode every guess also uses all hints revealed so far, in ``ultra`` mode it is
+  consistent with all feedback so far;
 - every answer is won within ``guess_limit`` guesses, and every node is reached by some answer
   (no dead branches);
 - the stored ``total``, ``histogram``, ``max_guesses`` and ``average`` equal the replay's, the
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 
 from policy_tree.lookup import PolicyTree, format_history
 from solver.game.feedback import code_to_text, feedback_code
-from solver.game.hard_mode import hard_mode_violation
+from solver.game.hard_mode import MODE_NAMES, mode_violation
 from solver.game.spec import Mode, Objective
 from solver.game.wording import counted
 
@@ -130,18 +131,19 @@ def _check_guesses(policy: PolicyTree, report: VerifyReport) -> None:
 
 def _replay(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
     tree, limit = policy.tree, policy.guess_limit
-    hard = policy.mode == Mode.HARD
+    mode = Mode(policy.mode)
+    restricted = mode is not Mode.NORMAL
     visits = [0] * tree.n_nodes
     for answer in policy.word_list.answers:
         node, steps = 0, []
         while True:
             visits[node] += 1
             guess = policy.guess_at(node)
-            if hard and steps:
-                why = hard_mode_violation(steps, guess)
+            if restricted and steps:
+                why = mode_violation(mode, steps, guess)
                 if why:
                     report.fail(f"{answer!r}: node {node} plays {guess!r} after "
-                                f"{format_history(steps)}, illegal in hard mode: {why}")
+                                f"{format_history(steps)}, illegal in {MODE_NAMES[mode]}: {why}")
             code = feedback_code(guess, answer, rule)
             steps.append((guess, code))
             if code == policy.tree.all_green:

@@ -65,7 +65,7 @@ def word_list(words="legacy") -> WordList:
 def _game(words="legacy", *, mode="normal", objective="total", guess_limit: int = GUESS_LIMIT,
          feedback="standard", priors=None) -> Game:
     """The :class:`~solver.game.spec.Game` these options name, validated once: ``words`` as in
-    the module docstring; ``mode`` ``"normal"``/``"hard"``, ``objective``
+    the module docstring; ``mode`` ``"normal"``/``"hard"``/``"ultra"``, ``objective``
     ``"total"``/``"worst"`` (:func:`solve` also ``"total,worst"``, ``"total,tail"``,
     ``"worst,total"``), ``feedback`` ``"standard"``/``"yellow"`` (names or
     :class:`~solver.game.spec.Mode`, … members); ``priors`` a

@@ -221,3 +221,13 @@ def test_cli_on_a_directory_prints_the_proven_pair(tmp_path):
     rerun = subprocess.run(command + ["--no-resume"], capture_output=True, text=True, env=env)
     assert rerun.returncode == 0, rerun.stderr
     assert out.read_bytes() == written
+
+
+def test_ultra_hard_mode_is_refused_with_its_reason():
+    from solver.exact.proofs.fixed_start import check_fixed_start
+    from solver.game.errors import InputError
+    from solver.game.spec import Game
+    from solver.game.wordlists import load_word_list
+
+    with pytest.raises(InputError, match="no word follows another blind"):
+        check_fixed_start(Game(load_word_list("legacy"), mode="ultra"), 2)

@@ -137,8 +137,8 @@ def test_a_record_from_the_answer_or_the_grid(game):
 
 def test_the_game_validates_its_options_once_and_the_tools_exit_2():
     lists = from_words(ANSWERS, GUESSES)
-    with pytest.raises(InputError, match="unknown mode 'ultra'; choose one of normal, hard"):
-        Game(lists, mode="ultra")
+    with pytest.raises(InputError, match="unknown mode 'extreme'; choose one of normal, hard, ultra"):
+        Game(lists, mode="extreme")
     proc = subprocess.run([sys.executable, "-m", "tools.solve", "--mode", "hard", "--feedback", "yellow",
                            "--words", "legacy"], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).resolve().parents[1])

@@ -165,7 +165,7 @@ def test_a_budget_is_a_bound(tool, args, budget, tmp_path):
             assert move["q_star_interval"] is not None and move["regret_interval"] is not None
 
 
-@pytest.mark.parametrize("mode", ["normal", "hard"])
+@pytest.mark.parametrize("mode", ["normal", "hard", "ultra"])
 def test_states_of_one_or_two_answers_are_answered_without_the_kernels_as_the_kernels_would(small, mode):
     """small_tree (no search) gives the value, the guess and the subtree's replay of the
     solver's own search (solve_from), lifted past the limit when too few guesses are left."""

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The names of every enum value a comparison might spell out as text.
 VALUES = ("best found", "exact", "solved", "tree", "solver", "heuristic", "games", "auto", "answers",
-          "guesses", "minimax", "expectimax", "normal", "hard", "total", "worst", "standard", "yellow",
+          "guesses", "minimax", "expectimax", "normal", "hard", "ultra", "total", "worst", "standard", "yellow",
           "lower_bound", "adversarial", "fewest-clues", "lowest-code", "float", "weighted")
 _ALTERNATIVES = "|".join(map(re.escape, VALUES))
 COMPARISON = re.compile(r"""(==|!=|\bis\b|\bin\s*[([{])\s*["'](""" + _ALTERNATIVES + r""")["']""")

@@ -85,6 +85,10 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
     ({"budget": "1"}, "budget must be a number"),
     ({"top": -1}, "top must be a whole number from 0 to 10"),
     ({"follow": "yes"}, "follow must be true or false, got 'yes'"),
+    ({"mode": "ultra", "history": rows("salet:bbbbg", "toast:bbbbg")},
+     "guess 2 (toast) is not allowed in ultra-hard mode: had it been the answer, salet would have "
+     "shown yybbg, not bbbbg"),
+    ({"mode": "extreme"}, "mode must be one of normal, hard, ultra"),
 ])
 def test_bad_requests_are_400_with_the_message(client, body, fragment):
     response = client.post("/api/next", json=body)
@@ -140,5 +144,6 @@ def test_config_names_the_lists():
         config = client.get("/api/config").json()
     assert [item["name"] for item in config["lists"]] == ["nyt-2024", "legacy"]
     assert config["lists"][1]["title"] == "Original 2022 lists" and config["default_list"] == "nyt-2024"
+    assert config["modes"] == ["normal", "hard", "ultra"]
 
 

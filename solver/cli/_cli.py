@@ -38,6 +38,10 @@ from solver.game.errors import InputError, UnwinnableError
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_UNWINNABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEBUG_HELP = "on an internal error, print the traceback too"
+#: The help of every --mode option.
+MODE_HELP = ("normal (any allowed guess), hard (the NYT rule: every guess keeps the greens in "
+             "place and uses every revealed letter) or ultra (ultra-hard: every guess could be "
+             "the answer given all feedback so far)")
 
 Interrupted = str | Callable[[list[str]], str]
 

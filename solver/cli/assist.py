@@ -38,7 +38,10 @@ A history that can no longer be won within six guesses (a lost game) is answered
 game went on: the values then count the guesses past the sixth (extra_guesses). When no answer
 of the list fits the feedback (an answer outside the list), the allowed guesses that fit are
 taken as the possible answers. With --mode hard every guess of the history must use the hints
-before it (greens kept in place, revealed letters reused), and only such guesses are advised.
+before it (greens kept in place, revealed letters reused), and only such guesses are advised;
+with --mode ultra every guess must be one that could be the answer given the feedback before
+it (had it been the answer, each earlier guess would have scored what it did), and a guess
+that could not is refused with the earlier guess whose feedback it contradicts.
 
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜, 🟨, 🟩).
@@ -63,8 +66,7 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
                              "lists, of the published results), 'wordfreq-4', 'wordfreq-6', 'wordfreq-7', "
                              "or a directory with answers.txt and guesses.txt")
     parser.add_argument("--mode", default=None, choices=MODES,
-                        help="play mode: normal (default) or hard (the NYT rule: every guess "
-                             "keeps the greens in place and uses every revealed letter)")
+                        help=f"play mode: {_cli.MODE_HELP}; default normal")
     parser.add_argument("--budget", type=_cli.positive_seconds, default=None, metavar="SECONDS", help=budget_help)
     parser.add_argument("--tree", default=None, metavar="ARTIFACT",
                         help="a decision tree to answer from: its game (lists, mode, objective, "

@@ -59,8 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "or a directory with answers.txt "
                              "and guesses.txt (default: legacy)")
     parser.add_argument("--mode", choices=MODES, default="normal",
-                        help="normal (default) or hard: every guess keeps the greens in place "
-                             "and uses every revealed letter (the NYT rule)")
+                        help=f"{_cli.MODE_HELP}; default normal")
     parser.add_argument("--objective", choices=SEARCH_OBJECTIVES, default="total",
                         help="minimise total guesses (default) or the worst case")
     parser.add_argument("--rank", type=_cli.positive_count, default=1,

@@ -53,8 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="every game must be won within K guesses (default 6); with the "
                              "total objective this is the least total subject to max ≤ K")
     parser.add_argument("--mode", choices=MODES, default="normal",
-                        help="normal (any allowed guess) or hard: every guess keeps the greens "
-                             "in place and uses every revealed letter (the NYT rule)")
+                        help=f"{_cli.MODE_HELP}; default normal")
     parser.add_argument("--priors", default=None, metavar="FILE|wordfreq",
                         help="answer weights: a file of word,weight lines (every answer, positive "
                              "weights) or 'wordfreq' (English word frequencies); the tree then "
@@ -115,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     title = {Objective.TOTAL: "optimal tree", Objective.WORST: "least worst-case tree"}.get(
         game.objective, f"lexicographic optimum ({game.objective})")
     rule = "" if game.feedback is FeedbackRule.STANDARD else f", {game.feedback} feedback"
-    table = Table(title=escape(f"{title}: {word_list.name}, {game.mode} mode{rule}, "
+    mode = "ultra-hard" if game.ultra else game.mode
+    table = Table(title=escape(f"{title}: {word_list.name}, {mode} mode{rule}, "
                                f"opener {result.opener}"))
     table.add_column("quantity")
     table.add_column("value", justify="right")

@@ -19,7 +19,7 @@ from pathlib import Path
 # at import: ~30-40 ms of a lookup's cold start on a busy machine. An explicit setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from solver.game.spec import FeedbackRule, Objective
+from solver.game.spec import MODES, FeedbackRule, Objective
 from solver.game.wording import counted
 from solver.cli import _cli
 from solver.cli._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
@@ -153,8 +153,8 @@ def _add_tree_choice(command) -> None:
                          help="without ARTIFACT: the shipped lists whose optimal tree is used, "
                               "'nyt-2024' (today's NYT lists, the default) or 'legacy' (Wordle's "
                               "original 2022 lists)")
-    command.add_argument("--mode", default=None, choices=("normal", "hard"),
-                         help="without ARTIFACT: normal (default) or hard")
+    command.add_argument("--mode", default=None, choices=MODES,
+                         help="without ARTIFACT: normal (default), hard or ultra")
 
 
 HISTORY_HELP = ("the game so far, one word:feedback token per guess, e.g. salet:bbyyg crony:02012 "

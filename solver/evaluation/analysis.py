@@ -346,8 +346,8 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
 
     Args:
         game: the :class:`~solver.game.spec.Game` (in hard mode every move must use the hints
-            before it; V* and Q* are then over the guesses hard mode allows, docs/algorithms.md
-            §10).
+            before it, in ultra-hard mode be consistent with the feedback before it; V* and Q*
+            are then over the guesses the mode allows, docs/algorithms.md §10.1, §10.5).
         history: the game, as for :meth:`solver.game.history.History.parse` (see
             :meth:`~solver.game.history.History.from_record` for the other ways a player gives
             it); won, lost or unfinished.

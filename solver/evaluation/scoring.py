@@ -288,9 +288,13 @@ def _check_guess(policy: Policy, guess: int, belief: Belief | None = None) -> in
 
 def check_game_mode(game_mode: Mode | str) -> bool:
     """True for hard mode, False for normal (a :class:`~solver.game.spec.Mode` or its name,
-    :data:`solver.game.spec.MODES`); else ValueError."""
+    :data:`solver.game.spec.MODES`); else ValueError, also for ultra-hard mode, which the
+    agents do not play (the exact solver and its tools do, docs/algorithms.md §10.5)."""
     if game_mode not in MODES:
         raise ValueError(f"game_mode must be one of {', '.join(MODES)}, got {game_mode!r}")
+    if Mode(game_mode) is Mode.ULTRA:
+        raise ValueError("the agents play normal or hard mode, not ultra-hard mode (the exact "
+                         "solver's tools do: solve, prove, assist, analyse, the trees)")
     return Mode(game_mode) is Mode.HARD
 
 

@@ -31,8 +31,10 @@ from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.exact._search_kernel import insert_largest_first
-from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, WIDTH, constraint_hash,
-                                            empty_constraint, filter_allowed, tighten_constraint)
+from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH,
+                                            constraint_hash, empty_constraint, filter_allowed,
+                                            filter_consistent, tighten_constraint,
+                                            ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
 from solver.game._partition_kernel import partition
 
@@ -60,6 +62,7 @@ def guarantee_workspace(depth, n_guesses, n_answers, n_patterns):
         constraints,  # hard mode: the state's constraint
         np.zeros(n_patterns, dtype=np.int64),  # feedback last seen at stamp (full-split scan)
         np.zeros(4, dtype=np.int64),  # [stamp, states searched, memo hits, guesses tried]
+        np.zeros((depth + 1, 2), dtype=np.uint64),  # ultra-hard mode: the state's history key
     )
 
 
@@ -86,7 +89,9 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     [n_guesses, n_answers] feedback table; ``zobrist1/2`` the answers' keys; ``memo`` from
     :func:`solver.game._memo_kernel.memo_arrays`; ``ws`` from :func:`guarantee_workspace`
     with depth ≥ d; ``mode`` 0 normal, 1 hard (then ``ws[10][d]`` holds S's constraint and
-    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1, 2, …))."""
+    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1, 2, …)), 2 ultra-hard (then
+    ``ws[13][d]`` holds S's history key, docs/algorithms.md §10.5, and a class keeps the
+    candidates consistent with its feedback)."""
     n = S.shape[0]
     if n == 1:
         return d >= 1
@@ -95,15 +100,19 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     if n == 2:  # play either answer (an answer always meets the constraint)
         return True
     (counts_ws, members_ws, starts_ws, present_ws, order_ws, keys_ws, below_ws, kbelow_ws,
-     allowed_ws, kallowed_ws, constraints, seen, stats) = ws
+     allowed_ws, kallowed_ws, constraints, seen, stats, history_keys) = ws
     letters, ckeys1, ckeys2 = rules[0], rules[1], rules[2]
     hard = mode == HARD_MODE
+    ultra = mode == ULTRA_MODE
     stats[1] += 1
     h1, h2 = state_hash(S, zobrist1, zobrist2)
     if hard:
         c1, c2 = constraint_hash(constraints[d], ckeys1, ckeys2)
         h1 += c1
         h2 += c2
+    elif ultra:
+        h1 += history_keys[d, 0]
+        h2 += history_keys[d, 1]
     meta = memo_meta(n, d, GUARANTEE, mode)
     slot = memo_find(memo, h1, h2, meta)
     if slot >= 0:
@@ -178,6 +187,14 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
                                             allowed_ws[d], kallowed_ws[d])
                 won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
                            zobrist2, memo, ws, mode, rules)
+            elif ultra:
+                s1, s2 = ultra_step_key(g, present[c], all_green + 1)
+                history_keys[d - 1, 0] = history_keys[d, 0] + s1
+                history_keys[d - 1, 1] = history_keys[d, 1] + s2
+                na = filter_consistent(letters, g, present[c], below[:nk], allowed_ws[d])
+                _carry_counts(below[:nk], kbelow, allowed_ws[d], na, kallowed_ws[d])
+                won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
+                           zobrist2, memo, ws, mode, rules)
             else:
                 won = wins(cls, d - 1, below[:nk], kbelow[:nk], P, zobrist1, zobrist2, memo,
                            ws, mode, rules)
@@ -196,14 +213,21 @@ def filter_allowed_counted(constraint, letters, candidates, counts, out, out_cou
     """:func:`solver.game._hard_mode_kernel.filter_allowed` that also carries each kept
     guess's class count; returns how many were kept (order kept)."""
     n_out = filter_allowed(constraint, letters, candidates, out)
-    # filter_allowed keeps the order, so a merge walk recovers each kept guess's position
+    _carry_counts(candidates, counts, out, n_out, out_counts)
+    return n_out
+
+
+@njit(cache=True)
+def _carry_counts(candidates, counts, out, n_out, out_counts):
+    """Write into ``out_counts`` the class count (``counts``, aligned with ``candidates``) of
+    each of the ``n_out`` guesses ``out`` kept from ``candidates`` in their order."""
+    # the filters keep the order, so a merge walk recovers each kept guess's position
     j = 0
     for i in range(n_out):
         while candidates[j] != out[i]:
             j += 1
         out_counts[i] = counts[j]
         j += 1
-    return n_out
 
 
 @njit(cache=True)
@@ -215,7 +239,7 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
     guesses, ``unknown`` int32[n_guesses] filled with a large count (no class counts known
     yet); the other arguments as for :func:`wins`, ``ws`` of depth ≥ d. In hard mode each
     class is first decided in normal mode: a no there is a no in hard mode (it allows fewer
-    policies), and much cheaper to find."""
+    policies), and much cheaper to find; ultra-hard mode likewise (§10.5)."""
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
     counts_ws, members_ws, starts_ws, present_ws, order_ws = ws[0], ws[1], ws[2], ws[3], ws[4]
@@ -233,6 +257,12 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
     root = empty_constraint()
     allowed = np.empty(P.shape[0], dtype=np.int32)
     hard = mode == HARD_MODE
+    ultra = mode == ULTRA_MODE
+    history_keys = ws[13]
+    root1 = np.uint64(0)
+    root2 = np.uint64(0)
+    if ultra:  # the history key of the empty history (every guess allowed)
+        root1, root2 = ultra_root_key(everything)
     # the order the classes are decided in: largest first; in hard mode with ≥ 3 guesses
     # left after g, the classes whose constraint allows the fewest guesses first (a family
     # like ?A?TE with S, T, E shown leaves few guesses and is where a hard-mode no is found),
@@ -248,6 +278,8 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
         if hard and d - 1 >= 3:
             tighten_constraint(root, letters[g], present[c], constraints[d - 1])
             rank = np.int64(filter_allowed(constraints[d - 1], letters, everything, allowed))
+        elif ultra and d - 1 >= 3:
+            rank = np.int64(filter_consistent(letters, g, present[c], everything, allowed))
         keys[n_keys] = (rank << 20) | np.int64(a)
         n_keys += 1
     ranked = np.sort(keys[:n_keys])
@@ -262,6 +294,14 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
             tighten_constraint(root, letters[g], present[c], constraints[d - 1])
             candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything,
                                                  allowed)]
+            if not wins(cls, d - 1, candidates, unknown[:candidates.shape[0]], P, zobrist1,
+                        zobrist2, memo, ws, mode, rules):
+                return np.int64(present[c])
+        elif ultra:
+            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
+            history_keys[d - 1, 0] = root1 + s1
+            history_keys[d - 1, 1] = root2 + s2
+            candidates = allowed[:filter_consistent(letters, g, present[c], everything, allowed)]
             if not wins(cls, d - 1, candidates, unknown[:candidates.shape[0]], P, zobrist1,
                         zobrist2, memo, ws, mode, rules):
                 return np.int64(present[c])

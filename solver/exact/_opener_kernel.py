@@ -31,8 +31,9 @@ from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess
                                             split_value, tighten)
 from solver.exact._search_kernel import (Tables, _answer_splitter, _search, _split_stats,
                                          evaluate_guess, insert_largest_first)
-from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint,
-                                            filter_allowed, tighten_constraint)
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, constraint_hash,
+                                            empty_constraint, filter_allowed, filter_consistent,
+                                            tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
 from solver.game._partition_kernel import partition
 from solver.exact._family_kernel import (FAMILY_ABSENT, FAMILY_POSITIONS,  # noqa: F401
@@ -253,15 +254,22 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     the guesses its feedback allows; without ``deep`` its bound is the one over every guess,
     still valid, so the bounds a proof reports do not depend on the rule; with ``deep`` it is
     :func:`class_bound_allowed`, over the allowed guesses, and the classes left open are
-    searched fewest allowed guesses first, docs/algorithms.md §10.1). Returns an int64."""
+    searched fewest allowed guesses first, docs/algorithms.md §10.1; ultra-hard mode the same
+    with the guesses consistent with g's feedback, §10.5). Returns an int64."""
     memo, ws, stats = search
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
     hard = mode == HARD_MODE
+    ultra = mode == ULTRA_MODE
+    restricted = hard or ultra
     letters, ckeys1, ckeys2, _ = rules
     constraints = ws.constraints
     root_constraint = empty_constraint()
     everything = np.arange(P.shape[0]).astype(np.int32)
+    root1 = np.uint64(0)
+    root2 = np.uint64(0)
+    if ultra:  # the history key of the empty history (every guess allowed)
+        root1, root2 = ultra_root_key(everything)
     counts = ws.counts[d]
     k, sumsq, green = _split_stats(P[g], S, counts)
     running = guess_bound(objective, n, k, green)
@@ -301,6 +309,10 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
             h1 += ch1
             h2 += ch2
+        elif ultra:
+            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
+            h1 += root1 + s1
+            h2 += root2 + s2
         meta = memo_meta(m, d - 1, objective, mode)
         # Only the search reads the memo: a bound alone must not depend on what this worker
         # solved before, so that the openers table is the same however the work was split.
@@ -313,11 +325,14 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
                 if running >= beta:
                     return running
                 continue
-        if hard and deep:
+        if restricted and deep:
             # the search's bound may be hard mode's own, over the guesses the class's
             # constraint allows (tighter); the bound alone stays the one over every guess, so
             # the bounds the openers table reports do not change with this
-            n_allowed = filter_allowed(constraints[d - 1], letters, everything, allowed)
+            if hard:
+                n_allowed = filter_allowed(constraints[d - 1], letters, everything, allowed)
+            else:
+                n_allowed = filter_consistent(letters, g, present[c], everything, allowed)
             lb, splitter = class_bound_allowed(cls, allowed[:n_allowed], P, PT, guess_of_answer,
                                                objective, scratch[0], counts)
         else:
@@ -336,11 +351,11 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         bounds[c] = lb
         open_classes[n_deep] = c  # still open, in the same (largest first) order
         n_deep += 1
-        if hard and deep:
+        if restricted and deep:
             allowed_of[c] = n_allowed
     if not deep:
         return running
-    if hard:
+    if restricted:
         # hard mode: the classes whose constraint allows the fewest guesses first (cheap to
         # search, and where hard mode costs most above the bound), then largest first
         for a in range(1, n_deep):
@@ -371,6 +386,11 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         if hard:
             tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
             candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything, allowed)]
+        elif ultra:
+            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
+            ws.history_keys[d - 1, 0] = root1 + s1
+            ws.history_keys[d - 1, 1] = root2 + s2
+            candidates = allowed[:filter_consistent(letters, g, present[c], everything, allowed)]
         v, _ = _search(local_state, np.int64(d - 1),
                        class_cutoff(objective, beta, running, bounds[c]), candidates,
                        Tables(local_table, local_guess, local_z1, local_z2), search,

@@ -64,8 +64,9 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
-from solver.game._hard_mode_kernel import (HARD_MODE, WIDTH, constraint_hash, filter_allowed,
-                                            tighten_constraint)
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, constraint_hash,
+                                            filter_allowed, filter_consistent, tighten_constraint,
+                                            ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
@@ -110,12 +111,13 @@ FAMILY_MIN = 24
 #: ``answer_letters`` uint8[n_answers, L], ``upper`` int32[n_guesses] a state's class-count
 #: bounds, ``family_thresholds`` int64[2] (root size, state size); the column counts (§4.2):
 #: ``columns`` the table's transpose (none: off), ``column_bits`` uint64[n_guesses, ⌈3**L/64⌉],
-#: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit).
+#: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
+#: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key.
 SearchWorkspace = namedtuple("SearchWorkspace", [
     "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
     "open_classes", "allowed", "constraints", "branching", "kub", "kval", "stamp", "serial",
     "family", "answer_masks", "answer_letters", "upper", "family_thresholds", "columns",
-    "column_bits", "column_counts"])
+    "column_bits", "column_counts", "history_keys"])
 
 
 #: The read-only inputs every step of the search reads: the feedback table ``P`` (uint8 or
@@ -161,6 +163,7 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((0, n_guesses), dtype=np.uint8),  # columns (none: off; set by with_columns)
         np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # column_bits
         np.zeros((4, n_guesses), dtype=np.int32),  # column_counts
+        np.zeros((depth + 1, 2), dtype=np.uint64),  # history_keys
     )
 
 
@@ -657,10 +660,12 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
     letters, ckeys1, ckeys2, weights = rules
     weighted = objective == WEIGHTED
     hard = mode == HARD_MODE
+    ultra = mode == ULTRA_MODE
     b = ws.branching[0]
     counts = ws.counts[d]
     all_green = counts.shape[0] - 1
     constraints = ws.constraints
+    history_keys = ws.history_keys
     members = ws.members[d]
     starts = ws.starts[d]
     bounds = ws.bounds[d]
@@ -682,6 +687,10 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
             ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
             c1 += ch1
             c2 += ch2
+        elif ultra:
+            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
+            c1 += history_keys[d, 0] + s1
+            c2 += history_keys[d, 1] + s2
         class_meta = memo_meta(m, d - 1, objective, mode)
         s = _memo_find(memo, c1, c2, class_meta)
         class_weight = np.int64(0)
@@ -770,6 +779,11 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     answer set's). In normal mode ``rules`` is not read. ``rules[3]`` is int64[n_answers], the
     answers' weights, read only under priors (``objective == WEIGHTED``, §10.3).
 
+    Ultra-hard mode (``mode == ULTRA_MODE``, §10.5): ``candidates`` are guesses the history
+    allows (at least those that split S), the state's history key is ``ws.history_keys[d]``; a
+    class (g, p) keeps the candidates h with feedback(g, h) = p and adds g's step key to the
+    history key, which is added to the answer set's hash in the memo key.
+
     ``kub_in`` is empty, or aligned with ``candidates``: an upper bound on each candidate's
     number of classes on S (its classes on a superset of S, from the caller's scan: a guess
     never makes more classes on a subset). A candidate whose bound is below the fewest classes
@@ -797,16 +811,21 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     stats[0] += 1
     h1, h2 = _hash(S, zobrist1, zobrist2)
     hard = mode == HARD_MODE
+    ultra = mode == ULTRA_MODE
     W = np.int64(n)
     w_max = np.int64(1)
     w_min = np.int64(1)
     if weighted:
         W, w_max, w_min = state_weight(S, weights)
     constraints = ws.constraints
+    history_keys = ws.history_keys
     if hard:
         ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
         h1 += ch1
         h2 += ch2
+    elif ultra:
+        h1 += history_keys[d, 0]
+        h2 += history_keys[d, 1]
     meta = memo_meta(n, d, objective, mode)
     slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
     if slot >= 0:
@@ -855,10 +874,10 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     kub = ws.kub[d]
     serial = ws.serial[0]
     ordered, ordered_bounds = _ordered_candidates(ws.keys[d][:nk], weighted_bounds, weighted)
-    # (not in hard mode: two guesses that split S alike allow different guesses later); done
-    # when a class is first searched, as many states never search one
+    # (not in hard or ultra-hard mode: two guesses that split S alike allow different guesses
+    # later); done when a class is first searched, as many states never search one
     dedupe_depth = DEDUPE_MIN_DEPTH_FEW_CODES if b <= DEDUPE_FEW_CODES else DEDUPE_MIN_DEPTH
-    dedupe = nk > 1 and n >= 4 and d >= dedupe_depth and not hard
+    dedupe = nk > 1 and n >= 4 and d >= dedupe_depth and not hard and not ultra
     sub_candidates = useful[:nu]
     sub_kub = kub[:nu]
     if local_b > b:
@@ -901,6 +920,13 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                     na = filter_allowed(constraints[d - 1], letters, sub_candidates, ws.allowed[d])
                     class_candidates = ws.allowed[d][:na]
                     class_kub = sub_kub[:0]
+                elif ultra:
+                    s1, s2 = ultra_step_key(g, present[c], counts.shape[0])
+                    history_keys[d - 1, 0] = history_keys[d, 0] + s1
+                    history_keys[d - 1, 1] = history_keys[d, 1] + s2
+                    na = filter_consistent(letters, g, present[c], sub_candidates, ws.allowed[d])
+                    class_candidates = ws.allowed[d][:na]
+                    class_kub = sub_kub[:0]
                 v, sub_guess = _search_kub(cls, np.int64(d - 1),
                                            class_cutoff(objective, best, running, bounds[c]),
                                            class_candidates, class_kub, tables, search, objective,
@@ -935,10 +961,13 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     ``candidates`` (int32 guess indices, ascending) are the guesses allowed at S: every guess
     in normal mode, those the history allows in hard mode, whose ``constraint`` (int8[WIDTH],
     :mod:`solver.game._hard_mode_kernel`) and ``rules`` (letters, constraint keys 1, 2) the
-    search needs; in normal mode they are not read."""
+    search needs; in normal mode they are not read. In ultra-hard mode ``candidates`` are the
+    guesses consistent with the history (§10.5; at least those of them that split S), keyed
+    by :func:`solver.game._hard_mode_kernel.ultra_root_key`; ``constraint`` is not read."""
     memo = new_memo(memo_capacity)
     ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
     ws.constraints[d][:] = constraint
+    ws.history_keys[d][:] = root_key(candidates, mode)
     ws.branching[0] = branching(P, n_patterns - 1)
     stats = np.zeros(4, dtype=np.int64)
     return _search(S, np.int64(d), np.int64(INF), candidates,
@@ -947,18 +976,32 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
 
 
 @njit(cache=True)
-def _build(S, d, candidates, tables, search, tree, objective, mode, rules, constraint):
+def root_key(candidates, mode):
+    """uint64[2]: the history key a search starting with the allowed guesses ``candidates``
+    gives its root in ultra-hard mode (:func:`solver.game._hard_mode_kernel.ultra_root_key`);
+    zero in the other modes."""
+    key = np.zeros(2, dtype=np.uint64)
+    if mode == ULTRA_MODE:
+        key[0], key[1] = ultra_root_key(candidates)
+    return key
+
+
+@njit(cache=True)
+def _build(S, d, candidates, tables, search, tree, objective, mode, rules, constraint, key):
     """Append the optimal subtree of S (preorder) to ``tree`` (:class:`TreeArrays`); returns
-    its value."""
+    its value. ``key`` (uint64[2]) is S's history key in ultra-hard mode (:func:`root_key` at
+    the root, then the steps' keys added on the way down, as the search adds them)."""
     P = tables.P
     ws = search.ws
     node_guess, edge_start, edge_feedback, edge_child, counters = tree
     ws.constraints[d][:] = constraint
+    ws.history_keys[d][:] = key
     value, g = _search(S, np.int64(d), np.int64(INF), candidates, tables, search, objective, mode,
                        np.int64(-1), rules)
     if g < 0:
         return np.int64(INF)
     hard = mode == HARD_MODE
+    ultra = mode == ULTRA_MODE
     letters = rules[0]
     all_green = ws.counts.shape[1] - 1
     node = counters[0]
@@ -995,13 +1038,21 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
             child = np.sort(sorted_members[i:j])
             child_constraint = constraint.copy()
             child_candidates = candidates
+            child_key = key.copy()
             if hard:
                 tighten_constraint(constraint, letters[g], p, child_constraint)
                 allowed = np.empty(candidates.shape[0], dtype=np.int32)
                 na = filter_allowed(child_constraint, letters, candidates, allowed)
                 child_candidates = allowed[:na]
+            elif ultra:
+                s1, s2 = ultra_step_key(g, p, all_green + 1)
+                child_key[0] += s1
+                child_key[1] += s2
+                allowed = np.empty(candidates.shape[0], dtype=np.int32)
+                na = filter_consistent(letters, g, p, candidates, allowed)
+                child_candidates = allowed[:na]
             _build(child, np.int64(d - 1), child_candidates, tables, search, tree, objective, mode,
-                   rules, child_constraint)
+                   rules, child_constraint, child_key)
             e += 1
         i = j
     return np.int64(value)
@@ -1013,7 +1064,8 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     when S is a root state worth them: total objective, normal mode, at least ``ws.family_thresholds[0]``
     answers, P holding S's own columns (a localised table); else ``ws`` as it is."""
     n = S.shape[0]
-    if not (objective == TOTAL and mode != HARD_MODE and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
+    if not (objective == TOTAL and mode != HARD_MODE and mode != ULTRA_MODE
+            and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
         return ws
     letters = rules[0]
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
@@ -1026,7 +1078,7 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial,
                            family, masks, answer_letters,  # the letter family's, new
                            ws.upper, ws.family_thresholds, ws.columns, ws.column_bits,
-                           ws.column_counts)
+                           ws.column_counts, ws.history_keys)
 
 
 @njit(cache=True)
@@ -1038,7 +1090,7 @@ def with_columns(P, ws):
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial, ws.family,
                            ws.answer_masks, ws.answer_letters, ws.upper, ws.family_thresholds,
                            np.ascontiguousarray(P.T),  # columns, new
-                           ws.column_bits, ws.column_counts)
+                           ws.column_bits, ws.column_counts, ws.history_keys)
 
 
 @njit(cache=True)
@@ -1080,7 +1132,7 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     value = _build(S, np.int64(d), candidates, Tables(P, guess_of_answer, zobrist1, zobrist2),
                    Search(memo, ws, stats),
                    TreeArrays(node_guess, edge_start, edge_feedback, edge_child, counters),
-                   objective, mode, rules, constraint)
+                   objective, mode, rules, constraint, root_key(candidates, mode))
     if value >= INF:
         counters[:] = 0
     n_nodes = counters[0]
@@ -1158,6 +1210,7 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
     ws = search.ws
     tables = Tables(P, guess_of_answer, zobrist1, zobrist2)
     ws.constraints[d][:] = constraint
+    ws.history_keys[d][:] = root_key(candidates, mode)
     k, sumsq, green = _split_stats(P[g], S, ws.counts[d])
     n = S.shape[0]
     if n == 1:
@@ -1177,6 +1230,15 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
             tighten_constraint(constraint, letters[g], P[g][S[0]], ws.constraints[d - 1])
             allowed = np.empty(candidates.shape[0], dtype=np.int32)
             na = filter_allowed(ws.constraints[d - 1], letters, candidates, allowed)
+            sub_candidates = allowed[:na]
+        elif mode == ULTRA_MODE:
+            letters = rules[0]
+            code = P[g][S[0]]
+            s1, s2 = ultra_step_key(g, code, ws.counts.shape[1])
+            ws.history_keys[d - 1, 0] = ws.history_keys[d, 0] + s1
+            ws.history_keys[d - 1, 1] = ws.history_keys[d, 1] + s2
+            allowed = np.empty(candidates.shape[0], dtype=np.int32)
+            na = filter_consistent(letters, g, code, candidates, allowed)
             sub_candidates = allowed[:na]
         base = class_base(objective, n)
         v, _ = _search(S, np.int64(d - 1), class_cutoff(objective, np.int64(beta), bound, base),

@@ -168,7 +168,7 @@ class Advice:
         seconds: wall seconds.
         objective: a :class:`ValueKind`: the game's objective (total, worst), or weighted
             under priors.
-        mode: ``"normal"`` or ``"hard"``.
+        mode: ``"normal"``, ``"hard"`` or ``"ultra"``.
         per_game: ``|S|`` (total), the state's weight (priors) or 1 (worst case): value / per_game
             is the expected number of guesses of one game (the worst case itself).
         extra_guesses: 0, or how many guesses past the limit the values count when the answers

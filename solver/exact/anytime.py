@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game.errors import InputError
-from solver.game.spec import Game, Mode
+from solver.game.spec import Game
 from solver.game.values import INF
 from solver.game.wordlists import WordList
 
@@ -228,7 +228,7 @@ def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
                      ) -> tuple[np.ndarray, np.ndarray]:
     """(order, bounds): the guesses that split S in the solver's candidate order (bound, Σ|C|²,
     index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``; only the ``allowed``
-    guesses (int32 indices; hard mode) when given."""
+    guesses (int32 indices; hard or ultra-hard mode) when given."""
     from solver.exact.search import guess_bounds
 
     bound, order_term = guess_bounds(S, P, n_patterns, objective)
@@ -345,7 +345,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     problem = (S, int(guesses_left), P, goa, z1, z2, rules, constraint, allowed)
     n = len(state)
     in_process = n <= IN_PROCESS_MAX if in_process is None else bool(in_process)
-    hard = game.mode is Mode.HARD
+    hard = game.restricted  # hard or ultra-hard mode: only the allowed guesses
     order, bounds = _candidate_order(S, P, patterns, allowed if hard else None, objective)
     if hard:
         allowed_set = set(allowed.tolist())
@@ -446,7 +446,7 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
     S, P, goa, _, _ = local_problem(word_list, state, table)
     used = np.zeros(len(state), dtype=np.int64)
     green = game.all_green
-    hard = game.mode is Mode.HARD
+    hard = game.restricted  # hard or ultra-hard mode: only the allowed guesses
     first = -1
     everything = np.arange(P.shape[0], dtype=np.int32)
     # (local answers, guesses left, guesses used before, history, guesses to scan): a stack

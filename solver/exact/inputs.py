@@ -41,12 +41,14 @@ def objective_id(game: Game) -> int:
 def allowed_after(game: Game, history) -> tuple[np.ndarray, np.ndarray]:
     """(constraint int8[WIDTH], allowed guesses int32 ascending) after ``history`` ((guess
     word, feedback code) pairs): every guess and no constraint in normal mode; in hard mode
-    those the history's hints allow (docs/algorithms.md §10)."""
+    those the history's hints allow (docs/algorithms.md §10); in ultra-hard mode those
+    consistent with its feedback, and no constraint (the search keys them by the history,
+    §10.5)."""
     from solver.game._hard_mode_kernel import no_constraint
     from solver.game.hard_mode import allowed_guesses, history_constraint
 
     if not game.hard:
-        return no_constraint(), np.arange(game.word_list.n_guesses, dtype=np.int32)
+        return no_constraint(), allowed_guesses(game.word_list, history, game.mode)
     return history_constraint(game.word_list, history), allowed_guesses(game.word_list, history)
 
 

@@ -224,7 +224,8 @@ class SearchService:
     def optimal_subtree(self, state: np.ndarray, guesses_left: int, steps, *, lift: bool = True):
         """The optimal subtree of a state: ``(DecisionTree, V*, extra)``, memoised.
 
-        ``steps`` (the history that led there) sets the hard-mode constraint. With ``lift``, a
+        ``steps`` (the history that led there) sets the hard-mode constraint (the ultra-hard
+        mode's allowed guesses). With ``lift``, a
         state that cannot be won within ``guesses_left`` is solved with the least ``extra``
         guesses more that make it winnable (§15.2); without it, V* may be ``INF`` (tree None).
         A state of one or two answers needs no search (:meth:`small_tree`).
@@ -238,7 +239,11 @@ class SearchService:
         from policy_tree.tree import DecisionTree
 
         constraint, candidates = allowed_after(self.game, list(steps))
-        base = (state.tobytes(), int(guesses_left), constraint.tobytes() if self.game.hard else b"")
+        # what the history allows next is part of the key: hard mode's constraint, ultra-hard
+        # mode's allowed guesses themselves (§10.5)
+        rule = (constraint.tobytes() if self.game.hard
+                else candidates.tobytes() if self.game.ultra else b"")
+        base = (state.tobytes(), int(guesses_left), rule)
         for other in (lift, not lift):
             # a state won within the guesses left has the same answer with or without lift
             entry = self._subtrees.get((*base, other))
@@ -273,7 +278,7 @@ class SearchService:
         first, then the other: value 3, or 2 for the worst case, §3.3, §3.6; the first is the
         solver's own tie-break, §4.4), found without the search kernels (a fresh process need
         not load them); None for any other state, or two answers under priors. A consistent
-        answer is always allowed in hard mode, so the mode does not matter."""
+        answer is always allowed in hard and ultra-hard mode, so the mode does not matter."""
         n = len(state)
         if n > 2 or n == 0 or (n == 2 and self.priors is not None):
             return None

@@ -13,6 +13,14 @@ where they were. The rules of several feedbacks add up, so what a history allows
 Words are rows of letters 0..25 (:func:`solver.game.feedback.words_to_letters`); feedback codes
 are ``Σ c_i · 3**i`` (§1.3). A constraint's hash (for the solver's memo key, §5) is the sum of
 one random key per entry that is not "no constraint", so the empty constraint hashes to 0.
+
+Ultra-hard mode (docs/algorithms.md §10.5, the rule of Selby's ``-U``): every guess must be
+consistent with all feedback so far, i.e. had it been the answer, each earlier guess g would
+have scored exactly the feedback p it did. So a class (g, p) keeps the guesses h of its
+parent's allowed list with ``feedback(g, h) == p`` (:func:`filter_consistent`). What the search
+keys a state's allowed set by is the history itself: the sum of one key per (guess, feedback)
+step (:func:`ultra_step_key`) plus the keys of the guesses allowed where the search started
+(:func:`ultra_root_key`), keys drawn by the splitmix64 finaliser from fixed seeds (no table).
 """
 
 import numpy as np
@@ -27,6 +35,14 @@ WIDTH = MAX_LENGTH + 26
 KEY_COLUMNS = 27
 #: The hard mode's id, ``solver.game.spec.MODES.index("hard")`` (tests check the two agree).
 HARD_MODE = 1
+#: The ultra-hard mode's id, ``solver.game.spec.MODES.index("ultra")``.
+ULTRA_MODE = 2
+# Seeds of the ultra-hard keys: two 64-bit halves, for a step (guess, feedback) and for a
+# guess allowed at the root; fixed, so the same history gives the same key run after run.
+_STEP_SEED1 = 0x5EED_0001_D1B5_4A32
+_STEP_SEED2 = 0x5EED_0002_9E37_79B9
+_ROOT_SEED1 = 0x5EED_0003_7F4A_7C15
+_ROOT_SEED2 = 0x5EED_0004_BF58_476D
 
 
 def no_constraint():
@@ -162,3 +178,83 @@ def history_constraint(letters, guesses, codes):
         tighten_constraint(constraint, letters[guesses[t]], codes[t], scratch)
         constraint[:] = scratch
     return constraint
+
+
+@njit(cache=True)
+def pair_feedback(guess, word):
+    """The standard feedback code (docs/algorithms.md §1.2–1.3) of the guess with letters
+    ``guess`` against the word with letters ``word`` (uint8[L] each, 0..25) taken as the
+    answer: the rule of :func:`solver.game._feedback_kernel.feedback_table_kernel`, for one
+    pair of any two words (ultra-hard mode scores guesses against guesses)."""
+    length = guess.shape[0]
+    # bit i of ``used``: the word's letter i is matched (green, or the yellow of an earlier
+    # guess letter); no array, as this runs once per word in every filter
+    green = 0
+    for i in range(length):
+        if guess[i] == word[i]:
+            green |= 1 << i
+    used = green
+    code = 0
+    power = 1
+    for i in range(length):
+        if green & (1 << i):
+            code += 2 * power
+        else:
+            letter = guess[i]
+            for j in range(length):
+                if not (used >> j) & 1 and word[j] == letter:
+                    used |= 1 << j
+                    code += power
+                    break
+        power *= 3
+    return code
+
+
+@njit(cache=True)
+def filter_consistent(letters, g, code, candidates, out):
+    """Ultra-hard mode's filter: copy into ``out`` the guesses h of ``candidates`` (int32 guess
+    indices) with ``pair_feedback(letters[g], letters[h]) == code`` (had h been the answer, g
+    would have scored ``code``), in their order; ``letters`` is uint8[n_guesses, L]. Returns
+    how many."""
+    row = letters[g]
+    n_out = 0
+    for j in range(candidates.shape[0]):
+        h = candidates[j]
+        if pair_feedback(row, letters[h]) == code:
+            out[n_out] = h
+            n_out += 1
+    return n_out
+
+
+@njit(cache=True)
+def _mix(x):
+    """The splitmix64 finaliser (Steele, Lea & Flood, OOPSLA 2014) of uint64 ``x``."""
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def ultra_step_key(g, code, n_patterns):
+    """(k1, k2) uint64, both even: the keys of the step "guess g scored feedback ``code``"
+    (``n_patterns`` = 3**L), whose sum over a history keys the guesses it allows in
+    ultra-hard mode (even, as the hard-mode constraint keys: a state's sum keeps the parity of
+    its answer keys)."""
+    x = np.uint64(g) * np.uint64(n_patterns) + np.uint64(code)
+    mask = ~np.uint64(1)
+    return _mix(x ^ np.uint64(_STEP_SEED1)) & mask, _mix(x ^ np.uint64(_STEP_SEED2)) & mask
+
+
+@njit(cache=True)
+def ultra_root_key(candidates):
+    """(k1, k2) uint64, even: the sum of one key per guess of ``candidates`` (int32 guess
+    indices), keying the allowed set a search starts from in ultra-hard mode."""
+    mask = ~np.uint64(1)
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    for j in range(candidates.shape[0]):
+        x = np.uint64(candidates[j])
+        k1 += _mix(x ^ np.uint64(_ROOT_SEED1)) & mask
+        k2 += _mix(x ^ np.uint64(_ROOT_SEED2)) & mask
+    return k1, k2

@@ -185,7 +185,8 @@ class History:
         pairs: a number, None, bytes, a map or a set is refused), each guess (an allowed guess
         of the lists) and feedback (well formed for the word length; under the Yellow rule no
         green unless all green, §10.4), that no guess follows an all-green feedback, that in
-        hard mode every guess uses the hints before it (§10), and that there are at most
+        hard mode every guess uses the hints before it (§10), in ultra-hard mode every guess
+        is consistent with the feedback before it (§10.5), and that there are at most
         ``game.guess_limit`` guesses (a lost game has as many as the limit; without ``limit``,
         at most 255), read no further than that.
 
@@ -202,10 +203,10 @@ class History:
             if before == green:
                 raise FeedbackError(f"guess {turn} ({word}) follows an all-green feedback: the game "
                                     f"was already won at guess {turn - 1}")
-        if game.mode is Mode.HARD:
-            from solver.game.hard_mode import check_hard_mode_history
+        if game.mode is not Mode.NORMAL:
+            from solver.game.hard_mode import check_mode_history
 
-            check_hard_mode_history(steps)
+            check_mode_history(game.mode, steps)
         return cls(game, steps)
 
     @classmethod
@@ -318,12 +319,11 @@ class History:
 
     def allowed_guesses(self) -> np.ndarray:
         """int32 indices of the guesses allowed next, ascending: every guess in normal mode,
-        those the history's hints allow in hard mode (§10)."""
+        those the history's hints allow in hard mode (§10), those consistent with its feedback
+        in ultra-hard mode (§10.5)."""
         from solver.game.hard_mode import allowed_guesses
 
-        if self.game.mode is not Mode.HARD:
-            return np.arange(self.game.word_list.n_guesses, dtype=np.int32)
-        return allowed_guesses(self.game.word_list, self.steps)
+        return allowed_guesses(self.game.word_list, self.steps, self.game.mode)
 
 
 def grid_rows(text: str, word_length: int = 5) -> list[int]:

@@ -42,11 +42,14 @@ class FeedbackRule(StrEnum):
 
 
 class Mode(StrEnum):
-    """Play modes: ``normal`` (any allowed guess at any time) or ``hard`` (the NYT hard mode,
-    docs/algorithms.md §10). The value's index is the mode id in the search's memo key."""
+    """Play modes: ``normal`` (any allowed guess at any time), ``hard`` (the NYT hard mode,
+    docs/algorithms.md §10.1) or ``ultra`` (ultra-hard: every guess after the first could be
+    the answer given all feedback so far, §10.5). The value's index is the mode id in the
+    search's memo key."""
 
     NORMAL = "normal"
     HARD = "hard"
+    ULTRA = "ultra"
 
 
 class Objective(StrEnum):
@@ -133,8 +136,8 @@ class Game:
 
     Raises:
         InputError: a value out of range or an unknown name (the message lists the choices);
-            hard mode under a feedback rule other than the standard one (hard mode reads its
-            greens); priors of another list, or with an objective other than the total.
+            hard or ultra-hard mode under a feedback rule other than the standard one (hard
+            mode reads its greens); priors of another list, or with an objective other than the total.
     """
 
     word_list: WordList
@@ -158,6 +161,9 @@ class Game:
         if self.mode is Mode.HARD and self.feedback is not FeedbackRule.STANDARD:
             raise InputError(f"hard mode reads the greens of the standard feedback; it cannot be "
                              f"combined with the {self.feedback} feedback rule")
+        if self.mode is Mode.ULTRA and self.feedback is not FeedbackRule.STANDARD:
+            raise InputError(f"ultra-hard mode scores guesses against guesses with the standard "
+                             f"feedback; it cannot be combined with the {self.feedback} feedback rule")
         if self.priors is not None:
             if len(self.priors.weights) != self.word_list.n_answers:
                 raise InputError(f"the priors have {len(self.priors.weights)} weights for "
@@ -206,6 +212,16 @@ class Game:
     def hard(self) -> bool:
         """Hard mode: every guess must use the hints revealed so far."""
         return self.mode is Mode.HARD
+
+    @property
+    def ultra(self) -> bool:
+        """Ultra-hard mode: every guess must be consistent with all feedback so far."""
+        return self.mode is Mode.ULTRA
+
+    @property
+    def restricted(self) -> bool:
+        """Hard or ultra-hard mode: the guesses allowed depend on the history."""
+        return self.mode is not Mode.NORMAL
 
     @property
     def objective_id(self) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from solver.game.errors import OutputError
 from solver.game.files import cache_dir
-from solver.game.spec import GUESS_LIMIT, FeedbackRule, Objective
+from solver.game.spec import GUESS_LIMIT, MODES, FeedbackRule, Objective
 
 
 def journal_path(kind: str, *inputs, directory: str | Path | None = None) -> Path:
@@ -51,7 +51,7 @@ def game_inputs(game) -> tuple:
 
 def artifact_path(game, opener: str, *, directory: str | Path = "artifacts") -> Path:
     """Where a solve's artifact goes by default: ``<directory>/<name>-<mode>-<opener>.msgpack``
-    (mode ``normal`` or ``hard``),
+    (mode ``normal``, ``hard`` or ``ultra``),
     ``<name>-<mode>-worst-<opener>.msgpack`` for the worst-case objective (the objective's
     name with ``-`` for ``,`` for a lexicographic one: ``legacy-normal-total-tail-salet``), with
     ``-limit<N>`` before ``.msgpack`` for a guess limit other than 6, ``yellow-`` before the
@@ -77,7 +77,7 @@ def check_artifact_name(word_list, path: str | Path) -> None:
 
     name = Path(path).name
     for shipped in BUILTIN_LISTS:
-        if (name.startswith((f"{shipped}-normal-", f"{shipped}-hard-"))
+        if (name.startswith(tuple(f"{shipped}-{mode}-" for mode in MODES))
                 and word_list.shipped_name != shipped):
             raise OutputError(
                 f"{path} is named for the shipped {shipped!r} list, but {word_list.name!r} holds "

@@ -313,6 +313,12 @@ def check_fixed_start(game: Game, length: int) -> None:
             or game.feedback is not FeedbackRule.STANDARD:
         raise InputError("the fixed-start proof is for the total objective, the standard feedback "
                          "rule and no priors")
+    if game.mode is Mode.ULTRA:
+        # a word played blind after g must be consistent with every colouring g can get, and
+        # a word gets one colouring from g: no blind start exists (docs/algorithms.md §10.5)
+        raise InputError("the fixed-start proof has no ultra-hard mode: there a guess must be "
+                         "consistent with the colours of every guess before it, and a word is "
+                         "consistent with one colouring of each, so no word follows another blind")
     if length >= game.guess_limit:
         raise InputError(f"a start of {length} words leaves no guess within the limit of "
                          f"{game.guess_limit}")

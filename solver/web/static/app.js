@@ -145,7 +145,7 @@ function restore() {
     const saved = JSON.parse(localStorage.getItem(STORE) || "null");
     if (!saved || !state.lists.some((l) => l.name === saved.words)) return;
     state.words = saved.words;
-    state.mode = saved.mode === "hard" ? "hard" : "normal";
+    state.mode = saved.mode === "hard" || saved.mode === "ultra" ? saved.mode : "normal";
     state.rows = (saved.rows || []).filter((r) => /^[a-z]{5}$/.test(r.guess) && r.colours.length === LENGTH)
       .slice(0, LIMIT);
   } catch (err) { /* a stale or foreign value: start afresh */ }
@@ -813,7 +813,7 @@ const score = (x) => Number.isInteger(x) && x >= 0 && x <= 99;
 function checkGame(g) {
   if (!g || typeof g !== "object" || Array.isArray(g)) return "is not an object";
   if (typeof g.words !== "string" || !/^[a-z0-9][a-z0-9.+-]{0,39}$/.test(g.words)) return "words: not a word-list name";
-  if (g.mode !== "normal" && g.mode !== "hard") return "mode: not normal or hard";
+  if (!["normal", "hard", "ultra"].includes(g.mode)) return "mode: not normal, hard or ultra";
   if (!Array.isArray(g.history) || g.history.length < 1 || g.history.length > LIMIT
       || !g.history.every((step) => typeof step === "string" && STEP.test(step))) {
     return `history: expected 1 to ${LIMIT} guesses like "salet:bbbby"`;
@@ -905,7 +905,7 @@ function renderHistory(games = loadHistory()) {
     const skill = m.skill(g), luck = m.luck(g);
     const cells = [
       new Date(g.saved).toLocaleDateString("en-CA"),
-      `${lists ? lists.title : g.words}${g.mode === "hard" ? ", hard" : ""}: ${g.history.map((x) => x.slice(0, 5)).join(" ")}`,
+      `${lists ? lists.title : g.words}${g.mode !== "normal" ? `, ${g.mode}` : ""}: ${g.history.map((x) => x.slice(0, 5)).join(" ")}`,
       `${g.won ? g.history.length : "X"}/${LIMIT}`,
       finite(skill) ? m.show(skill) : "—",
       finite(luck) ? (m.showLuck || m.show)(luck) : "—",
