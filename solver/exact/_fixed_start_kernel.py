@@ -33,7 +33,7 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 from solver.exact._family_kernel import _popcount
 from solver.exact._objective_kernel import INF, class_cutoff, tighten
 from solver.exact._opener_kernel import class_bound
-from solver.exact._search_kernel import _answer_splitter, _search
+from solver.exact._search_kernel import Tables, _answer_splitter, _search
 from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint, filter_allowed,
                                             tighten_constraint)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
@@ -332,7 +332,7 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     hard = mode == HARD_MODE
     letters, ckeys1, ckeys2, _ = rules
     j = prefix.shape[0]
-    counts = ws[0][d]
+    counts = ws.counts[d]
     members, starts, found_at = prefix_classes(prefix, P, counts.shape[0])
     running = np.int64(0)
     for c in range(found_at.shape[0]):
@@ -367,8 +367,8 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
         slot = memo_find(memo, h1, h2, meta)
         known = np.int64(-1)
         if slot >= 0:
-            known = memo[3][slot]
-            if memo[4][slot] >= 0:  # exact
+            known = memo.value[slot]
+            if memo.extra[slot] >= 0:  # exact
                 running += known
                 if running >= beta:
                     return min(running, INF)
@@ -408,11 +408,11 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
         local_state = np.arange(m).astype(np.int32)
         candidates = everything
         if hard:
-            ws[10][d][:] = constraints[c]
+            ws.constraints[d][:] = constraints[c]
             allowed = np.empty(P.shape[0], dtype=np.int32)
             candidates = allowed[:filter_allowed(constraints[c], letters, everything, allowed)]
         v, _ = _search(local_state, np.int64(d), class_cutoff(objective, beta, running, bounds[c]),
-                       candidates, local_table, local_guess, local_z1, local_z2, memo, ws, stats,
+                       candidates, Tables(local_table, local_guess, local_z1, local_z2), search,
                        objective, mode, np.int64(-1), rules)
         running = tighten(objective, running, bounds[c], v)
         if running >= beta:
