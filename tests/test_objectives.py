@@ -134,7 +134,7 @@ def test_game_rejects_bad_values_with_the_choices():
     for bad, message in (({"guess_limit": 0}, "guess limit must be 1..255, got 0"),
                          ({"guess_limit": 2.5}, "guess limit must be 1..255, got 2.5"),
                          ({"objective": "fastest"}, "unknown objective 'fastest'; choose one of total, worst"),
-                         ({"mode": "ultra"}, "unknown mode 'ultra'; choose one of normal, hard"),
+                         ({"mode": "extreme"}, "unknown mode 'extreme'; choose one of normal, hard, ultra"),
                          ({"feedback": "purple"}, "unknown feedback rule 'purple'; choose one of standard, yellow"),
                          ({"mode": "hard", "feedback": "yellow"}, "hard mode reads the greens"),
                          ({"priors": Priors("x", np.ones(3, np.int64), "0" * 64)},
