@@ -26,6 +26,8 @@ constraint's hash joins the memo key. The answers of S always meet S's constrain
 consistent with every feedback), so a pair is always won with two guesses left.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
@@ -43,12 +45,28 @@ from solver.game._partition_kernel import partition
 GUARANTEE = 3
 
 
+#: The scratch memory of :func:`wins` (:func:`guarantee_workspace`). Per depth d (row d serves
+#: the state with d guesses left): ``counts`` int32[·, 3**L] class counts, ``members``
+#: int32[·, n_answers], ``starts`` int32[·, 3**L + 1] and ``present`` int32[·, 3**L] a
+#: partition's classes, ``order`` int32 its classes largest first, ``keys`` int64[·, n_guesses]
+#: sort keys, ``below`` int32 the guesses handed to the classes and ``kbelow`` their class
+#: counts on the state, ``allowed``/``kallowed`` the same for a class in hard and ultra-hard
+#: mode, ``constraints`` int8[·, WIDTH] the state's hard-mode constraint, ``history_keys``
+#: uint64[·, 2] its ultra-hard history key (§10.5). Shared: ``seen`` int64[3**L] the stamp of
+#: the last full-split scan that met each feedback; ``stats`` int64[4] (stamp, states
+#: searched, memo hits, guesses tried).
+GuaranteeWorkspace = namedtuple("GuaranteeWorkspace", [
+    "counts", "members", "starts", "present", "order", "keys", "below", "kbelow", "allowed",
+    "kallowed", "constraints", "seen", "stats", "history_keys"])
+
+
 def guarantee_workspace(depth, n_guesses, n_answers, n_patterns):
-    """Per-depth scratch of :func:`wins`, so the recursion allocates nothing (plain numpy);
-    every depth's constraint starts empty (no green, no letter required)."""
+    """A :class:`GuaranteeWorkspace` for states of up to ``depth`` guesses left, so the
+    recursion allocates nothing (plain numpy); every depth's constraint starts empty (no
+    green, no letter required)."""
     constraints = np.zeros((depth + 1, WIDTH), dtype=np.int8)
     constraints[:, :MAX_LENGTH] = -1
-    return (
+    return GuaranteeWorkspace(
         np.zeros((depth + 1, n_patterns), dtype=np.int32),  # class counts
         np.zeros((depth + 1, n_answers), dtype=np.int32),  # class members
         np.zeros((depth + 1, n_patterns + 1), dtype=np.int32),  # class starts
@@ -88,9 +106,9 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     a guess with fewer classes than |S| there cannot split S fully. ``P`` uint8/uint16
     [n_guesses, n_answers] feedback table; ``zobrist1/2`` the answers' keys; ``memo`` from
     :func:`solver.game._memo_kernel.memo_arrays`; ``ws`` from :func:`guarantee_workspace`
-    with depth ≥ d; ``mode`` 0 normal, 1 hard (then ``ws[10][d]`` holds S's constraint and
+    with depth ≥ d; ``mode`` 0 normal, 1 hard (then ``ws.constraints[d]`` holds S's constraint and
     ``rules`` = (letters uint8[n_guesses, L], constraint keys 1, 2, …)), 2 ultra-hard (then
-    ``ws[13][d]`` holds S's history key, docs/algorithms.md §10.5, and a class keeps the
+    ``ws.history_keys[d]`` holds S's history key, docs/algorithms.md §10.5, and a class keeps the
     candidates consistent with its feedback)."""
     n = S.shape[0]
     if n == 1:
@@ -101,7 +119,7 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
         return True
     (counts_ws, members_ws, starts_ws, present_ws, order_ws, keys_ws, below_ws, kbelow_ws,
      allowed_ws, kallowed_ws, constraints, seen, stats, history_keys) = ws
-    letters, ckeys1, ckeys2 = rules[0], rules[1], rules[2]
+    letters, ckeys1, ckeys2 = rules.letters, rules.ckeys1, rules.ckeys2
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     stats[1] += 1
@@ -242,9 +260,10 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
     policies), and much cheaper to find; ultra-hard mode likewise (§10.5)."""
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
-    counts_ws, members_ws, starts_ws, present_ws, order_ws = ws[0], ws[1], ws[2], ws[3], ws[4]
-    constraints = ws[10]
-    letters = rules[0]
+    counts_ws, members_ws, starts_ws, present_ws, order_ws = (ws.counts, ws.members, ws.starts,
+                                                             ws.present, ws.order)
+    constraints = ws.constraints
+    letters = rules.letters
     counts = counts_ws[d]
     members = members_ws[d]
     starts = starts_ws[d]
@@ -258,7 +277,7 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
     allowed = np.empty(P.shape[0], dtype=np.int32)
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
-    history_keys = ws[13]
+    history_keys = ws.history_keys
     root1 = np.uint64(0)
     root2 = np.uint64(0)
     if ultra:  # the history key of the empty history (every guess allowed)

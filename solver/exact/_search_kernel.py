@@ -776,7 +776,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     the history allows (and that may split S), the state's constraint is ``ws.constraints[d]``, and
     ``rules`` = (letters uint8[n_guesses, L], constraint keys 1 and 2) give each class its
     constraint, its allowed guesses and its memo key (the constraint's hash is added to the
-    answer set's). In normal mode ``rules`` is not read. ``rules[3]`` is int64[n_answers], the
+    answer set's). In normal mode ``rules`` is not read. ``rules.weights`` is int64[n_answers], the
     answers' weights, read only under priors (``objective == WEIGHTED``, §10.3).
 
     Ultra-hard mode (``mode == ULTRA_MODE``, §10.5): ``candidates`` are guesses the history
@@ -1002,7 +1002,7 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
         return np.int64(INF)
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
-    letters = rules[0]
+    letters = rules.letters
     all_green = ws.counts.shape[1] - 1
     node = counters[0]
     counters[0] += 1
@@ -1067,7 +1067,7 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     if not (objective == TOTAL and mode != HARD_MODE and mode != ULTRA_MODE
             and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
         return ws
-    letters = rules[0]
+    letters = rules.letters
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
     for a in range(P.shape[1]):
         answer_letters[a, :] = letters[guess_of_answer[a]]
@@ -1226,13 +1226,13 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
         # g tells nothing: S again, with a guess fewer (in hard mode, and the rule of g's feedback)
         sub_candidates = candidates
         if mode == HARD_MODE:
-            letters = rules[0]
+            letters = rules.letters
             tighten_constraint(constraint, letters[g], P[g][S[0]], ws.constraints[d - 1])
             allowed = np.empty(candidates.shape[0], dtype=np.int32)
             na = filter_allowed(ws.constraints[d - 1], letters, candidates, allowed)
             sub_candidates = allowed[:na]
         elif mode == ULTRA_MODE:
-            letters = rules[0]
+            letters = rules.letters
             code = P[g][S[0]]
             s1, s2 = ultra_step_key(g, code, ws.counts.shape[1])
             ws.history_keys[d - 1, 0] = ws.history_keys[d, 0] + s1

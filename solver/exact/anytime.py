@@ -254,13 +254,14 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     if key in _WARM:
         return
     from solver.game._hard_mode_kernel import no_constraint
+    from solver.exact.inputs import SearchRules
     from solver.game.hashing import constraint_keys
 
     S = np.arange(2, dtype=np.int32)
     P = np.ascontiguousarray(np.array([[0, 1], [1, 0]], dtype=dtype))
     goa = np.arange(2, dtype=np.int32)
     z1, z2 = np.array([1, 3], dtype=np.uint64), np.array([5, 7], dtype=np.uint64)
-    rules = (np.zeros((2, 5), dtype=np.uint8),) + constraint_keys() + (np.ones(2, dtype=np.int64),)
+    rules = SearchRules(np.zeros((2, 5), dtype=np.uint8), *constraint_keys(), np.ones(2, dtype=np.int64))
     constraint, allowed = no_constraint(), np.arange(2, dtype=np.int32)
     _candidate_order(S, P, n_patterns)
     search = new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4)
@@ -355,7 +356,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     ranking.q_values = {int(g): (int(q), True) for g, q in known.items() if g != "optimum"}
     if n == 1:  # the answer itself; any other guess costs one more
         g = int(goa[0])
-        one = int(rules[3][0]) if game.priors is not None else 1
+        one = int(rules.weights[0]) if game.priors is not None else 1
         ranking.q_values = {g: (one, True), **{int(f): (one if int(f) == g else 2 * one, True)
                                                 for f in forced}}
         ranking.top, ranking.proven, ranking.finished = [(g, one)], True, True

@@ -5,6 +5,8 @@ after a history and the guesses it allows. Raises :class:`~solver.game.errors.In
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from solver.exact.results import MAX_ANSWERS, MAX_GUESSES
@@ -13,21 +15,33 @@ from solver.game.hashing import constraint_keys
 from solver.game.spec import Game
 from solver.game.wordlists import WordList
 
-def search_rules(game: Game) -> tuple:
-    """The ``rules`` argument of the search kernels: (the guesses' letters uint8[n_guesses,
-    L], the hard-mode constraint keys 1 and 2, the answers' weights int64[n_answers]), the
-    first three read in hard mode only, the weights under priors only (§10.1, §10.3); the
-    weights are the priors' or ones."""
+class SearchRules(NamedTuple):
+    """The ``rules`` argument of the search kernels (a named tuple, which numba passes as one
+    value): what the search reads beyond the feedback table, by mode and objective."""
+
+    #: uint8[n_guesses, L]: every guess's letters 0..25 (hard and ultra-hard mode, §10.1, §10.5).
+    letters: np.ndarray
+    #: uint64[...]: the hard-mode constraint keys, two halves (§10.1, the memo key).
+    ckeys1: np.ndarray
+    ckeys2: np.ndarray
+    #: int64[n_answers]: the answers' weights (priors, §10.3; ones without).
+    weights: np.ndarray
+
+
+def search_rules(game: Game) -> SearchRules:
+    """The ``rules`` argument of the search kernels for ``game``: the letters and constraint
+    keys read in hard and ultra-hard mode only, the weights under priors only (§10.1, §10.3);
+    the weights are the priors' or ones."""
     from solver.game.hard_mode import guess_letters
 
     weights = (np.ascontiguousarray(game.priors.weights, dtype=np.int64) if game.priors is not None
                else np.ones(game.word_list.n_answers, dtype=np.int64))
-    return (guess_letters(game.word_list),) + constraint_keys() + (weights,)
+    return SearchRules(guess_letters(game.word_list), *constraint_keys(), weights)
 
 
-def local_rules(rules: tuple, answers: np.ndarray) -> tuple:
+def local_rules(rules: SearchRules, answers: np.ndarray) -> SearchRules:
     """``rules`` for a state localised by :func:`_localise` (the weights of its answers)."""
-    return rules[:3] + (np.ascontiguousarray(rules[3][answers]),)
+    return rules._replace(weights=np.ascontiguousarray(rules.weights[answers]))
 
 
 def objective_id(game: Game) -> int:

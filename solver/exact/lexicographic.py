@@ -119,7 +119,7 @@ class _Lexicographic:
         from solver.game._hard_mode_kernel import filter_allowed, tighten_constraint
 
         constraint, candidates = rule
-        letters = self.rules[0]
+        letters = self.rules.letters
         tightened = tighten_constraint(constraint, letters[guess], code, np.empty_like(constraint))
         allowed = np.empty(candidates.shape[0], dtype=np.int32)
         count = filter_allowed(tightened, letters, candidates, allowed)

@@ -29,6 +29,8 @@ Each rollout creates at most one decision node, so ``n_rollouts + 1`` decision n
 ``(n_rollouts + 1) · (n_top + O threshold)`` successor slots always suffice.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
@@ -48,6 +50,19 @@ STAT_SCANS = 3
 STAT_SIM_STEPS = 4
 STAT_MAX_DEPTH = 5
 N_STATS = 6
+
+#: What every step of the search reads about the game: the feedback ``table`` (uint8 or uint16
+#: [n_guesses, n_answers]) and its transpose ``tableT``, ``answer_guess_index`` (int32
+#: [n_answers]), the answers' Zobrist keys ``zobrist1``, ``zobrist2`` (uint64[n_answers]),
+#: the prime ``factors`` of the base heuristic's keys, ``answers_first`` (MIG_B's order) and
+#: ``rank_answers_first`` (bool).
+UctTables = namedtuple("UctTables", ["table", "tableT", "answer_guess_index", "zobrist1",
+                                     "zobrist2", "factors", "answers_first", "rank_answers_first"])
+#: The search's settings (solver.policies.uct): rollouts, variant O's threshold at the root and
+#: below, the successors of the decision nodes below the root, the exploration divisor, the
+#: loss penalty and the seed (uint64).
+UctSettings = namedtuple("UctSettings", ["n_rollouts", "o_threshold", "n_below", "o_below",
+                                         "b_divisor", "loss_penalty", "seed"])
 
 
 @njit(cache=True)
@@ -159,8 +174,7 @@ def scan_state(S, table, tableT, answer_guess_index, factors, answers_first, ran
 
 
 @njit(cache=True)
-def memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors, answers_first,
-                rank_answers_first, ws, stats):
+def memo_lookup(memo, S, h1, h2, tables, ws, stats):
     """Memo slot of the state ``S`` (≥ 2 answers) with hash ``(h1, h2)``, scanning it on a
     miss. The slot stays valid until the next call."""
     key1, key2, sizes, n_found, top, choices = memo
@@ -177,8 +191,8 @@ def memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors, ans
             target = slot
             break
         slot = (slot + 1) & mask
-    f, choice = scan_state(S, table, tableT, answer_guess_index, factors, answers_first,
-                           rank_answers_first, ws)
+    f, choice = scan_state(S, tables.table, tables.tableT, tables.answer_guess_index,
+                           tables.factors, tables.answers_first, tables.rank_answers_first, ws)
     stats[STAT_SCANS] += 1
     choices[target] = choice
     key1[target] = h1
@@ -209,11 +223,12 @@ def filter_class(S, m, g, p, table, out, zobrist1, zobrist2):
 
 
 @njit(cache=True)
-def base_heuristic_cost(S, g, answer, table, tableT, answer_guess_index, zobrist1, zobrist2,
-                        factors, answers_first, rank_answers_first, memo, buf1, buf2, ws, stats):
+def base_heuristic_cost(S, g, answer, tables, memo, buf1, buf2, ws, stats):
     """Guesses the base heuristic (MIG_A, or MIG_B when ``answers_first``) needs to find
     ``answer`` after guess ``g`` was played in the state ``S``, ``g`` not counted (0 when ``g``
     is the answer). Its choices come from the memo."""
+    table, answer_guess_index = tables.table, tables.answer_guess_index
+    zobrist1, zobrist2 = tables.zobrist1, tables.zobrist2
     if answer_guess_index[answer] == g:
         return 0
     p = table[g, answer]
@@ -225,8 +240,7 @@ def base_heuristic_cost(S, g, answer, table, tableT, answer_guess_index, zobrist
         stats[STAT_SIM_STEPS] += 1
         if n == 1:
             return cost + 1
-        slot = memo_lookup(memo, cur[:n], h1, h2, table, tableT, answer_guess_index, factors,
-                           answers_first, rank_answers_first, ws, stats)
+        slot = memo_lookup(memo, cur[:n], h1, h2, tables, ws, stats)
         choice = memo[5][slot]
         cost += 1
         if answer_guess_index[answer] == choice:
@@ -270,8 +284,7 @@ def better_final(cost_i, visits_i, key_i, member_i, g_i, cost_j, visits_j, key_j
 
 
 @njit(cache=True)
-def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, table, tableT,
-                       answer_guess_index, factors, answers_first, rank_answers_first, n_succ,
+def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, tables, n_succ,
                        o_threshold, ws, stats):
     """Create decision node ``node`` for the state ``S`` with the first ``n_succ`` guesses of
     the memo's ranking as successors, plus (variant O) the answers of S when there are at most
@@ -292,15 +305,14 @@ def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, ta
     d_visits[node] = 0
     count = 0
     if m >= 2:
-        slot = memo_lookup(memo, S, h1, h2, table, tableT, answer_guess_index, factors,
-                           answers_first, rank_answers_first, ws, stats)
+        slot = memo_lookup(memo, S, h1, h2, tables, ws, stats)
         f = min(memo[3][slot], n_succ)
         for j in range(f):
             s_guess[n_slots + j] = memo[4][slot, j]
         count = f
         if m <= o_threshold:  # variant O: the state's answers join the successors
             for i in range(m):
-                g = answer_guess_index[S[i]]
+                g = tables.answer_guess_index[S[i]]
                 present = False
                 for j in range(f):
                     if s_guess[n_slots + j] == g:
@@ -317,9 +329,7 @@ def _add_decision_node(S, node, tree, pool, pool_used, n_slots, memo, h1, h2, ta
 
 
 @njit(cache=True)
-def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1, zobrist2,
-               factors, answers_first, rank_answers_first, memo, ws, n_rollouts, o_threshold,
-               n_below, o_below, b_divisor, loss_penalty, seed):
+def uct_search(state, guesses_left, tables, memo, ws, settings):
     """UCT from ``state`` (sorted int32 answer indices, ≥ 2 of them); rules in
     :mod:`solver.policies.uct`. The root takes the memo's width ``n_top`` of successors and variant O
     below ``o_threshold`` answers; the other decision nodes ``n_below`` (≤ n_top) and
@@ -327,8 +337,12 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
 
     Returns ``(guess, root_guesses, root_visits, root_costs, stats)``: the guess to play, the
     root's successors in successor order with their visit counts and cost sums (int64), and
-    int64[N_STATS] counters.
+    int64[N_STATS] counters. ``tables`` is a :class:`UctTables`, ``settings`` a
+    :class:`UctSettings`.
     """
+    table, answer_guess_index = tables.table, tables.answer_guess_index
+    zobrist1, zobrist2, factors = tables.zobrist1, tables.zobrist2, tables.factors
+    n_rollouts, o_threshold, n_below, o_below, b_divisor, loss_penalty, seed = settings
     n_answers = table.shape[1]
     n_top = memo[4].shape[1]
     m0 = state.shape[0]
@@ -361,8 +375,7 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
 
     h1, h2 = state_hash(state, m0, zobrist1, zobrist2)
     pool, pool_used, n_slots = _add_decision_node(
-        state, 0, tree, pool, pool_used, n_slots, memo, h1, h2, table, tableT,
-        answer_guess_index, factors, answers_first, rank_answers_first, n_top, o_threshold, ws, stats)
+        state, 0, tree, pool, pool_used, n_slots, memo, h1, h2, tables, n_top, o_threshold, ws, stats)
     n_nodes = 1
 
     rng, _ = splitmix64(np.uint64(seed))
@@ -388,10 +401,8 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
                 path_slot[depth] = k
                 path_node[depth] = d
                 depth += 1
-                tail = 1 + base_heuristic_cost(
-                    pool[start:start + m], s_guess[k], answer, table, tableT, answer_guess_index,
-                    zobrist1, zobrist2, factors, answers_first, rank_answers_first, memo, buf1, buf2,
-                    ws, stats)
+                tail = 1 + base_heuristic_cost(pool[start:start + m], s_guess[k], answer, tables,
+                                               memo, buf1, buf2, ws, stats)
                 break
             b = (total_cost / r) / b_divisor
             k = ucb_select(first, d_nsucc[d], np.log(np.float64(d_visits[d])), b, s_visits,
@@ -414,9 +425,8 @@ def uct_search(state, guesses_left, table, tableT, answer_guess_index, zobrist1,
             n, c1, c2 = filter_class(pool[start:start + m], m, g, p, table, cls, zobrist1,
                                      zobrist2)
             pool, pool_used, n_slots = _add_decision_node(
-                cls[:n], n_nodes, tree, pool, pool_used, n_slots, memo, c1, c2, table, tableT,
-                answer_guess_index, factors, answers_first, rank_answers_first, n_below, o_below, ws,
-                stats)
+                cls[:n], n_nodes, tree, pool, pool_used, n_slots, memo, c1, c2, tables, n_below,
+                o_below, ws, stats)
             h_key[hs] = key
             h_val[hs] = n_nodes
             d = n_nodes

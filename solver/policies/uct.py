@@ -228,7 +228,8 @@ class UCTPolicy(Policy):
         with ``guesses_left`` ≥ 1 guesses left; ``seed`` (any int, used modulo 2**64) or the
         policy's own seed. Raises ValueError on a state of fewer than two answers."""
         from solver.policies._uct_kernel import (STAT_DECISION_NODES, STAT_MAX_DEPTH, STAT_SCANS,
-                                        STAT_SIM_STEPS, STAT_SLOTS, uct_search)
+                                        STAT_SIM_STEPS, STAT_SLOTS, UctSettings, UctTables,
+                                        uct_search)
 
         state = np.ascontiguousarray(state, dtype=np.int32)
         if state.ndim != 1 or state.size < 2:
@@ -238,13 +239,15 @@ class UCTPolicy(Policy):
         seed = self.seed if seed is None else int(seed)
         data = self._process_data()
         started = time.perf_counter()
-        guess, guesses, visits, costs, stats = uct_search(
-            state, int(guesses_left), self._table(), data["tableT"],
-            self.word_list.answer_guess_index, data["zobrist"][0], data["zobrist"][1],
-            data["factors"], self.base == "b", self.rank_answers_first, data["memo"], data["ws"],
-            self.n_rollouts, self.o_threshold if self.variant_o else 0, self.n_below,
-            self.o_threshold if self.variant_o and self.o_scope == "all" else 0,
-            self.b_divisor, self.loss_penalty, np.uint64(seed % (1 << 64)))
+        tables = UctTables(self._table(), data["tableT"], self.word_list.answer_guess_index,
+                           data["zobrist"][0], data["zobrist"][1], data["factors"], self.base == "b",
+                           self.rank_answers_first)
+        settings = UctSettings(self.n_rollouts, self.o_threshold if self.variant_o else 0,
+                               self.n_below,
+                               self.o_threshold if self.variant_o and self.o_scope == "all" else 0,
+                               self.b_divisor, self.loss_penalty, np.uint64(seed % (1 << 64)))
+        guess, guesses, visits, costs, stats = uct_search(state, int(guesses_left), tables,
+                                                          data["memo"], data["ws"], settings)
         seconds = time.perf_counter() - started
         self.searches += 1
         self.rollouts_run += self.n_rollouts

@@ -94,7 +94,7 @@ def worker_state(job: Job):
                             job.game.n_patterns, job.memo_capacity)
         resident(search[0])
         rules = search_rules(job.game)
-        answer_letters = np.ascontiguousarray(rules[0][job.word_list.answer_guess_index])
+        answer_letters = np.ascontiguousarray(rules.letters[job.word_list.answer_guess_index])
         state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
                  new_bound_scratch(table, answer_letters, job.game.n_patterns), rules)
         _LOCAL.state = state
