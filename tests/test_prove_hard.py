@@ -31,7 +31,7 @@ def root_class_bounds(wl, limit):
     guesses left and the allowed guesses after the opener's feedback)."""
     table = feedback_table(wl)
     transposed = np.ascontiguousarray(table.T)
-    letters = search_rules(Game(wl))[0]
+    letters = search_rules(Game(wl)).letters
     n_patterns = 3 ** len(wl.guesses[0])
     scratch = new_bound_scratch(table, np.ascontiguousarray(letters[wl.answer_guess_index]), n_patterns)
     bits = scratch[0]

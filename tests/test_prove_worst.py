@@ -52,7 +52,7 @@ def kernel_state(wl, limit):
     z1, z2 = zobrist_keys(wl.n_answers)
     return (table, z1, z2, memo_arrays(1 << 14),
             guarantee_workspace(limit, wl.n_guesses, wl.n_answers, 243),
-            search_rules(Game(wl))[:3])
+            search_rules(Game(wl)))
 
 
 # least worst cases of their openers (brute force): 3 | 4-5 | 5-6 | 4-5 | 4-5 | 6 or none
@@ -343,7 +343,7 @@ def legacy_decisions(legacy, mode, limit, openers):
     z1, z2 = zobrist_keys(legacy.n_answers)
     memo = memo_arrays(1 << 22)
     workspace = guarantee_workspace(6, legacy.n_guesses, legacy.n_answers, 243)
-    rules = search_rules(Game(legacy))[:3]
+    rules = search_rules(Game(legacy))
     everything = np.arange(legacy.n_guesses, dtype=np.int32)
     unknown = np.full(legacy.n_guesses, 1 << 20, dtype=np.int32)
     mode_id = 1 if mode == "hard" else 0

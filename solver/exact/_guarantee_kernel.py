@@ -107,7 +107,7 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     [n_guesses, n_answers] feedback table; ``zobrist1/2`` the answers' keys; ``memo`` from
     :func:`solver.game._memo_kernel.memo_arrays`; ``ws`` from :func:`guarantee_workspace`
     with depth ≥ d; ``mode`` 0 normal, 1 hard (then ``ws.constraints[d]`` holds S's constraint and
-    ``rules`` = (letters uint8[n_guesses, L], constraint keys 1, 2, …)), 2 ultra-hard (then
+    ``rules`` the :class:`~solver.exact.inputs.SearchRules` (letters, constraint keys)), 2 ultra-hard (then
     ``ws.history_keys[d]`` holds S's history key, docs/algorithms.md §10.5, and a class keeps the
     candidates consistent with its feedback)."""
     n = S.shape[0]

@@ -74,7 +74,7 @@ def _worker_state(job: Job):
         state = (key, table, z1, z2, resident(memo_arrays(job.memo_capacity)),
                  guarantee_workspace(job.game.guess_limit, n_guesses, table.shape[1],
                                      job.game.n_patterns),
-                 search_rules(job.game)[:3], np.arange(n_guesses, dtype=np.int32),
+                 search_rules(job.game), np.arange(n_guesses, dtype=np.int32),
                  np.full(n_guesses, np.iinfo(np.int32).max, dtype=np.int32))
         _LOCAL.state = state
     return state[1:]
