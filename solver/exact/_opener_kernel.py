@@ -29,8 +29,8 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
                                             split_value, tighten)
-from solver.exact._search_kernel import (Tables, _answer_splitter, _search, _split_stats,
-                                         evaluate_guess, insert_largest_first)
+from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, evaluate_guess,
+                                         insert_largest_first, local_tables)
 from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, constraint_hash,
                                             empty_constraint, filter_allowed, filter_consistent,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
@@ -368,20 +368,8 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     for a in range(n_deep):
         c = open_classes[a]
         cls = members[starts[c]:starts[c + 1]]
-        m = cls.shape[0]
-        local_table = np.empty((P.shape[0], m), dtype=P.dtype)
-        for h in range(P.shape[0]):
-            row = P[h]
-            for i in range(m):
-                local_table[h, i] = row[cls[i]]
-        local_guess = np.empty(m, dtype=guess_of_answer.dtype)
-        local_z1 = np.empty(m, dtype=zobrist1.dtype)
-        local_z2 = np.empty(m, dtype=zobrist2.dtype)
-        for i in range(m):
-            local_guess[i] = guess_of_answer[cls[i]]
-            local_z1[i] = zobrist1[cls[i]]
-            local_z2[i] = zobrist2[cls[i]]
-        local_state = np.arange(m).astype(np.int32)
+        local = local_tables(cls, P, guess_of_answer, zobrist1, zobrist2)
+        local_state = np.arange(cls.shape[0]).astype(np.int32)
         candidates = everything
         if hard:
             tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
@@ -393,7 +381,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             candidates = allowed[:filter_consistent(letters, g, present[c], everything, allowed)]
         v, _ = _search(local_state, np.int64(d - 1),
                        class_cutoff(objective, beta, running, bounds[c]), candidates,
-                       Tables(local_table, local_guess, local_z1, local_z2), search,
+                       local, search,
                        objective, mode, np.int64(-1), rules)
         running = tighten(objective, running, bounds[c], v)
         if running >= beta:

@@ -951,6 +951,27 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
 
 
 @njit(cache=True)
+def local_tables(cls, P, guess_of_answer, zobrist1, zobrist2):
+    """The :class:`Tables` of the class ``cls`` (sorted int32 answer indices) on its own: P's
+    columns of its answers, their guesses and Zobrist keys, so that the class is the state
+    ``0..m−1`` and its search reads only its own m columns."""
+    m = cls.shape[0]
+    local_table = np.empty((P.shape[0], m), dtype=P.dtype)
+    for h in range(P.shape[0]):
+        row = P[h]
+        for i in range(m):
+            local_table[h, i] = row[cls[i]]
+    local_guess = np.empty(m, dtype=guess_of_answer.dtype)
+    local_z1 = np.empty(m, dtype=zobrist1.dtype)
+    local_z2 = np.empty(m, dtype=zobrist2.dtype)
+    for i in range(m):
+        local_guess[i] = guess_of_answer[cls[i]]
+        local_z1[i] = zobrist1[cls[i]]
+        local_z2[i] = zobrist2[cls[i]]
+    return Tables(local_table, local_guess, local_z1, local_z2)
+
+
+@njit(cache=True)
 def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
                 objective, mode, rules, constraint, candidates):
     """Exact (value, first optimal guess) of state S (sorted int32 answer indices) with d
