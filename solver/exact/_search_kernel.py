@@ -79,6 +79,10 @@ KEY_SUMSQ_SHIFT = 17
 KEY_GUESS_MASK = (1 << 17) - 1
 MAX_GUESSES = 1 << 17
 MAX_ANSWERS = 11585
+#: A shared root's key before its share has found a guess (§4.5): above any real key.
+NO_SHARED_KEY = (1 << 62) - 1
+SHARED_VALUE_SHIFT = 17
+SHARED_POSITION_MASK = (1 << 17) - 1
 # Deduplicating guesses costs a second scan of S; it pays only where the subsets are searched
 # deeply (their subsets with two guesses left need no more than one scan). From 5 guesses left;
 # from 4 when the table has few feedback codes (b ≤ DEDUPE_FEW_CODES), as under Yellow Wordle's
@@ -112,12 +116,15 @@ FAMILY_MIN = 24
 #: bounds, ``family_thresholds`` int64[2] (root size, state size); the column counts (§4.2):
 #: ``columns`` the table's transpose (none: off), ``column_bits`` uint64[n_guesses, ⌈3**L/64⌉],
 #: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
-#: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key.
+#: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key; a root shared by
+#: several processes (§4.5): ``share`` int64[3] (this share's index, the number of shares
+#: (1: not shared), the root's depth) and ``shared_keys`` int64[shares] each share's best
+#: (value << KEY_SUMSQ_SHIFT | position in the candidate order), in memory the shares map.
 SearchWorkspace = namedtuple("SearchWorkspace", [
     "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
     "open_classes", "allowed", "constraints", "branching", "kub", "kval", "stamp", "serial",
     "family", "answer_masks", "answer_letters", "upper", "family_thresholds", "columns",
-    "column_bits", "column_counts", "history_keys"])
+    "column_bits", "column_counts", "history_keys", "share", "shared_keys"])
 
 
 #: The read-only inputs every step of the search reads: the feedback table ``P`` (uint8 or
@@ -164,6 +171,8 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # column_bits
         np.zeros((4, n_guesses), dtype=np.int32),  # column_counts
         np.zeros((depth + 1, 2), dtype=np.uint64),  # history_keys
+        np.array([0, 1, -1], dtype=np.int64),  # share (not shared)
+        np.full(1, NO_SHARED_KEY, dtype=np.int64),  # shared_keys
     )
 
 
@@ -577,11 +586,12 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
                     continue
                 if k < kmin:  # as a scan that gave up, with the exact count as the bound
                     sumsq = np.int64(-1)
-                else:
-                    k, sumsq, green = _split_stats(P[g], S, counts)
+                else:  # its order term when its bound group is reached (§4.2)
+                    sumsq = np.int64(-2)
+                    green = green_counted
             else:
                 k, sumsq, green = _split_stats_cut(P[g], S, counts, kmin)
-            if sumsq < 0:
+            if sumsq == -1:
                 # bound ≥ beta; kept for the subsets (a guess that does not split them is
                 # skipped there, so keeping one that may not split S costs only a scan)
                 useful[nu] = g
@@ -599,7 +609,7 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
         elif counted:
             k = k_counted
             green = green_counted
-            sumsq = np.int64(-2)  # read below for the guesses under beta only
+            sumsq = np.int64(-2)  # order term left to the bound group (below)
         else:
             k, sumsq, green = _split_stats(P[g], S, counts)
         kval[g] = k
@@ -616,8 +626,10 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
         if not weighted:
             bound = guess_bound(objective, n, k, green)
         if bound < beta:
-            if sumsq == -2:
-                k, sumsq, green = _split_stats(P[g], S, counts)
+            if sumsq == -2:  # counted: the order term is left to its bound group (§4.2)
+                keys[nk] = (bound << KEY_BOUND_SHIFT) | g
+                nk += 1
+                continue
             if weighted:  # totals of weights do not fit the key's bound field: kept apart
                 weighted_bounds[nk] = bound
                 keys[nk] = (order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT) | g
@@ -627,7 +639,25 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
             nk += 1
         elif bound < min_excluded:
             min_excluded = bound
-    return nk, nu, min_excluded, local_b, weighted_bounds
+    return nk, nu, min_excluded, local_b, weighted_bounds, by_columns
+
+
+@njit(cache=True)
+def _order_group(S, P, counts, objective, ordered, ordered_bounds, first):
+    """Put the order terms into the keys of the bound group that starts at ``first`` of
+    ``ordered`` (keys of one bound, sorted by guess index, with no order term) and sort the
+    group by them (§4.2): the order :func:`_ordered_candidates` gives full keys. Returns the
+    group's end. (Most searches stop within the first groups: the guesses of the others are
+    never scanned for their class sizes.)"""
+    end = first
+    bound = ordered_bounds[first]
+    while end < ordered.shape[0] and ordered_bounds[end] == bound:
+        g = ordered[end] & KEY_GUESS_MASK
+        k, sumsq, green = _split_stats(P[g], S, counts)
+        ordered[end] |= order_term(objective, sumsq, green) << KEY_SUMSQ_SHIFT
+        end += 1
+    ordered[first:end] = np.sort(ordered[first:end])
+    return end
 
 
 @njit(cache=True)
@@ -868,7 +898,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
 
     # Bound every guess; keep those that split S (for the subsets) and those under beta.
     kmin = min_classes(objective, n, beta)
-    nk, nu, min_excluded, local_b, weighted_bounds = _scan_candidates(
+    nk, nu, min_excluded, local_b, weighted_bounds, lazy = _scan_candidates(
         S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W)
     useful = ws.useful[d]
     kub = ws.kub[d]
@@ -891,19 +921,29 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     best = np.int64(beta)
     best_guess = np.int64(-1)
     fail = np.int64(min_excluded)
+    # A root shared by several processes (§4.5): each searches every share-th candidate (all
+    # of them the first), cut off by the best any share has found so far.
+    share = ws.share
+    sharing = share[1] > 1 and d == share[2] and only < 0
+    group_end = 0 if lazy else nk  # the order terms are known up to here
     for j in range(nk):
-        key = ordered[j]
         bound = np.int64(ordered_bounds[j])
-        g = np.int64(key & KEY_GUESS_MASK)
-        if bound >= best:
+        cut = _shared_cut(share, ws.shared_keys, j, best) if sharing else best
+        if bound >= cut:
             if bound < fail:
                 fail = bound
             break
+        if j == group_end:
+            group_end = _order_group(S, P, counts, objective, ordered, ordered_bounds, j)
+        key = ordered[j]
+        g = np.int64(key & KEY_GUESS_MASK)
+        if sharing and j > 0 and j % share[1] != share[0]:
+            continue
         stats[2] += 1
         # Cheap pass (§4.3): tighten each class's bound from the memo before searching any class.
         running, n_open = _bound_classes(S, d, g, bound, tables, search, objective, mode, rules,
                                          local_b, serial)
-        if running < best and n_open > 0:
+        if running < cut and n_open > 0:
             if dedupe:
                 nu = _dedupe_useful(S, P, useful, kub, nu, ws.signatures[d], counts, ws.counts[0])
                 sub_candidates = useful[:nu]
@@ -928,26 +968,48 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                     class_candidates = ws.allowed[d][:na]
                     class_kub = sub_kub[:0]
                 v, sub_guess = _search_kub(cls, np.int64(d - 1),
-                                           class_cutoff(objective, best, running, bounds[c]),
+                                           class_cutoff(objective, cut, running, bounds[c]),
                                            class_candidates, class_kub, tables, search, objective,
                                            mode, np.int64(-1), rules)
                 running = tighten(objective, running, bounds[c], v)
-                if running >= best:
+                if sharing:  # another share may have found better meanwhile
+                    cut = _shared_cut(share, ws.shared_keys, j, best)
+                if running >= cut:
                     break
-        if running < best:
+        if running < cut:
             best = running
             best_guess = g
+            if sharing:
+                ws.shared_keys[share[0]] = (best << SHARED_VALUE_SHIFT) | j
         elif running < fail:
             fail = running
     if best_guess >= 0:
-        if only < 0:
+        if only < 0 and not sharing:
             _memo_store(memo, h1, h2, meta, best, best_guess)
         return best, best_guess
     if fail < beta:  # every candidate was examined and none beat beta: fail is still ≥ beta
         fail = beta
-    if only < 0:
+    if only < 0 and not sharing:
         _memo_store(memo, h1, h2, meta, fail, -1)
     return fail, np.int64(-1)
+
+
+@njit(cache=True)
+def _shared_cut(share, shared_keys, position, best):
+    """The cut-off for the candidate at ``position`` of a root shared by ``share[1]``
+    processes (§4.5): this share's ``best`` so far, and each other share's best, one more
+    where that share's guess comes later in the candidate order (a guess that only ties it
+    from an earlier place is still the first optimal guess)."""
+    cut = best
+    for t in range(share[1]):
+        if t != share[0]:
+            key = shared_keys[t]
+            value = key >> SHARED_VALUE_SHIFT
+            if position < (key & SHARED_POSITION_MASK):
+                value += 1
+            if value < cut:
+                cut = value
+    return cut
 
 
 @njit(cache=True)
@@ -1021,6 +1083,11 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
                        np.int64(-1), rules)
     if g < 0:
         return np.int64(INF)
+    share = ws.share
+    if share[1] > 1 and d == share[2]:  # a shared root (§4.5): only the best share's tree
+        for t in range(share[1]):
+            if ws.shared_keys[t] < ws.shared_keys[share[0]]:
+                return np.int64(INF)
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     letters = rules.letters
@@ -1099,7 +1166,7 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial,
                            family, masks, answer_letters,  # the letter family's, new
                            ws.upper, ws.family_thresholds, ws.columns, ws.column_bits,
-                           ws.column_counts, ws.history_keys)
+                           ws.column_counts, ws.history_keys, ws.share, ws.shared_keys)
 
 
 @njit(cache=True)
@@ -1111,7 +1178,8 @@ def with_columns(P, ws):
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial, ws.family,
                            ws.answer_masks, ws.answer_letters, ws.upper, ws.family_thresholds,
                            np.ascontiguousarray(P.T),  # columns, new
-                           ws.column_bits, ws.column_counts, ws.history_keys)
+                           ws.column_bits, ws.column_counts, ws.history_keys, ws.share,
+                           ws.shared_keys)
 
 
 @njit(cache=True)
@@ -1203,6 +1271,24 @@ def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
                   np.zeros(4, dtype=np.int64))
 
 
+def share_search(search, index, shares, depth, shared_keys):
+    """``search`` (a :class:`Search`) as share ``index`` of ``shares`` processes searching one
+    root of ``depth`` guesses left together (docs/algorithms.md §4.5): ``shared_keys``
+    (int64[shares], set to :data:`NO_SHARED_KEY` before any share starts) is memory every
+    share maps, where each writes its best. The search's own memory is kept; its workspace's
+    share settings are set. Plain numpy."""
+    memo, ws, stats = search
+    ws.share[:] = (index, shares, depth)
+    return Search(memo, ws._replace(shared_keys=shared_keys), stats)
+
+
+def shared_winner(shared_keys):
+    """The share whose guess a shared root plays (§4.5), from the keys the shares left: the
+    least (value, position in the candidate order), the first share on a tie (all shares
+    searched the first candidate, and all agree on a state settled before the candidates)."""
+    return int(np.argmin(shared_keys))
+
+
 def reset_search(search):
     """Put a :func:`new_search` triple back as :func:`new_search` made it, for the search of
     another state: every memo slot free (meta 0 marks a free slot; the other fields of a free
@@ -1216,6 +1302,8 @@ def reset_search(search):
         array.fill(0)
     ws.branching.fill(ws.counts.shape[1] - 1)
     ws.stamp.fill(-1)
+    ws.share[:] = (0, 1, -1)
+    ws.shared_keys.fill(NO_SHARED_KEY)
     ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN)
     stats.fill(0)
 

@@ -6,8 +6,10 @@ is the numba kernel :mod:`solver.exact._search_kernel`, compiled once per object
 (:mod:`solver.exact._objective_kernel`, docs/algorithms.md §2.4). The game (word length,
 guess limit, mode, objective, priors) is a :class:`solver.game.spec.Game`. With a fixed opener, the root's
 feedback classes are independent sub-problems: they are solved in parallel by forked worker
-processes (:mod:`solver.exact.executor`), largest first, and each finished class is recorded
-in a journal (:mod:`solver.runs.journal`)
+processes (:mod:`solver.exact.executor`), largest first — a class of at least
+:data:`SHARE_MIN` answers by all the workers together, each searching its share of the class's
+candidates (docs/algorithms.md §4.5), as is such a state asked alone (:func:`solve_from`) — and
+each finished class is recorded in a journal (:mod:`solver.runs.journal`)
 so an interrupted solve resumes. :func:`solve_and_save` (what ``python -m tools.solve`` runs)
 checks the output path and the cache before any work, and discards the journal only once
 the artifact is written, so a failed final write loses nothing.
@@ -97,9 +99,61 @@ def _worker_search(memo_capacity: int, depth: int, n_guesses: int, n_answers: in
     return search
 
 
+#: A state or root class of at least this many answers is searched by all the workers
+#: together, each taking its share of the root's candidates (docs/algorithms.md §4.5), where
+#: the platform forks (the shares' common memory is inherited). Smaller ones take a few
+#: seconds at most, and a solve's many classes already keep the workers busy.
+SHARE_MIN = 400
+
+#: The shared roots' keys by token: anonymous shared memory made before the workers fork.
+_SHARED_KEYS: dict[int, np.ndarray] = {}
+_SHARED_TOKENS = itertools.count()
+
+
+def can_share(workers: int) -> bool:
+    """True if ``workers`` processes can search one root together: more than one, forked,
+    from a process that may start processes (not a daemonic one, such as a deadline's child)."""
+    import multiprocessing
+
+    return (workers > 1 and "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon)
+
+
+def _new_shared_keys(rows: int, shares: int) -> int:
+    """Shared memory for ``rows`` roots of ``shares`` shares each, as the shares must find it
+    (:data:`solver.exact.search.NO_SHARED_KEY`); returns its token (:func:`_release_keys`)."""
+    import mmap
+
+    from solver.exact.search import NO_SHARED_KEY
+
+    token = next(_SHARED_TOKENS)
+    # MAP_SHARED | MAP_ANONYMOUS: forked workers see each other's writes
+    keys = np.frombuffer(mmap.mmap(-1, 8 * max(rows * shares, 1)), dtype=np.int64)
+    keys = keys[:rows * shares].reshape(rows, shares)
+    keys.fill(NO_SHARED_KEY)
+    _SHARED_KEYS[token] = keys
+    return token
+
+
+def _release_keys(token: int) -> None:
+    _SHARED_KEYS.pop(token, None)
+
+
+def _shared(search, share, guesses_left: int):
+    """``search`` as the share ``share`` = (token, row, index, shares) says, or as it is."""
+    if share is None:
+        return search
+    from solver.exact.search import share_search
+
+    token, row, index, shares = share
+    return share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row])
+
+
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
-                 mode_id, rules, constraint, candidates, objective_id):
-    """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
+                 mode_id, rules, constraint, candidates, objective_id, share=None):
+    """One root class (a worker task): returns (code, share index or -1, (value, tree
+    arrays..., stats)). ``share`` (token, row, index, shares): the class is a shared root
+    (§4.5) and this task is one of its shares."""
     from solver.exact.search import search_subtree
 
     full_table = _worker_table(table_path)
@@ -107,9 +161,10 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
         full_table, answers, guess_of_answer, zobrist)
     search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
                             full_table.shape[1], n_patterns)
-    return code, search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2, search,
-                                objective_id, mode_id, local_rules(rules, answers),
-                                constraint, candidates)
+    result = search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
+                            _shared(search, share, guesses_left), objective_id, mode_id,
+                            local_rules(rules, answers), constraint, candidates)
+    return code, -1 if share is None else share[2], result
 
 
 def _solve_task(task: tuple):
@@ -117,10 +172,53 @@ def _solve_task(task: tuple):
     return _solve_class(*task)
 
 
+def _state_share(task: tuple):
+    """One share of a shared state (a worker task, :func:`subtree`): (share index, result)."""
+    from solver.exact.search import new_search, search_subtree
+
+    token, index, shares, local, d, capacity, n_patterns, *rest = task
+    search = new_search(d, local[1].shape[0], local[1].shape[1], n_patterns, capacity)
+    search = _shared(search, (token, 0, index, shares), d)
+    return index, search_subtree(local[0], d, *local[1:], search, *rest)
+
+
+def _winner(token: int, row: int, shares: dict) -> tuple:
+    """The result of a shared root from its shares' ``{index: result}`` (§4.5): the winning
+    share's tree, with the work of all the shares in its stats."""
+    from solver.exact.search import shared_winner
+
+    result = shares[shared_winner(_SHARED_KEYS[token][row])]
+    stats = sum(r[-1] for r in shares.values())
+    return (*result[:-1], stats)
+
+
+def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode: int, rules,
+            constraint, candidates, *, jobs: int = 1) -> tuple:
+    """The search kernel's ``solve_subtree`` of a localised state (``local`` as
+    :func:`_localise` gives it), its root searched by ``jobs`` workers together (§4.5) when it
+    has at least :data:`SHARE_MIN` answers and the platform forks; the same result, byte for
+    byte, either way."""
+    from solver.exact.search import solve_subtree
+
+    workers = min(worker_count(jobs), 8)
+    if len(local[0]) < SHARE_MIN or not can_share(workers):
+        return solve_subtree(local[0], d, *local[1:], capacity, n_patterns, objective, mode,
+                             rules, constraint, candidates)
+    token = _new_shared_keys(1, workers)
+    try:
+        tasks = [(token, index, workers, local, d, capacity, n_patterns, objective, mode, rules,
+                  constraint, candidates) for index in range(workers)]
+        shares = dict(Executor(workers).as_finished(_state_share, tasks, workers))
+        return _winner(token, 0, shares)
+    finally:
+        _release_keys(token)
+
+
 def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist,
                                n_patterns, mode_id, rules, constraint, candidates, objective):
     """One root class under a ``total,…`` objective (a worker task, :func:`_solve_class`'s
-    arguments with the :class:`Objective` last): returns (code, (total, tree arrays..., stats))."""
+    arguments with the :class:`Objective` last, never shared): returns (code, -1, (total,
+    tree arrays..., stats))."""
     from solver.exact.lexicographic import solve_class
 
     full_table = _worker_table(table_path)
@@ -128,9 +226,9 @@ def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guess
         full_table, answers, guess_of_answer, zobrist)
     search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
                             full_table.shape[1], n_patterns)
-    return code, solve_class(objective, state, guesses_left, table, local_guess_of_answer, z1, z2,
-                             search, n_patterns, mode_id, local_rules(rules, answers), constraint,
-                             candidates)
+    return code, -1, solve_class(objective, state, guesses_left, table, local_guess_of_answer,
+                                 z1, z2, search, n_patterns, mode_id, local_rules(rules, answers),
+                                 constraint, candidates)
 
 
 def _solve_lexicographic_task(task: tuple):
@@ -179,7 +277,8 @@ def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None
     return int(value), word_list.guesses[int(guess)]
 
 
-def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> StateSolution:
+def solve_from(game: Game, history, *, table: np.ndarray | None = None,
+               jobs: int = -1) -> StateSolution:
     """The exact optimal subtree after a history of guesses and their feedback.
 
     Args:
@@ -190,6 +289,9 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> State
         history: (guess word, feedback) pairs as played, feedback as a code or ``"bbygb"``
             text; any guesses, on or off any tree.
         table: the feedback table of the game's rule (loaded from the cache if omitted).
+        jobs: worker processes (-1: all cores, as joblib counts them) that search a state of
+            at least :data:`SHARE_MIN` answers together (docs/algorithms.md §4.5); the same
+            result whatever the number.
 
     Returns:
         :class:`StateSolution` with the state, its value and the optimal subtree (tie-break of
@@ -201,7 +303,6 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> State
             FeedbackError naming the guess).
         UnwinnableError: the state cannot be won within the guesses left.
     """
-    from solver.exact.search import solve_subtree
     from solver.game.history import History
 
     history = list(history)
@@ -222,10 +323,10 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None) -> State
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = parsed.constraint(), parsed.allowed_guesses()
-    value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
-        local_state, guesses_left, local_table, guess_of_answer, z1, z2,
+    value, node_guess, edge_start, edge_feedback, edge_child, _ = subtree(
+        (local_state, local_table, guess_of_answer, z1, z2), guesses_left,
         _memo_capacity(len(state)), game.n_patterns, objective_id(game), game.mode_id,
-        local_rules(search_rules(game), state), constraint, candidates)
+        local_rules(search_rules(game), state), constraint, candidates, jobs=jobs)
     if value >= INF:
         raise UnwinnableError(f"the {len(state)} answers left cannot all be won within "
                               f"{guesses_left} more guesses")
@@ -350,27 +451,49 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
     if guess_limit == 1 and root_classes:
         raise UnwinnableError(f"opener {opener!r} cannot win every game in 1 guess")
     if todo:
-        workers = 1 if len(todo) == 1 else worker_count(jobs)
+        workers = worker_count(jobs)
+        # the big classes are each searched by all the workers together (§4.5), first
+        shared = [c for c in todo if len(c[1]) >= SHARE_MIN] if not lexicographic and can_share(
+            workers) else []
+        if not shared:
+            workers = min(workers, len(todo))
         table_path = str(table_cache_path(word_list, game.feedback))
         rules = search_rules(game)
+        token = _new_shared_keys(len(shared), workers) if shared else None
+        rows = {c[0]: row for row, c in enumerate(shared)}
 
-        def task(code, states):
+        def task(code, states, share=None):
             return (code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
                     zobrist, game.n_patterns, game.mode_id, rules,
-                    *allowed_after(game, [(opener, code)]), search_objective)
+                    *allowed_after(game, [(opener, code)]), search_objective, *share_of(code, share))
+
+        def share_of(code, index):
+            return () if index is None else ((token, rows[code], index, workers),)
+
+        def tasks():
+            for code, states in todo:
+                for index in range(workers) if code in rows else [None]:
+                    yield task(code, states, index)
 
         # With workers, the smallest class is solved here first: its call loads the search
         # kernel (numba's first call of it, about 0.2 s), which the workers forked after it
         # inherit instead of each loading it again. Not under a deadline: this process then
         # only watches the clock.
-        here = [todo.pop()] if workers > 1 and len(todo) > 1 and deadline is None else []
+        here = ([todo.pop()] if workers > 1 and len(todo) > 1 and deadline is None
+                and todo[-1][0] not in rows else [])
+        n_tasks = sum(workers if c[0] in rows else 1 for c in todo)
         finished = itertools.chain(
             (solve_task(task(*c)) for c in here),
-            Executor(workers).as_finished(solve_task, (task(*c) for c in todo), len(todo),
-                                          deadline))
+            Executor(workers).as_finished(solve_task, tasks(), n_tasks, deadline))
         sizes = dict((c, len(s)) for c, s in root_classes)
+        shares: dict[int, dict] = {}
         try:
-            for code, result in finished:
+            for code, index, result in finished:
+                if index >= 0:  # a share of a shared class: the class is done with its last
+                    shares.setdefault(code, {})[index] = result
+                    if len(shares[code]) < workers:
+                        continue
+                    result = _winner(token, rows[code], shares.pop(code))
                 if result[0] >= INF:
                     raise UnwinnableError(
                         f"opener {opener!r}: after {opener}:{code_to_text(code, game.word_length)} "
@@ -386,6 +509,8 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
             raise
         finally:
             _WORKER_SEARCH.clear()  # this process's memo (up to 335 MB) is not kept past the solve
+            if token is not None:
+                _release_keys(token)
     tree, stats = _assemble(opener_index, root_classes, results, game)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())

@@ -10,6 +10,8 @@ the proofs (:mod:`solver.exact.proofs`) call these names:
   :func:`reset_search`);
 - :func:`evaluate_guess` — a guess's Q-value against a cut-off (exact below it, else a
   proven lower bound), over a search kept by :func:`new_search`;
+- :func:`share_search`, :func:`shared_winner` — one root searched by several processes
+  together (docs/algorithms.md §4.5);
 - :func:`guess_bounds` — every guess's lower bound on a state, and its order term
   (:func:`guess_bounds_of` — the same for a list of guesses).
 
@@ -18,8 +20,10 @@ compiles) the kernels, so callers that must stay light import it inside the func
 searches, as they did the kernel.
 """
 
-from solver.exact._search_kernel import (evaluate_guess, guess_bounds, guess_bounds_of, new_search,
-                                         reset_search, search_subtree, solve_state, solve_subtree)
+from solver.exact._search_kernel import (NO_SHARED_KEY, evaluate_guess, guess_bounds,
+                                         guess_bounds_of, new_search, reset_search, search_subtree,
+                                         share_search, shared_winner, solve_state, solve_subtree)
 
-__all__ = ["evaluate_guess", "guess_bounds", "guess_bounds_of", "new_search", "reset_search",
-           "search_subtree", "solve_state", "solve_subtree"]
+__all__ = ["NO_SHARED_KEY", "evaluate_guess", "guess_bounds", "guess_bounds_of", "new_search",
+           "reset_search", "search_subtree", "share_search", "shared_winner", "solve_state",
+           "solve_subtree"]

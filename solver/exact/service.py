@@ -233,8 +233,8 @@ class SearchService:
         small = self.small_tree(state, guesses_left, lift)
         if small is not None:
             return small
-        from solver.exact.bellman import _localise, _memo_capacity, allowed_after, local_rules, search_rules
-        from solver.exact.search import solve_subtree
+        from solver.exact.bellman import (_localise, _memo_capacity, allowed_after, local_rules,
+                                          search_rules, subtree)
         from solver.game.hashing import zobrist_keys
         from policy_tree.tree import DecisionTree
 
@@ -259,10 +259,9 @@ class SearchService:
             d = int(guesses_left) + extra
             if d < 1:
                 continue
-            value, node_guess, edge_start, edge_feedback, edge_child, _ = solve_subtree(
-                local[0], d, local[1], local[2], local[3], local[4], _memo_capacity(len(state)),
-                self.game.n_patterns, self.objective_id, self.game.mode_id, rules, constraint,
-                candidates)
+            value, node_guess, edge_start, edge_feedback, edge_child, _ = subtree(
+                local, d, _memo_capacity(len(state)), self.game.n_patterns, self.objective_id,
+                self.game.mode_id, rules, constraint, candidates, jobs=self.jobs)
             if value < INF:
                 tree = DecisionTree(node_guess, edge_start, edge_feedback, edge_child,
                                     self.game.word_length)

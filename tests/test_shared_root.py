@@ -1,0 +1,151 @@
+"""A root searched by several processes together (docs/algorithms.md §4.5): each share takes
+every share-th candidate, cut off by the best any share has found, and the winning share's
+tree is the tree one process finds, byte for byte, whatever order the shares run in."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from conftest import random_sub_list
+from solver.exact import bellman
+from solver.exact.bellman import (_localise, _memo_capacity, allowed_after, local_rules,
+                                  search_rules, solve, solve_from)
+from solver.exact.search import (NO_SHARED_KEY, new_search, search_subtree, share_search,
+                                 shared_winner, solve_subtree)
+from solver.game.feedback import feedback_table
+from solver.game.hashing import zobrist_keys
+from solver.game.spec import Game, Objective
+from solver.game.values import INF
+from solver.game.wordlists import load_word_list
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return load_word_list("legacy")
+
+
+def _states(word_list, table, game, opener_index, smallest):
+    """(history, answers) of the opener's classes of at least ``smallest`` answers."""
+    codes = table[opener_index]
+    for code in np.unique(codes):
+        answers = np.flatnonzero(codes == code).astype(np.int32)
+        if code != game.all_green and len(answers) >= smallest:
+            yield [(word_list.guesses[opener_index], int(code))], answers
+
+
+def _arrays_equal(a, b):
+    return a[0] == b[0] and all(x.dtype == y.dtype and np.array_equal(x, y)
+                                for x, y in zip(a[1:-1], b[1:-1]))
+
+
+def _shared_in_turn(game, table, history, answers, d, shares, order):
+    """The shares of one root run one after another in ``order`` (each sees the keys the
+    earlier ones left, as a slow process would), then the winner's result."""
+    word_list = game.word_list
+    local = _localise(table, answers, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
+    constraint, candidates = allowed_after(game, history)
+    rules = local_rules(search_rules(game), answers)
+    keys = np.full(shares, NO_SHARED_KEY, dtype=np.int64)
+    results = {}
+    for index in order:
+        search = new_search(d, table.shape[0], len(answers), game.n_patterns, 1 << 16)
+        search = share_search(search, index, shares, d, keys)
+        results[index] = search_subtree(local[0], d, *local[1:], search, game.objective_id,
+                                        game.mode_id, rules, constraint, candidates)
+    alone = solve_subtree(local[0], d, *local[1:], 1 << 16, game.n_patterns, game.objective_id,
+                          game.mode_id, rules, constraint, candidates)
+    return results[shared_winner(keys)], alone, keys
+
+
+CASES = [  # (seed, answers, guesses, mode, objective)
+    (61, 60, 200, "normal", Objective.TOTAL),
+    (62, 70, 160, "normal", Objective.TOTAL),
+    (63, 60, 200, "hard", Objective.TOTAL),
+    (64, 50, 150, "ultra", Objective.TOTAL),
+    (65, 60, 200, "normal", Objective.WORST),
+]
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed, n_answers, n_guesses, mode, objective", CASES)
+def test_shares_in_any_order_find_the_tree_one_search_finds(legacy, seed, n_answers, n_guesses,
+                                                           mode, objective):
+    word_list = random_sub_list(legacy, seed, n_answers, n_guesses)
+    table = feedback_table(word_list, use_cache=False)
+    game = Game(word_list, 6, mode=mode, objective=objective)
+    tried = 0
+    for opener_index in range(0, word_list.n_guesses, 37):
+        for history, answers in _states(word_list, table, game, opener_index, 6):
+            for shares in (2, 3):
+                for order in itertools.permutations(range(shares)):
+                    won, alone, keys = _shared_in_turn(game, table, history, answers, 5, shares,
+                                                       order)
+                    assert _arrays_equal(won, alone), (history, shares, order)
+                    if alone[0] < INF and len(alone[1]) > 0:
+                        # the winner's key holds the value the single search found
+                        assert keys.min() >> 17 in (alone[0], NO_SHARED_KEY >> 17)
+                    tried += 1
+    assert tried >= 20
+
+
+@pytest.mark.kernels
+def test_shares_keep_the_tie_break_when_the_first_optimal_guess_is_not_first(legacy):
+    """After FIQUE (feedback code 3) on this list, 37 answers with 4 guesses left: the first
+    candidate is not optimal, and the candidates at positions 1, 2 and 3 all are. Position 1
+    belongs to share 1 and position 2 to share 0: whichever runs first, share 1's guess must
+    win, the one a single search plays (a share that ran last and only tied share 0's key
+    would lose the tie-break)."""
+    word_list = random_sub_list(legacy, 71, 300, 1500)
+    table = feedback_table(word_list, use_cache=False)
+    game = Game(word_list, 6)
+    opener = word_list.guess_index("fique")
+    history, answers = [("fique", 3)], np.flatnonzero(table[opener] == 3).astype(np.int32)
+    assert len(answers) == 37
+    for shares in (2, 3):
+        for order in itertools.permutations(range(shares)):
+            won, alone, keys = _shared_in_turn(game, table, history, answers, 4, shares, order)
+            assert alone[0] == 88 and _arrays_equal(won, alone), (shares, order)
+            assert keys.min() == (88 << 17) | 1  # position 1 won
+    for history, answers in _states(word_list, table, game, opener, 20):  # its other classes
+        for order in ((0, 1), (1, 0)):
+            won, alone, keys = _shared_in_turn(game, table, history, answers, 4, 2, order)
+            assert _arrays_equal(won, alone), (history, order)
+
+
+@pytest.mark.kernels
+def test_a_share_that_loses_builds_no_tree(legacy):
+    """A share whose best is beaten by another's returns no tree (the winner's is used)."""
+    word_list = random_sub_list(legacy, 62, 70, 160)
+    table = feedback_table(word_list, use_cache=False)
+    game = Game(word_list, 6)
+    for history, answers in _states(word_list, table, game, 0, 12):
+        local = _localise(table, answers, word_list.answer_guess_index,
+                          zobrist_keys(word_list.n_answers))
+        constraint, candidates = allowed_after(game, history)
+        rules = local_rules(search_rules(game), answers)
+        # another share has already found a value no guess can beat
+        keys = np.array([NO_SHARED_KEY, 1 << 17], dtype=np.int64)
+        search = share_search(new_search(5, table.shape[0], len(answers), game.n_patterns, 1 << 16),
+                              0, 2, 5, keys)
+        result = search_subtree(local[0], 5, *local[1:], search, game.objective_id, game.mode_id,
+                                rules, constraint, candidates)
+        assert result[0] == INF and len(result[1]) == 0
+        assert shared_winner(keys) == 1
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_solve_and_solve_from_with_shared_roots_are_byte_identical(legacy, monkeypatch, mode):
+    """Worker processes sharing the big classes (here every class of 12 answers or more) give
+    the tree one process gives, byte for byte: a whole solve and a state's subtree."""
+    word_list = random_sub_list(legacy, 66, 120, 400)
+    game = Game(word_list, 6, mode=mode)
+    alone = bellman.artifact_bytes(solve(game, word_list.guesses[5], jobs=1, resume=False))
+    state_alone = solve_from(game, [(word_list.guesses[5], "bbbbb")], jobs=1)
+    monkeypatch.setattr(bellman, "SHARE_MIN", 12)
+    shared = bellman.artifact_bytes(solve(game, word_list.guesses[5], jobs=2, resume=False))
+    state_shared = solve_from(game, [(word_list.guesses[5], "bbbbb")], jobs=2)
+    assert shared == alone
+    assert state_shared.value == state_alone.value and state_shared.tree == state_alone.tree
