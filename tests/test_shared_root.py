@@ -11,7 +11,7 @@ import pytest
 
 from conftest import random_sub_list
 from solver.exact import bellman
-from solver.exact.bellman import (_localise, _memo_capacity, allowed_after, local_rules,
+from solver.exact.bellman import (_localise, allowed_after, local_rules,
                                   search_rules, solve, solve_from)
 from solver.exact.search import (NO_SHARED_KEY, new_search, search_subtree, share_search,
                                  shared_winner, solve_subtree)

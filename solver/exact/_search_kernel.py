@@ -661,18 +661,57 @@ def _order_group(S, P, counts, objective, ordered, ordered_bounds, first):
 
 
 @njit(cache=True)
-def _ordered_candidates(keys, weighted_bounds, weighted):
+def _ordered_candidates(keys, weighted_bounds, weighted, lazy):
     """Step 2 of :func:`_search_kub`: the candidates' keys in search order, (bound, order term,
-    guess index) ascending, and their bounds (int64 arrays of the keys' length)."""
+    guess index) ascending, and their bounds (int64 arrays of the keys' length). ``lazy``: the
+    keys have no order terms yet (:func:`_order_group` adds them a bound at a time) and come
+    in guess-index order, so one counting pass by bound orders them (:func:`_by_bound`)."""
     if weighted:  # the same order, (bound, order term, guess), by two stable sorts
         by_key = np.argsort(keys, kind="mergesort")
         by_bound = by_key[np.argsort(weighted_bounds[by_key], kind="mergesort")]
         ordered = keys[by_bound]
         ordered_bounds = weighted_bounds[by_bound]
+    elif lazy:
+        ordered = _by_bound(keys)
+        ordered_bounds = ordered >> KEY_BOUND_SHIFT
     else:
         ordered = np.sort(keys)
         ordered_bounds = ordered >> KEY_BOUND_SHIFT
     return ordered, ordered_bounds
+
+
+@njit(cache=True)
+def _by_bound(keys):
+    """``keys`` (no order terms) sorted by bound, then guess index: one stable counting pass
+    by bound (the bounds of a state span about n values) when the keys come in guess-index
+    order, as the candidates do; else a sort."""
+    n = keys.shape[0]
+    if n == 0:
+        return keys.copy()
+    low = keys[0] >> KEY_BOUND_SHIFT
+    high = low
+    ascending = True
+    for i in range(n):
+        b = keys[i] >> KEY_BOUND_SHIFT
+        if b < low:
+            low = b
+        if b > high:
+            high = b
+        if i > 0 and (keys[i] & KEY_GUESS_MASK) <= (keys[i - 1] & KEY_GUESS_MASK):
+            ascending = False
+    if not ascending or high - low > 4 * n + 64:
+        return np.sort(keys)
+    starts = np.zeros(high - low + 2, dtype=np.int64)
+    for i in range(n):
+        starts[(keys[i] >> KEY_BOUND_SHIFT) - low + 1] += 1
+    for b in range(1, starts.shape[0]):
+        starts[b] += starts[b - 1]
+    ordered = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        b = (keys[i] >> KEY_BOUND_SHIFT) - low
+        ordered[starts[b]] = keys[i]
+        starts[b] += 1
+    return ordered
 
 
 @njit(cache=True)
@@ -903,7 +942,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     useful = ws.useful[d]
     kub = ws.kub[d]
     serial = ws.serial[0]
-    ordered, ordered_bounds = _ordered_candidates(ws.keys[d][:nk], weighted_bounds, weighted)
+    ordered, ordered_bounds = _ordered_candidates(ws.keys[d][:nk], weighted_bounds, weighted, lazy)
     # (not in hard or ultra-hard mode: two guesses that split S alike allow different guesses
     # later); done when a class is first searched, as many states never search one
     dedupe_depth = DEDUPE_MIN_DEPTH_FEW_CODES if b <= DEDUPE_FEW_CODES else DEDUPE_MIN_DEPTH
