@@ -97,16 +97,25 @@ def _worker_search(memo_capacity: int, depth: int, n_guesses: int, n_answers: in
     return search
 
 
-def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
-                 mode_id, rules, constraint, candidates, objective_id):
-    """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
-    from solver.exact.search import search_subtree
-
+def _worker_class(table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns):
+    """A root class's inputs in this worker: its state, table, guess of each answer and
+    Zobrist keys cut down to its ``answers`` (:func:`_localise`), and this worker's search
+    sized for it (:func:`_worker_search`)."""
     full_table = _worker_table(table_path)
     state, table, local_guess_of_answer, z1, z2 = _localise(
         full_table, answers, guess_of_answer, zobrist)
     search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
                             full_table.shape[1], n_patterns)
+    return state, table, local_guess_of_answer, z1, z2, search
+
+
+def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
+                 mode_id, rules, constraint, candidates, objective_id):
+    """One root class (a worker task): returns (code, (value, tree arrays..., stats))."""
+    from solver.exact.search import search_subtree
+
+    state, table, local_guess_of_answer, z1, z2, search = _worker_class(
+        table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns)
     return code, search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2, search,
                                 objective_id, mode_id, local_rules(rules, answers),
                                 constraint, candidates)
@@ -123,11 +132,8 @@ def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guess
     arguments with the :class:`Objective` last): returns (code, (total, tree arrays..., stats))."""
     from solver.exact.lexicographic import solve_class
 
-    full_table = _worker_table(table_path)
-    state, table, local_guess_of_answer, z1, z2 = _localise(
-        full_table, answers, guess_of_answer, zobrist)
-    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
-                            full_table.shape[1], n_patterns)
+    state, table, local_guess_of_answer, z1, z2, search = _worker_class(
+        table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns)
     return code, solve_class(objective, state, guesses_left, table, local_guess_of_answer, z1, z2,
                              search, n_patterns, mode_id, local_rules(rules, answers), constraint,
                              candidates)
