@@ -48,7 +48,7 @@ import numpy as np
 
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable
 from solver.exact.proofs.results import OpenerStatus
-from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
+from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, next_batch, proof_journal_inputs,
                                         worker_state)
 from solver.game.checks import worker_count
 from solver.game.errors import InputError
@@ -527,18 +527,10 @@ class _FixedProof:
             beta = self.beta()
             if until_exact and beta < INF:
                 break
-            need = self.rank - len(self.exact())
-            size = max(2, need) if beta >= INF else SEARCH_BATCH
-            batch: list[tuple] = []
-            ruled_out = False
-            while position < len(queue) and len(batch) < size:
-                words = queue[position]
-                if bounds[words] >= beta:
-                    ruled_out = True
-                    break
-                position += 1
-                if words not in self.results:  # a result at a larger cut-off still holds
-                    batch.append(words)
+            # a result at a larger cut-off still holds: such sequences need no search
+            batch, position, ruled_out = next_batch(queue, position, beta, self.rank - len(self.exact()),
+                                                    SEARCH_BATCH, bounds.__getitem__,
+                                                    self.results.__contains__)
             computed = self.runner.map(_search_task, ((self.task, w, beta) for w in batch
                                                       if ("search", w, beta) not in self.journaled))
             for words in batch:

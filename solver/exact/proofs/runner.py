@@ -16,6 +16,7 @@ from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game
+from solver.game.values import INF
 from solver.game.wordlists import WordList
 from solver.runs.naming import game_inputs
 
@@ -47,6 +48,30 @@ class Job:
     word_list: WordList
     game: Game
     memo_capacity: int
+
+
+def next_batch(queue: list, position: int, beta: int, need: int, batch_size: int, bound_of,
+               searched=None) -> tuple[list, int, bool]:
+    """The next batch of a proof's search phase along ``queue`` (in bound order) from
+    ``position``: while there is no cut-off (``beta`` is INF), max(2, ``need``) items, ``need``
+    being how many exact values are still wanted; else ``batch_size`` items; it stops before
+    the first item whose bound (``bound_of(item)``) reaches ``beta``. Items for which
+    ``searched(item)`` is true are passed over without counting.
+
+    Returns:
+        (batch, the position after it, ruled_out): ruled_out when the item at that position
+        has a bound reaching ``beta``, so that no later item needs a search.
+    """
+    size = max(2, need) if beta >= INF else batch_size
+    batch: list = []
+    while position < len(queue) and len(batch) < size:
+        item = queue[position]
+        if bound_of(item) >= beta:
+            return batch, position, True
+        position += 1
+        if searched is None or not searched(item):
+            batch.append(item)
+    return batch, position, False
 
 
 def resident(memo: tuple) -> tuple:

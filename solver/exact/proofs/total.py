@@ -51,7 +51,7 @@ from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.spec import FeedbackRule, Game, Objective
 from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
-from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
+from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, next_batch, proof_journal_inputs,
                                         worker_state)
 from solver.runs.naming import journal_path
 from solver.exact.proofs.worst import journal_kind as worst_journal_kind, prove_least_maximum
@@ -323,17 +323,9 @@ class _Proof:
             beta = self.beta()
             if until_exact and beta < INF:
                 break
-            need = self.rank - len(self.exact())
-            size = max(2, need) if beta >= INF else SEARCH_BATCH
-            batch = []
-            ruled_out = False  # the next opener's bound reaches the cut-off: the last batch
-            while position < len(queue) and len(batch) < size:
-                g = queue[position]
-                if self.bounds.get(g, int(self.cheap[g])) >= beta:
-                    ruled_out = True
-                    break
-                batch.append(g)
-                position += 1
+            batch, position, ruled_out = next_batch(queue, position, beta, self.rank - len(self.exact()),
+                                                    SEARCH_BATCH,
+                                                    lambda g: self.bounds.get(g, int(self.cheap[g])))
             todo = [g for g in batch if self.undecided(g, beta)]
             calls = ((self.job, g, beta) for g in todo if (g, beta) not in self.journaled_searches)
             computed = self.runner.map(_search_task, calls)
