@@ -50,28 +50,39 @@ class Job:
     memo_capacity: int
 
 
-def next_batch(queue: list, position: int, beta: int, need: int, batch_size: int, bound_of,
-               searched=None) -> tuple[list, int, bool]:
-    """The next batch of a proof's search phase along ``queue`` (in bound order) from
-    ``position``: while there is no cut-off (``beta`` is INF), max(2, ``need``) items, ``need``
-    being how many exact values are still wanted; else ``batch_size`` items; it stops before
-    the first item whose bound (``bound_of(item)``) reaches ``beta``. Items for which
-    ``searched(item)`` is true are passed over without counting.
+def search_batches(queue: list, cut_off, wanted, batch_size: int, bound_of, until_exact: bool,
+                   searched=None):
+    """The batches of a proof's search phase along ``queue`` (in bound order), each against the
+    cut-off fixed when it starts (``cut_off()``, read after the caller has recorded the batch
+    before). A batch holds max(2, ``wanted()``) items while there is no cut-off (INF),
+    ``wanted()`` being how many exact values are still wanted, else ``batch_size`` items; it
+    stops before the first item whose bound (``bound_of(item)``) reaches the cut-off, and that
+    batch is the last (no later item needs a search). Items for which ``searched(item)`` is
+    true are passed over without counting. With ``until_exact`` the batches stop once there
+    is a cut-off.
 
-    Returns:
-        (batch, the position after it, ruled_out): ruled_out when the item at that position
-        has a bound reaching ``beta``, so that no later item needs a search.
+    Yields:
+        (beta, batch, the position in ``queue`` after the batch).
     """
-    size = max(2, need) if beta >= INF else batch_size
-    batch: list = []
-    while position < len(queue) and len(batch) < size:
-        item = queue[position]
-        if bound_of(item) >= beta:
-            return batch, position, True
-        position += 1
-        if searched is None or not searched(item):
-            batch.append(item)
-    return batch, position, False
+    position = 0
+    while position < len(queue):
+        beta = cut_off()
+        if until_exact and beta < INF:
+            return
+        size = max(2, wanted()) if beta >= INF else batch_size
+        batch: list = []
+        ruled_out = False
+        while position < len(queue) and len(batch) < size:
+            item = queue[position]
+            if bound_of(item) >= beta:
+                ruled_out = True
+                break
+            position += 1
+            if searched is None or not searched(item):
+                batch.append(item)
+        yield beta, batch, position
+        if ruled_out:
+            return
 
 
 def resident(memo: tuple) -> tuple:
