@@ -36,6 +36,44 @@ def table(guesses, answers) -> list[list[int]]:
     return [[feedback(g, a) for a in answers] for g in guesses]
 
 
+def classes(feedback_table, g, state) -> dict[int, list[int]]:
+    """Feedback code → the answers of ``state`` that show it when ``g`` is guessed (in state
+    order)."""
+    groups: dict[int, list[int]] = {}
+    for a in state:
+        groups.setdefault(int(feedback_table[g][a]), []).append(int(a))
+    return groups
+
+
+def tie_break(objective, all_green, groups, n) -> tuple:
+    """The solver's candidate order after the value (§4.2) of a guess that splits a state of
+    ``n`` answers into ``groups``: (bound, second key). Total: (3n − k − [g ∈ S], Σ|C|²);
+    worst: (2 if every class is a singleton else 3, 2 Σ|C|² + 1 − [g ∈ S])."""
+    green = 1 if all_green in groups else 0
+    sumsq = sum(len(m) ** 2 for m in groups.values())
+    if objective == "worst":
+        return (2 if len(groups) == n else 3, 2 * sumsq + 1 - green)
+    return (3 * n - len(groups) - green, sumsq)
+
+
+def first_optimal(feedback_table, candidates, state, cost, order):
+    """(cost, g) of the guess the solver must pick (§4.4): the least key (cost(g),
+    *order(g, groups), g) over the ``candidates`` g that split ``state`` (two classes or more)
+    at a cost below INF; (INF, -1) when none does."""
+    best_key = None
+    for g in candidates:
+        groups = classes(feedback_table, g, state)
+        if len(groups) == 1:
+            continue
+        value = cost(g)
+        if value >= INF:
+            continue
+        key = (value, *order(g, groups), g)
+        if best_key is None or key < best_key:
+            best_key = key
+    return (INF, -1) if best_key is None else (best_key[0], best_key[-1])
+
+
 class BruteForce:
     """F(S, d) by the plain Bellman recursion over every guess (Bertsimas & Paskov §3;
     docs/algorithms.md §2.1 for ``objective="total"``, §2.2 for ``"worst"``), memoised on
@@ -53,10 +91,7 @@ class BruteForce:
         self.memo: dict = {}
 
     def classes(self, g, state):
-        groups: dict[int, list[int]] = {}
-        for a in state:
-            groups.setdefault(self.table[g][a], []).append(a)
-        return groups
+        return classes(self.table, g, state)
 
     def guess_cost(self, g, state, d):
         """Total: |S| + Σ over non-green classes of F(C, d − 1). Worst: the largest of 1 (the
@@ -70,40 +105,30 @@ class BruteForce:
 
     def order(self, g, groups, n):
         """The solver's candidate order after the value: (bound, second key), §4.2."""
-        green = 1 if self.all_green in groups else 0
-        sumsq = sum(len(m) ** 2 for m in groups.values())
-        if self.objective == "worst":
-            return (2 if len(groups) == n else 3, 2 * sumsq + 1 - green)
-        return (3 * n - len(groups) - green, sumsq)
+        return tie_break(self.objective, self.all_green, groups, n)
+
+    def one_answer(self, a) -> int:
+        """F({a}, d) for d ≥ 1: the answer is guessed at once."""
+        return 1
 
     def value(self, state, d) -> int:
         return self.best(state, d)[0]
 
     def best(self, state, d):
         """(F(S, d), the guess the solver must pick): the first optimal guess in the order
-        (3n − k − [g ∈ S], Σ|C|², index) among guesses that split S (n ≥ 2)."""
+        (value, :meth:`order`, index) among guesses that split S (n ≥ 2)."""
         key = (state, d)
         if key in self.memo:
             return self.memo[key]
         n = len(state)
         if n == 1:
-            result = (1, self.guess_of_answer[state[0]])
+            result = (self.one_answer(state[0]), self.guess_of_answer[state[0]])
         elif d <= 1:
             result = (INF, -1)
         else:
-            result = (INF, -1)
-            best_key = None
-            for g in range(len(self.table)):
-                groups = self.classes(g, state)
-                if len(groups) == 1:
-                    continue
-                cost = self.guess_cost(g, state, d)
-                if cost >= INF:
-                    continue
-                order = (cost, *self.order(g, groups, n), g)
-                if best_key is None or order < best_key:
-                    best_key = order
-                    result = (cost, g)
+            result = first_optimal(self.table, range(len(self.table)), state,
+                                   lambda g: self.guess_cost(g, state, d),
+                                   lambda g, groups: self.order(g, groups, n))
         self.memo[key] = result
         return result
 

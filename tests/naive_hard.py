@@ -8,7 +8,7 @@ of the state, as the definition says, with no pruning at all.
 
 from __future__ import annotations
 
-from naive import INF
+from naive import INF, classes, first_optimal, tie_break
 
 
 def colours(code: int, length: int) -> list[str]:
@@ -49,10 +49,7 @@ class HardBruteForce:
         return frozenset(h for h in allowed_set if allowed(step, self.guesses[h]))
 
     def classes(self, g, state):
-        groups: dict[int, list[int]] = {}
-        for a in state:
-            groups.setdefault(self.table[g][a], []).append(a)
-        return groups
+        return classes(self.table, g, state)
 
     def cost(self, g, state, allowed_set, d):
         parts = [(code, tuple(m)) for code, m in self.classes(g, state).items() if code != self.all_green]
@@ -60,13 +57,6 @@ class HardBruteForce:
         if self.objective == "worst":
             return min(max([1] + [1 + v for v in values]), INF)
         return min(len(state) + sum(values), INF)
-
-    def order(self, g, groups, n):
-        green = 1 if self.all_green in groups else 0
-        sumsq = sum(len(m) ** 2 for m in groups.values())
-        if self.objective == "worst":
-            return (2 if len(groups) == n else 3, 2 * sumsq + 1 - green)
-        return (3 * n - len(groups) - green, sumsq)
 
     def best(self, state, allowed_set, d):
         key = (state, allowed_set, d)
@@ -78,17 +68,9 @@ class HardBruteForce:
         elif d <= 1:
             result = (INF, -1)
         else:
-            result, best_key = (INF, -1), None
-            for g in sorted(allowed_set):
-                groups = self.classes(g, state)
-                if len(groups) == 1:
-                    continue
-                cost = self.cost(g, state, allowed_set, d)
-                if cost >= INF:
-                    continue
-                key_g = (cost, *self.order(g, groups, n), g)
-                if best_key is None or key_g < best_key:
-                    best_key, result = key_g, (cost, g)
+            result = first_optimal(self.table, sorted(allowed_set), state,
+                                   lambda g: self.cost(g, state, allowed_set, d),
+                                   lambda g, groups: tie_break(self.objective, self.all_green, groups, n))
         self.memo[key] = result
         return result
 

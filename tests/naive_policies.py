@@ -18,19 +18,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from naive import classes
 
 
 def all_green(word_length: int = 5) -> int:
     """The feedback code of a correct guess for words of ``word_length`` letters."""
     return 3**word_length - 1
-
-
-def classes(table, guess: int, state) -> dict[int, list[int]]:
-    """Feedback code → answers of ``state`` giving it (in state order)."""
-    out: dict[int, list[int]] = {}
-    for a in state:
-        out.setdefault(int(table[guess][a]), []).append(int(a))
-    return out
 
 
 def entropy(table, guess: int, state) -> float:

@@ -26,6 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACT = ROOT / "artifacts" / "legacy-normal-salet.msgpack"
 
 
+@pytest.fixture(scope="module")
+def sub30():
+    """(word list, table, brute force): 30 legacy answers, 60 other guesses."""
+    from conftest import numpy_sub_list
+
+    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+    return word_list, table, BruteForce(naive_table(word_list.guesses, word_list.answers),
+                                        list(word_list.answer_guess_index))
+
+
 def brute_value(word_list, state, guesses_left):
     """(V*, guess) of a small state by the plain recursion of tests/naive.py, on the state's
     answers and every guess of the list (the other answers play no part in it)."""
@@ -176,15 +186,11 @@ def test_thousands_of_answers_answer_within_the_budget(legacy_table, warm_assist
     assert advice.lower_bound >= 2 * 1172 - 1  # at least the class bound, §3.1
 
 
-def test_small_list_against_the_brute_force_every_state():
+def test_small_list_against_the_brute_force_every_state(sub30):
     """On a 30-answer sub-list, after every first guess against every answer, the advice with
     five alternatives matches the brute force: the value, the guess, and each alternative's
     Q* (by the recursion's own guess_cost)."""
-    from conftest import numpy_sub_list
-
-    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
-    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
-                       list(word_list.answer_guess_index))
+    word_list, table, brute = sub30
     rng = random.Random(2)
     for _ in range(12):
         answer, first = rng.choice(word_list.answers), rng.choice(word_list.guesses)
@@ -199,17 +205,13 @@ def test_small_list_against_the_brute_force_every_state():
             assert alt.q_value == brute.guess_cost(word_list.guess_index(alt.guess), state, 5)
 
 
-def test_in_process_and_child_searches_agree():
+def test_in_process_and_child_searches_agree(sub30):
     """A state searched in this process (the optimum guess by guess) and in a child process
     (the optimum by one solve_state call) gives the same ranking: the same best guesses with
     the same exact Q*, forced guesses included, and the optimum is the brute force's."""
-    from conftest import numpy_sub_list
-
     from solver.evaluation.assist import rank_guesses
 
-    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
-    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
-                       list(word_list.answer_guess_index))
+    word_list, table, brute = sub30
     rng = random.Random(5)
     for _ in range(4):
         answer, first = rng.choice(word_list.answers), rng.choice(word_list.guesses)
@@ -229,17 +231,13 @@ def test_in_process_and_child_searches_agree():
         assert here.top[0] == (guess, value)
 
 
-def test_the_optimum_is_proven_before_the_alternatives(monkeypatch):
+def test_the_optimum_is_proven_before_the_alternatives(sub30, monkeypatch):
     """The search proves the optimum first; when time runs out right after it (simulated:
     the search stops there), the answer is exact and its alternatives are marked incomplete,
     each with its exact Q*."""
-    from conftest import numpy_sub_list
-
     from solver.exact import anytime as assist
 
-    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
-    brute = BruteForce(naive_table(word_list.guesses, word_list.answers),
-                       list(word_list.answer_guess_index))
+    word_list, table, brute = sub30
     real = assist._rank_steps
     seen = []
 
@@ -267,10 +265,8 @@ def test_the_optimum_is_proven_before_the_alternatives(monkeypatch):
         assert alt.exact and alt.q_value == brute.guess_cost(word_list.guess_index(alt.guess), state, 5)
 
 
-def test_a_won_game_and_a_single_answer():
-    from conftest import numpy_sub_list
-
-    word_list, table = numpy_sub_list(5, 30, 60, use_cache=False)
+def test_a_won_game_and_a_single_answer(sub30):
+    word_list, table, _ = sub30
     answer = word_list.answers[0]
     done = advise_game(Game(word_list), [(answer, 242)], table=table)
     assert done.status == "solved" and done.next_guess is None and done.value == 0

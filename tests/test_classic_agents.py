@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -40,6 +41,34 @@ def small():
 
 def member_words(word_list, universe, state):
     return [word_list.guesses[universe.guess_of_member[m]] for m in state]
+
+
+@pytest.fixture(params=["answers", "guesses"])
+def belief(request):
+    """Each belief setting (a test may parametrize ``belief`` itself)."""
+    return request.param
+
+
+@pytest.fixture(params=AGENTS)
+def name(request):
+    """Each classic agent (a test may parametrize ``name`` with fewer)."""
+    return request.param
+
+
+class Seat(NamedTuple):
+    """An agent seated in a belief setting, with what the twins need."""
+
+    word_list: object
+    universe: object
+    policy: object
+    q_of_word: dict  # guess word → its Q-value in the setting's trained table
+
+
+@pytest.fixture
+def seat(small, name, belief):
+    word_list, _, universes, qtables = small
+    return Seat(word_list, universes[belief], agent(small, name, belief),
+                dict(zip(word_list.guesses, qtables[belief].q_values)))
 
 
 def agent(small, name, belief):
@@ -76,13 +105,8 @@ def twin_choice(name, word_list, possible, q_of_word, seed):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("belief", ["answers", "guesses"])
-@pytest.mark.parametrize("name", AGENTS)
-def test_choice_matches_the_twin(small, name, belief):
-    word_list, _, universes, qtables = small
-    universe = universes[belief]
-    policy = agent(small, name, belief)
-    q_of_word = dict(zip(word_list.guesses, qtables[belief].q_values))
+def test_choice_matches_the_twin(seat, name):
+    word_list, universe, policy, q_of_word = seat
     for i, state in enumerate(random_states(universe, np.random.default_rng(11))):
         possible = member_words(word_list, universe, state)
         seed = 1000 + i
@@ -91,7 +115,6 @@ def test_choice_matches_the_twin(small, name, belief):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("belief", ["answers", "guesses"])
 def test_belief_filter_matches_brute_force(small, belief):
     from solver.policies._classic_kernel import filter_state
 
@@ -111,7 +134,6 @@ def test_belief_filter_matches_brute_force(small, belief):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("belief", ["answers", "guesses"])
 def test_qlearning_training_matches_the_twin(small, belief):
     word_list, _, universes, qtables = small
     universe = universes[belief]
@@ -149,13 +171,8 @@ def replay(word_list, universe, answer, game, policy, q_of_word, seed):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("belief", ["answers", "guesses"])
-@pytest.mark.parametrize("name", AGENTS)
-def test_every_game_replays_with_the_plain_rule(small, name, belief):
-    word_list, _, universes, qtables = small
-    universe = universes[belief]
-    policy = agent(small, name, belief)
-    q_of_word = dict(zip(word_list.guesses, qtables[belief].q_values))
+def test_every_game_replays_with_the_plain_rule(seat):
+    word_list, universe, policy, q_of_word = seat
     result = score_in_belief(policy, universe, seed=4)
     assert result.n_games == word_list.n_answers
     for a, answer in enumerate(word_list.answers):
@@ -166,15 +183,12 @@ def test_every_game_replays_with_the_plain_rule(small, name, belief):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("belief", ["answers", "guesses"])
-@pytest.mark.parametrize("name", AGENTS)
-def test_deterministic_for_a_seed(small, name, belief):
-    word_list, _, universes, _ = small
-    policy = agent(small, name, belief)
-    first = score_in_belief(policy, universes[belief], seed=9)
-    again = score_in_belief(policy, universes[belief], seed=9)
+def test_deterministic_for_a_seed(seat):
+    _, universe, policy, _ = seat
+    first = score_in_belief(policy, universe, seed=9)
+    again = score_in_belief(policy, universe, seed=9)
     assert [g.tolist() for g in first.games] == [g.tolist() for g in again.games]
-    other = score_in_belief(policy, universes[belief], seed=10)
+    other = score_in_belief(policy, universe, seed=10)
     if policy.deterministic:
         assert [g.tolist() for g in other.games] == [g.tolist() for g in first.games]
     else:
@@ -182,14 +196,12 @@ def test_deterministic_for_a_seed(small, name, belief):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("belief", ["answers", "guesses"])
 @pytest.mark.parametrize("name", ["minimax1", "expectimax1", "entropy", "qlearning"])
-def test_tree_scoring_equals_game_by_game(small, name, belief):
-    word_list, _, universes, _ = small
-    policy = agent(small, name, belief)
-    result = score_in_belief(policy, universes[belief])
+def test_tree_scoring_equals_game_by_game(seat):
+    word_list, universe, policy, _ = seat
+    result = score_in_belief(policy, universe)
     for a in range(word_list.n_answers):
-        game = play_belief_game(policy, universes[belief], a)
+        game = play_belief_game(policy, universe, a)
         assert game.tolist() == result.games[a].tolist()
 
 
@@ -272,33 +284,27 @@ def run(module, args, tmp_path):
                           timeout=300, env=env)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--belief", "both", "--policies", "minimax1,nosuch"], "unknown policy 'nosuch'"),
-    (["--belief", "both", "--seeds", "0,-1"], "is not a comma-separated list of seeds in 0..4294967295"),
-    (["--belief", "guesses", "--policies", "mig_a"], "cannot play in the guesses belief setting"),
-    (["--belief", "answers", "--opener", "salet,crane"], "give one opener, or 'own'"),
-    (["--belief", "answers", "--opener", "zzzzz"], "zzzzz"),
-    (["--belief", "sideways"], "invalid choice: 'sideways'"),
-    (["--seeds", "1,2"], "--seeds goes with --belief"),
+@pytest.mark.parametrize("tool, args, message", [
+    ("tools.report", ["--belief", "both", "--policies", "minimax1,nosuch"], "unknown policy 'nosuch'"),
+    ("tools.report", ["--belief", "both", "--seeds", "0,-1"],
+     "is not a comma-separated list of seeds in 0..4294967295"),
+    ("tools.report", ["--belief", "guesses", "--policies", "mig_a"],
+     "cannot play in the guesses belief setting"),
+    ("tools.report", ["--belief", "answers", "--opener", "salet,crane"], "give one opener, or 'own'"),
+    ("tools.report", ["--belief", "answers", "--opener", "zzzzz"], "zzzzz"),
+    ("tools.report", ["--belief", "sideways"], "invalid choice: 'sideways'"),
+    ("tools.report", ["--seeds", "1,2"], "--seeds goes with --belief"),
+    ("tools.train_qlearning", ["--seed", "-1"], "argument --seed: must be a seed in 0..4294967295"),
+    ("tools.train_qlearning", ["--episodes", "0"],
+     "argument --episodes: must be a whole number in 1..1000000000"),
+    ("tools.train_qlearning", ["--alpha", "0"], "argument --alpha: must be a finite number > 0 and ≤ 1"),
+    ("tools.train_qlearning", ["--belief", "nowhere"], "invalid choice: 'nowhere'"),
 ])
-def test_report_bad_input_exits_2(tmp_path, args, message):
-    proc = run("tools.report", [*args, "--out", str(tmp_path / "r")], tmp_path)
+def test_bad_input_exits_2_and_writes_nothing(tmp_path, tool, args, message):
+    proc = run(tool, [*args, "--out", str(tmp_path / "out")], tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
-    assert not (tmp_path / "r").exists()
-
-
-@pytest.mark.parametrize("args, message", [
-    (["--seed", "-1"], "argument --seed: must be a seed in 0..4294967295"),
-    (["--episodes", "0"], "argument --episodes: must be a whole number in 1..1000000000"),
-    (["--alpha", "0"], "argument --alpha: must be a finite number > 0 and ≤ 1"),
-    (["--belief", "nowhere"], "invalid choice: 'nowhere'"),
-])
-def test_train_bad_input_exits_2(tmp_path, args, message):
-    proc = run("tools.train_qlearning", [*args, "--out", str(tmp_path / "q")], tmp_path)
-    assert proc.returncode == 2, proc.stderr
-    assert message in proc.stderr
-    assert not (tmp_path / "q").exists()
+    assert not (tmp_path / "out").exists()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,13 +3,13 @@ published SALET figure on the full legacy lists."""
 
 from __future__ import annotations
 
-import random
 
 from solver.game.spec import Game
 import pytest
 
 from conftest import random_sub_list
-from naive import INF, BruteForce, table as naive_table, tree_from_arrays
+from twin_checks import check_opener_tree, check_state_value
+from naive import BruteForce, table as naive_table
 from solver.exact.bellman import UnwinnableError, artifact_bytes, solve, solve_state
 from solver.game.wordlists import from_words, load_word_list
 
@@ -35,13 +35,7 @@ VALUE_CASES = [pytest.param(*case, marks=pytest.mark.slow) if case[0] in SLOW_SE
 def test_state_value_and_guess_equal_brute_force(legacy, seed, n_answers, n_guesses, limit):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
-    everything = tuple(range(wl.n_answers))
-    expected_value, expected_guess = brute.best(everything, limit)
-    if expected_value >= INF:
-        with pytest.raises(UnwinnableError):
-            solve_state(Game(wl), everything, limit)
-        return
-    assert solve_state(Game(wl), everything, limit) == (expected_value, wl.guesses[expected_guess])
+    check_state_value(Game(wl), brute, limit)
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:8])
@@ -50,17 +44,11 @@ def test_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_answers, n_g
     """Value and the whole tie-broken tree, for an opener the solver was never tuned on."""
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
-    everything = tuple(range(wl.n_answers))
-    opener = random.Random(seed).randrange(wl.n_guesses)
-    cost = brute.guess_cost(opener, everything, limit)
-    if cost >= INF:
-        with pytest.raises(UnwinnableError):
-            solve(Game(wl, guess_limit=limit), wl.guesses[opener], jobs=1, resume=False)
-        return
-    result = solve(Game(wl, guess_limit=limit), wl.guesses[opener], jobs=1, resume=False)
-    assert result.total == cost
-    assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
-    assert result.guesses_per_answer.max() <= limit
+    solved = check_opener_tree(Game(wl, guess_limit=limit), brute, seed)
+    if solved is not None:
+        result, cost = solved
+        assert result.total == cost
+        assert result.guesses_per_answer.max() <= limit
 
 
 @pytest.mark.slow

@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from conftest import random_sub_list
-from naive import INF, BruteForce, table as naive_table, tree_from_arrays
-from solver.exact.bellman import UnwinnableError, solve, solve_state
+from twin_checks import check_opener_tree, check_state_value
+from naive import BruteForce, table as naive_table, tree_from_arrays
+from solver.exact.bellman import solve, solve_state
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.spec import Game, code_dtype
@@ -55,14 +56,7 @@ VALUE_CASES = [pytest.param(*case, marks=pytest.mark.slow) if case[0] in SLOW_SE
 def test_worst_case_value_and_guess_equal_brute_force(legacy, seed, n_answers, n_guesses, limit):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index), "worst")
-    everything = tuple(range(wl.n_answers))
-    expected_value, expected_guess = brute.best(everything, limit)
-    if expected_value >= INF:
-        with pytest.raises(UnwinnableError):
-            solve_state(Game(wl, objective="worst"), everything, limit)
-        return
-    assert solve_state(Game(wl, objective="worst"), everything, limit) == (
-        expected_value, wl.guesses[expected_guess])
+    check_state_value(Game(wl, objective="worst"), brute, limit)
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", WORST_CASES[:5])
@@ -71,18 +65,10 @@ def test_worst_case_tree_for_an_opener_equals_brute_force_tree(legacy, seed, n_a
                                                                n_guesses, limit):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index), "worst")
-    everything = tuple(range(wl.n_answers))
-    opener = random.Random(seed).randrange(wl.n_guesses)
-    cost = brute.guess_cost(opener, everything, limit)
-    if cost >= INF:
-        with pytest.raises(UnwinnableError):
-            solve(Game(wl, guess_limit=limit, objective="worst"), wl.guesses[opener], jobs=1,
-                  resume=False)
-        return
-    result = solve(Game(wl, guess_limit=limit, objective="worst"), wl.guesses[opener], jobs=1,
-                   resume=False)
-    assert result.max_guesses == result.value == cost
-    assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
+    solved = check_opener_tree(Game(wl, guess_limit=limit, objective="worst"), brute, seed)
+    if solved is not None:
+        result, cost = solved
+        assert result.max_guesses == result.value == cost
 
 
 def test_the_two_objectives_differ_where_they_should(legacy):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import naive_policies as naive
+from twin_checks import check_rollout_decisions
 from solver.game.protocol import Belief
 from solver.evaluation.scoring import score_policy
 from solver.exact.bellman import solve
@@ -167,17 +168,7 @@ def test_rollout2_plays_every_answer_like_its_twin(toy, base, rank_answers_first
     result = score_policy(policy, opener)
     assert_all_won(result, word_list)
     memo = {}
-    checked = 0
-    for decision in result.decisions:
-        state = list(decision.state)
-        if len(state) < 2:
-            continue
-        guess, scored = naive.rollout_choice(table, state, word_list.answer_guess_index, base == "b", 2,
-                                             word_list.n_guesses, rank_answers_first, memo, word_length=length)
-        assert decision.guess == guess
-        assert [(g, q) for g, q, _ in policy.q_factors(decision.state)] == scored
-        checked += 1
-    assert checked >= 3
+    assert check_rollout_decisions(policy, result, table, 2, base, rank_answers_first, memo) >= 3
 
     def choose(state):
         return naive.rollout_choice(table, state, word_list.answer_guess_index, base == "b", 2,

@@ -18,6 +18,7 @@ from solver.game.feedback import feedback_table
 from solver.game.spec import Game
 from solver.game.wordlists import load_word_list
 from test_hard_mode import clustered_list, family_list
+from twin_checks import check_proof_rows, opener_values
 
 
 @pytest.fixture(scope="module")
@@ -86,11 +87,8 @@ def test_hard_root_class_bound_is_valid_and_tighter(legacy, name):
 
 
 def brute_opener_values(wl, limit):
-    brute = HardBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers))
-    everything = tuple(range(wl.n_answers))
-    all_guesses = frozenset(range(wl.n_guesses))
-    return {wl.guesses[g]: brute.cost(g, everything, all_guesses, limit)
-            for g in range(wl.n_guesses) if len(brute.classes(g, everything)) > 1}
+    return opener_values(wl, HardBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers)),
+                         limit)
 
 
 @pytest.mark.kernels
@@ -104,18 +102,9 @@ def test_hard_mode_proof_equals_the_brute_force(legacy, make, limit):
     ruled-out opener's reported bound is at most its true value and at least the best."""
     wl = make(legacy)
     values = brute_opener_values(wl, limit)
-    best = min(values.values())
-    if best >= INF:
+    if min(values.values()) >= INF:
         pytest.skip("no opener wins in time")
-    result = prove(Game(wl, limit, mode="hard"), jobs=1, resume=False)
-    assert result.best.value == best
-    assert values[result.best.opener] == best
-    for row in result.openers:
-        truth = values.get(row.opener, INF)
-        if row.status == "exact":
-            assert row.value == truth, row
-        else:
-            assert best <= row.value <= truth, row
+    check_proof_rows(prove(Game(wl, limit, mode="hard"), jobs=1, resume=False), values)
 
 
 @pytest.mark.kernels

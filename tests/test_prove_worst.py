@@ -14,6 +14,7 @@ from naive_worst import every_opener_least_worst_case
 from solver.exact.bellman import search_rules
 from solver.exact.prove import openers_csv, prove
 from solver.game.errors import InputError
+from solver.game._hard_mode_kernel import HARD_MODE
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.wordlists import from_words, load_word_list
@@ -100,10 +101,18 @@ def test_opener_wins_in_hard_mode_equals_the_brute_force(legacy, kind, seed, n_a
                                                          n_guesses):
     """Hard mode: each opener's yes/no against the brute force that carries the
     allowed guesses in its state, limits 2..6; a no names a class the brute force cannot win in time."""
-    from solver.exact._guarantee_kernel import opener_wins
-
     wl = make_list(legacy, kind, seed, n_answers, n_guesses)
     brute = HardBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers), "worst")
+    check_opener_wins(wl, brute, HARD_MODE, range(2, 7))
+
+
+def check_opener_wins(wl, brute, mode, limits):
+    """opener_wins of every opener and limit in ``limits`` under ``mode`` (the hard-mode
+    kernel's id) against ``brute``, a hard- or ultra-mode brute force of the worst case: yes
+    exactly when the brute force wins within the limit, and both answers occur; a no names a
+    class the brute force cannot win with the guesses left."""
+    from solver.exact._guarantee_kernel import opener_wins
+
     table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)
     everything = np.arange(wl.n_guesses, dtype=np.int32)
     unknown = np.full(wl.n_guesses, 1 << 20, dtype=np.int32)
@@ -111,9 +120,9 @@ def test_opener_wins_in_hard_mode_equals_the_brute_force(legacy, kind, seed, n_a
     state = tuple(range(wl.n_answers))
     seen = set()
     for g in range(wl.n_guesses):
-        for limit in range(2, 7):
+        for limit in limits:
             truth = brute.cost(g, state, all_guesses, limit) <= limit
-            pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, 1, rules, everything,
+            pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, mode, rules, everything,
                                   unknown)
             assert (pattern < 0) == truth, (wl.guesses[g], limit)
             seen.add(truth)

@@ -194,6 +194,11 @@ def test_registry(small):
     for bad in ("mig_c", "rollout_a", "rollout0_a", "rollout10", "exact2", "nope"):
         with pytest.raises(UnknownPolicyError):
             check_policy_name(bad)
+    for single in ("exact", "entropy", "minimax1", "qlearning"):  # one-name families
+        with pytest.raises(UnknownPolicyError, match=f"did you mean '{single}'"):
+            check_policy_name(single + "x")
+        with pytest.raises(UnknownPolicyError, match=f"did you mean '{single}'"):
+            make_policy(single + "x", word_list, table)
 
     def factory(word_list, table, name, suffix):
         if suffix != "x":

@@ -13,6 +13,7 @@ from solver.policies.rollout import RolloutPolicy, base_totals
 from solver.evaluation.scoring import score_policy
 
 from conftest import ATCH, numpy_sub_list, state_of
+from twin_checks import check_rollout_decisions
 
 
 @pytest.mark.kernels
@@ -84,18 +85,7 @@ def test_rollout_matches_plain_twin(small, n, base, rank_answers_first):
     word_list, table = small
     policy = RolloutPolicy(word_list, table, n, base, rank_answers_first)
     result = score_policy(policy, word_list.answers[0])
-    memo = {}
-    checked = 0
-    for decision in result.decisions:
-        state = list(decision.state)
-        if len(state) < 2:
-            continue
-        guess, scored = naive.rollout_choice(table, state, word_list.answer_guess_index, base == "b", n,
-                                             word_list.n_guesses, rank_answers_first, memo)
-        assert decision.guess == guess
-        assert [(g, q) for g, q, _ in policy.q_factors(decision.state)] == scored
-        checked += 1
-    assert checked > 10
+    assert check_rollout_decisions(policy, result, table, n, base, rank_answers_first, {}) > 10
 
 
 @pytest.mark.kernels

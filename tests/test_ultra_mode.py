@@ -26,6 +26,7 @@ from solver.game.hard_mode import allowed_guesses, check_mode_history, ultra_vio
 from solver.game.spec import MODES, Game
 from solver.game.wordlists import load_word_list
 from test_hard_mode import WORDS, case_list, family_list
+from twin_checks import check_proof_rows, opener_values
 
 ROOT = Path(__file__).resolve().parents[1]
 ULTRA_TREE = ROOT / "artifacts" / "legacy-ultra-salet.msgpack"
@@ -195,45 +196,22 @@ def test_ultra_opener_proof_equals_the_brute_force(legacy, pattern, limit):
 
     wl = family_list(legacy, pattern)
     brute = UltraBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers))
-    everything, all_guesses = tuple(range(wl.n_answers)), frozenset(range(wl.n_guesses))
-    values = {wl.guesses[g]: brute.cost(g, everything, all_guesses, limit)
-              for g in range(wl.n_guesses) if len(brute.classes(g, everything)) > 1}
-    best = min(values.values())
-    assert best < INF
-    result = prove(Game(wl, limit, mode="ultra"), jobs=1, resume=False)
-    assert result.best.value == best == values[result.best.opener]
-    for row in result.openers:
-        truth = values.get(row.opener, INF)
-        if row.status == "exact":
-            assert row.value == truth, row
-        else:
-            assert best <= row.value <= truth, row
+    values = opener_values(wl, brute, limit)
+    assert min(values.values()) < INF
+    check_proof_rows(prove(Game(wl, limit, mode="ultra"), jobs=1, resume=False), values)
 
 
 @pytest.mark.kernels
 def test_opener_wins_in_ultra_mode_equals_the_brute_force(legacy):
-    """The least-maximum proof's yes/no per opener and limit against the brute force."""
-    from solver.exact._guarantee_kernel import opener_wins
-    from test_prove_worst import kernel_state
+    """The least-maximum proof's yes/no per opener and limit against the brute force; a no
+    names a class the brute force cannot win in time."""
+    from test_prove_worst import check_opener_wins
 
     for kind, seed in (("cluster", 14), ("cluster", 6)):
         wl = case_list(legacy, kind, seed, 16, 40)
         brute = UltraBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers),
                                 "worst")
-        table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)
-        everything = np.arange(wl.n_guesses, dtype=np.int32)
-        unknown = np.full(wl.n_guesses, 1 << 20, dtype=np.int32)
-        all_guesses = frozenset(range(wl.n_guesses))
-        state = tuple(range(wl.n_answers))
-        seen = set()
-        for g in range(wl.n_guesses):
-            for limit in range(2, 6):
-                truth = brute.cost(g, state, all_guesses, limit) <= limit
-                pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, ULTRA_MODE, rules,
-                                      everything, unknown)
-                assert (pattern < 0) == truth, (wl.guesses[g], limit)
-                seen.add(truth)
-        assert seen == {True, False}
+        check_opener_wins(wl, brute, ULTRA_MODE, range(2, 6))
 
 
 # -- the published figure, the artifact and the tools -----------------------------------------

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from naive_values import NaiveValues
 from solver.evaluation.analysis import analyse_game
-from solver.evaluation.scores import luck_score, skill_score
+from solver.evaluation.scores import luck_of_bounds, luck_score, skill_of_bounds, skill_score
 from solver.exact.service import SearchService
 from solver.game.feedback import feedback_code, feedback_table
 from solver.game.spec import Game, Mode
@@ -50,6 +50,16 @@ def test_skill_is_monotone_and_99_only_for_optimal_play(a, b):
 def test_luck_is_monotone_within_0_99(a, b):
     low, high = sorted((a, b))
     assert 0 <= luck_score(low) <= luck_score(high) <= 99
+
+
+def test_a_score_within_bounds_takes_the_least_favourable_end():
+    half, one = Fraction(1, 2), Fraction(1)
+    assert skill_of_bounds(half, (0, one)) == 49 and luck_of_bounds(half, (0, one)) == 74  # exact
+    assert skill_of_bounds(None, (half, one)) == 33  # the larger regret
+    assert luck_of_bounds(None, (-half, one)) == 25  # the smaller luck
+    assert skill_of_bounds(None, (0, None)) == 0 and luck_of_bounds(None, (None, one)) == 0
+    assert skill_of_bounds(None, (Fraction(-1), Fraction(-1, 2))) == 99  # no regret below 0
+    assert skill_of_bounds(None, None) is None and luck_of_bounds(None, None) is None
 
 
 # -- small lists -----------------------------------------------------------------------------

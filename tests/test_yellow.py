@@ -4,7 +4,6 @@ lists, the artifact's feedback record, verify under the wrong rule, and the CLIs
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import random_sub_list
-from naive import INF, BruteForce, tree_from_arrays
+from twin_checks import check_opener_tree, check_state_value
+from naive import INF, BruteForce
 from naive_yellow import yellow_feedback, yellow_table
 from solver.exact.bellman import UnwinnableError, artifact_bytes, solve, solve_state
 from solver.game.errors import FeedbackError, InputError
@@ -89,13 +89,7 @@ CASES = [(1, 20, 80, 6), (2, 25, 70, 4), (5, 18, 60, 3), (7, 30, 90, 8)]
 def test_state_value_equals_brute_force(legacy, seed, n_answers, n_guesses, limit):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(yellow_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
-    everything = tuple(range(wl.n_answers))
-    value, guess = brute.best(everything, limit)
-    if value >= INF:
-        with pytest.raises(UnwinnableError):
-            solve_state(Game(wl, feedback="yellow"), everything, limit)
-        return
-    assert solve_state(Game(wl, feedback="yellow"), everything, limit) == (value, wl.guesses[guess])
+    check_state_value(Game(wl, feedback="yellow"), brute, limit)
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:3])
@@ -103,16 +97,10 @@ def test_state_value_equals_brute_force(legacy, seed, n_answers, n_guesses, limi
 def test_tree_equals_brute_force_tree(legacy, seed, n_answers, n_guesses, limit):
     wl = random_sub_list(legacy, seed, n_answers, n_guesses)
     brute = BruteForce(yellow_table(wl.guesses, wl.answers), list(wl.answer_guess_index))
-    everything = tuple(range(wl.n_answers))
-    opener = random.Random(seed).randrange(wl.n_guesses)
-    cost = brute.guess_cost(opener, everything, limit)
-    if cost >= INF:
-        with pytest.raises(UnwinnableError):
-            solve(Game(wl, guess_limit=limit, feedback="yellow"), wl.guesses[opener], jobs=1, resume=False)
-        return
-    result = solve(Game(wl, guess_limit=limit, feedback="yellow"), wl.guesses[opener], jobs=1, resume=False)
-    assert result.total == cost
-    assert tree_from_arrays(result.tree) == brute.tree(everything, limit, guess=opener)
+    solved = check_opener_tree(Game(wl, guess_limit=limit, feedback="yellow"), brute, seed)
+    if solved is not None:
+        result, cost = solved
+        assert result.total == cost
 
 
 def test_anagrams_need_guesses_beyond_the_limit():

@@ -53,21 +53,27 @@ def luck_score(luck: Fraction | int) -> int:
     return math.floor(TOP * share + Fraction(1, 2))
 
 
+def _score_of_bounds(score, exact: Fraction | None, bounds, end: int) -> int | None:
+    """``score`` of the exact figure, else of its proven interval ``bounds`` = (lower, upper)
+    at index ``end``, the end least favourable to the player (module docstring), so a proven
+    lower bound on the exact score; 0 when that end is unbounded (None); None when nothing
+    is known."""
+    if exact is not None:
+        return score(exact)
+    if bounds is None:
+        return None
+    return 0 if bounds[end] is None else score(bounds[end])
+
+
 def skill_of_bounds(regret: Fraction | None, bounds) -> int | None:
     """The skill score of an exact regret, else of its proven interval's upper end (a proven
     lower bound on the exact score; 0 with no upper end); None when nothing is known."""
-    if regret is not None:
-        return skill_score(regret)
-    if bounds is None:
-        return None
-    return 0 if bounds[1] is None else skill_score(max(bounds[1], Fraction(0)))
+    if bounds is not None and bounds[1] is not None:  # a regret is never negative
+        bounds = (bounds[0], max(bounds[1], Fraction(0)))
+    return _score_of_bounds(skill_score, regret, bounds, 1)
 
 
 def luck_of_bounds(luck: Fraction | None, bounds) -> int | None:
     """The luck score of an exact luck, else of its proven interval's lower end (a proven
     lower bound on the exact score; 0 with no lower end); None when nothing is known."""
-    if luck is not None:
-        return luck_score(luck)
-    if bounds is None:
-        return None
-    return 0 if bounds[0] is None else luck_score(bounds[0])
+    return _score_of_bounds(luck_score, luck, bounds, 0)

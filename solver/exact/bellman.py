@@ -149,6 +149,18 @@ def _shared(search, share, guesses_left: int):
     return share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row])
 
 
+def _worker_class(table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns):
+    """A root class's inputs in this worker: its state, table, guess of each answer and
+    Zobrist keys cut down to its ``answers`` (:func:`_localise`), and this worker's search
+    sized for it (:func:`_worker_search`)."""
+    full_table = _worker_table(table_path)
+    state, table, local_guess_of_answer, z1, z2 = _localise(
+        full_table, answers, guess_of_answer, zobrist)
+    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
+                            full_table.shape[1], n_patterns)
+    return state, table, local_guess_of_answer, z1, z2, search
+
+
 def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
                  mode_id, rules, constraint, candidates, objective_id, share=None):
     """One root class (a worker task): returns (code, share index or -1, (value, tree
@@ -156,11 +168,8 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
     (§4.5) and this task is one of its shares."""
     from solver.exact.search import search_subtree
 
-    full_table = _worker_table(table_path)
-    state, table, local_guess_of_answer, z1, z2 = _localise(
-        full_table, answers, guess_of_answer, zobrist)
-    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
-                            full_table.shape[1], n_patterns)
+    state, table, local_guess_of_answer, z1, z2, search = _worker_class(
+        table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns)
     result = search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
                             _shared(search, share, guesses_left), objective_id, mode_id,
                             local_rules(rules, answers), constraint, candidates)
@@ -221,11 +230,8 @@ def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guess
     tree arrays..., stats))."""
     from solver.exact.lexicographic import solve_class
 
-    full_table = _worker_table(table_path)
-    state, table, local_guess_of_answer, z1, z2 = _localise(
-        full_table, answers, guess_of_answer, zobrist)
-    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
-                            full_table.shape[1], n_patterns)
+    state, table, local_guess_of_answer, z1, z2, search = _worker_class(
+        table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns)
     return code, -1, solve_class(objective, state, guesses_left, table, local_guess_of_answer,
                                  z1, z2, search, n_patterns, mode_id, local_rules(rules, answers),
                                  constraint, candidates)

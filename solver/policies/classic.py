@@ -305,25 +305,16 @@ _CLASSES = {
 
 
 def _register() -> None:
-    from solver.policies.registry import UnknownPolicyError, register_policy
+    from solver.policies.registry import register_single_policy
 
-    def family(full: str, help_text: str):
-        def validate(name, suffix):
-            if suffix:
-                raise UnknownPolicyError(f"unknown policy {name!r}: did you mean {full!r}?")
-
-        def factory(word_list, table, name, suffix):
-            validate(name, suffix)
-            return _CLASSES[full](word_list, table)
-
-        factory.validate = validate
-        register_policy(full, factory, help_text)
-
-    family("random_total", "random_total (a uniformly random allowed guess; seeded)")
-    family("random_possible", "random_possible (a random word consistent with the feedback; seeded)")
-    family("minimax1", "minimax1 (least largest feedback class)")
-    family("expectimax1", "expectimax1 (least expected class size)")
-    family("entropy", "entropy (largest feedback entropy over the possible words; plays in either belief setting)")
+    for name, help_text in [
+            ("random_total", "random_total (a uniformly random allowed guess; seeded)"),
+            ("random_possible", "random_possible (a random word consistent with the feedback; seeded)"),
+            ("minimax1", "minimax1 (least largest feedback class)"),
+            ("expectimax1", "expectimax1 (least expected class size)"),
+            ("entropy", "entropy (largest feedback entropy over the possible words; plays in either "
+                        "belief setting)")]:
+        register_single_policy(name, _CLASSES[name], help_text)
 
 
 _register()

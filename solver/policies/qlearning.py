@@ -213,18 +213,10 @@ class QLearningPolicy(ClassicPolicy):
 
 
 def _register() -> None:
-    from solver.policies.registry import UnknownPolicyError, register_policy
+    from solver.policies.registry import register_single_policy
 
-    def validate(name, suffix):
-        if suffix:
-            raise UnknownPolicyError(f"unknown policy {name!r}: did you mean 'qlearning'?")
-
-    def factory(word_list, table, name, suffix):
-        validate(name, suffix)
-        return QLearningPolicy(word_list, table)
-
-    factory.validate = validate
-    register_policy("qlearning", factory, "qlearning (constant-state Q-table, artifacts/qlearning-*.msgpack)")
+    register_single_policy("qlearning", QLearningPolicy,
+                           "qlearning (constant-state Q-table, artifacts/qlearning-*.msgpack)")
 
 
 _register()

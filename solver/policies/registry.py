@@ -12,6 +12,9 @@ registered prefix it starts with, and the factory parses the rest of the name::
 
     register_policy("uct", _uct_factory, "uct<N>[k]_<a|b>[_o]: UCT with N rollouts ...")
 
+A family of one name with nothing after it (``exact``, ``entropy``) is registered with
+:func:`register_single_policy`, which refuses any longer name.
+
 Registration happens at import. Besides the built-in families registered below, the modules
 listed in :data:`PLUGIN_MODULES` (``solver.policies.uct``) are imported on first use if they exist,
 so a module there only has to call :func:`register_policy` at import time; other modules can
@@ -72,6 +75,22 @@ def register_policy(prefix: str, factory: Callable, help: str = "") -> None:
         help: one line for ``--help`` and error messages (the syntax of the names).
     """
     _FAMILIES[prefix] = Family(prefix, factory, help)
+
+
+def register_single_policy(name: str, constructor: Callable, help: str = "") -> None:
+    """Register a family of one policy, ``name`` itself: ``constructor(word_list, table)``
+    builds it; a longer name starting with ``name`` is refused (:class:`UnknownPolicyError`,
+    "did you mean ``name``?"), also by :func:`check_policy_name`."""
+    def validate(full_name, suffix):
+        if suffix:
+            raise UnknownPolicyError(f"unknown policy {full_name!r}: did you mean {name!r}?")
+
+    def factory(word_list, table, full_name, suffix):
+        validate(full_name, suffix)
+        return constructor(word_list, table)
+
+    factory.validate = validate
+    register_policy(name, factory, help)
 
 
 def add_plugin_module(module: str) -> None:
@@ -231,21 +250,13 @@ def _rollout_factory(word_list, table, name, suffix):
 _rollout_factory.validate = _rollout_validate
 
 
-def _exact_validate(name: str, suffix: str):
-    if suffix:
-        raise UnknownPolicyError(f"unknown policy {name!r}: did you mean 'exact'?")
-
-
-def _exact_factory(word_list, table, name, suffix):
+def _exact_policy(word_list, table):
     from solver.policies.exact_policy import ExactPolicy
 
-    _exact_validate(name, suffix)
     return ExactPolicy(word_list, table)
 
-
-_exact_factory.validate = _exact_validate
 
 register_policy("mig_", _mig_factory, "mig_a, mig_b (MIG; _float: float tie reading)")
 register_policy("rollout", _rollout_factory,
                 "rollout<n>_<a|b>[_p] (Rollout_n on MIG_A/MIG_B; _p: answers first among ties)")
-register_policy("exact", _exact_factory, "exact (the optimum, solved state by state)")
+register_single_policy("exact", _exact_policy, "exact (the optimum, solved state by state)")

@@ -49,7 +49,7 @@ import numpy as np
 from solver.exact.bellman import INF, SOLVER_VERSION, UnwinnableError, check_searchable
 from solver.exact.proofs.results import OpenerStatus
 from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
-                                        worker_state)
+                                        search_batches, worker_state)
 from solver.game.checks import worker_count
 from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
@@ -522,23 +522,10 @@ class _FixedProof:
         """Searches along ``queue`` in batches, each against the cut-off fixed when it starts;
         stops at the first sequence whose bound reaches the cut-off, or (``until_exact``) once
         ``rank`` exact values are known."""
-        position = 0
-        while position < len(queue):
-            beta = self.beta()
-            if until_exact and beta < INF:
-                break
-            need = self.rank - len(self.exact())
-            size = max(2, need) if beta >= INF else SEARCH_BATCH
-            batch: list[tuple] = []
-            ruled_out = False
-            while position < len(queue) and len(batch) < size:
-                words = queue[position]
-                if bounds[words] >= beta:
-                    ruled_out = True
-                    break
-                position += 1
-                if words not in self.results:  # a result at a larger cut-off still holds
-                    batch.append(words)
+        # a result at a larger cut-off still holds: such sequences need no search
+        for beta, batch, position in search_batches(queue, self.beta, lambda: self.rank - len(self.exact()),
+                                                    SEARCH_BATCH, bounds.__getitem__, until_exact,
+                                                    self.results.__contains__):
             computed = self.runner.map(_search_task, ((self.task, w, beta) for w in batch
                                                       if ("search", w, beta) not in self.journaled))
             for words in batch:
@@ -554,8 +541,6 @@ class _FixedProof:
                 self.results[words] = (value, seconds, beta)
                 self.searched += 1
                 self.report(phase, position, len(queue))
-            if ruled_out:
-                break
 
     # -- phases ----------------------------------------------------------------------------------
     def seed(self) -> None:

@@ -16,6 +16,7 @@ from solver.game.errors import InputError
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game
+from solver.game.values import INF
 from solver.game.wordlists import WordList
 from solver.runs.naming import game_inputs
 
@@ -47,6 +48,41 @@ class Job:
     word_list: WordList
     game: Game
     memo_capacity: int
+
+
+def search_batches(queue: list, cut_off, wanted, batch_size: int, bound_of, until_exact: bool,
+                   searched=None):
+    """The batches of a proof's search phase along ``queue`` (in bound order), each against the
+    cut-off fixed when it starts (``cut_off()``, read after the caller has recorded the batch
+    before). A batch holds max(2, ``wanted()``) items while there is no cut-off (INF),
+    ``wanted()`` being how many exact values are still wanted, else ``batch_size`` items; it
+    stops before the first item whose bound (``bound_of(item)``) reaches the cut-off, and that
+    batch is the last (no later item needs a search). Items for which ``searched(item)`` is
+    true are passed over without counting. With ``until_exact`` the batches stop once there
+    is a cut-off.
+
+    Yields:
+        (beta, batch, the position in ``queue`` after the batch).
+    """
+    position = 0
+    while position < len(queue):
+        beta = cut_off()
+        if until_exact and beta < INF:
+            return
+        size = max(2, wanted()) if beta >= INF else batch_size
+        batch: list = []
+        ruled_out = False
+        while position < len(queue) and len(batch) < size:
+            item = queue[position]
+            if bound_of(item) >= beta:
+                ruled_out = True
+                break
+            position += 1
+            if searched is None or not searched(item):
+                batch.append(item)
+        yield beta, batch, position
+        if ruled_out:
+            return
 
 
 def resident(memo: tuple) -> tuple:

@@ -52,7 +52,7 @@ from solver.game.feedback import feedback_table
 from solver.game.spec import FeedbackRule, Game, Objective
 from solver.exact.proofs.results import OpenerStatus, OpenerValue, ProofResult
 from solver.exact.proofs.runner import (BACKENDS, Executor, Job, memo_capacity, proof_journal_inputs,
-                                        worker_state)
+                                        search_batches, worker_state)
 from solver.runs.naming import journal_path
 from solver.exact.proofs.worst import journal_kind as worst_journal_kind, prove_least_maximum
 from solver.game.wording import counted
@@ -319,21 +319,10 @@ class _Proof:
         it starts; stops at the first opener whose bound reaches the cut-off, or (``until_exact``)
         once ``rank`` exact values are known. Returns how far along ``queue`` it got."""
         position = 0
-        while position < len(queue):
-            beta = self.beta()
-            if until_exact and beta < INF:
-                break
-            need = self.rank - len(self.exact())
-            size = max(2, need) if beta >= INF else SEARCH_BATCH
-            batch = []
-            ruled_out = False  # the next opener's bound reaches the cut-off: the last batch
-            while position < len(queue) and len(batch) < size:
-                g = queue[position]
-                if self.bounds.get(g, int(self.cheap[g])) >= beta:
-                    ruled_out = True
-                    break
-                batch.append(g)
-                position += 1
+        for beta, batch, position in search_batches(queue, self.beta, lambda: self.rank - len(self.exact()),
+                                                    SEARCH_BATCH,
+                                                    lambda g: self.bounds.get(g, int(self.cheap[g])),
+                                                    until_exact):
             todo = [g for g in batch if self.undecided(g, beta)]
             calls = ((self.job, g, beta) for g in todo if (g, beta) not in self.journaled_searches)
             computed = self.runner.map(_search_task, calls)
@@ -349,8 +338,6 @@ class _Proof:
                 self.results[g] = (value, seconds, beta)
                 self.searched += 1
                 self.report(phase, position, position + remaining)
-            if ruled_out:
-                break
         return position
 
     def run(self) -> list[OpenerValue]:
