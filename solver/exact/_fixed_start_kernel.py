@@ -34,9 +34,9 @@ from solver.exact._family_kernel import _popcount
 from solver.exact._objective_kernel import INF, class_cutoff, tighten
 from solver.exact._opener_kernel import class_bound
 from solver.exact._search_kernel import _answer_splitter, _search, local_tables
-from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint, filter_allowed,
-                                            tighten_constraint)
-from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+from solver.game._hard_mode_kernel import (HARD_MODE, empty_constraint, filter_allowed,
+                                            mode_state_key, tighten_constraint)
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 
 
 @njit(cache=True)
@@ -343,7 +343,8 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     order = _largest_first(starts, found_at)
     bounds = np.zeros(found_at.shape[0], dtype=np.int64)
     open_classes = np.empty(order.shape[0], dtype=np.int64)
-    width = empty_constraint().shape[0]
+    no_constraint = empty_constraint()
+    width = no_constraint.shape[0]
     constraints = np.empty((found_at.shape[0] if hard else 0, width), dtype=np.int8)
     n_open = 0
     for c in order:  # the cheap pass: every class's bound, memo first
@@ -357,12 +358,11 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
                 return running
             continue
         cls = members[starts[c]:starts[c + 1]]
-        h1, h2 = state_hash(cls, zobrist1, zobrist2)
+        constraint = no_constraint  # (normal mode: not read)
         if hard:
-            class_constraint(prefix, cls[0], P, letters, constraints[c])
-            ch1, ch2 = constraint_hash(constraints[c], ckeys1, ckeys2)
-            h1 += ch1
-            h2 += ch2
+            constraint = class_constraint(prefix, cls[0], P, letters, constraints[c])
+        h1, h2 = mode_state_key(cls, zobrist1, zobrist2, mode, constraint, np.uint64(0),
+                                np.uint64(0), ckeys1, ckeys2)
         meta = memo_meta(m, d, objective, mode)
         slot = memo_find(memo, h1, h2, meta)
         known = np.int64(-1)

@@ -29,12 +29,12 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
                                             split_value, tighten)
-from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, evaluate_guess,
-                                         insert_largest_first, local_tables)
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, constraint_hash,
-                                            empty_constraint, filter_allowed, filter_consistent,
+from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, class_key,
+                                         evaluate_guess, insert_largest_first, local_tables)
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, empty_constraint,
+                                            filter_allowed, filter_consistent,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
-from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 from solver.game._partition_kernel import partition
 from solver.exact._family_kernel import (FAMILY_ABSENT, FAMILY_POSITIONS,  # noqa: F401
                                          FAMILY_PRESENT, _min_into, _popcount, family_counts,
@@ -303,16 +303,8 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         m = starts[c + 1] - starts[c]
         cls = members[starts[c]:starts[c + 1]]
         base = class_base(objective, m)
-        h1, h2 = state_hash(cls, zobrist1, zobrist2)
-        if hard:
-            tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
-            ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
-            h1 += ch1
-            h2 += ch2
-        elif ultra:
-            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
-            h1 += root1 + s1
-            h2 += root2 + s2
+        h1, h2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
+                           root_constraint, root1, root2, constraints[d - 1])
         meta = memo_meta(m, d - 1, objective, mode)
         # Only the search reads the memo: a bound alone must not depend on what this worker
         # solved before, so that the openers table is the same however the work was split.

@@ -64,11 +64,10 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, constraint_hash,
-                                            filter_allowed, filter_consistent, tighten_constraint,
-                                            ultra_root_key, ultra_step_key)
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed,
+                                            filter_consistent, mode_state_key,
+                                            tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
-from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
 from solver.exact._family_kernel import family_counts, new_bits, popcount, superset_counts
 
@@ -646,6 +645,26 @@ def _ordered_candidates(keys, weighted_bounds, weighted):
 
 
 @njit(cache=True)
+def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constraint, history1,
+              history2, out):
+    """(h1, h2) uint64: the memo key (:func:`~solver.game._hard_mode_kernel.mode_state_key`)
+    of the class ``cls`` (int32 answer indices) that guess ``g``'s feedback ``code`` leaves of a
+    state whose hard-mode ``constraint`` (int8[WIDTH]) and ultra-hard history key
+    (``history1``, ``history2``) are given; ``n_patterns`` = 3**L. In hard mode the class's
+    constraint (``constraint`` tightened by g's feedback, read with ``rules.letters``) is
+    written into ``out`` (int8[WIDTH]), where the class's search and allowed guesses read it;
+    its history key is the state's plus the step key of (g, code) (§10.5)."""
+    s1 = np.uint64(0)
+    s2 = np.uint64(0)
+    if mode == HARD_MODE:
+        tighten_constraint(constraint, rules.letters[g], code, out)
+    elif mode == ULTRA_MODE:
+        s1, s2 = ultra_step_key(g, code, n_patterns)
+    return mode_state_key(cls, zobrist1, zobrist2, mode, out, history1 + s1, history2 + s2,
+                          rules.ckeys1, rules.ckeys2)
+
+
+@njit(cache=True)
 def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local_b, serial):
     """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
     (into the workspace's ``members``/``starts``/``present`` at depth d) and raise g's
@@ -657,10 +676,8 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
     search, listed largest first in ``open_classes[:n_open]`` with their bounds in ``bounds``."""
     P, guess_of_answer, zobrist1, zobrist2 = tables
     memo, ws, _ = search
-    letters, ckeys1, ckeys2, weights = rules
+    weights = rules.weights
     weighted = objective == WEIGHTED
-    hard = mode == HARD_MODE
-    ultra = mode == ULTRA_MODE
     b = ws.branching[0]
     counts = ws.counts[d]
     all_green = counts.shape[0] - 1
@@ -681,16 +698,9 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
         if present[c] == all_green or m <= 2:
             continue
         cls = members[starts[c]:starts[c + 1]]
-        c1, c2 = _hash(cls, zobrist1, zobrist2)
-        if hard:
-            tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-            ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
-            c1 += ch1
-            c2 += ch2
-        elif ultra:
-            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
-            c1 += history_keys[d, 0] + s1
-            c2 += history_keys[d, 1] + s2
+        c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
+                           constraints[d], history_keys[d, 0], history_keys[d, 1],
+                           constraints[d - 1])
         class_meta = memo_meta(m, d - 1, objective, mode)
         s = _memo_find(memo, c1, c2, class_meta)
         class_weight = np.int64(0)
@@ -809,7 +819,6 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
             return np.int64(value), np.int64(guess_of_answer[S[i]])
         return pair_value(objective), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
-    h1, h2 = _hash(S, zobrist1, zobrist2)
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     W = np.int64(n)
@@ -819,13 +828,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
         W, w_max, w_min = state_weight(S, weights)
     constraints = ws.constraints
     history_keys = ws.history_keys
-    if hard:
-        ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
-        h1 += ch1
-        h2 += ch2
-    elif ultra:
-        h1 += history_keys[d, 0]
-        h2 += history_keys[d, 1]
+    h1, h2 = mode_state_key(S, zobrist1, zobrist2, mode, constraints[d], history_keys[d, 0],
+                            history_keys[d, 1], ckeys1, ckeys2)
     meta = memo_meta(n, d, objective, mode)
     slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
     if slot >= 0:
