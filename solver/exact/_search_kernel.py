@@ -69,7 +69,8 @@ from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._partition_kernel import partition as _partition
-from solver.exact._family_kernel import family_counts, new_bits, popcount, superset_counts
+from solver.exact._family_kernel import (bits_set, column_bits, family_counts, new_bits,
+                                         superset_counts)
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
 # ≤ 2**17 guesses and Σ|C|² < 2**27, i.e. ≤ 11585 answers (the API checks both).
@@ -208,13 +209,18 @@ def tree_floor(m, b, d):
 
 
 @njit(cache=True)
-def _class_stats(row, S, counts):
-    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes.
-    The all-green code is the last pattern, ``counts.shape[0] − 1``."""
+def _class_tally(row, S, counts, heaviest):
+    """(k classes, Σ|C|², 1 if the guess is in S, w_green, Σ_{C ≠ green} heaviest) from filled
+    ``counts``, which it zeroes; ``heaviest`` (int64[n_patterns], each class's heaviest weight,
+    zeroed too) is None but under priors, and then the last two are 0 (numba compiles the
+    None case without the weights). The all-green code is the last pattern,
+    ``counts.shape[0] − 1``."""
     all_green = counts.shape[0] - 1
     k = 0
     sumsq = 0
     green = 0
+    w_green = np.int64(0)
+    maxima = np.int64(0)
     for i in range(S.shape[0]):
         c = row[S[i]]
         m = counts[c]
@@ -224,6 +230,19 @@ def _class_stats(row, S, counts):
             if c == all_green:
                 green = 1
             counts[c] = 0
+            if heaviest is not None:
+                if c == all_green:
+                    w_green = heaviest[c]
+                else:
+                    maxima += heaviest[c]
+                heaviest[c] = 0
+    return k, sumsq, green, w_green, maxima
+
+
+@njit(cache=True)
+def _class_stats(row, S, counts):
+    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes."""
+    k, sumsq, green, _, _ = _class_tally(row, S, counts, None)
     return k, sumsq, green
 
 
@@ -288,31 +307,13 @@ def _weighted_bound(row, S, counts, heaviest, weights, W):
     """(k, Σ|C|², green, bound) of one guess under priors: bound = W + 2(W − w_green) −
     Σ_{classes C ≠ green} max_{a∈C} w_a (§10.3); ``heaviest`` int64[n_patterns] zero scratch,
     zeroed again, like ``counts``."""
-    all_green = counts.shape[0] - 1
     for i in range(S.shape[0]):
         c = row[S[i]]
         counts[c] += 1
         w = np.int64(weights[S[i]])
         if w > heaviest[c]:
             heaviest[c] = w
-    k = 0
-    sumsq = 0
-    green = 0
-    w_green = np.int64(0)
-    maxima = np.int64(0)
-    for i in range(S.shape[0]):
-        c = row[S[i]]
-        m = counts[c]
-        if m > 0:
-            k += 1
-            sumsq += m * m
-            if c == all_green:
-                green = 1
-                w_green = heaviest[c]
-            else:
-                maxima += heaviest[c]
-            counts[c] = 0
-            heaviest[c] = 0
+    k, sumsq, green, w_green, maxima = _class_tally(row, S, counts, heaviest)
     return k, sumsq, green, W + 2 * (W - w_green) - maxima
 
 
@@ -342,31 +343,18 @@ def _count_columns(columns, S, candidates, counted, bits, all_green):
     0; rows 1, 2 and 3 get the guesses, their class counts and their all-green bits
     (docs/algorithms.md §4.2).
 
-    ``columns`` is the feedback table's transpose (a row of guess feedbacks per answer), read
-    one answer's row after another: the guesses' feedbacks for one answer lie together, so the
-    pass streams through memory, where a scan per guess row reads one byte per answer from rows
-    far apart (on a large class's table, most such reads miss the cache). Each guess gets one
-    bit per feedback in ``bits`` (uint64[≥ n, ⌈n_patterns / 64⌉]); the class count is the
-    bits set."""
+    ``columns`` is the feedback table's transpose, read one answer's row after another by
+    :func:`~solver.exact._family_kernel.column_bits` (on a large class's table, most reads of a
+    scan per guess row miss the cache); ``bits`` is its scratch (uint64[≥ n, ⌈n_patterns /
+    64⌉])."""
     n = counted.shape[1]
-    words = bits.shape[1]
     for t in range(n):
         counted[1, t] = candidates[counted[0, t]]
-        for w in range(words):
-            bits[t, w] = 0
-    guesses = counted[1]
-    for i in range(S.shape[0]):
-        column = columns[S[i]]
-        for t in range(n):
-            f = column[guesses[t]]
-            bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    column_bits(columns, S, counted[1], bits)
     green_word = all_green >> 6
     green_bit = np.uint64(all_green & 63)
     for t in range(n):
-        k = np.uint64(0)
-        for w in range(words):
-            k += popcount(bits[t, w])
-        counted[2, t] = k
+        counted[2, t] = bits_set(bits[t])
         counted[3, t] = (bits[t, green_word] >> green_bit) & np.uint64(1)
 
 
@@ -973,6 +961,21 @@ def local_tables(cls, P, guess_of_answer, zobrist1, zobrist2):
         local_z1[i] = zobrist1[cls[i]]
         local_z2[i] = zobrist2[cls[i]]
     return Tables(local_table, local_guess, local_z1, local_z2)
+
+
+@njit(cache=True)
+def search_class(cls, d, beta, running, bound, candidates, P, guess_of_answer, zobrist1,
+                 zobrist2, search, objective, mode, rules):
+    """The deep pass over one open class of a guess (§4.3): ``running`` (the guess's bound,
+    int64, counting the class at its ``bound``) tightened by the class's value from ``_search``,
+    with d guesses left and the cut-off that still lets the guess beat ``beta``. The class
+    ``cls`` (sorted int32 global answer indices) is searched as the state ``0..m−1`` of its
+    :func:`local_tables` (the global Zobrist keys, so one memo serves every class)."""
+    local = local_tables(cls, P, guess_of_answer, zobrist1, zobrist2)
+    local_state = np.arange(cls.shape[0]).astype(np.int32)
+    v, _ = _search(local_state, np.int64(d), class_cutoff(objective, beta, running, bound),
+                   candidates, local, search, objective, mode, np.int64(-1), rules)
+    return tighten(objective, running, bound, v)
 
 
 @njit(cache=True)
