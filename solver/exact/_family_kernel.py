@@ -34,18 +34,45 @@ def _popcount_compiled(x):
 
 
 @njit(cache=True)
-def _popcount(x):
-    """Set bits of a uint64 (SWAR; numba has no portable popcount intrinsic)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+def bits_set(row):
+    """The bits set in a row of uint64 words (int64): a guess's class count from its row of
+    :func:`column_bits`."""
+    k = np.int64(0)
+    for w in range(row.shape[0]):
+        k += np.int64(popcount(row[w]))
+    return k
 
 
 @njit(cache=True)
 def new_bits(n_guesses, n_patterns):
-    """Scratch for :func:`class_bound`: uint64[n_guesses, ⌈n_patterns / 64⌉]."""
+    """Scratch for :func:`column_bits`: uint64[n_guesses, ⌈n_patterns / 64⌉]."""
     return np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64)
+
+
+@njit(cache=True)
+def column_bits(PT, S, guesses, bits):
+    """One bit per feedback that each guess shows on the answers ``S`` (int32 answer
+    indices), from ``PT``, the feedback table's transpose (uint8 or uint16 [n_answers,
+    n_guesses], a row of guess feedbacks per answer): row t of ``bits`` (uint64[≥ n,
+    ⌈n_patterns / 64⌉], cleared first) gets the feedbacks of guess ``guesses[t]`` (int32, n of
+    them), or of guess t when ``guesses`` is None (every guess, read without a gather). The
+    guess's class count on S is then :func:`bits_set` of its row (docs/algorithms.md §4.2, §9.2).
+
+    The rows of S's answers are read one after another: the guesses' feedbacks for one answer
+    lie together, so the pass streams through memory and has no branch per answer, where a scan
+    per guess row reads one byte per answer from rows far apart."""
+    n = PT.shape[1] if guesses is None else guesses.shape[0]
+    bits[:n, :] = 0
+    for i in range(S.shape[0]):
+        column = PT[S[i]]
+        if guesses is None:
+            for h in range(n):
+                f = column[h]
+                bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+        else:
+            for t in range(n):
+                f = column[guesses[t]]
+                bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
 
 
 #: The family of answer sets whose class counts :func:`new_bound_scratch` precomputes, by
@@ -92,7 +119,6 @@ def family_counts(P, answer_letters, n_patterns, bits):
     scratch. About ``family_size(L) / 2`` passes over the table: half a second on ``legacy``."""
     n_guesses, n = P.shape
     length = answer_letters.shape[1]
-    words = bits.shape[1]
     masks = np.zeros(n, dtype=np.int64)
     for a in range(n):
         for j in range(length):
@@ -109,17 +135,9 @@ def family_counts(P, answer_letters, n_patterns, bits):
                 size += 1
         if size == 0:
             continue
-        bits[:, :] = 0
-        for i in range(size):
-            column = PT[members[i]]
-            for h in range(n_guesses):
-                f = column[h]
-                bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+        column_bits(PT, members[:size], None, bits)
         for h in range(n_guesses):
-            k = np.int64(0)
-            for w in range(words):
-                k += _popcount(bits[h, w])
-            family[s, h] = k
+            family[s, h] = bits_set(bits[h])
     return family, masks
 
 

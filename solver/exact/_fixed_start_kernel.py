@@ -30,13 +30,13 @@ import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
-from solver.exact._family_kernel import _popcount
-from solver.exact._objective_kernel import INF, class_cutoff, tighten
+from solver.exact._family_kernel import bits_set, column_bits
+from solver.exact._objective_kernel import INF
 from solver.exact._opener_kernel import class_bound
-from solver.exact._search_kernel import _answer_splitter, _search, local_tables
-from solver.game._hard_mode_kernel import (HARD_MODE, constraint_hash, empty_constraint, filter_allowed,
-                                            tighten_constraint)
-from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+from solver.exact._search_kernel import _answer_splitter, search_class
+from solver.game._hard_mode_kernel import (HARD_MODE, empty_constraint, filter_allowed,
+                                            mode_state_key, tighten_constraint)
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 
 
 @njit(cache=True)
@@ -115,6 +115,21 @@ def _small_value(m, d):
 
 
 @njit(cache=True)
+def _found_and_left(starts, found_at):
+    """``(found, left)`` of a prefix's joint classes (:func:`prefix_classes`): the guesses
+    the answers won by a prefix word took (Σ ``found_at``), and how many answers the other
+    classes hold (each has paid the j prefix guesses and is still to be found)."""
+    found = np.int64(0)
+    left = np.int64(0)
+    for c in range(found_at.shape[0]):
+        if found_at[c] > 0:
+            found += found_at[c]
+        else:
+            left += starts[c + 1] - starts[c]
+    return found, left
+
+
+@njit(cache=True)
 def _largest_first(starts, found_at):
     """The classes still to be played (``found_at`` 0), largest first (ties in code order)."""
     k = found_at.shape[0]
@@ -140,12 +155,8 @@ def prefix_bound(prefix, d, beta, P, PT, guess_of_answer, objective, scratch, co
     scratch. Reads no memo. Returns an int64 (``INF`` when some class cannot be won in d)."""
     j = prefix.shape[0]
     members, starts, found_at = prefix_classes(prefix, P, counts.shape[0])
-    running = np.int64(0)
-    for c in range(found_at.shape[0]):
-        if found_at[c] > 0:
-            running += found_at[c]
-        else:
-            running += j * (starts[c + 1] - starts[c])
+    found, left = _found_and_left(starts, found_at)
+    running = found + j * left
     for c in _largest_first(starts, found_at):
         m = starts[c + 1] - starts[c]
         if m <= 2 or d <= 1:
@@ -242,13 +253,7 @@ def row_bounds(prefix, last, d, beta, P, PT, guess_of_answer, objective, scratch
     j = prefix.shape[0]
     n_patterns = counts.shape[0]
     members, starts, found_at = prefix_classes(prefix, P, n_patterns)
-    base = np.int64(0)
-    r = np.int64(0)
-    for c in range(found_at.shape[0]):
-        if found_at[c] > 0:
-            base += found_at[c]
-        else:
-            r += starts[c + 1] - starts[c]
+    base, r = _found_and_left(starts, found_at)
     is_answer = np.zeros(n_guesses, dtype=np.int64)
     for a in range(n):
         is_answer[guess_of_answer[a]] = 1
@@ -256,7 +261,6 @@ def row_bounds(prefix, last, d, beta, P, PT, guess_of_answer, objective, scratch
         is_answer[prefix[i]] = 0  # found in its own class, not in a class still to play
     # (b): Σ_C k_h(C) for every guess h
     bits = scratch[0]
-    words = bits.shape[1]
     classes_of = np.zeros(n_guesses, dtype=np.int64)
     for c in range(found_at.shape[0]):
         if found_at[c] > 0:
@@ -272,17 +276,9 @@ def row_bounds(prefix, last, d, beta, P, PT, guess_of_answer, objective, scratch
             for h in range(n_guesses):
                 classes_of[h] += 2 if first[h] != second[h] else 1
             continue
-        bits[:, :] = 0
-        for i in range(starts[c], starts[c + 1]):
-            column = PT[members[i]]
-            for h in range(n_guesses):
-                f = column[h]
-                bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+        column_bits(PT, members[starts[c]:starts[c + 1]], None, bits)
         for h in range(n_guesses):
-            k = np.int64(0)
-            for w in range(words):
-                k += _popcount(bits[h, w])
-            classes_of[h] += k
+            classes_of[h] += bits_set(bits[h])
     out = np.empty(last.shape[0], dtype=np.int64)
     tally = np.zeros(n_patterns, dtype=np.int32)
     present = np.empty(n, dtype=np.int32)
@@ -334,16 +330,13 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     j = prefix.shape[0]
     counts = ws.counts[d]
     members, starts, found_at = prefix_classes(prefix, P, counts.shape[0])
-    running = np.int64(0)
-    for c in range(found_at.shape[0]):
-        if found_at[c] > 0:
-            running += found_at[c]
-        else:
-            running += j * (starts[c + 1] - starts[c])
+    found, left = _found_and_left(starts, found_at)
+    running = found + j * left
     order = _largest_first(starts, found_at)
     bounds = np.zeros(found_at.shape[0], dtype=np.int64)
     open_classes = np.empty(order.shape[0], dtype=np.int64)
-    width = empty_constraint().shape[0]
+    no_constraint = empty_constraint()
+    width = no_constraint.shape[0]
     constraints = np.empty((found_at.shape[0] if hard else 0, width), dtype=np.int8)
     n_open = 0
     for c in order:  # the cheap pass: every class's bound, memo first
@@ -357,12 +350,11 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
                 return running
             continue
         cls = members[starts[c]:starts[c + 1]]
-        h1, h2 = state_hash(cls, zobrist1, zobrist2)
+        constraint = no_constraint  # (normal mode: not read)
         if hard:
-            class_constraint(prefix, cls[0], P, letters, constraints[c])
-            ch1, ch2 = constraint_hash(constraints[c], ckeys1, ckeys2)
-            h1 += ch1
-            h2 += ch2
+            constraint = class_constraint(prefix, cls[0], P, letters, constraints[c])
+        h1, h2 = mode_state_key(cls, zobrist1, zobrist2, mode, constraint, np.uint64(0),
+                                np.uint64(0), ckeys1, ckeys2)
         meta = memo_meta(m, d, objective, mode)
         slot = memo_find(memo, h1, h2, meta)
         known = np.int64(-1)
@@ -391,18 +383,14 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     everything = np.arange(P.shape[0]).astype(np.int32)
     for a in range(n_open):  # the deep pass, largest first
         c = open_classes[a]
-        cls = members[starts[c]:starts[c + 1]]
-        local = local_tables(cls, P, guess_of_answer, zobrist1, zobrist2)
-        local_state = np.arange(cls.shape[0]).astype(np.int32)
         candidates = everything
         if hard:
             ws.constraints[d][:] = constraints[c]
             allowed = np.empty(P.shape[0], dtype=np.int32)
             candidates = allowed[:filter_allowed(constraints[c], letters, everything, allowed)]
-        v, _ = _search(local_state, np.int64(d), class_cutoff(objective, beta, running, bounds[c]),
-                       candidates, local, search,
-                       objective, mode, np.int64(-1), rules)
-        running = tighten(objective, running, bounds[c], v)
+        running = search_class(members[starts[c]:starts[c + 1]], d, beta, running, bounds[c],
+                               candidates, P, guess_of_answer, zobrist1, zobrist2, search,
+                               objective, mode, rules)
         if running >= beta:
             return running
     return running

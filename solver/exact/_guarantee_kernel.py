@@ -34,10 +34,10 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.exact._search_kernel import insert_largest_first
 from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH,
-                                            constraint_hash, empty_constraint, filter_allowed,
-                                            filter_consistent, tighten_constraint,
-                                            ultra_root_key, ultra_step_key)
-from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+                                            empty_constraint, filter_allowed,
+                                            filter_consistent, mode_state_key,
+                                            tighten_constraint, ultra_root_key, ultra_step_key)
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 from solver.game._partition_kernel import partition
 
 #: The memo's objective field for yes/no entries (value 1 = wins, 0 = does not): apart from
@@ -123,14 +123,8 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     stats[1] += 1
-    h1, h2 = state_hash(S, zobrist1, zobrist2)
-    if hard:
-        c1, c2 = constraint_hash(constraints[d], ckeys1, ckeys2)
-        h1 += c1
-        h2 += c2
-    elif ultra:
-        h1 += history_keys[d, 0]
-        h2 += history_keys[d, 1]
+    h1, h2 = mode_state_key(S, zobrist1, zobrist2, mode, constraints[d], history_keys[d, 0],
+                            history_keys[d, 1], ckeys1, ckeys2)
     meta = memo_meta(n, d, GUARANTEE, mode)
     slot = memo_find(memo, h1, h2, meta)
     if slot >= 0:

@@ -27,18 +27,19 @@ import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
-from solver.exact._objective_kernel import (INF, class_base, class_cutoff, guess_bound,
+from solver.exact._objective_kernel import (INF, class_base, guess_bound,
                                             split_value, tighten)
-from solver.exact._search_kernel import (_answer_splitter, _search, _split_stats, evaluate_guess,
-                                         insert_largest_first, local_tables)
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, constraint_hash,
-                                            empty_constraint, filter_allowed, filter_consistent,
+from solver.exact._search_kernel import (_answer_splitter, _split_stats, class_key,
+                                         evaluate_guess, insert_largest_first, search_class)
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, empty_constraint,
+                                            filter_allowed, filter_consistent,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
-from solver.game._memo_kernel import memo_find, memo_meta, memo_store, state_hash
+from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 from solver.game._partition_kernel import partition
 from solver.exact._family_kernel import (FAMILY_ABSENT, FAMILY_POSITIONS,  # noqa: F401
-                                         FAMILY_PRESENT, _min_into, _popcount, family_counts,
-                                         family_member, family_size, new_bits, superset_counts)
+                                         FAMILY_PRESENT, _min_into, bits_set, column_bits,
+                                         family_counts, family_member, family_size, new_bits,
+                                         superset_counts)
 
 #: Classes up to this size first look for an answer that splits them (m² work), which
 #: settles them exactly without the scan of every guess.
@@ -85,15 +86,8 @@ def new_bound_scratch(P, answer_letters, n_patterns):
 def _scan_bound(cls, PT, objective, bits, all_green):
     """The least per-guess bound over every guess by one pass over the class's rows of the
     transposed table: one bit per feedback and guess, so the loop has no branch per answer."""
-    m = cls.shape[0]
-    n_guesses = PT.shape[1]
-    bits[:, :] = 0
-    for i in range(m):
-        column = PT[cls[i]]
-        for h in range(n_guesses):
-            f = column[h]
-            bits[h, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    return _least_from_bits(bits, n_guesses, m, objective, all_green)
+    column_bits(PT, cls, None, bits)
+    return _least_from_bits(bits, PT.shape[1], cls.shape[0], objective, all_green)
 
 
 @njit(cache=True)
@@ -104,10 +98,8 @@ def _guess_classes(row, cls, seen, green_word, green_bit):
         f = row[cls[a]]
         seen[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
     green = np.int64((seen[green_word] >> green_bit) & np.uint64(1))
-    k = np.int64(0)
-    for w in range(seen.shape[0]):
-        k += _popcount(seen[w])
-        seen[w] = 0
+    k = bits_set(seen)
+    seen[:] = 0
     return k, green
 
 
@@ -187,28 +179,19 @@ def _least_guess_bound(cls, PT, guesses, n, objective, bits, all_green):
     """The least per-guess bound (docs/algorithms.md §9.2) over the guesses ``guesses[:n]``
     on class ``cls``, ``INF`` if none splits it: one pass over the class's rows of ``PT``,
     one bit per guess and pattern in ``bits`` (≥ n rows)."""
-    m = cls.shape[0]
-    bits[:n, :] = 0
-    for i in range(m):
-        column = PT[cls[i]]
-        for t in range(n):
-            f = column[guesses[t]]
-            bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    return _least_from_bits(bits, n, m, objective, all_green)
+    column_bits(PT, cls, guesses[:n], bits)
+    return _least_from_bits(bits, n, cls.shape[0], objective, all_green)
 
 
 @njit(cache=True)
 def _least_from_bits(bits, n, m, objective, all_green):
     """The least per-guess bound over the first ``n`` rows of ``bits`` (one bit per pattern a
     guess shows on an ``m``-answer class), ``INF`` if no row splits the class."""
-    words = bits.shape[1]
     green_word = all_green >> 6
     green_bit = np.uint64(all_green & 63)
     best = np.int64(INF)
     for t in range(n):
-        k = np.int64(0)
-        for w in range(words):
-            k += _popcount(bits[t, w])
+        k = bits_set(bits[t])
         if k < 2:
             continue
         green = np.int64((bits[t, green_word] >> green_bit) & np.uint64(1))
@@ -303,16 +286,8 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         m = starts[c + 1] - starts[c]
         cls = members[starts[c]:starts[c + 1]]
         base = class_base(objective, m)
-        h1, h2 = state_hash(cls, zobrist1, zobrist2)
-        if hard:
-            tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
-            ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
-            h1 += ch1
-            h2 += ch2
-        elif ultra:
-            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
-            h1 += root1 + s1
-            h2 += root2 + s2
+        h1, h2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
+                           root_constraint, root1, root2, constraints[d - 1])
         meta = memo_meta(m, d - 1, objective, mode)
         # Only the search reads the memo: a bound alone must not depend on what this worker
         # solved before, so that the openers table is the same however the work was split.
@@ -367,9 +342,6 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             open_classes[b + 1] = c
     for a in range(n_deep):
         c = open_classes[a]
-        cls = members[starts[c]:starts[c + 1]]
-        local = local_tables(cls, P, guess_of_answer, zobrist1, zobrist2)
-        local_state = np.arange(cls.shape[0]).astype(np.int32)
         candidates = everything
         if hard:
             tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
@@ -379,11 +351,9 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             ws.history_keys[d - 1, 0] = root1 + s1
             ws.history_keys[d - 1, 1] = root2 + s2
             candidates = allowed[:filter_consistent(letters, g, present[c], everything, allowed)]
-        v, _ = _search(local_state, np.int64(d - 1),
-                       class_cutoff(objective, beta, running, bounds[c]), candidates,
-                       local, search,
-                       objective, mode, np.int64(-1), rules)
-        running = tighten(objective, running, bounds[c], v)
+        running = search_class(members[starts[c]:starts[c + 1]], d - 1, beta, running,
+                               bounds[c], candidates, P, guess_of_answer, zobrist1, zobrist2,
+                               search, objective, mode, rules)
         if running >= beta:
             return running
     return running

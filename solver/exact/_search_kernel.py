@@ -64,13 +64,13 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, constraint_hash,
-                                            filter_allowed, filter_consistent, tighten_constraint,
-                                            ultra_root_key, ultra_step_key)
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed,
+                                            filter_consistent, mode_state_key,
+                                            tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
-from solver.game._memo_kernel import state_hash as _hash
 from solver.game._partition_kernel import partition as _partition
-from solver.exact._family_kernel import family_counts, new_bits, popcount, superset_counts
+from solver.exact._family_kernel import (bits_set, column_bits, family_counts, new_bits,
+                                         superset_counts)
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
 # ≤ 2**17 guesses and Σ|C|² < 2**27, i.e. ≤ 11585 answers (the API checks both).
@@ -218,13 +218,18 @@ def tree_floor(m, b, d):
 
 
 @njit(cache=True)
-def _class_stats(row, S, counts):
-    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes.
-    The all-green code is the last pattern, ``counts.shape[0] − 1``."""
+def _class_tally(row, S, counts, heaviest):
+    """(k classes, Σ|C|², 1 if the guess is in S, w_green, Σ_{C ≠ green} heaviest) from filled
+    ``counts``, which it zeroes; ``heaviest`` (int64[n_patterns], each class's heaviest weight,
+    zeroed too) is None but under priors, and then the last two are 0 (numba compiles the
+    None case without the weights). The all-green code is the last pattern,
+    ``counts.shape[0] − 1``."""
     all_green = counts.shape[0] - 1
     k = 0
     sumsq = 0
     green = 0
+    w_green = np.int64(0)
+    maxima = np.int64(0)
     for i in range(S.shape[0]):
         c = row[S[i]]
         m = counts[c]
@@ -234,6 +239,19 @@ def _class_stats(row, S, counts):
             if c == all_green:
                 green = 1
             counts[c] = 0
+            if heaviest is not None:
+                if c == all_green:
+                    w_green = heaviest[c]
+                else:
+                    maxima += heaviest[c]
+                heaviest[c] = 0
+    return k, sumsq, green, w_green, maxima
+
+
+@njit(cache=True)
+def _class_stats(row, S, counts):
+    """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes."""
+    k, sumsq, green, _, _ = _class_tally(row, S, counts, None)
     return k, sumsq, green
 
 
@@ -298,31 +316,13 @@ def _weighted_bound(row, S, counts, heaviest, weights, W):
     """(k, Σ|C|², green, bound) of one guess under priors: bound = W + 2(W − w_green) −
     Σ_{classes C ≠ green} max_{a∈C} w_a (§10.3); ``heaviest`` int64[n_patterns] zero scratch,
     zeroed again, like ``counts``."""
-    all_green = counts.shape[0] - 1
     for i in range(S.shape[0]):
         c = row[S[i]]
         counts[c] += 1
         w = np.int64(weights[S[i]])
         if w > heaviest[c]:
             heaviest[c] = w
-    k = 0
-    sumsq = 0
-    green = 0
-    w_green = np.int64(0)
-    maxima = np.int64(0)
-    for i in range(S.shape[0]):
-        c = row[S[i]]
-        m = counts[c]
-        if m > 0:
-            k += 1
-            sumsq += m * m
-            if c == all_green:
-                green = 1
-                w_green = heaviest[c]
-            else:
-                maxima += heaviest[c]
-            counts[c] = 0
-            heaviest[c] = 0
+    k, sumsq, green, w_green, maxima = _class_tally(row, S, counts, heaviest)
     return k, sumsq, green, W + 2 * (W - w_green) - maxima
 
 
@@ -352,31 +352,18 @@ def _count_columns(columns, S, candidates, counted, bits, all_green):
     0; rows 1, 2 and 3 get the guesses, their class counts and their all-green bits
     (docs/algorithms.md §4.2).
 
-    ``columns`` is the feedback table's transpose (a row of guess feedbacks per answer), read
-    one answer's row after another: the guesses' feedbacks for one answer lie together, so the
-    pass streams through memory, where a scan per guess row reads one byte per answer from rows
-    far apart (on a large class's table, most such reads miss the cache). Each guess gets one
-    bit per feedback in ``bits`` (uint64[≥ n, ⌈n_patterns / 64⌉]); the class count is the
-    bits set."""
+    ``columns`` is the feedback table's transpose, read one answer's row after another by
+    :func:`~solver.exact._family_kernel.column_bits` (on a large class's table, most reads of a
+    scan per guess row miss the cache); ``bits`` is its scratch (uint64[≥ n, ⌈n_patterns /
+    64⌉])."""
     n = counted.shape[1]
-    words = bits.shape[1]
     for t in range(n):
         counted[1, t] = candidates[counted[0, t]]
-        for w in range(words):
-            bits[t, w] = 0
-    guesses = counted[1]
-    for i in range(S.shape[0]):
-        column = columns[S[i]]
-        for t in range(n):
-            f = column[guesses[t]]
-            bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    column_bits(columns, S, counted[1], bits)
     green_word = all_green >> 6
     green_bit = np.uint64(all_green & 63)
     for t in range(n):
-        k = np.uint64(0)
-        for w in range(words):
-            k += popcount(bits[t, w])
-        counted[2, t] = k
+        counted[2, t] = bits_set(bits[t])
         counted[3, t] = (bits[t, green_word] >> green_bit) & np.uint64(1)
 
 
@@ -715,6 +702,26 @@ def _by_bound(keys):
 
 
 @njit(cache=True)
+def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constraint, history1,
+              history2, out):
+    """(h1, h2) uint64: the memo key (:func:`~solver.game._hard_mode_kernel.mode_state_key`)
+    of the class ``cls`` (int32 answer indices) that guess ``g``'s feedback ``code`` leaves of a
+    state whose hard-mode ``constraint`` (int8[WIDTH]) and ultra-hard history key
+    (``history1``, ``history2``) are given; ``n_patterns`` = 3**L. In hard mode the class's
+    constraint (``constraint`` tightened by g's feedback, read with ``rules.letters``) is
+    written into ``out`` (int8[WIDTH]), where the class's search and allowed guesses read it;
+    its history key is the state's plus the step key of (g, code) (§10.5)."""
+    s1 = np.uint64(0)
+    s2 = np.uint64(0)
+    if mode == HARD_MODE:
+        tighten_constraint(constraint, rules.letters[g], code, out)
+    elif mode == ULTRA_MODE:
+        s1, s2 = ultra_step_key(g, code, n_patterns)
+    return mode_state_key(cls, zobrist1, zobrist2, mode, out, history1 + s1, history2 + s2,
+                          rules.ckeys1, rules.ckeys2)
+
+
+@njit(cache=True)
 def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local_b, serial):
     """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
     (into the workspace's ``members``/``starts``/``present`` at depth d) and raise g's
@@ -726,10 +733,8 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
     search, listed largest first in ``open_classes[:n_open]`` with their bounds in ``bounds``."""
     P, guess_of_answer, zobrist1, zobrist2 = tables
     memo, ws, _ = search
-    letters, ckeys1, ckeys2, weights = rules
+    weights = rules.weights
     weighted = objective == WEIGHTED
-    hard = mode == HARD_MODE
-    ultra = mode == ULTRA_MODE
     b = ws.branching[0]
     counts = ws.counts[d]
     all_green = counts.shape[0] - 1
@@ -750,16 +755,9 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
         if present[c] == all_green or m <= 2:
             continue
         cls = members[starts[c]:starts[c + 1]]
-        c1, c2 = _hash(cls, zobrist1, zobrist2)
-        if hard:
-            tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-            ch1, ch2 = constraint_hash(constraints[d - 1], ckeys1, ckeys2)
-            c1 += ch1
-            c2 += ch2
-        elif ultra:
-            s1, s2 = ultra_step_key(g, present[c], all_green + 1)
-            c1 += history_keys[d, 0] + s1
-            c2 += history_keys[d, 1] + s2
+        c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
+                           constraints[d], history_keys[d, 0], history_keys[d, 1],
+                           constraints[d - 1])
         class_meta = memo_meta(m, d - 1, objective, mode)
         s = _memo_find(memo, c1, c2, class_meta)
         class_weight = np.int64(0)
@@ -878,7 +876,6 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
             return np.int64(value), np.int64(guess_of_answer[S[i]])
         return pair_value(objective), np.int64(guess_of_answer[S[0]])
     stats[0] += 1
-    h1, h2 = _hash(S, zobrist1, zobrist2)
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     W = np.int64(n)
@@ -888,13 +885,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
         W, w_max, w_min = state_weight(S, weights)
     constraints = ws.constraints
     history_keys = ws.history_keys
-    if hard:
-        ch1, ch2 = constraint_hash(constraints[d], ckeys1, ckeys2)
-        h1 += ch1
-        h2 += ch2
-    elif ultra:
-        h1 += history_keys[d, 0]
-        h2 += history_keys[d, 1]
+    h1, h2 = mode_state_key(S, zobrist1, zobrist2, mode, constraints[d], history_keys[d, 0],
+                            history_keys[d, 1], ckeys1, ckeys2)
     meta = memo_meta(n, d, objective, mode)
     slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
     if slot >= 0:
@@ -1070,6 +1062,21 @@ def local_tables(cls, P, guess_of_answer, zobrist1, zobrist2):
         local_z1[i] = zobrist1[cls[i]]
         local_z2[i] = zobrist2[cls[i]]
     return Tables(local_table, local_guess, local_z1, local_z2)
+
+
+@njit(cache=True)
+def search_class(cls, d, beta, running, bound, candidates, P, guess_of_answer, zobrist1,
+                 zobrist2, search, objective, mode, rules):
+    """The deep pass over one open class of a guess (§4.3): ``running`` (the guess's bound,
+    int64, counting the class at its ``bound``) tightened by the class's value from ``_search``,
+    with d guesses left and the cut-off that still lets the guess beat ``beta``. The class
+    ``cls`` (sorted int32 global answer indices) is searched as the state ``0..m−1`` of its
+    :func:`local_tables` (the global Zobrist keys, so one memo serves every class)."""
+    local = local_tables(cls, P, guess_of_answer, zobrist1, zobrist2)
+    local_state = np.arange(cls.shape[0]).astype(np.int32)
+    v, _ = _search(local_state, np.int64(d), class_cutoff(objective, beta, running, bound),
+                   candidates, local, search, objective, mode, np.int64(-1), rules)
+    return tighten(objective, running, bound, v)
 
 
 @njit(cache=True)

@@ -27,6 +27,8 @@ import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
+from solver.game._memo_kernel import state_hash
+
 #: Positions a constraint row has room for (the longest word length supported).
 MAX_LENGTH = 10
 #: Entries of a constraint row: one per position, then one per letter a..z.
@@ -166,6 +168,26 @@ def constraint_hash(constraint, keys1, keys2):
         column = v + 1 if j < MAX_LENGTH else v
         h1 += keys1[j, column]
         h2 += keys2[j, column]
+    return h1, h2
+
+
+@njit(cache=True)
+def mode_state_key(S, zobrist1, zobrist2, mode, constraint, history1, history2, keys1, keys2):
+    """(h1, h2) uint64: the memo key of the answer set ``S`` (int32 answer indices) in a play
+    mode (docs/algorithms.md §5, §10.1, §10.5): the Zobrist sums of its answers
+    (:func:`~solver.game._memo_kernel.state_hash` over ``zobrist1``/``zobrist2``), plus in hard
+    mode the hash of its ``constraint`` (int8[WIDTH], :func:`constraint_hash` with ``keys1``,
+    ``keys2``), plus in ultra-hard mode its history key ``(history1, history2)`` (uint64, the sum
+    of :func:`ultra_root_key` and the :func:`ultra_step_key` of its history). Normal mode: the
+    Zobrist sums alone (the constraint and history are not read)."""
+    h1, h2 = state_hash(S, zobrist1, zobrist2)
+    if mode == HARD_MODE:
+        c1, c2 = constraint_hash(constraint, keys1, keys2)
+        h1 += c1
+        h2 += c2
+    elif mode == ULTRA_MODE:
+        h1 += history1
+        h2 += history2
     return h1, h2
 
 

@@ -24,6 +24,39 @@ MINIMAX, EXPECTIMAX = 0, 1
 
 
 @njit(cache=True)
+def class_mass_scores(P, S, masses, n_patterns):
+    """For every guess ``g``: the largest mass ``M(C)`` of one feedback class ``C`` of ``S``
+    and ``Σ_C M(C)²`` (the all-green class included), where ``M(C)`` sums ``masses`` (positive,
+    aligned with ``S``: int64 for sizes, float64 for probabilities) over the members of ``C``.
+
+    Returns ``(largest, sum_squares)``, both [n_guesses] of ``masses``' dtype."""
+    n_guesses = P.shape[0]
+    largest = np.zeros(n_guesses, dtype=masses.dtype)
+    sum_squares = np.zeros(n_guesses, dtype=masses.dtype)
+    mass = np.zeros(n_patterns, dtype=masses.dtype)
+    touched = np.zeros(n_patterns, dtype=np.int64)
+    for g in range(n_guesses):
+        k = 0
+        for i in range(S.shape[0]):
+            c = P[g, S[i]]
+            if mass[c] == 0:
+                touched[k] = c
+                k += 1
+            mass[c] += masses[i]
+        big = largest[g]  # 0, of the masses' type
+        squares = sum_squares[g]
+        for j in range(k):
+            m = mass[touched[j]]
+            if m > big:
+                big = m
+            squares += m * m
+            mass[touched[j]] = 0
+        largest[g] = big
+        sum_squares[g] = squares
+    return largest, sum_squares
+
+
+@njit(cache=True)
 def class_size_scores(S, P, n_patterns):
     """For every guess ``g``: the size of its largest feedback class over ``S`` and the sum of
     squared class sizes ``Σ_C |C|²`` (the all-green class included).
@@ -31,30 +64,7 @@ def class_size_scores(S, P, n_patterns):
     Returns ``(largest, sum_squares)``, both int64[n_guesses]. The expected size of the class
     left after ``g`` is ``Σ_C |C|² / |S|`` (a class ``C`` is met with probability ``|C|/|S|``).
     """
-    n_guesses = P.shape[0]
-    largest = np.zeros(n_guesses, dtype=np.int64)
-    sum_squares = np.zeros(n_guesses, dtype=np.int64)
-    counts = np.zeros(n_patterns, dtype=np.int64)
-    touched = np.zeros(n_patterns, dtype=np.int64)
-    for g in range(n_guesses):
-        k = 0
-        for i in range(S.shape[0]):
-            c = P[g, S[i]]
-            if counts[c] == 0:
-                touched[k] = c
-                k += 1
-            counts[c] += 1
-        big = 0
-        squares = 0
-        for j in range(k):
-            size = counts[touched[j]]
-            if size > big:
-                big = size
-            squares += size * size
-            counts[touched[j]] = 0
-        largest[g] = big
-        sum_squares[g] = squares
-    return largest, sum_squares
+    return class_mass_scores(P, S, np.ones(S.shape[0], dtype=np.int64), n_patterns)
 
 
 @njit(cache=True)

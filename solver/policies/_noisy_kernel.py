@@ -9,6 +9,7 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.game._noise_kernel import (  # noqa: F401  (the game's rules, re-exported)
     add_noise, belief_weights, game_stream, scaled_likelihood, update_belief)
+from solver.policies._classic_kernel import class_mass_scores
 
 
 @njit(cache=True)
@@ -118,30 +119,7 @@ def weighted_class_scores(table, members, weights, n_patterns):
     share = np.empty(members.shape[0], dtype=np.float64)
     for i in range(members.shape[0]):
         share[i] = weights[i] / total
-    n_guesses = table.shape[0]
-    largest = np.zeros(n_guesses, dtype=np.float64)
-    sum_squares = np.zeros(n_guesses, dtype=np.float64)
-    mass = np.zeros(n_patterns, dtype=np.float64)
-    touched = np.empty(n_patterns, dtype=np.int64)
-    for g in range(n_guesses):
-        k = 0
-        for i in range(members.shape[0]):
-            c = table[g, members[i]]
-            if mass[c] == 0.0:
-                touched[k] = c
-                k += 1
-            mass[c] += share[i]
-        big = 0.0
-        squares = 0.0
-        for j in range(k):
-            m = mass[touched[j]]
-            if m > big:
-                big = m
-            squares += m * m
-            mass[touched[j]] = 0.0
-        largest[g] = big
-        sum_squares[g] = squares
-    return largest, sum_squares
+    return class_mass_scores(table, members, share, n_patterns)
 
 
 @njit(cache=True)
