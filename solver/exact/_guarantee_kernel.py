@@ -38,7 +38,7 @@ from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WI
                                             filter_consistent, mode_state_key,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
-from solver.game._partition_kernel import partition
+from solver.game._partition_kernel import class_count, partition
 
 #: The memo's objective field for yes/no entries (value 1 = wins, 0 = does not): apart from
 #: the search's objective ids (0..2), though the two never share a table.
@@ -151,12 +151,7 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     for j in range(candidates.shape[0]):
         g = candidates[j]
         row = P[g]
-        k = 0
-        for i in range(n):
-            p = row[S[i]]
-            if counts[p] == 0:
-                k += 1
-            counts[p] += 1
+        k, _ = class_count(row, S, counts, 0)
         for i in range(n):
             counts[row[S[i]]] = 0
         if k < 2:

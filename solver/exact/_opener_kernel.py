@@ -29,13 +29,12 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.exact._objective_kernel import (INF, class_base, guess_bound,
                                             split_value, tighten)
-from solver.exact._search_kernel import (_answer_splitter, _split_stats, class_key,
+from solver.exact._search_kernel import (_answer_splitter, _split_stats, class_key, partition_at,
                                          evaluate_guess, insert_largest_first, search_class)
 from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, empty_constraint,
                                             filter_allowed, filter_consistent,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
-from solver.game._partition_kernel import partition
 from solver.exact._family_kernel import (FAMILY_ABSENT, FAMILY_POSITIONS,  # noqa: F401
                                          FAMILY_PRESENT, _min_into, bits_set, column_bits,
                                          family_counts, family_member, family_size, new_bits,
@@ -261,12 +260,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     if k == 1:  # g tells nothing: the whole set again with a guess fewer
         return evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search,
                               objective, mode, rules, root_constraint, everything)
-    members = ws.members[d]
-    starts = ws.starts[d]
-    bounds = ws.bounds[d]
-    present = ws.present[d]
-    open_classes = ws.open_classes[d]
-    k = partition(P[g], S, counts, members, starts, present)
+    k, members, starts, bounds, present, open_classes = partition_at(ws, d, P[g], S)
     all_green = counts.shape[0] - 1
     # classes of ≥ 3 answers (smaller ones are exact in the per-guess bound), largest first
     n_open = 0

@@ -68,6 +68,7 @@ from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_
                                             filter_consistent, mode_state_key,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
+from solver.game._partition_kernel import class_count
 from solver.game._partition_kernel import partition as _partition
 from solver.exact._family_kernel import (bits_set, column_bits, family_counts, new_bits,
                                          superset_counts)
@@ -331,17 +332,11 @@ def _split_stats_cut(row, S, counts, kmin):
     """Like :func:`_split_stats`, but gives up (returns sumsq = -1) as soon as the guess can no
     longer reach ``kmin`` classes, the fewest that could bring its bound under the cut-off; k
     is then an upper bound on its classes (< kmin)."""
-    n = S.shape[0]
-    k = 0
-    for i in range(n):
-        c = row[S[i]]
-        if counts[c] == 0:
-            k += 1
-        counts[c] += 1
-        if k + (n - 1 - i) < kmin:
-            for j in range(i + 1):
-                counts[row[S[j]]] = 0
-            return k + (n - 1 - i), -1, 0
+    k, read = class_count(row, S, counts, kmin)
+    if read < S.shape[0]:
+        for j in range(read):
+            counts[row[S[j]]] = 0
+        return k, -1, 0
     return _class_stats(row, S, counts)
 
 
@@ -722,6 +717,19 @@ def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constra
 
 
 @njit(cache=True)
+def partition_at(ws, d, row, S):
+    """Partition S by one guess's feedback ``row`` into the workspace's rows of depth d (a
+    :class:`SearchWorkspace`), where that guess's cheap and deep passes read its classes:
+    ``(k classes, members, starts, bounds, present, open_classes)``, the last four the rows
+    the passes fill."""
+    members = ws.members[d]
+    starts = ws.starts[d]
+    present = ws.present[d]
+    k = _partition(row, S, ws.counts[d], members, starts, present)
+    return k, members, starts, ws.bounds[d], present, ws.open_classes[d]
+
+
+@njit(cache=True)
 def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local_b, serial):
     """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
     (into the workspace's ``members``/``starts``/``present`` at depth d) and raise g's
@@ -740,14 +748,9 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
     all_green = counts.shape[0] - 1
     constraints = ws.constraints
     history_keys = ws.history_keys
-    members = ws.members[d]
-    starts = ws.starts[d]
-    bounds = ws.bounds[d]
-    present = ws.present[d]
-    open_classes = ws.open_classes[d]
     kval = ws.kval[d]
     stamp = ws.stamp[d]
-    k = _partition(P[g], S, counts, members, starts, present)
+    k, members, starts, bounds, present, open_classes = partition_at(ws, d, P[g], S)
     running = bound
     n_open = 0
     for c in range(k):

@@ -31,3 +31,22 @@ def partition(row, S, counts, members, starts, present):
     for j in range(k):
         counts[present[j]] = 0
     return k
+
+
+@njit(cache=True)
+def class_count(row, S, counts, kmin):
+    """The classes of S under one guess's feedback ``row``, counted in ``counts`` (int32 zero
+    scratch, left holding the classes of the answers read; the caller zeroes them): ``(k,
+    read)``. The count stops once k plus the answers left to read cannot reach ``kmin``; k is
+    then an upper bound on the classes (the unread answers counted as new ones) and ``read``
+    < |S|. ``kmin`` ≤ 1 counts every answer."""
+    n = S.shape[0]
+    k = 0
+    for i in range(n):
+        c = row[S[i]]
+        if counts[c] == 0:
+            k += 1
+        counts[c] += 1
+        if k + (n - 1 - i) < kmin:
+            return k + (n - 1 - i), i + 1
+    return k, n
