@@ -209,8 +209,10 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
     byte, either way."""
     from solver.exact.search import solve_subtree
 
-    workers = min(worker_count(jobs), 8)
-    if len(local[0]) < SHARE_MIN or not can_share(workers):
+    # the size first: counting the workers imports joblib (0.1 s a process start pays for none
+    # of the states a player usually asks about)
+    workers = worker_count(jobs) if len(local[0]) >= SHARE_MIN else 1
+    if not can_share(workers):
         return solve_subtree(local[0], d, *local[1:], capacity, n_patterns, objective, mode,
                              rules, constraint, candidates)
     token = _new_shared_keys(1, workers)
@@ -468,13 +470,12 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
         token = _new_shared_keys(len(shared), workers) if shared else None
         rows = {c[0]: row for row, c in enumerate(shared)}
 
-        def task(code, states, share=None):
-            return (code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
+        def task(code, states, index=None):
+            """The task of a root class, or of share ``index`` of a shared one."""
+            args = (code, table_path, word_list.answer_guess_index, states, guess_limit - 1,
                     zobrist, game.n_patterns, game.mode_id, rules,
-                    *allowed_after(game, [(opener, code)]), search_objective, *share_of(code, share))
-
-        def share_of(code, index):
-            return () if index is None else ((token, rows[code], index, workers),)
+                    *allowed_after(game, [(opener, code)]), search_objective)
+            return args if index is None else (*args, (token, rows[code], index, workers))
 
         def tasks():
             for code, states in todo:
