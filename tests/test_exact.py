@@ -235,21 +235,35 @@ def test_column_counts_equal_the_plain_count(legacy):
     from solver.exact._search_kernel import _count_columns
     from solver.game.feedback import feedback_table
 
-    wl = random_sub_list(legacy, 50, 120, 400)
+    wl = random_sub_list(legacy, 50, 120, 1200)
     table = feedback_table(wl)
     columns = np.ascontiguousarray(table.T)
     all_green = 242
     rng = np.random.default_rng(50)
+    full_splits = 0
     for _ in range(20):
         state = np.sort(rng.choice(wl.n_answers, size=int(rng.integers(1, 60)), replace=False)).astype(np.int32)
-        candidates = np.sort(rng.choice(wl.n_guesses, size=200, replace=False)).astype(np.int32)
-        picks = np.sort(rng.choice(200, size=int(rng.integers(0, 200)), replace=False))
+        # more candidates than a block of the full-split count (FULL_SPLIT_BLOCK = 512)
+        candidates = np.arange(wl.n_guesses, dtype=np.int32)
+        picks = np.sort(rng.choice(wl.n_guesses, size=int(rng.integers(0, wl.n_guesses)),
+                                   replace=False))
         counted = np.zeros((4, len(picks)), dtype=np.int32)
         counted[0] = picks
         bits = np.zeros((wl.n_guesses, 4), dtype=np.uint64)
-        _count_columns(columns, state, candidates, counted, bits, all_green)
+        assert _count_columns(columns, state, candidates, counted, bits, all_green, False) == -1
+        first_split = -1  # the first counted guess outside S that splits S into singletons
         for t, j in enumerate(picks):
             codes = set(table[candidates[j], state].tolist())
             assert counted[1, t] == candidates[j]
             assert counted[2, t] == len(codes)
             assert counted[3, t] == (all_green in codes)
+            if first_split < 0 and len(codes) == len(state) and all_green not in codes:
+                first_split = t
+        # with full_split the count stops at that guess, every count before it filled
+        stopped = np.zeros_like(counted)
+        stopped[0] = picks
+        assert _count_columns(columns, state, candidates, stopped, bits, all_green, True) == first_split
+        last = len(picks) if first_split < 0 else first_split + 1
+        assert (stopped[:, :last] == counted[:, :last]).all()
+        full_splits += first_split >= 0
+    assert 0 < full_splits < 20  # both cases met

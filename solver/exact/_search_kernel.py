@@ -90,6 +90,9 @@ SHARED_POSITION_MASK = (1 << 17) - 1
 # rule (32 codes), whose guesses split alike far more often (docs/algorithms.md §6, §10.4). Under
 # the standard rule (238 codes) the scan at 4 guesses left did not pay where measured (a poor
 # opener's 488-answer class read 570 million table entries for it).
+# The column counts of a state that may have a guess splitting it into singletons are taken
+# this many guesses at a time, so that the count stops soon after the first such guess.
+FULL_SPLIT_BLOCK = 512
 DEDUPE_MIN_DEPTH = 5
 DEDUPE_MIN_DEPTH_FEW_CODES = 4
 DEDUPE_FEW_CODES = 64
@@ -341,7 +344,7 @@ def _split_stats_cut(row, S, counts, kmin):
 
 
 @njit(cache=True)
-def _count_columns(columns, S, candidates, counted, bits, all_green):
+def _count_columns(columns, S, candidates, counted, bits, all_green, full_split):
     """Class count and all-green bit (1 if the guess is in S) of S under each guess
     ``candidates[counted[0, t]]``: ``counted`` is int32[4, n], candidate positions in its row
     0; rows 1, 2 and 3 get the guesses, their class counts and their all-green bits
@@ -350,16 +353,27 @@ def _count_columns(columns, S, candidates, counted, bits, all_green):
     ``columns`` is the feedback table's transpose, read one answer's row after another by
     :func:`~solver.exact._family_kernel.column_bits` (on a large class's table, most reads of a
     scan per guess row miss the cache); ``bits`` is its scratch (uint64[≥ n, ⌈n_patterns /
-    64⌉])."""
+    64⌉]).
+
+    With ``full_split`` the guesses are counted a block of :data:`FULL_SPLIT_BLOCK` at a time,
+    in order, and the count stops at the first guess outside S that splits S into singletons
+    (§3.3: then the state's value and guess are known, and the rest is not needed). Returns
+    that guess's t, or -1 when every guess was counted and none does."""
     n = counted.shape[1]
     for t in range(n):
         counted[1, t] = candidates[counted[0, t]]
-    column_bits(columns, S, counted[1], bits)
     green_word = all_green >> 6
     green_bit = np.uint64(all_green & 63)
-    for t in range(n):
-        counted[2, t] = bits_set(bits[t])
-        counted[3, t] = (bits[t, green_word] >> green_bit) & np.uint64(1)
+    block = FULL_SPLIT_BLOCK if full_split else max(n, 1)
+    for first in range(0, n, block):
+        last = min(first + block, n)
+        column_bits(columns, S, counted[1, first:last], bits)
+        for t in range(first, last):
+            counted[2, t] = bits_set(bits[t - first])
+            counted[3, t] = (bits[t - first, green_word] >> green_bit) & np.uint64(1)
+            if full_split and counted[2, t] == S.shape[0] and counted[3, t] == 0:
+                return t
+    return -1
 
 
 @njit(cache=True)
@@ -480,7 +494,8 @@ def _full_splitter(S, candidates, kub_in, P, counts):
 
 
 @njit(cache=True)
-def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W):
+def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W,
+                     full_split):
     """Step 1 of :func:`_search_kub`: bound every candidate on S (d guesses left, cut-off
     ``beta``), in one pass that counts each one's classes (§3.2, §4.2).
 
@@ -490,10 +505,13 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
     class counts (an upper bound on any subset's); ``kval``/``stamp`` the counts by guess index
     for this scan (``serial``, advanced here). A scan gives up once a guess cannot reach the
     ``kmin`` classes a bound under ``beta`` needs (``kub_in`` and the letter family's counts
-    spare some scans altogether). Returns ``(nk, nu, min_excluded, local_b, weighted_bounds)``:
-    the least bound among the guesses not kept for ``beta`` (``INF`` if none), the most
-    non-green classes of any guess on S (§3.7, an upper bound), and under priors the keys'
-    bounds (int64[nk]; empty otherwise)."""
+    spare some scans altogether). Returns ``(nk, nu, min_excluded, local_b, weighted_bounds,
+    lazy, splitter)``: the least bound among the guesses not kept for ``beta`` (``INF`` if
+    none), the most non-green classes of any guess on S (§3.7, an upper bound), under priors the
+    keys' bounds (int64[nk]; empty otherwise), whether the keys were counted by columns (their
+    order terms left to :func:`_order_group`), and -1, or with ``full_split`` (no answer splits
+    S) the first candidate outside S that splits S into singletons, found by the column counts
+    before the rest is counted; then nothing else is written (§3.3)."""
     _, ws, stats = search
     n = S.shape[0]
     weighted = objective == WEIGHTED
@@ -536,8 +554,10 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
                 continue
             column_counts[0, n_counted] = j
             n_counted += 1
-        _count_columns(ws.columns, S, candidates, column_counts[:, :n_counted], ws.column_bits,
-                       all_green)
+        t = _count_columns(ws.columns, S, candidates, column_counts[:, :n_counted],
+                           ws.column_bits, all_green, full_split)
+        if t >= 0:
+            return 0, 0, min_excluded, local_b, weighted_bounds, by_columns, np.int64(column_counts[1, t])
     cursor = 0
     for j in range(candidates.shape[0]):
         g = candidates[j]
@@ -621,7 +641,7 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
             nk += 1
         elif bound < min_excluded:
             min_excluded = bound
-    return nk, nu, min_excluded, local_b, weighted_bounds, by_columns
+    return nk, nu, min_excluded, local_b, weighted_bounds, by_columns, np.int64(-1)
 
 
 @njit(cache=True)
@@ -930,10 +950,17 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
         _memo_store(memo, h1, h2, meta, value, g)
         return np.int64(value), np.int64(g)
 
-    # Bound every guess; keep those that split S (for the subsets) and those under beta.
+    # Bound every guess; keep those that split S (for the subsets) and those under beta. When no
+    # answer splits S, a guess that splits it into singletons is optimal and the first of them
+    # is the first optimal guess in the order (§3.3): the count stops there.
     kmin = min_classes(objective, n, beta)
-    nk, nu, min_excluded, local_b, weighted_bounds, lazy = _scan_candidates(
-        S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W)
+    full_split = only < 0 and not weighted and n <= b + 1
+    nk, nu, min_excluded, local_b, weighted_bounds, lazy, splitter = _scan_candidates(
+        S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W, full_split)
+    if splitter >= 0:
+        value = split_value(objective, n, False)
+        _memo_store(memo, h1, h2, meta, value, splitter)
+        return value, splitter
     useful = ws.useful[d]
     kub = ws.kub[d]
     serial = ws.serial[0]
