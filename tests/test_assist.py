@@ -4,6 +4,7 @@ Q-values against independent exact values, the tree, the time budget, and bad in
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -299,6 +300,29 @@ def test_cli_json_and_text(warm_assist_kernels):
     assert text.returncode == 0
     assert "next guess: bitty (exact, from the solver): 2.25000 expected guesses" in text.stdout
     assert "28 answers remain; 4 guesses left" in text.stdout and "ditty" in text.stdout
+
+
+@pytest.mark.slow
+def test_cli_with_an_empty_cache_reads_only_the_parts_of_the_table_it_needs(legacy_table, tmp_path):
+    """A fresh user cache (issue 31): a state in the book (ADIEU's shipped tree) and one off it
+    (the history leaves the SALET tree at guess 2: the state is solved) are answered as with
+    the whole table, from the rows and columns they need; the whole table (30 MB, a second or
+    more to build) is neither built nor written."""
+    word_list, table = legacy_table
+    env = {**os.environ, "EXACT_WORDLE_CACHE": str(tmp_path)}
+    for history, top in ((["adieu:bbybb"], 0), (["salet:bbbby", "crane:bbbbb"], 2)):
+        proc = subprocess.run([sys.executable, "-m", "tools.assist", *history, "--words", "legacy",
+                               "--top", str(top), "--alternatives-budget", "60", "--json"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+        assert proc.returncode == 0, proc.stderr
+        doc = json.loads(proc.stdout)
+        whole = advise_game(Game(word_list), history, top=top, table=table).to_json()
+        for answer in (doc, whole):
+            answer.pop("seconds")
+        assert doc == whole
+        assert doc["source"] == ("tree" if history == ["adieu:bbybb"] else "solver")
+        assert not list(tmp_path.glob("feedback-*")), history
+    assert doc["next_guess"] == "bitty" and doc["value_total"] == 63
 
 
 @pytest.mark.slow

@@ -6,13 +6,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from naive import feedback as naive_feedback, letter_counts_ok
+from naive import feedback as naive_feedback, letter_counts_ok, table as naive_table
+from naive_yellow import yellow_table
+from solver.game import _feedback_kernel, feedback as feedback_module
 from solver.game.errors import FeedbackError
 from solver.game.feedback import (
-    code_to_text, feedback_code, feedback_table, parse_feedback, table_cache_path, words_to_letters,
+    TableParts, code_to_text, feedback_code, feedback_columns, feedback_rows, feedback_table,
+    parse_feedback, table_cache_path, words_to_letters, yellow_lookup,
 )
 from solver.game._feedback_kernel import feedback_table_kernel
-from solver.game.wordlists import load_word_list
+from solver.game.wordlists import from_words, load_word_list
 
 
 def kernel_table(guesses, answers):
@@ -101,3 +104,114 @@ def test_parse_feedback_rejects(text):
 def test_code_text_round_trip():
     for code in range(243):
         assert parse_feedback(code_to_text(code)) == code
+
+
+# -- parts of the table: rows (guesses × every answer) and columns (every guess × answers) --------
+PART_ANSWERS = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade", "naval",
+                "serve", "eerie", "geese"]
+PART_GUESSES = PART_ANSWERS + ["salet", "abbey", "llama", "speed", "there", "xxxxx", "eeeee"]
+
+
+def _fail(*args, **kwargs):
+    raise AssertionError("computed, though the table is cached")
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("rule", ["standard", "yellow"])
+@pytest.mark.parametrize("method", ["plain", "kernel", "cached"])
+def test_rows_and_columns_of_a_small_list_are_the_twins_table(tmp_path, monkeypatch, rule, method):
+    """Rows, columns, one guess's codes and the codes of (guess, answer) pairs, each computed
+    alone (by feedback_code, or by the part kernel) or read from the cached table, equal the
+    plain twin's table (tests/naive.py, tests/naive_yellow.py), in the table's dtype and shape;
+    computing a part writes nothing."""
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = from_words(PART_ANSWERS, PART_GUESSES)
+    twin = np.array((yellow_table if rule == "yellow" else naive_table)(wl.guesses, wl.answers))
+    if method == "kernel":  # every part by the kernel
+        monkeypatch.setattr(feedback_module, "PLAIN_MOST", 0)
+        monkeypatch.setattr(feedback_module, "feedback_code", _fail)
+    elif method == "plain":
+        monkeypatch.setattr(_feedback_kernel, "feedback_part_kernel", _fail)
+    else:
+        feedback_table(wl, feedback=rule)
+        monkeypatch.setattr(feedback_module, "feedback_code", _fail)
+        monkeypatch.setattr(_feedback_kernel, "feedback_part_kernel", _fail)
+    parts = TableParts(wl, rule)
+    rng = np.random.default_rng(31)
+    for k in (0, 1, 3, 6):  # at most half the table: a part, never the whole
+        guesses = rng.choice(wl.n_guesses, size=k, replace=False)
+        answers = rng.choice(wl.n_answers, size=k, replace=False)
+        rows, columns = parts.rows(guesses), parts.columns(answers)
+        assert rows.shape == (k, wl.n_answers) and columns.shape == (wl.n_guesses, k)
+        assert rows.dtype == columns.dtype == np.uint8
+        assert rows.flags.c_contiguous and columns.flags.c_contiguous
+        assert np.array_equal(rows, twin[guesses]) and np.array_equal(columns, twin[:, answers])
+        assert np.array_equal(feedback_rows(wl, guesses, rule), twin[guesses])
+        assert np.array_equal(feedback_columns(wl, answers, rule), twin[:, answers])
+        for g in guesses:
+            assert np.array_equal(parts.codes(g, answers), twin[g, answers])
+        pairs = rng.choice(wl.n_guesses, size=k), rng.choice(wl.n_answers, size=k)
+        assert np.array_equal(parts.codes(*pairs), twin[pairs])  # element by element
+    if method != "cached":
+        assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.kernels
+def test_a_part_of_more_than_half_the_table_builds_and_caches_the_whole(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = from_words(PART_ANSWERS, PART_GUESSES)
+    parts = TableParts(wl)
+    parts.columns(np.arange(6))  # half: computed alone
+    assert not table_cache_path(wl).exists()
+    columns = parts.columns(np.arange(7))
+    assert table_cache_path(wl).exists()
+    assert np.array_equal(columns, np.array(naive_table(wl.guesses, wl.answers))[:, :7])
+
+
+@pytest.mark.kernels
+def test_a_part_refuses_an_index_out_of_range(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    wl = from_words(PART_ANSWERS, PART_GUESSES)
+    with pytest.raises(IndexError, match="guess index 19 is not in 0..18"):
+        feedback_rows(wl, [0, 19])
+    with pytest.raises(IndexError, match="answer index -1 is not in 0..11"):
+        feedback_columns(wl, [-1])
+    with pytest.raises(IndexError, match="answer index 12 is not in 0..11"):
+        TableParts(wl).codes([0, 1], [3, 12])
+    with pytest.raises(FeedbackError):
+        feedback_rows(wl, [0], "green")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule, cache", [("standard", "empty"), ("standard", "this rule's table"),
+                                         ("yellow", "empty"), ("yellow", "this rule's table"),
+                                         ("yellow", "the standard table")])
+def test_rows_and_columns_of_the_legacy_lists_are_the_tables(legacy_table, tmp_path, monkeypatch,
+                                                              rule, cache):
+    """The legacy lists: parts computed with an empty cache (by feedback_code, and by the
+    kernel for the larger ones; nothing written) or read from a cached table (nothing
+    computed; a yellow part from the standard table, mapped, when only that is cached) equal
+    the whole table's."""
+    word_list, standard = legacy_table
+    table = yellow_lookup(5)[standard] if rule == "yellow" else standard
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    if cache != "empty":
+        np.save(table_cache_path(word_list, rule if cache == "this rule's table" else "standard"),
+                table if cache == "this rule's table" else standard)
+        monkeypatch.setattr(feedback_module, "feedback_code", _fail)
+        monkeypatch.setattr(_feedback_kernel, "feedback_part_kernel", _fail)
+    parts = TableParts(word_list, rule)
+    rng = np.random.default_rng(2315)
+    few = rng.choice(word_list.n_guesses, size=4, replace=False)  # 9,260 codes: feedback_code
+    many = rng.choice(word_list.n_guesses, size=60, replace=False)  # the kernel
+    assert np.array_equal(parts.rows(few), table[few])
+    assert np.array_equal(parts.rows(many), table[many])
+    answers = np.sort(rng.choice(word_list.n_answers, size=114, replace=False))
+    assert np.array_equal(parts.columns(answers), table[:, answers])
+    assert np.array_equal(parts.columns(answers[:1]), table[:, answers[:1]])
+    assert np.array_equal(parts.codes(int(many[0]), answers), table[many[0], answers])
+    for size in (2315, 12_000):  # pairs: by feedback_code, then by the kernel (their rows)
+        pairs = rng.choice(many, size=size), rng.choice(word_list.n_answers, size=size)
+        assert np.array_equal(parts.codes(*pairs), table[pairs])
+    if cache == "empty":
+        assert list(tmp_path.iterdir()) == []

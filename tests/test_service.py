@@ -342,6 +342,53 @@ def test_empty_history_legacy(legacy_service):
     assert (advice.next_guess, advice.status, advice.value) == ("salet", EXACT, 7920)
 
 
+def _replay(tree, node: int, state, table) -> list[int]:
+    """The guesses each answer of ``state`` needs from ``node``: the plain walk, one answer at a
+    time down the tree (0: the tree does not solve it)."""
+    used = []
+    for a in state:
+        current, k = node, 0
+        while current >= 0:
+            k += 1
+            code = int(table[int(tree.node_guess[current]), a])
+            if code == GREEN:
+                break
+            current = tree.child(current, code)
+        used.append(k if current >= 0 else 0)
+    return used
+
+
+@pytest.mark.slow
+def test_tree_values_are_the_plain_replay_without_the_whole_table(legacy_table, legacy_tree, tmp_path,
+                                                                  monkeypatch):
+    """The service's tree values (a replay a depth at a time, reading only the codes it needs:
+    computed here, no table cached) equal the plain walk on the whole table: the SALET tree at
+    its root (7920, the published optimum) and in a sample of its root classes; a tree without
+    the branch an answer takes does not solve it (InputError)."""
+    from policy_tree.tree import DecisionTree
+    from solver.game.errors import InputError
+
+    word_list, table = legacy_table
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    service = SearchService(Game(word_list), book=False)
+    tree = legacy_tree.tree
+    everyone = np.arange(word_list.n_answers, dtype=np.int32)
+    assert service.tree_value(tree, 0, everyone) == sum(_replay(tree, 0, everyone, table)) == 7920
+    codes = table[int(tree.node_guess[0])]
+    for code in np.unique(codes)[::7]:
+        if code == GREEN:
+            continue
+        members = everyone[codes == code]
+        node = tree.child(0, int(code))
+        assert service.tree_value(tree, node, members) == sum(_replay(tree, node, members, table))
+    assert not list(tmp_path.iterdir())
+    lone = DecisionTree(np.array([word_list.guess_index("cigar")], np.uint32), np.zeros(2, np.uint32),
+                        np.zeros(0, np.uint8), np.zeros(0, np.uint32), 5)  # guesses cigar, no branch
+    assert service.tree_value(lone, 0, np.array([word_list.answer_index("cigar")], np.int32)) == 1
+    with pytest.raises(InputError, match="does not solve 'rebut'"):
+        service.tree_value(lone, 0, np.array([word_list.answer_index("rebut")], np.int32))
+
+
 # -- 6. worst-case and priors trees off their tree -------------------------------------------
 OFF_TREE = ["salet:bbbby", "crane:bbbbb"]
 

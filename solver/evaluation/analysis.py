@@ -384,7 +384,7 @@ def analyse_game(game: Game, history, *, budget: float | None = None, tree=None,
     states = []
     state = np.arange(service.word_list.n_answers, dtype=np.int32)
     for t, (guess, code) in enumerate(steps, start=1):
-        after = answers_after(service.table, state, service.word_list.guess_index(guess), code)
+        after = answers_after(service.parts, state, service.word_list.guess_index(guess), code)
         moves.append(MoveAnalysis(t, guess, code, len(state), len(after), limit - t + 1, None,
                                   False, None, None, False, None, per_game=service.per_game(state),
                                   in_words=move_in_words(service, state, guess)))
@@ -420,7 +420,7 @@ def move_in_words(service, state: np.ndarray, guess: str) -> str:
     next turn (won now, or one answer left), and whether it could be the answer."""
     from solver.game.wording import counted
 
-    codes = service.table[service.word_list.guess_index(guess), state]
+    codes = service.parts.codes(service.word_list.guess_index(guess), state)
     green = service.game.all_green
     values, sizes = np.unique(codes, return_counts=True)
     others = sizes[values != green]
@@ -470,7 +470,7 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
         move.optimal_guess, move.value_lower_bound = root.next_guess, root.lower_bound
         move.extra_guesses = move.q_extra_guesses = root.extra_guesses
     else:  # no trees: V* lies between the cheap bound and the opener played (an upper bound)
-        move.value_lower_bound = min(cheap_lower_bound(service.game, state, service.table),
+        move.value_lower_bound = min(cheap_lower_bound(service.game, state, service.parts),
                                      opener.q.upper if opener.q.upper is not None else INF)
         move.value = opener.q.upper if opener.q.upper is not None and opener.q.upper < INF else None
         move.value_exact = move.value is not None and move.value == move.value_lower_bound
@@ -511,7 +511,7 @@ def _gives_up_within(service, before, state, d: int, guess: str, move: MoveAnaly
         _gives_up(service, before, state, d, guess, move, 0)
         return
     g = service.word_list.guess_index(guess)
-    codes = service.table[g, state]
+    codes = service.parts.codes(g, state)
     classes = [(len(state[codes == code]), int(code), state[codes == code])
                for code in np.unique(codes) if code != service.game.all_green]
     unsafe, unknown, bounds, uppers = 0, [], [], []
@@ -522,7 +522,7 @@ def _gives_up_within(service, before, state, d: int, guess: str, move: MoveAnaly
         if small is not None:
             uppers.append(small)
         elif uppers is not None:
-            greedy = greedy_guesses(service.game, members, d, table=service.table, history=steps,
+            greedy = greedy_guesses(service.game, members, d, table=service.parts, history=steps,
                                     deadline=deadline)
             uppers = None if greedy is None else uppers + [service.value_from_used(greedy[1], members)]
         if len(members) <= IN_PROCESS_MAX and time.monotonic() < deadline:
@@ -633,7 +633,7 @@ def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, de
 
     g = service.word_list.guess_index(guess)
     ranking = rank_guesses(service.game, state, d, top=1, forced=[g], known=known,
-                           budget=_search_seconds(state, deadline), table=service.table,
+                           budget=_search_seconds(state, deadline), table=service.parts,
                            history=before)
     exact = ranking.exact_q(g)
     if exact is not None:
@@ -659,14 +659,14 @@ def _fast(service, state, d: int, history, deadline):
     state of at most :data:`FAST_ANYWAY` answers)."""
     from solver.exact.anytime import greedy_guesses
 
-    return greedy_guesses(service.game, state, d, table=service.table, history=history,
+    return greedy_guesses(service.game, state, d, table=service.parts, history=history,
                           deadline=None if len(state) <= FAST_ANYWAY else deadline)
 
 
 def _greedy_q(service, before, state, d: int, guess: str, deadline) -> int | None:
     """An upper bound on Q*: the guess, then the fast policy in every class (None if it loses,
     or when ``deadline`` comes first)."""
-    codes = service.table[service.word_list.guess_index(guess), state]
+    codes = service.parts.codes(service.word_list.guess_index(guess), state)
     values = []
     for code in np.unique(codes):
         if code == service.game.all_green:
@@ -728,7 +728,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
             from solver.exact.anytime import rank_guesses
 
             ranking = rank_guesses(service.game, after, left, top=1,
-                                   budget=_search_seconds(after, deadline), table=service.table,
+                                   budget=_search_seconds(after, deadline), table=service.parts,
                                    history=steps[:t])
             if ranking.proven and ranking.value is None:  # past the limit: exactly (§15.2)
                 _, value, _ = service.optimal_subtree(after, left, steps[:t])

@@ -118,8 +118,9 @@ class _positions:
         return i
 
 
-def local_problem(word_list: WordList, state: np.ndarray, table: np.ndarray):
-    """The state's columns of the table, answers renumbered 0..n−1 (the solver's own
+def local_problem(word_list: WordList, state: np.ndarray, table):
+    """The state's columns of the table (the whole table, or its
+    :class:`~solver.game.feedback.TableParts`), answers renumbered 0..n−1 (the solver's own
     localisation, so the tie-break is unchanged): (S, P, guess_of_answer, zobrist1, zobrist2)."""
     from solver.exact.bellman import _localise
     from solver.game.hashing import zobrist_keys
@@ -292,7 +293,7 @@ def _record(ranking: Ranking, message) -> bool:
 
 
 def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(),
-                 known=None, budget: float | None = None, table: np.ndarray | None = None,
+                 known=None, budget: float | None = None, table=None,
                  in_process: bool | None = None, history=(), meanwhile=None) -> Ranking:
     """The exact ``Q*`` of the best ``top`` guesses of a state (and of the ``forced`` ones),
     searched for at most ``budget`` seconds: the optimum first, the other ``top − 1`` with
@@ -314,7 +315,9 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
             only the candidate order and its bounds. In this process the
             deadline is checked between guesses, so one guess's search (milliseconds on a
             small state) may run past it.
-        table: the feedback table of the game's rule (loaded from the cache if omitted).
+        table: the feedback table of the game's rule, whole or its
+            :class:`~solver.game.feedback.TableParts` (omitted: the state's columns, read
+            from the cached table or computed).
         in_process: search in this process (True) or in a child (False); by default in this
             process when the state has at most :data:`IN_PROCESS_MAX` answers.
         meanwhile: a callable run in this process while the child searches (once the child
@@ -327,7 +330,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         RuntimeError if the search failed (not a timeout).
     """
     from solver.exact.bellman import allowed_after, local_rules, objective_id, search_rules
-    from solver.game.feedback import feedback_table
+    from solver.game.feedback import TableParts
 
     started = time.perf_counter()
     deadline = time.monotonic() + (budget if budget is not None else float("inf"))
@@ -337,7 +340,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         raise InputError("the state is empty: no answer is possible")
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    table = feedback_table(word_list, feedback=game.feedback) if table is None else table
+    table = TableParts(word_list, game.feedback) if table is None else table
     patterns = game.n_patterns
     objective = objective_id(game)
     S, P, goa, z1, z2 = local_problem(word_list, state, table)
@@ -400,13 +403,15 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
 
 
 
-def cheap_lower_bound(game: Game, state: np.ndarray, table: np.ndarray) -> int:
+def cheap_lower_bound(game: Game, state: np.ndarray, table) -> int:
     """The least per-guess bound (``3n − k − [g ∈ S]`` for the total, docs/algorithms.md
-    §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search."""
+    §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search.
+    ``table``: the whole feedback table, or its :class:`~solver.game.feedback.TableParts`
+    (the state's columns are read)."""
     from solver.exact.search import guess_bounds
 
-    bound, _ = guess_bounds(np.asarray(state, dtype=np.int32), table, game.n_patterns,
-                            game.objective_id)
+    S, P, _, _, _ = local_problem(game.word_list, np.asarray(state, dtype=np.int32), table)
+    bound, _ = guess_bounds(S, P, game.n_patterns, game.objective_id)
     return int(bound.min())
 
 
@@ -428,7 +433,7 @@ def _first_candidate(members, P, guesses, n_patterns: int, objective: int,
     return int(guesses[best]), guesses[splitting]
 
 
-def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
+def greedy_guesses(game: Game, state, guesses_left: int, *, table,
                    history=(), deadline: float | None = None) -> tuple[int, np.ndarray] | None:
     """A fast policy's play of a state: at every node the first guess of the candidate order
     (the per-guess bound, then Σ|C|², then index; docs/algorithms.md §4.2), recursively.
@@ -439,7 +444,8 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table: np.ndarray,
     fraction of the cost. Returns ``(first guess index, guesses used per answer int64[n], in
     the order of the sorted state)``, or None when that policy does not win every answer
     within ``guesses_left`` guesses, or when ``deadline`` (:func:`time.monotonic`) passes
-    first."""
+    first. ``table``: the whole feedback table, or its :class:`~solver.game.feedback.TableParts`
+    (the state's columns are read)."""
     from solver.exact.bellman import allowed_after
 
     word_list = game.word_list

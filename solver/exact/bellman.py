@@ -44,7 +44,7 @@ from solver.exact.results import (MAX_ANSWERS, MAX_GUESSES, SolveResult,  # noqa
 from solver.exact.versions import SOLVER_VERSION
 from solver.game.checks import check_jobs, worker_count
 from solver.game.errors import InputError, WriteFailedError
-from solver.game.feedback import code_to_text, feedback_table, table_cache_path
+from solver.game.feedback import TableParts, code_to_text, feedback_table, table_cache_path
 from solver.game.files import prepare_output_file, usable_cache_dir
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game, Objective
@@ -244,7 +244,7 @@ def _solve_lexicographic_task(task: tuple):
     return _solve_lexicographic_class(*task)
 
 
-def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None = None):
+def solve_state(game: Game, answers, guesses_left: int, table=None):
     """Exact optimum of one state: ``(value, guess)``.
 
     Args:
@@ -255,7 +255,9 @@ def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None
             feedback rule (§10.4); its guess limit is not read (``guesses_left`` is).
         answers: the answers still possible, as words or answer indices (any order).
         guesses_left: guesses still allowed, ≥ 1.
-        table: the feedback table of the game's rule (loaded from the cache if omitted).
+        table: the feedback table of the game's rule, whole or its
+            :class:`~solver.game.feedback.TableParts` (omitted: the state's columns, read from
+            the cached table or computed).
 
     Returns:
         ``(value, guess)``: the optimal value under the objective (an int), and the word to
@@ -271,7 +273,7 @@ def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None
     state = _state_array(word_list, answers)
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    table = feedback_table(word_list, feedback=game.feedback) if table is None else table
+    table = TableParts(word_list, game.feedback) if table is None else table
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = allowed_after(game, [])
@@ -285,8 +287,7 @@ def solve_state(game: Game, answers, guesses_left: int, table: np.ndarray | None
     return int(value), word_list.guesses[int(guess)]
 
 
-def solve_from(game: Game, history, *, table: np.ndarray | None = None,
-               jobs: int = -1) -> StateSolution:
+def solve_from(game: Game, history, *, table=None, jobs: int = -1) -> StateSolution:
     """The exact optimal subtree after a history of guesses and their feedback.
 
     Args:
@@ -296,7 +297,9 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None,
             only allowed guesses, §10).
         history: (guess word, feedback) pairs as played, feedback as a code or ``"bbygb"``
             text; any guesses, on or off any tree.
-        table: the feedback table of the game's rule (loaded from the cache if omitted).
+        table: the feedback table of the game's rule, whole or its
+            :class:`~solver.game.feedback.TableParts` (omitted: the history's rows and the
+            state's columns, read from the cached table or computed).
         jobs: worker processes (-1: all cores, as joblib counts them) that search a state of
             at least :data:`SHARE_MIN` answers together (docs/algorithms.md §4.5); the same
             result whatever the number.
@@ -315,7 +318,7 @@ def solve_from(game: Game, history, *, table: np.ndarray | None = None,
 
     history = list(history)
     word_list = check_searchable(game).word_list
-    table = feedback_table(word_list, feedback=game.feedback) if table is None else table
+    table = TableParts(word_list, game.feedback) if table is None else table
     parsed = History.parse(game, history, limit=False)
     state = parsed.state(table)
     empty = DecisionTree(np.zeros(0, np.uint32), np.zeros(1, np.uint32),

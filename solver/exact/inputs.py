@@ -11,6 +11,7 @@ import numpy as np
 
 from solver.exact.results import MAX_ANSWERS, MAX_GUESSES
 from solver.game.errors import InputError
+from solver.game.feedback import TableParts
 from solver.game.hashing import constraint_keys
 from solver.game.spec import Game
 from solver.game.wordlists import WordList
@@ -70,10 +71,13 @@ def _localise(table, answers, guess_of_answer, zobrist):
     """The state's own columns of the table, with answers renumbered 0..n-1 (their order kept,
     so every tie-break is unchanged). A subset's scan then reads one or two cache lines per
     guess instead of one per answer: the full table is 30 MB, a class's columns about 1 MB.
+    ``table``: the whole table, or a :class:`~solver.game.feedback.TableParts` (only these
+    columns are read, or computed).
 
     Returns (local answers int32[n], local table uint8[n_guesses, n], guess_of_answer
     int32[n], zobrist1 uint64[n], zobrist2 uint64[n])."""
-    local_table = np.ascontiguousarray(table[:, answers])
+    local_table = (table.columns(answers) if isinstance(table, TableParts)
+                   else np.ascontiguousarray(table[:, answers]))
     return (np.arange(len(answers), dtype=np.int32), local_table,
             np.ascontiguousarray(guess_of_answer[answers]),
             np.ascontiguousarray(zobrist[0][answers]), np.ascontiguousarray(zobrist[1][answers]))

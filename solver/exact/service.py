@@ -51,7 +51,7 @@ import numpy as np
 
 from solver.exact.anytime import INF
 from solver.game.errors import FeedbackError, InputError
-from solver.game.feedback import answers_after, code_to_text
+from solver.game.feedback import TableParts, answers_after, code_to_text
 from solver.game.history import History
 from solver.game.spec import Game, Objective
 from solver.game.wordlists import WordList
@@ -82,7 +82,9 @@ class SearchService:
         game: the :class:`~solver.game.spec.Game`: lists, mode (§10), objective (§2; under a
             lexicographic one, §2.5, its trees, valued and searched under its primary
             objective), guess limit, feedback rule (§10.4), priors (the weighted total, §10.3).
-        table: the feedback table of the rule (loaded from the cache when first needed).
+        table: the whole feedback table of the rule, when the caller has it; else a
+            question reads the parts it needs (:class:`~solver.game.feedback.TableParts`: from
+            the cached table, or computed alone), and only whole-tree work builds it.
         book: use the opening book (shipped, cached and solved opener trees); False: only the
             trees given (:meth:`for_tree`), every other state searched on its own (and the
             empty history within ``ROOT_SECONDS``).
@@ -103,7 +105,7 @@ class SearchService:
         self.game = check_searchable(game.replace(objective=game.objective.primary))
         self.word_list: WordList = game.word_list
         self.priors = game.priors
-        self._table = table
+        self.parts = TableParts(self.word_list, game.feedback, table)
         self.book = (OpeningBook(game, cache=cache) if book else
                      OpeningBook(game, shipped=(), cache=False, solve=False))
         self.jobs = jobs
@@ -135,12 +137,10 @@ class SearchService:
 
     @property
     def table(self) -> np.ndarray:
-        """The feedback table of the game's rule (loaded on first use)."""
-        if self._table is None:
-            from solver.game.feedback import feedback_table
-
-            self._table = feedback_table(self.word_list, feedback=self.game.feedback)
-        return self._table
+        """The whole feedback table of the game's rule (:func:`~solver.game.feedback.feedback_table`:
+        loaded, or built and cached, on first use), for whole-tree work; a question about a
+        state reads :attr:`parts` instead."""
+        return self.parts.whole()
 
     @property
     def objective_name(self) -> ValueKind:
@@ -161,10 +161,9 @@ class SearchService:
 
     def state_after(self, steps) -> np.ndarray:
         """int32 answer indices consistent with every step (possibly empty)."""
-        table = self.table
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         for word, code in steps:
-            state = answers_after(table, state, self.word_list.guess_index(word), code)
+            state = answers_after(self.parts, state, self.word_list.guess_index(word), code)
         return state
 
     def split(self, state: np.ndarray, guess: str) -> Split:
@@ -174,7 +173,7 @@ class SearchService:
         from solver.game.feedback import feedback_classes
 
         g = self.word_list.guess_index(guess)
-        _, sizes = feedback_classes(self.table[g], state, self.word_list.word_length)
+        _, sizes = feedback_classes(self.parts.rows([g])[0], state, self.word_list.word_length)
         answers = self.word_list.answers
         return Split(guess, tuple(sorted((int(n) for n in sizes), reverse=True)),
                      any(answers[int(a)] == guess for a in state))
@@ -198,22 +197,31 @@ class SearchService:
         return int(used.sum())
 
     def tree_value(self, tree, node: int, state: np.ndarray) -> int:
-        """Value of the (sub)tree from ``node`` over the answers ``state``: a replay with the
-        feedback table. Raises InputError if the tree does not solve one of them (a tree of
+        """Value of the (sub)tree from ``node`` over the answers ``state``: a replay, one depth
+        at a time, reading only the codes of the guesses played against the answers that
+        reach them. Raises InputError if the tree does not solve one of them (a tree of
         another feedback rule, or a damaged one: run ``tree verify``)."""
-        table = self.table
         used = np.zeros(len(state), dtype=np.int64)
-        green = self.game.all_green
-        node_guess = tree.node_guess
-        for i, a in enumerate(state):
-            current, k = node, 0
-            while current >= 0 and k < 64:
-                k += 1
-                code = int(table[int(node_guess[current]), a])
-                if code == green:
-                    used[i] = k
-                    break
-                current = tree.child(current, code)
+        green, width = self.game.all_green, self.game.n_patterns
+        # every edge as one key (its node, its feedback), ascending: the CSR form keeps a
+        # node's edges together, nodes in order, feedback ascending
+        edge_key = (np.repeat(np.arange(len(tree.node_guess), dtype=np.int64),
+                              np.diff(tree.edge_start.astype(np.int64))) * width
+                    + tree.edge_feedback)
+        at = np.full(len(state), node, dtype=np.int64)  # the node each answer has reached
+        going = np.arange(len(state) if node >= 0 else 0)  # the answers not yet won
+        for depth in range(1, 65):
+            if not going.size:
+                break
+            codes = self.parts.codes(tree.node_guess[at[going]], state[going]).astype(np.int64)
+            won = codes == green
+            used[going[won]] = depth
+            going, key = going[~won], at[going[~won]] * width + codes[~won]
+            edge = np.searchsorted(edge_key, key)  # the node's edge of that feedback, if any
+            found = edge < len(edge_key)
+            found[found] = edge_key[edge[found]] == key[found]
+            at[going[found]] = tree.edge_child[edge[found]]
+            going = going[found]
         if (used == 0).any():
             answer = self.word_list.answers[int(state[int(np.argmax(used == 0))])]
             raise InputError(f"the decision tree does not solve {answer!r} under the "
@@ -251,7 +259,7 @@ class SearchService:
                 self._subtrees.move_to_end((*base, other))
                 return entry
         key = (*base, lift)
-        local = _localise(self.table, state, self.word_list.answer_guess_index,
+        local = _localise(self.parts, state, self.word_list.answer_guess_index,
                           zobrist_keys(self.word_list.n_answers))
         rules = local_rules(search_rules(self.game), state)
         result = (None, INF, 0)
@@ -291,7 +299,7 @@ class SearchService:
             tree = DecisionTree(guesses[:1], np.zeros(2, np.uint32), np.zeros(0, self.game.code_dtype),
                                 np.zeros(0, np.uint32), self.game.word_length)
         else:
-            code = self.table[int(guesses[0]), int(state[1])]
+            code = self.parts.codes(int(guesses[0]), state[1:])[0]
             tree = DecisionTree(guesses, np.array([0, 1, 1], np.uint32),
                                 np.array([code], self.game.code_dtype), np.array([1], np.uint32),
                                 self.game.word_length)
@@ -303,7 +311,7 @@ class SearchService:
         optimum afterwards (each class solved, :meth:`optimal_subtree`, and kept); ``INF`` when
         some answer can then not be won within ``d + extra`` guesses."""
         g = self.word_list.guess_index(guess)
-        codes = self.table[g, state]
+        codes = self.parts.codes(g, state)
         d = int(guesses_left) + extra
         green = self.game.all_green
         if d < 1:
@@ -338,7 +346,7 @@ class SearchService:
             if recorded is not None:  # an opener's, computed once (tools.book)
                 return recorded
         g = self.word_list.guess_index(guess)
-        codes = self.table[g, state]
+        codes = self.parts.codes(g, state)
         unsafe = []
         for code in np.unique(codes):
             if code == self.game.all_green:
@@ -380,7 +388,7 @@ class SearchService:
         opener = self.word_list.guesses[self.word_list.guess_index(opener)]
         unwinnable = OpenerValue(opener, Bounds(INF, INF), {}, None, True)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
-        codes = self.table[self.word_list.guess_index(opener), state]
+        codes = self.parts.codes(self.word_list.guess_index(opener), state)
         d = self.game.guess_limit - 1
         tree = self.book.find(opener)
         if tree is None and self.book.unwinnable(opener) is not None:
@@ -413,9 +421,9 @@ class SearchService:
             if time.monotonic() >= deadline:  # no time left: the class bound of §3.1 (2m − 1)
                 classes[code] = Bounds(self.class_bound(members), None)
                 continue
-            greedy = greedy_guesses(self.game, members, d, table=self.table,
+            greedy = greedy_guesses(self.game, members, d, table=self.parts,
                                     history=[(opener, code)], deadline=deadline)
-            classes[code] = Bounds(cheap_lower_bound(self.game, members, self.table),
+            classes[code] = Bounds(cheap_lower_bound(self.game, members, self.parts),
                                    None if greedy is None else self.value_from_used(greedy[1], members))
         lower = self.q_from_classes(state, [b.lower for b in classes.values()])
         uppers = [b.upper for b in classes.values()]
@@ -473,7 +481,7 @@ class SearchService:
         left_tree = None
         green = self.game.all_green
         for k, (word, code) in enumerate(steps):
-            state = answers_after(self.table, state, self.word_list.guess_index(word), code)
+            state = answers_after(self.parts, state, self.word_list.guess_index(word), code)
             if node is not None and word == self.word_list.guesses[int(dtree.node_guess[node])]:
                 node = dtree.child(node, code) if code != green else None
             else:
@@ -609,7 +617,7 @@ class SearchService:
         if budget is not None and budget < loading + 0.05:
             return [Alternative(guess, value, True, guess in answer_set, self.per_game(state))], False
         ranking = rank_guesses(self.game, state, d, top=top, known={g: value, "optimum": value},
-                               budget=budget, table=self.table, history=where.steps)
+                               budget=budget, table=self.parts, history=where.steps)
         top_list = ranking.top if ranking.top else [(g, value)]
         alternatives = [Alternative(self.word_list.guesses[h], q, True,
                                     self.word_list.guesses[h] in answer_set, self.per_game(state))
@@ -649,7 +657,7 @@ class SearchService:
             value, opener = candidates[0]
             lower = self.book.root_lower_bound()
             if lower is None:
-                lower = cheap_lower_bound(self.game, state, self.table)
+                lower = cheap_lower_bound(self.game, state, self.parts)
             lower = min(lower, value)
             status = EXACT if lower == value else NOT_PROVEN
             return Advice(name, steps, answers, limit, status, Source.TREE, opener, value, lower,
@@ -679,11 +687,11 @@ class SearchService:
 
         def fast_policy() -> None:
             if left() != 0.0:
-                fast.append(greedy_guesses(self.game, state, d, table=self.table, history=steps,
+                fast.append(greedy_guesses(self.game, state, d, table=self.parts, history=steps,
                                            deadline=deadline))
 
         ranking = rank_guesses(self.game, state, d, top=max(top, 1), budget=left(),
-                               table=self.table, history=steps, meanwhile=fast_policy)
+                               table=self.parts, history=steps, meanwhile=fast_policy)
         greedy = fast[0] if fast else None
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses

@@ -14,9 +14,13 @@ except on a correct guess, which still shows all green and ends the game: its co
 standard codes passed through :func:`yellow_code` (same 0..3**L − 1 space, only b/y digits but
 for all-green), so every kernel reads a yellow table unchanged.
 
-This module is plain Python (no numba): the lookup tools import it. The numba kernel that
-fills the whole table lives in :mod:`solver.game._feedback_kernel`; :func:`feedback_table` calls
-it and caches the result on disk.
+This module is plain Python (no numba): the lookup tools import it. The numba kernels that
+fill the table live in :mod:`solver.game._feedback_kernel`: :func:`feedback_table` computes the
+whole table (12,972 guesses × 2,315 answers for the legacy lists, in parallel) and caches it on
+disk, for whole-tree solves and proofs; a question about one state needs only parts of it —
+the rows of the history's guesses, the columns of the state's answers — which
+:class:`TableParts` (:func:`feedback_rows`, :func:`feedback_columns`) reads from the cached
+table when there is one, else computes alone.
 """
 
 from __future__ import annotations
@@ -102,12 +106,14 @@ def feedback_code(guess: str, answer: str, feedback: str = "standard") -> int:
     return sum(c * 3**i for i, c in enumerate(colours))
 
 
-def answers_after(table: np.ndarray, state: np.ndarray, guess: int, code: int) -> np.ndarray:
+def answers_after(table, state: np.ndarray, guess: int, code: int) -> np.ndarray:
     """The answers of ``state`` left after ``guess`` got feedback ``code``: those of ``state``
     that give ``code`` to ``guess`` (int32 answer indices, in ``state``'s order; possibly none).
-    ``table`` is the game's feedback table (``table[guess, answer]``, :func:`feedback_table`),
-    ``guess`` a guess index."""
-    return state[table[guess, state] == code]
+    ``table`` is the game's feedback table (``table[guess, answer]``, :func:`feedback_table`)
+    or its :class:`TableParts` (only the guess's codes against ``state`` are read), ``guess``
+    a guess index."""
+    codes = table.codes(guess, state) if isinstance(table, TableParts) else table[guess, state]
+    return state[codes == code]
 
 
 def code_to_text(code: int, word_length: int = 5) -> str:
@@ -182,6 +188,27 @@ def table_cache_path(word_list, feedback: str = "standard") -> Path:
     return cache_dir() / f"feedback-{rule.rstrip(':') + '-' if rule else ''}{key}.npy"
 
 
+def cached_feedback_table(word_list, feedback: str = "standard") -> np.ndarray | None:
+    """The table :func:`feedback_table` cached for ``word_list`` under the rule ``feedback``,
+    memory-mapped copy-on-write (shape (n_guesses, n_answers), dtype
+    :func:`~solver.game.spec.code_dtype`: an ordinary writable ndarray), or None when the cache
+    has no such file or it is damaged (wrong shape or dtype, unreadable). Raises FeedbackError
+    for an unknown rule."""
+    path = table_cache_path(word_list, feedback)
+    if not path.exists():
+        return None
+    try:
+        # mapped copy-on-write, not read: a small state touches a few of its 30 MB, and the
+        # pages read are shared with other processes (an ordinary writable ndarray)
+        table = np.load(path, allow_pickle=False, mmap_mode="c").view(np.ndarray)
+    except (OSError, ValueError):
+        return None  # a damaged cache file: recomputed (and replaced by feedback_table)
+    if (table.shape == (word_list.n_guesses, word_list.n_answers)
+            and table.dtype == code_dtype(word_list.word_length)):
+        return table
+    return None
+
+
 def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard") -> np.ndarray:
     """The pattern table of a word list: array of shape (n_guesses, n_answers), dtype uint8
     for words of up to 5 letters, uint16 for longer ones (:func:`solver.game.spec.code_dtype`).
@@ -190,26 +217,22 @@ def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard"
     sorted lists). Cached on disk keyed by the sha256 of both lists, so a second call loads it
     (about 30 MB for the legacy lists) instead of recomputing; the write is atomic.
     ``feedback="yellow"``: the Yellow Wordle table, the standard one mapped by
-    :func:`yellow_lookup`, cached in its own file (:func:`table_cache_path`).
+    :func:`yellow_lookup`, cached in its own file (:func:`table_cache_path`). The whole table
+    is for whole-tree solves and proofs; a question about one state reads parts of it
+    (:class:`TableParts`).
 
     Raises:
         FeedbackError: an unknown rule.
         CacheError: ``use_cache`` and the table is not cached yet, but the cache directory
             cannot be created or written (checked before the table is computed).
     """
-    path = table_cache_path(word_list, feedback)
-    if use_cache and path.exists():
-        try:
-            # mapped copy-on-write, not read: a small state touches a few of its 30 MB, and the
-            # pages read are shared with other processes (an ordinary writable ndarray)
-            table = np.load(path, allow_pickle=False, mmap_mode="c").view(np.ndarray)
-            if (table.shape == (word_list.n_guesses, word_list.n_answers)
-                    and table.dtype == code_dtype(word_list.word_length)):
-                return table
-        except (OSError, ValueError):
-            pass  # a damaged cache file is recomputed and replaced
     if use_cache:
+        table = cached_feedback_table(word_list, feedback)
+        if table is not None:
+            return table
         usable_cache_dir()
+    else:
+        check_feedback_rule(feedback)
     if feedback == FeedbackRule.YELLOW:
         table = yellow_lookup(word_list.word_length)[feedback_table(word_list, use_cache)]
     else:
@@ -222,5 +245,162 @@ def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard"
     if use_cache:
         buffer = io.BytesIO()
         np.save(buffer, table, allow_pickle=False)
-        write_atomic(path, buffer.getvalue())
+        write_atomic(table_cache_path(word_list, feedback), buffer.getvalue())
     return table
+
+
+#: A part of more than this share of the table (guesses × answers) is the whole table's work:
+#: :class:`TableParts` builds the whole table then (in parallel, and cached), not the part.
+WHOLE_SHARE = 0.5
+#: A part of at most this many codes is computed by :func:`feedback_code` (about 6 µs a code,
+#: so 60 ms at most) rather than the kernel: a fresh process that needs no other kernel — a
+#: book lookup — would spend about a second importing numba and loading the kernel.
+PLAIN_MOST = 10_000
+
+
+class TableParts:
+    """The feedback table of a word list under a rule, read in the parts a question needs.
+
+    A question about a state reads a few of the table's codes: a book lookup the codes of the
+    history's guesses and of the tree's guesses against the answers that reach them
+    (:meth:`codes`), a search of the state its columns (:meth:`columns`). Each part is cut
+    from the whole table when there is one — given, built by :meth:`whole`, or cached on disk
+    (:func:`cached_feedback_table`, memory-mapped; looked for again on each read until found,
+    so a table another process caches is then used) — and else computed alone, nothing
+    written: by :func:`feedback_code` when it has at most :data:`PLAIN_MOST` codes (no numba
+    to load), else by :func:`solver.game._feedback_kernel.feedback_part_kernel` (one thread:
+    no thread pool to start). A block of more than :data:`WHOLE_SHARE` of the table is read
+    from the whole table, built then by :func:`feedback_table` (and cached). Whole or in
+    parts, the codes are the same.
+
+    Args:
+        word_list: the :class:`~solver.game.wordlists.WordList`.
+        feedback: the rule, ``"standard"`` or ``"yellow"``.
+        table: the whole table of that rule, when the caller has it (then only sliced).
+
+    Raises:
+        FeedbackError: an unknown rule.
+    """
+
+    def __init__(self, word_list, feedback: str = "standard", table: np.ndarray | None = None):
+        self.word_list = word_list
+        self.feedback = check_feedback_rule(feedback)
+        self._path = table_cache_path(word_list, feedback)
+        self._whole = table
+        self._letters: tuple[np.ndarray, np.ndarray] | None = None
+        # a yellow part is the standard part mapped (as the whole yellow table is)
+        self._standard = TableParts(word_list) if feedback == FeedbackRule.YELLOW else None
+
+    def whole(self) -> np.ndarray:
+        """The whole table, shape (n_guesses, n_answers): :func:`feedback_table` (cached, or
+        built in parallel and cached; CacheError when it cannot be), kept."""
+        if self._whole is None:
+            self._whole = feedback_table(self.word_list, feedback=self.feedback)
+        return self._whole
+
+    def rows(self, guesses) -> np.ndarray:
+        """The rows of ``guesses`` (guess indices, shape (k,)): C-contiguous array of shape
+        (k, n_answers) and the table's dtype, ``rows[i, a]`` the code of ``guesses[i]``
+        against answer ``a``. Raises IndexError for an index out of range."""
+        return self._block(self._indices(guesses, self.word_list.n_guesses, "guess").reshape(-1), None)
+
+    def columns(self, answers) -> np.ndarray:
+        """The columns of ``answers`` (answer indices, shape (k,)): C-contiguous array of shape
+        (n_guesses, k) and the table's dtype, ``columns[g, j]`` the code of guess ``g`` against
+        ``answers[j]``. Raises IndexError for an index out of range."""
+        return self._block(None, self._indices(answers, self.word_list.n_answers, "answer").reshape(-1))
+
+    def codes(self, guesses, answers) -> np.ndarray:
+        """``table[guesses, answers]``, element by element: the codes of guesses (indices)
+        against answers (indices), arrays of one shape or broadcast to one (one guess against
+        many answers: ``codes(g, state)``), in the table's dtype and that shape. Raises
+        IndexError for an index out of range."""
+        guesses, answers = np.broadcast_arrays(
+            self._indices(guesses, self.word_list.n_guesses, "guess"),
+            self._indices(answers, self.word_list.n_answers, "answer"))
+        table = self._table()
+        if table is not None:
+            return table[guesses, answers]
+        if self._standard is not None:
+            return yellow_lookup(self.word_list.word_length)[self._standard.codes(guesses, answers)]
+        if guesses.size <= PLAIN_MOST:
+            return self._plain(guesses, answers)
+        # many codes: the rows of their guesses, by the kernel
+        distinct, row = np.unique(guesses, return_inverse=True)
+        return self._block(distinct, None)[row.reshape(guesses.shape), answers]
+
+    @staticmethod
+    def _indices(indices, size: int, kind: str) -> np.ndarray:
+        indices = np.asarray(indices, dtype=np.int64)
+        if indices.ndim > 1:
+            raise IndexError(f"{kind} indices must be one index or a flat array of them")
+        if indices.size and (indices.min() < 0 or indices.max() >= size):
+            bad = int(indices[(indices < 0) | (indices >= size)].reshape(-1)[0])
+            raise IndexError(f"{kind} index {bad} is not in 0..{size - 1}")
+        return indices
+
+    def _table(self) -> np.ndarray | None:
+        """The whole table if this object has it or the cache holds it, else None."""
+        if self._whole is None and self._path.exists():
+            self._whole = cached_feedback_table(self.word_list, self.feedback)
+        return self._whole
+
+    def _plain(self, guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
+        """:func:`feedback_code` of each (guess, answer) pair of two index arrays of one shape."""
+        guess_words, answer_words = self.word_list.guesses, self.word_list.answers
+        codes = [feedback_code(guess_words[g], answer_words[a])
+                 for g, a in zip(guesses.reshape(-1).tolist(), answers.reshape(-1).tolist())]
+        return np.array(codes, dtype=code_dtype(self.word_list.word_length)).reshape(guesses.shape)
+
+    def _block(self, guesses: np.ndarray | None, answers: np.ndarray | None) -> np.ndarray:
+        """``table[guesses][:, answers]`` (None: all of them), C-contiguous."""
+        word_list = self.word_list
+        n_rows = word_list.n_guesses if guesses is None else len(guesses)
+        n_columns = word_list.n_answers if answers is None else len(answers)
+        table = self._table()
+        if table is None and n_rows * n_columns > WHOLE_SHARE * word_list.n_guesses * word_list.n_answers:
+            table = self.whole()
+        if table is not None:
+            if guesses is not None:
+                table = table[guesses]
+            return np.ascontiguousarray(table if answers is None else table[:, answers])
+        if self._standard is not None:
+            return yellow_lookup(word_list.word_length)[self._standard._block(guesses, answers)]
+        guesses = np.arange(n_rows) if guesses is None else guesses
+        answers = np.arange(n_columns) if answers is None else answers
+        if n_rows * n_columns <= PLAIN_MOST:
+            return self._plain(*np.meshgrid(guesses, answers, indexing="ij"))
+        from solver.game._feedback_kernel import feedback_part_kernel
+
+        if self._letters is None:
+            self._letters = (words_to_letters(word_list.guesses), words_to_letters(word_list.answers))
+        block = np.empty((n_rows, n_columns), dtype=code_dtype(word_list.word_length))
+        return feedback_part_kernel(self._letters[0][guesses], self._letters[1][answers], block)
+
+
+def feedback_rows(word_list, guesses, feedback: str = "standard") -> np.ndarray:
+    """Rows of ``word_list``'s feedback table under the rule ``feedback``: the codes of
+    ``guesses`` (guess indices, shape (k,)) against every answer, a C-contiguous array of
+    shape (k, n_answers) and dtype :func:`~solver.game.spec.code_dtype` (``feedback_table(...)
+    [guesses]``). Read from the cached table when there is one, else computed for just these
+    rows (:class:`TableParts`; nothing written).
+
+    Raises:
+        FeedbackError: an unknown rule.
+        IndexError: a guess index out of range.
+    """
+    return TableParts(word_list, feedback).rows(guesses)
+
+
+def feedback_columns(word_list, answers, feedback: str = "standard") -> np.ndarray:
+    """Columns of ``word_list``'s feedback table under the rule ``feedback``: the codes of
+    every guess against ``answers`` (answer indices, shape (k,)), a C-contiguous array of
+    shape (n_guesses, k) and dtype :func:`~solver.game.spec.code_dtype` (``feedback_table(...)
+    [:, answers]``). Read from the cached table when there is one, else computed for just
+    these columns (:class:`TableParts`; nothing written).
+
+    Raises:
+        FeedbackError: an unknown rule.
+        IndexError: an answer index out of range.
+    """
+    return TableParts(word_list, feedback).columns(answers)

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.game.errors import FeedbackError, HistoryTokenError, InputError, short_repr as _short
-from solver.game.feedback import answers_after, code_to_text, feedback_code, parse_feedback
+from solver.game.feedback import (TableParts, answers_after, code_to_text, feedback_code,
+                                  parse_feedback)
 from solver.game.spec import MAX_GUESS_LIMIT, FeedbackRule, Game, Mode
 
 #: The squares of a shared grid (black or white for gray, yellow, green).
@@ -287,16 +288,16 @@ class History:
         """``["salet:bbybb", ...]``."""
         return [f"{word}:{code_to_text(code, len(word))}" for word, code in self.steps]
 
-    def state(self, table: np.ndarray | None = None, *, strict: bool = True) -> np.ndarray:
+    def state(self, table=None, *, strict: bool = True) -> np.ndarray:
         """int32 answer indices consistent with every step (the state), ascending.
 
-        ``table``: the game's feedback table (loaded from the cache if omitted). With
-        ``strict`` a history no answer fits raises FeedbackError naming the first guess at
-        which none is left; else the state is then empty."""
+        ``table``: the game's feedback table, whole or its
+        :class:`~solver.game.feedback.TableParts` (omitted: the rows of the history's guesses,
+        read from the cached table or computed). With ``strict`` a history no answer fits
+        raises FeedbackError naming the first guess at which none is left; else the state is
+        then empty."""
         if table is None:
-            from solver.game.feedback import feedback_table
-
-            table = feedback_table(self.game.word_list, feedback=self.game.feedback.value)
+            table = TableParts(self.game.word_list, self.game.feedback.value)
         word_list = self.game.word_list
         state = np.arange(word_list.n_answers, dtype=np.int32)
         for turn, (word, code) in enumerate(self.steps, start=1):

@@ -32,18 +32,23 @@ _warmed: list = []  # the role, once this process's kernels are loaded
 
 class OfferedList:
     """One offered word list in a worker: its search service per mode (the game itself is a
-    :class:`solver.game.spec.Game` per mode)."""
+    :class:`solver.game.spec.Game` per mode).
+
+    The services read the parts of the feedback table each question needs
+    (:class:`solver.game.feedback.TableParts`): a lookup the rows of the history's guesses, a
+    search the state's columns, from the cached table when there is one (memory-mapped, its
+    pages shared by the workers), else computed. No worker builds the whole table at its
+    start: with an empty cache that was a second or more of every worker's start, all at once
+    on the same cores; a build (an opener's whole tree) builds and caches it, and the services
+    read it from then on."""
 
     def __init__(self, name: str):
         from solver.exact.service import SearchService
-        from solver.game.feedback import feedback_table
         from solver.game.spec import Game
         from solver.game.wordlists import load_word_list
 
         self.word_list = load_word_list(name)
-        self.table = feedback_table(self.word_list)
-        self.services = {mode: SearchService(Game(self.word_list, mode=mode), table=self.table)
-                         for mode in Mode}
+        self.services = {mode: SearchService(Game(self.word_list, mode=mode)) for mode in Mode}
 
 
 def start(lists, role: str) -> None:
@@ -85,7 +90,7 @@ def warm(role: str) -> str:
     if state.size:
         from solver.exact.anytime import rank_guesses
 
-        rank_guesses(service.game, state[:3], 5, top=2, table=game.table, in_process=True)
+        rank_guesses(service.game, state[:3], 5, top=2, table=service.parts, in_process=True)
     if role == "search":  # an analysis loads the exact kernels' other specialisations
         from solver.evaluation.analysis import analyse_game
 
