@@ -116,3 +116,52 @@ def test_relative_imports_and_package_names_count(tmp_path):
     guard_package(package)
     names = {p.relative_to(package).as_posix() for p in dependency_sources(package / "sub" / "_a_kernel.py")}
     assert names == {"sub/_a_kernel.py", "sub/__init__.py", "sub/_b_kernel.py", "consts.py"}
+
+
+def _ast_imports(path: Path, root: Path) -> set[Path]:
+    """The package files ``path`` imports, read from its syntax tree: the slow, obviously
+    correct twin of the kernel cache's reading of import lines."""
+    import ast
+
+    from solver.game.kernel_cache import _module_file
+
+    dotted = ".".join(("solver", *path.relative_to(root).with_suffix("").parts))
+    if path.name == "__init__.py":
+        dotted = dotted.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = dotted.split(".")
+                parent = parent[:len(parent) - node.level + (path.name == "__init__.py")]
+                base = ".".join(parent + ([base] if base else []))
+            modules = []
+            for alias in node.names:
+                name = f"{base}.{alias.name}"
+                modules.append(name if _module_file(root, "solver", name) else base)
+        else:
+            continue
+        found.update(f for f in (_module_file(root, "solver", m) for m in modules) if f)
+    found.discard(path)
+    return found
+
+
+def test_import_lines_read_as_the_syntax_tree_says():
+    """Every file of the package: the import lines read by regular expression give every file
+    its syntax tree imports (a match in a string may add one, never drop one), and exactly
+    those for every kernel file."""
+    from solver.game.kernel_cache import _parsed_imports
+
+    root = (ROOT / "solver").resolve()
+    files = sorted(root.rglob("*.py"))
+    assert len(files) > 50
+    for path in files:
+        stat = path.stat()
+        read = set(_parsed_imports(path, "solver", root, stat.st_mtime_ns, stat.st_size))
+        parsed = _ast_imports(path, root)
+        assert parsed <= read, path
+        if path.name.startswith("_") and path.name.endswith("_kernel.py"):
+            assert read == parsed, path
