@@ -567,6 +567,9 @@ def test_a_game_after_a_random_opener(server, browser, nyt, size):
     if size == PHONE:  # the next guess above the board and the keyboard
         advice, keyboard = (page.locator(f"#{x}").bounding_box() for x in ("advice", "keyboard"))
         assert advice["y"] + advice["height"] <= keyboard["y"]
+    # the order of the settled page: the alternatives come twice when some are still being
+    # proven, and the second list replaces the first (a focused button with it)
+    expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=30_000)
     check_tab_order(page, size)
     steps = []
     guess = opener
