@@ -61,6 +61,35 @@ class DecisionTree:
             return NotImplemented
         return all(np.array_equal(a, b) for a, b in zip(self.arrays().values(), other.arrays().values()))
 
+    def replay(self, codes, answers, start: int = 0) -> np.ndarray:
+        """:meth:`guesses_per_answer`, one depth at a time over all the answers: int64[len(answers)],
+        0 where the tree fails. ``codes(guesses, answers) -> int array`` gives the feedback of
+        each guess index against the answer beside it (arrays of one shape), so only the codes
+        of the guesses played against the answers that reach them are read."""
+        answers = np.asarray(answers)
+        used = np.zeros(len(answers), dtype=np.int64)
+        green, width = self.all_green, self.all_green + 1
+        # every edge as one key (its node, its feedback), ascending: the CSR form keeps a
+        # node's edges together, nodes in order, feedback ascending
+        edge_key = (np.repeat(np.arange(len(self.node_guess), dtype=np.int64),
+                              np.diff(self.edge_start.astype(np.int64))) * width
+                    + self.edge_feedback)
+        at = np.full(len(answers), start, dtype=np.int64)  # the node each answer has reached
+        going = np.arange(len(answers) if start >= 0 else 0)  # the answers not yet won
+        for depth in range(1, 65):
+            if not going.size:
+                break
+            code = np.asarray(codes(self.node_guess[at[going]], answers[going])).astype(np.int64)
+            won = code == green
+            used[going[won]] = depth
+            going, key = going[~won], at[going[~won]] * width + code[~won]
+            edge = np.searchsorted(edge_key, key)  # the node's edge of that feedback, if any
+            found = edge < len(edge_key)
+            found[found] = edge_key[edge[found]] == key[found]
+            at[going[found]] = self.edge_child[edge[found]]
+            going = going[found]
+        return used
+
     def guesses_per_answer(self, table_row_of, answers, start: int = 0) -> np.ndarray:
         """Guesses used for each answer from node ``start`` (0: the root) on, int64[len(answers)];
         0 where the tree fails (no branch or more than the tree's depth).

@@ -197,31 +197,12 @@ class SearchService:
         return int(used.sum())
 
     def tree_value(self, tree, node: int, state: np.ndarray) -> int:
-        """Value of the (sub)tree from ``node`` over the answers ``state``: a replay, one depth
-        at a time, reading only the codes of the guesses played against the answers that
-        reach them. Raises InputError if the tree does not solve one of them (a tree of
-        another feedback rule, or a damaged one: run ``tree verify``)."""
-        used = np.zeros(len(state), dtype=np.int64)
-        green, width = self.game.all_green, self.game.n_patterns
-        # every edge as one key (its node, its feedback), ascending: the CSR form keeps a
-        # node's edges together, nodes in order, feedback ascending
-        edge_key = (np.repeat(np.arange(len(tree.node_guess), dtype=np.int64),
-                              np.diff(tree.edge_start.astype(np.int64))) * width
-                    + tree.edge_feedback)
-        at = np.full(len(state), node, dtype=np.int64)  # the node each answer has reached
-        going = np.arange(len(state) if node >= 0 else 0)  # the answers not yet won
-        for depth in range(1, 65):
-            if not going.size:
-                break
-            codes = self.parts.codes(tree.node_guess[at[going]], state[going]).astype(np.int64)
-            won = codes == green
-            used[going[won]] = depth
-            going, key = going[~won], at[going[~won]] * width + codes[~won]
-            edge = np.searchsorted(edge_key, key)  # the node's edge of that feedback, if any
-            found = edge < len(edge_key)
-            found[found] = edge_key[edge[found]] == key[found]
-            at[going[found]] = tree.edge_child[edge[found]]
-            going = going[found]
+        """Value of the (sub)tree from ``node`` over the answers ``state``: a replay
+        (:meth:`policy_tree.tree.DecisionTree.replay`, reading only the codes of the guesses
+        played against the answers that reach them). Raises InputError if the tree does not
+        solve one of them (a tree of another feedback rule, or a damaged one: run ``tree
+        verify``)."""
+        used = tree.replay(self.parts.codes, state, node)
         if (used == 0).any():
             answer = self.word_list.answers[int(state[int(np.argmax(used == 0))])]
             raise InputError(f"the decision tree does not solve {answer!r} under the "
