@@ -56,6 +56,21 @@ def kernel_state(wl, limit):
             search_rules(Game(wl)))
 
 
+def candidate_orders(table):
+    """The two ways the kernels may be handed every guess: in index order with no class counts
+    known (a large count each), and most classes on all answers first with those counts (what
+    the proof hands them), checked against a plain count."""
+    from solver.exact._guarantee_kernel import guesses_by_class_count
+
+    n_guesses = table.shape[0]
+    guesses, counts = guesses_by_class_count(table, 243)
+    plain = [len(set(table[g].tolist())) for g in range(n_guesses)]
+    assert guesses.tolist() == sorted(range(n_guesses), key=lambda g: (-plain[g], g))
+    assert counts.tolist() == [plain[g] for g in guesses.tolist()]
+    return [(np.arange(n_guesses, dtype=np.int32), np.full(n_guesses, 1 << 20, dtype=np.int32)),
+            (guesses, counts)]
+
+
 # least worst cases of their openers (brute force): 3 | 4-5 | 5-6 | 4-5 | 4-5 | 6 or none
 LISTS = [("random", 1, 20, 60), ("family", 2, 18, 50), ("family", 3, 22, 40),
          ("family", 5, 16, 30), ("family", 9, 24, 60), ("family", 11, 25, 35)]
@@ -76,18 +91,18 @@ def test_wins_equals_the_brute_force_on_every_class(legacy, kind, seed, n_answer
 
     wl = make_list(legacy, kind, seed, n_answers, n_guesses)
     brute = BruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index), "worst")
-    table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)
-    everything = np.arange(wl.n_guesses, dtype=np.int32)
-    unknown = np.full(wl.n_guesses, 1 << 20, dtype=np.int32)
     outcomes = set()
-    for g in range(wl.n_guesses):
-        for code in sorted(set(table[g].tolist()) - {242}):
-            cls = np.flatnonzero(table[g] == code).astype(np.int32)
-            for d in range(1, 7):
-                expected = brute.value(tuple(cls.tolist()), d) <= d
-                got = wins(cls, d, everything, unknown, table, z1, z2, memo, workspace, 0, rules)
-                assert got == expected, (wl.guesses[g], code, d)
-                outcomes.add((len(cls) > 2, d, expected))
+    for everything, counts in candidate_orders(feedback_table(wl)):
+        table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)  # a fresh memo per order
+        for g in range(wl.n_guesses):
+            for code in sorted(set(table[g].tolist()) - {242}):
+                cls = np.flatnonzero(table[g] == code).astype(np.int32)
+                for d in range(1, 7):
+                    expected = brute.value(tuple(cls.tolist()), d) <= d
+                    got = wins(cls, d, everything, counts, table, z1, z2, memo, workspace, 0,
+                               rules)
+                    assert got == expected, (wl.guesses[g], code, d)
+                    outcomes.add((len(cls) > 2, d, expected))
     # with families, classes of ≥ 3 answers that are won and others that are not, with the
     # same number of guesses left (≥ 2)
     if kind == "family":
@@ -113,23 +128,25 @@ def check_opener_wins(wl, brute, mode, limits):
     class the brute force cannot win with the guesses left."""
     from solver.exact._guarantee_kernel import opener_wins
 
-    table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)
-    everything = np.arange(wl.n_guesses, dtype=np.int32)
-    unknown = np.full(wl.n_guesses, 1 << 20, dtype=np.int32)
     all_guesses = frozenset(range(wl.n_guesses))
     state = tuple(range(wl.n_answers))
     seen = set()
-    for g in range(wl.n_guesses):
-        for limit in limits:
-            truth = brute.cost(g, state, all_guesses, limit) <= limit
-            pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, mode, rules, everything,
-                                  unknown)
-            assert (pattern < 0) == truth, (wl.guesses[g], limit)
-            seen.add(truth)
-            if pattern >= 0:
-                cls = tuple(int(a) for a in np.flatnonzero(table[g] == pattern))
-                allowed = brute.after(all_guesses, g, int(pattern))
-                assert brute.best(cls, allowed, limit - 1)[0] > limit - 1
+    truths = {}
+    for everything, counts in candidate_orders(feedback_table(wl)):
+        table, z1, z2, memo, workspace, rules = kernel_state(wl, 6)  # a fresh memo per order
+        for g in range(wl.n_guesses):
+            for limit in limits:
+                if (g, limit) not in truths:
+                    truths[g, limit] = brute.cost(g, state, all_guesses, limit) <= limit
+                truth = truths[g, limit]
+                pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, mode, rules,
+                                      everything, counts)
+                assert (pattern < 0) == truth, (wl.guesses[g], limit)
+                seen.add(truth)
+                if pattern >= 0:
+                    cls = tuple(int(a) for a in np.flatnonzero(table[g] == pattern))
+                    allowed = brute.after(all_guesses, g, int(pattern))
+                    assert brute.best(cls, allowed, limit - 1)[0] > limit - 1
     assert seen == {True, False}
 
 
@@ -345,7 +362,8 @@ ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "artifac
 
 def legacy_decisions(legacy, mode, limit, openers):
     """{opener: pattern of a class it cannot win in time, or -1} from the kernel."""
-    from solver.exact._guarantee_kernel import guarantee_workspace, opener_wins
+    from solver.exact._guarantee_kernel import (guarantee_workspace, guesses_by_class_count,
+                                                 opener_wins)
     from solver.game._memo_kernel import memo_arrays
 
     table = feedback_table(legacy)
@@ -353,11 +371,10 @@ def legacy_decisions(legacy, mode, limit, openers):
     memo = memo_arrays(1 << 22)
     workspace = guarantee_workspace(6, legacy.n_guesses, legacy.n_answers, 243)
     rules = search_rules(Game(legacy))
-    everything = np.arange(legacy.n_guesses, dtype=np.int32)
-    unknown = np.full(legacy.n_guesses, 1 << 20, dtype=np.int32)
+    everything, counts = guesses_by_class_count(table, 243)
     mode_id = 1 if mode == "hard" else 0
     return {w: int(opener_wins(legacy.guess_index(w), limit, table, z1, z2, memo, workspace,
-                               mode_id, rules, everything, unknown)) for w in openers}
+                               mode_id, rules, everything, counts)) for w in openers}
 
 
 @pytest.mark.slow

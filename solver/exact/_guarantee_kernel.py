@@ -18,6 +18,10 @@ of most classes first (the likeliest yes first). Pruning, each exact:
   below S are kept in the order of their class counts on S, and the scan for a full split of
   C stops at the first guess with fewer than |C| classes on S (with 3 guesses left, a guess
   with a class larger than the most classes of any guess on S is refuted at once);
+- the probe: before counting every candidate on S, one guess is tried, the one with the most
+  classes on S among the first ``PROBE_WIDTH`` candidates in the parent's order; its classes
+  are searched over the parent's candidates (a superset of the useful ones, with counts on a
+  superset of each class). A yes found so is a yes; a no falls through to the full order;
 - answers are memoised by (answer set, guesses left, hard-mode constraint) in a fixed-size
   table (:mod:`solver.game._memo_kernel`), shared by every opener a worker takes.
 
@@ -43,6 +47,11 @@ from solver.game._partition_kernel import class_count, partition
 #: The memo's objective field for yes/no entries (value 1 = wins, 0 = does not): apart from
 #: the search's objective ids (0..2), though the two never share a table.
 GUARANTEE = 3
+
+#: How many of the parent's first candidates the probe of :func:`wins` counts on a state to
+#: pick the one guess it tries before counting them all (on 40 random legacy openers at K = 5:
+#: 16 → 8.3 CPU-s, 64 → 6.1, 256 → 4.3, 512 and 1024 → 3.2–4.0, 4096 → 15.5; one core).
+PROBE_WIDTH = 512
 
 
 #: The scratch memory of :func:`wins` (:func:`guarantee_workspace`). Per depth d (row d serves
@@ -141,76 +150,108 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
         memo_store(memo, h1, h2, meta, 0, -1)
         return False
 
-    # Class counts of every candidate on S: the order of the guesses here and below. (Counts
-    # only: _search_kernel._split_stats also sums |C|², which made this loop, the innermost
-    # of the proof, 23 % slower on a sample of hard-mode openers at K = 4.)
-    counts = counts_ws[d]
-    keys = keys_ws[d]
-    nk = 0
-    most = 0
-    for j in range(candidates.shape[0]):
-        g = candidates[j]
-        row = P[g]
-        k, _ = class_count(row, S, counts, 0)
-        for i in range(n):
-            counts[row[S[i]]] = 0
-        if k < 2:
-            continue
-        if k > most:
-            most = k
-        keys[nk] = (np.int64(4096 - k) << 32) | np.int64(g)  # most classes first, then index
-        nk += 1
-    ordered = np.sort(keys[:nk])
     below = below_ws[d]
     kbelow = kbelow_ws[d]
-    for j in range(nk):
-        below[j] = np.int32(ordered[j] & 0xFFFFFFFF)
-        kbelow[j] = np.int32(4096 - (ordered[j] >> 32))
     members = members_ws[d]
     starts = starts_ws[d]
     present = present_ws[d]
     order = order_ws[d]
+    counts = counts_ws[d]
+    keys = keys_ws[d]
     all_green = counts.shape[0] - 1
-    for j in range(nk):
-        g = below[j]
-        stats[3] += 1
-        k = partition(P[g], S, counts, members, starts, present)
-        for c in range(k):  # largest first, ties by number
-            insert_largest_first(order, c, starts, c)
-        if d == 3 and starts[order[0] + 1] - starts[order[0]] > most:
-            continue  # its largest class cannot be split fully by any guess
-        ok = True
-        for a in range(k):
-            c = order[a]
-            m = starts[c + 1] - starts[c]
-            if m <= 2:
-                break  # classes of ≤ 2 answers are won with ≥ 2 guesses left
-            if present[c] == all_green:
+    # Two phases. The probe (phase 0) tries one guess before any guess is counted on the whole
+    # of S: the most classes on S among the first PROBE_WIDTH candidates of the parent's order,
+    # its classes searched over the parent's candidates (their counts are on a superset of
+    # every class, so every bound below holds). Most states are a yes, and a yes is a yes
+    # whichever guess finds it; counting every candidate on S (phase 1) was nearly all of a
+    # yes's cost. A no still needs phase 1: every guess, in the order of its classes on S.
+    for phase in range(2):
+        if phase == 0:
+            best_j = -1
+            best_k = 1
+            for j in range(min(PROBE_WIDTH, candidates.shape[0])):
+                if counts_on_parent[j] <= best_k:
+                    break  # no later candidate has more classes on S
+                row = P[candidates[j]]
+                k, _ = class_count(row, S, counts, 0)
+                for i in range(n):
+                    counts[row[S[i]]] = 0
+                if k > best_k:
+                    best_k = k
+                    best_j = j
+            if best_j < 0:
                 continue
-            cls = members[starts[c]:starts[c + 1]]
-            if hard:
-                tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-                na = filter_allowed_counted(constraints[d - 1], letters, below[:nk], kbelow,
-                                            allowed_ws[d], kallowed_ws[d])
-                won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
-                           zobrist2, memo, ws, mode, rules)
-            elif ultra:
-                s1, s2 = ultra_step_key(g, present[c], all_green + 1)
-                history_keys[d - 1, 0] = history_keys[d, 0] + s1
-                history_keys[d - 1, 1] = history_keys[d, 1] + s2
-                na = filter_consistent(letters, g, present[c], below[:nk], allowed_ws[d])
-                _carry_counts(below[:nk], kbelow, allowed_ws[d], na, kallowed_ws[d])
-                won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
-                           zobrist2, memo, ws, mode, rules)
-            else:
-                won = wins(cls, d - 1, below[:nk], kbelow[:nk], P, zobrist1, zobrist2, memo,
-                           ws, mode, rules)
-            if not won:
-                ok = False
-                break
-        if ok:
-            memo_store(memo, h1, h2, meta, 1, g)
-            return True
+            below[0] = candidates[best_j]
+            n_try = 1
+            sub = candidates
+            ksub = counts_on_parent
+            most = counts_on_parent[0]  # a bound on the most classes of any guess on S
+        else:
+            # Class counts of every candidate on S: the order of the guesses here and below.
+            # (Counts only: _search_kernel._split_stats also sums |C|², which made this loop,
+            # the innermost of the proof, 23 % slower on a sample of hard-mode openers at
+            # K = 4.)
+            nk = 0
+            most = 0
+            for j in range(candidates.shape[0]):
+                g = candidates[j]
+                row = P[g]
+                k, _ = class_count(row, S, counts, 0)
+                for i in range(n):
+                    counts[row[S[i]]] = 0
+                if k < 2:
+                    continue
+                if k > most:
+                    most = k
+                keys[nk] = (np.int64(4096 - k) << 32) | np.int64(g)  # most classes first, then index
+                nk += 1
+            ordered = np.sort(keys[:nk])
+            for j in range(nk):
+                below[j] = np.int32(ordered[j] & 0xFFFFFFFF)
+                kbelow[j] = np.int32(4096 - (ordered[j] >> 32))
+            n_try = nk
+            sub = below[:nk]
+            ksub = kbelow[:nk]
+        for j in range(n_try):
+            g = below[j]
+            stats[3] += 1
+            k = partition(P[g], S, counts, members, starts, present)
+            for c in range(k):  # largest first, ties by number
+                insert_largest_first(order, c, starts, c)
+            if d == 3 and starts[order[0] + 1] - starts[order[0]] > most:
+                continue  # its largest class cannot be split fully by any guess
+            ok = True
+            for a in range(k):
+                c = order[a]
+                m = starts[c + 1] - starts[c]
+                if m <= 2:
+                    break  # classes of ≤ 2 answers are won with ≥ 2 guesses left
+                if present[c] == all_green:
+                    continue
+                cls = members[starts[c]:starts[c + 1]]
+                if hard:
+                    tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
+                    na = filter_allowed_counted(constraints[d - 1], letters, sub, ksub,
+                                                allowed_ws[d], kallowed_ws[d])
+                    won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
+                               zobrist2, memo, ws, mode, rules)
+                elif ultra:
+                    s1, s2 = ultra_step_key(g, present[c], all_green + 1)
+                    history_keys[d - 1, 0] = history_keys[d, 0] + s1
+                    history_keys[d - 1, 1] = history_keys[d, 1] + s2
+                    na = filter_consistent(letters, g, present[c], sub, allowed_ws[d])
+                    _carry_counts(sub, ksub, allowed_ws[d], na, kallowed_ws[d])
+                    won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
+                               zobrist2, memo, ws, mode, rules)
+                else:
+                    won = wins(cls, d - 1, sub, ksub, P, zobrist1, zobrist2, memo, ws, mode,
+                               rules)
+                if not won:
+                    ok = False
+                    break
+            if ok:
+                memo_store(memo, h1, h2, meta, 1, g)
+                return True
     memo_store(memo, h1, h2, meta, 0, -1)
     return False
 
@@ -238,14 +279,16 @@ def _carry_counts(candidates, counts, out, n_out, out_counts):
 
 
 @njit(cache=True)
-def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, unknown):
+def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, everything_counts):
     """Whether opener ``g`` wins every answer within d ≥ 1 guesses (the opener counts as one):
     returns the pattern of the first root class that cannot be won in d − 1, or -1 if every
     class can. Classes are decided largest first (ties by pattern); in hard mode with d ≥ 4
-    those whose constraint allows the fewest guesses come first. ``everything`` int32[n_guesses] all
-    guesses, ``unknown`` int32[n_guesses] filled with a large count (no class counts known
-    yet); the other arguments as for :func:`wins`, ``ws`` of depth ≥ d. In hard mode each
-    class is first decided in normal mode: a no there is a no in hard mode (it allows fewer
+    those whose constraint allows the fewest guesses come first. ``everything`` int32[n_guesses]
+    every guess, in an order that makes ``everything_counts`` int32[n_guesses], each one's
+    class count on all answers, non-increasing (:func:`guesses_by_class_count`; a large number
+    each, in any order, is valid too but gives the probes below no order to start from); the
+    other arguments as for :func:`wins`, ``ws`` of depth ≥ d. In hard mode each class is first
+    decided in normal mode: a no there is a no in hard mode (it allows fewer
     policies), and much cheaper to find; ultra-hard mode likewise (§10.5)."""
     n = P.shape[1]
     S = np.arange(n).astype(np.int32)
@@ -264,6 +307,7 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
         insert_largest_first(order, c, starts, c)
     root = empty_constraint()
     allowed = np.empty(P.shape[0], dtype=np.int32)
+    allowed_counts = np.empty(P.shape[0], dtype=np.int32)
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     history_keys = ws.history_keys
@@ -296,21 +340,47 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
         cls = members[starts[c]:starts[c + 1]]
         # hard mode allows fewer policies: a class normal mode cannot win is lost in hard mode
         # too, and the normal search (all guesses, no constraint) is the cheaper one
-        if not wins(cls, d - 1, everything, unknown, P, zobrist1, zobrist2, memo, ws, 0, rules):
+        if not wins(cls, d - 1, everything, everything_counts, P, zobrist1, zobrist2, memo, ws,
+                    0, rules):
             return np.int64(present[c])
         if hard:
             tighten_constraint(root, letters[g], present[c], constraints[d - 1])
-            candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything,
-                                                 allowed)]
-            if not wins(cls, d - 1, candidates, unknown[:candidates.shape[0]], P, zobrist1,
-                        zobrist2, memo, ws, mode, rules):
+            na = filter_allowed_counted(constraints[d - 1], letters, everything,
+                                        everything_counts, allowed, allowed_counts)
+            if not wins(cls, d - 1, allowed[:na], allowed_counts[:na], P, zobrist1, zobrist2,
+                        memo, ws, mode, rules):
                 return np.int64(present[c])
         elif ultra:
             s1, s2 = ultra_step_key(g, present[c], all_green + 1)
             history_keys[d - 1, 0] = root1 + s1
             history_keys[d - 1, 1] = root2 + s2
-            candidates = allowed[:filter_consistent(letters, g, present[c], everything, allowed)]
-            if not wins(cls, d - 1, candidates, unknown[:candidates.shape[0]], P, zobrist1,
-                        zobrist2, memo, ws, mode, rules):
+            na = filter_consistent(letters, g, present[c], everything, allowed)
+            _carry_counts(everything, everything_counts, allowed, na, allowed_counts)
+            if not wins(cls, d - 1, allowed[:na], allowed_counts[:na], P, zobrist1, zobrist2,
+                        memo, ws, mode, rules):
                 return np.int64(present[c])
     return np.int64(-1)
+
+
+@njit(cache=True)
+def guesses_by_class_count(P, n_patterns):
+    """Every guess of ``P`` (uint8/uint16 [n_guesses, n_answers]) in the order of its class
+    count on all answers, most first, ties by index: ``(guesses int32[n_guesses], counts
+    int32[n_guesses])``, the ``everything`` and ``everything_counts`` of :func:`opener_wins`."""
+    n_guesses, n = P.shape
+    S = np.arange(n).astype(np.int32)
+    counts = np.zeros(n_patterns, dtype=np.int32)
+    keys = np.empty(n_guesses, dtype=np.int64)
+    for g in range(n_guesses):
+        row = P[g]
+        k, _ = class_count(row, S, counts, 0)
+        for i in range(n):
+            counts[row[i]] = 0
+        keys[g] = (np.int64(1 << 20) - k << 32) | np.int64(g)
+    keys = np.sort(keys)
+    guesses = np.empty(n_guesses, dtype=np.int32)
+    class_counts = np.empty(n_guesses, dtype=np.int32)
+    for j in range(n_guesses):
+        guesses[j] = np.int32(keys[j] & 0xFFFFFFFF)
+        class_counts[j] = np.int32((1 << 20) - (keys[j] >> 32))
+    return guesses, class_counts

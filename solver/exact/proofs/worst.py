@@ -58,9 +58,9 @@ _LOCAL = threading.local()
 
 
 def _worker_state(job: Job):
-    """(table, Zobrist keys 1 and 2, memo, workspace, rules, all guesses, unknown counts) of
-    this worker thread, built once per job."""
-    from solver.exact._guarantee_kernel import guarantee_workspace
+    """(table, Zobrist keys 1 and 2, memo, workspace, rules, every guess most classes first,
+    their class counts) of this worker thread, built once per job."""
+    from solver.exact._guarantee_kernel import guarantee_workspace, guesses_by_class_count
     from solver.exact.bellman import search_rules
     from solver.game._memo_kernel import memo_arrays
 
@@ -74,8 +74,7 @@ def _worker_state(job: Job):
         state = (key, table, z1, z2, resident(memo_arrays(job.memo_capacity)),
                  guarantee_workspace(job.game.guess_limit, n_guesses, table.shape[1],
                                      job.game.n_patterns),
-                 search_rules(job.game), np.arange(n_guesses, dtype=np.int32),
-                 np.full(n_guesses, np.iinfo(np.int32).max, dtype=np.int32))
+                 search_rules(job.game), *guesses_by_class_count(table, job.game.n_patterns))
         _LOCAL.state = state
     return state[1:]
 
@@ -86,12 +85,12 @@ def decide_openers(job: Job, openers: list[int], limit: int) -> list[tuple[int, 
     that cannot be won in ``limit − 1`` (the first in the kernel's class order)."""
     from solver.exact._guarantee_kernel import opener_wins
 
-    table, z1, z2, memo, workspace, rules, everything, unknown = _worker_state(job)
+    table, z1, z2, memo, workspace, rules, everything, everything_counts = _worker_state(job)
     out = []
     for g in openers:
         started = time.perf_counter()
         pattern = opener_wins(g, limit, table, z1, z2, memo, workspace, job.game.mode_id, rules,
-                              everything, unknown)
+                              everything, everything_counts)
         out.append((int(pattern), time.perf_counter() - started))
     return out
 
