@@ -37,9 +37,9 @@ from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
 
 from solver.exact._search_kernel import insert_largest_first
-from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH,
+from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH, allows,
                                             empty_constraint, filter_allowed,
-                                            filter_consistent, mode_state_key,
+                                            filter_consistent, mode_state_key, pair_feedback,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 from solver.game._partition_kernel import class_count, partition
@@ -103,6 +103,44 @@ def _splits_fully(row, S, seen, stamp):
             return False
         seen[p] = stamp
     return True
+
+
+@njit(cache=True)
+def _hard_full_split(S, constraint, letters, candidates, counts_on_parent, P, seen, stats):
+    """wins(S, 2) in hard mode, for |S| ≥ 3: some guess of ``candidates`` that meets
+    ``constraint`` gives every answer of S its own feedback. ``counts_on_parent`` as for
+    :func:`wins`: the scan stops at the first guess with fewer classes than |S| there."""
+    n = S.shape[0]
+    for j in range(candidates.shape[0]):
+        if counts_on_parent[j] < n:
+            break
+        g = candidates[j]
+        if not allows(constraint, letters[g]):
+            continue
+        stats[0] += 1
+        if _splits_fully(P[g], S, seen, stats[0]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _ultra_full_split(S, letters, g, code, candidates, counts_on_parent, P, seen, stats):
+    """wins(S, 2) in ultra-hard mode, for |S| ≥ 3 the class of feedback ``code`` to guess
+    ``g``: some guess h of ``candidates`` (the guesses consistent with the feedback before g)
+    that is consistent with g's too (``pair_feedback(letters[g], letters[h]) == code``) gives
+    every answer of S its own feedback; the scan stops as :func:`_hard_full_split` does."""
+    n = S.shape[0]
+    row = letters[g]
+    for j in range(candidates.shape[0]):
+        if counts_on_parent[j] < n:
+            break
+        h = candidates[j]
+        if pair_feedback(row, letters[h]) != code:
+            continue
+        stats[0] += 1
+        if _splits_fully(P[h], S, seen, stats[0]):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -229,12 +267,21 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
                 if present[c] == all_green:
                     continue
                 cls = members[starts[c]:starts[c + 1]]
-                if hard:
+                if hard and d == 3:
+                    # two guesses left: the scan for a full split checks each guess's constraint
+                    # as it reaches it, so the guesses past the stop are never filtered
+                    tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
+                    won = _hard_full_split(cls, constraints[d - 1], letters, sub, ksub, P, seen,
+                                           stats)
+                elif hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
                     na = filter_allowed_counted(constraints[d - 1], letters, sub, ksub,
                                                 allowed_ws[d], kallowed_ws[d])
                     won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
                                zobrist2, memo, ws, mode, rules)
+                elif ultra and d == 3:  # as in hard mode, each guess checked as reached
+                    won = _ultra_full_split(cls, letters, g, present[c], sub, ksub, P, seen,
+                                            stats)
                 elif ultra:
                     s1, s2 = ultra_step_key(g, present[c], all_green + 1)
                     history_keys[d - 1, 0] = history_keys[d, 0] + s1
