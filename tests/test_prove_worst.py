@@ -385,9 +385,25 @@ def test_legacy_no_sampled_opener_wins_within_4_and_the_known_ones_win_within_5(
 
     sample = random.Random(0).sample(legacy.guesses, 150) + ["salet", "trace", "crane"]
     assert all(p >= 0 for p in legacy_decisions(legacy, "normal", 4, sample).values())
-    assert legacy_decisions(legacy, "normal", 5, ["salet", "trace"]) == {"salet": -1, "trace": -1}
+    # the sample and the last openers of the shipped `--all` table (the fewest classes) win 5
+    last = [line.split(",")[0] for line in
+            (ARTIFACTS / "legacy-normal-worst-openers.csv").read_text().splitlines()[-20:]]
+    assert set(legacy_decisions(legacy, "normal", 5, sample + last).values()) == {-1}
     hard = legacy_decisions(legacy, "hard", 5, ["salet", "dealt"])
     assert hard["dealt"] == -1 and hard["salet"] >= 0
+
+
+def test_the_shipped_nyt_2024_table_gives_every_opener_its_least_worst_case():
+    """`tools.prove --objective worst --all --words nyt-2024`: one exact row per allowed guess,
+    each 5 (no opener guarantees 4 there either), in the proof's order (TRACE first)."""
+    import csv
+
+    nyt = load_word_list("nyt-2024")
+    with open(ARTIFACTS / "nyt-2024-normal-worst-openers.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert sorted(r["opener"] for r in rows) == sorted(nyt.guesses)
+    assert rows[0]["opener"] == "trace"
+    assert {(r["status"], r["value"]) for r in rows} == {("exact", "5")}
 
 
 @pytest.mark.parametrize("mode,opener", [("normal", "trace"), ("hard", "dealt")])
@@ -405,6 +421,8 @@ def test_the_shipped_worst_case_proofs_and_trees_agree(legacy, mode, opener):
     assert all(int(r["value"]) >= 5 for r in rows)
     assert all(r["value"] == "5" for r in rows if r["status"] == "exact")
     assert {r["value"] for r in rows if r["status"] == "lower_bound"} <= {"5", "6"}
+    if mode == "normal":  # the table of `--all`: every opener's exact least worst case
+        assert all(r["status"] == "exact" for r in rows)
     tree = policy_tree.load(ARTIFACTS / f"legacy-{mode}-worst-{opener}.msgpack")
     assert (tree.opener, tree.header["objective"], tree.header["mode"]) == (opener, "worst", mode)
     assert tree.header["max_guesses"] == 5
