@@ -106,41 +106,29 @@ def _splits_fully(row, S, seen, stamp):
 
 
 @njit(cache=True)
-def _hard_full_split(S, constraint, letters, candidates, counts_on_parent, P, seen, stats):
-    """wins(S, 2) in hard mode, for |S| ≥ 3: some guess of ``candidates`` that meets
-    ``constraint`` gives every answer of S its own feedback. ``counts_on_parent`` as for
-    :func:`wins`: the scan stops at the first guess with fewer classes than |S| there."""
-    n = S.shape[0]
-    for j in range(candidates.shape[0]):
-        if counts_on_parent[j] < n:
-            break
-        g = candidates[j]
-        if not allows(constraint, letters[g]):
-            continue
-        stats[0] += 1
-        if _splits_fully(P[g], S, seen, stats[0]):
-            return True
-    return False
-
-
-@njit(cache=True)
-def _ultra_full_split(S, letters, g, code, candidates, counts_on_parent, P, seen, stats):
-    """wins(S, 2) in ultra-hard mode, for |S| ≥ 3 the class of feedback ``code`` to guess
-    ``g``: some guess h of ``candidates`` (the guesses consistent with the feedback before g)
-    that is consistent with g's too (``pair_feedback(letters[g], letters[h]) == code``) gives
-    every answer of S its own feedback; the scan stops as :func:`_hard_full_split` does."""
+def _full_split(S, candidates, counts_on_parent, P, seen, stats, mode, constraint, letters, g,
+                code):
+    """wins(S, 2) for |S| ≥ 3: the first guess h of ``candidates`` that gives every answer of S
+    its own feedback, or -1. The scan stops at the first guess with fewer classes than |S| in
+    ``counts_on_parent`` (as for :func:`wins`). In hard mode (``mode``) h must meet
+    ``constraint``; in ultra-hard mode it must be consistent with the last feedback, ``code``
+    to guess ``g`` (``pair_feedback(letters[g], letters[h]) == code``; ``candidates`` are
+    consistent with the feedback before). Each guess is tested as the scan reaches it, so the
+    guesses past the stop are never tested."""
     n = S.shape[0]
     row = letters[g]
     for j in range(candidates.shape[0]):
         if counts_on_parent[j] < n:
             break
         h = candidates[j]
-        if pair_feedback(row, letters[h]) != code:
+        if mode == HARD_MODE and not allows(constraint, letters[h]):
+            continue
+        if mode == ULTRA_MODE and pair_feedback(row, letters[h]) != code:
             continue
         stats[0] += 1
         if _splits_fully(P[h], S, seen, stats[0]):
-            return True
-    return False
+            return h
+    return -1
 
 
 @njit(cache=True)
@@ -177,16 +165,11 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
     if slot >= 0:
         stats[2] += 1
         return memo.value[slot] == 1
-    if d == 2:
-        for j in range(candidates.shape[0]):
-            if counts_on_parent[j] < n:
-                break
-            stats[0] += 1
-            if _splits_fully(P[candidates[j]], S, seen, stats[0]):
-                memo_store(memo, h1, h2, meta, 1, candidates[j])
-                return True
-        memo_store(memo, h1, h2, meta, 0, -1)
-        return False
+    if d == 2:  # the guesses handed down already meet S's constraint
+        h = _full_split(S, candidates, counts_on_parent, P, seen, stats, 0, constraints[d],
+                        letters, 0, 0)
+        memo_store(memo, h1, h2, meta, 1 if h >= 0 else 0, h)
+        return h >= 0
 
     below = below_ws[d]
     kbelow = kbelow_ws[d]
@@ -267,21 +250,20 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
                 if present[c] == all_green:
                     continue
                 cls = members[starts[c]:starts[c + 1]]
-                if hard and d == 3:
-                    # two guesses left: the scan for a full split checks each guess's constraint
-                    # as it reaches it, so the guesses past the stop are never filtered
-                    tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-                    won = _hard_full_split(cls, constraints[d - 1], letters, sub, ksub, P, seen,
-                                           stats)
+                if (hard or ultra) and d == 3:
+                    # two guesses left: the full-split scan tests each guess's constraint (or
+                    # consistency) as it reaches it, so the guesses past the stop are never tested
+                    if hard:
+                        tighten_constraint(constraints[d], letters[g], present[c],
+                                           constraints[d - 1])
+                    won = _full_split(cls, sub, ksub, P, seen, stats, mode, constraints[d - 1],
+                                      letters, g, present[c]) >= 0
                 elif hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
                     na = filter_allowed_counted(constraints[d - 1], letters, sub, ksub,
                                                 allowed_ws[d], kallowed_ws[d])
                     won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
                                zobrist2, memo, ws, mode, rules)
-                elif ultra and d == 3:  # as in hard mode, each guess checked as reached
-                    won = _ultra_full_split(cls, letters, g, present[c], sub, ksub, P, seen,
-                                            stats)
                 elif ultra:
                     s1, s2 = ultra_step_key(g, present[c], all_green + 1)
                     history_keys[d - 1, 0] = history_keys[d, 0] + s1
