@@ -215,3 +215,18 @@ def fixed_start_value(brute: BruteForce, prefix, limit=6) -> int:
     for members in groups.values():
         total += j * len(members) + brute.value(tuple(members), limit - j)
     return min(total, INF)
+
+
+def letter_bound(answers, guess):
+    """The letter-position bound of docs/algorithms.md §3.9, by its definition: for each letter
+    of ``guess``, the answers (words) that place it other than most of ``answers`` do; the
+    bound is how many answers that makes, plus one when some answer is left out."""
+    odd = set()
+    for x in set(guess):
+        placements = [frozenset(i for i, y in enumerate(word) if y == x) for word in answers]
+        counts = Counter(placements)
+        top = max(counts.values())
+        # (any placement gives a valid bound; the kernel takes the first most common one)
+        first_top = next(p for p in placements if counts[p] == top)
+        odd |= {i for i, p in enumerate(placements) if p != first_top}
+    return len(odd) + (len(odd) < len(answers))

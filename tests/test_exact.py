@@ -213,7 +213,7 @@ def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers
     constraint, candidates = allowed_after(spec, [])
     rules = local_rules(search_rules(spec), answers)
     results = []
-    for thresholds in ((2, 3), (10**9, 10**9)):  # the family on every state, then off
+    for thresholds in ((2, 3, 0), (10**9, 10**9, 0)):  # the family on every state, then off
         search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
         reset_search(search)
         search[1][20][:] = thresholds
@@ -221,6 +221,162 @@ def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers
                                       spec.objective_id, spec.mode_id, rules, constraint, candidates))
     on, off = results
     assert on[5][3] > 0 and off[5][3] == 0  # the family spared scans (and only when on)
+    assert on[0] == off[0]
+    for a, b in zip(on[1:5], off[1:5]):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def _near_twins(words, rng, n_states):
+    """States of words that agree on all but one position (batch, catch, ...), at most 64."""
+    groups = {}
+    for w in words:
+        for j in range(len(w)):
+            groups.setdefault((j, w[:j] + "." + w[j + 1:]), []).append(w)
+    found = sorted((g for g in groups.values() if len(g) >= 3), key=lambda g: (-len(g), g))
+    return [sorted(g)[:64] for g in found[:n_states]] + [
+        sorted(rng.sample(words, rng.randint(2, 64))) for _ in range(n_states)]
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed", [1, 2])
+def test_letter_bound_holds_and_matches_its_twin(legacy, seed):
+    """The letter-position bound (docs/algorithms.md §3.9) equals its naive twin's and is never
+    below a guess's class count, under the standard and the Yellow Wordle rule, on states of
+    near-identical words and random states of up to 64 answers, for random guesses and guesses
+    with repeated letters; on the near-identical states it is often exact."""
+    import random
+
+    import numpy as np
+
+    from naive import feedback, letter_bound as naive_letter_bound
+    from naive_yellow import yellow_feedback
+    from solver.exact._family_kernel import MINORITY_MOST, letter_bound, minority_masks
+    from solver.game.feedback import words_to_letters
+
+    rng = random.Random(seed)
+    answers = list(legacy.answers)
+    letters = words_to_letters(answers)
+    index = {w: i for i, w in enumerate(answers)}
+    repeated = [w for w in legacy.guesses if len(set(w)) < len(w)]
+    guesses = rng.sample(list(legacy.guesses), 60) + rng.sample(repeated, 30)
+    guess_letters = words_to_letters(guesses)
+    identity = np.arange(len(answers), dtype=np.int32)
+    masks = np.empty(26, dtype=np.uint64)
+    tally = np.zeros(1 << letters.shape[1], dtype=np.int32)
+    tight = 0
+    for words in _near_twins(answers, rng, 40):
+        state = np.array([index[w] for w in words], dtype=np.int32)
+        minority_masks(state, identity, letters, np.empty((26, MINORITY_MOST), dtype=np.uint8),
+                       tally, masks)
+        assert not tally.any()
+        for guess, row in zip(guesses + words, list(guess_letters) + [letters[i] for i in state]):
+            bound = letter_bound(masks, row, len(words))
+            assert bound == naive_letter_bound(words, guess), (words, guess)
+            classes = len({feedback(guess, a) for a in words})
+            assert bound >= classes, (words, guess)
+            assert bound >= len({yellow_feedback(guess, a) for a in words}), (words, guess)
+            tight += bound == classes
+    assert tight > 1000
+
+
+def _run_small(search, spec, candidates, state, tables, rules, beta):
+    """(value, guess, scans spared) of ``_search`` on a state with three guesses left and
+    cut-off ``beta``, from an empty memo, with the column counts on."""
+    import numpy as np
+
+    from solver.exact._search_kernel import Search, _search, with_columns
+    from solver.exact.search import reset_search
+
+    reset_search(search)
+    memo, ws, stats = search
+    fresh = Search(memo, with_columns(tables.P, ws), stats)
+    value, guess = _search(state, np.int64(3), np.int64(beta), candidates, tables, fresh,
+                           spec.objective_id, spec.mode_id, np.int64(-1), rules)
+    return int(value), int(guess), int(stats[3])
+
+
+@pytest.mark.kernels
+def test_small_scans_keep_the_fail_soft_contract(legacy):
+    """A state of near-identical words with three guesses left, searched with every cut-off
+    from 2n to one past its value (the small states' scans of docs/algorithms.md §3.9, where
+    the bound leaves few guesses or none to count): below the cut-off, its exact value and
+    first optimal guess; at or above it, a bound between the cut-off and the value (§4.1)."""
+    import random
+
+    import numpy as np
+
+    from solver.exact._search_kernel import INF, Tables
+    from solver.exact.bellman import _localise, local_rules, search_rules
+    from solver.exact.search import new_search
+    from solver.game.feedback import feedback_columns
+    from solver.game.hashing import zobrist_keys
+
+    spec = Game(legacy)
+    rules = search_rules(spec)
+    zobrist = zobrist_keys(legacy.n_answers)
+    index = {w: i for i, w in enumerate(legacy.answers)}
+    candidates = np.arange(legacy.n_guesses, dtype=np.int32)
+    search = new_search(3, legacy.n_guesses, 64, spec.n_patterns, 1 << 12)
+    checked = skipped = 0
+    for words in _near_twins(list(legacy.answers), random.Random(5), 12)[:12]:
+        answers = np.array(sorted(index[w] for w in words), dtype=np.int32)
+        table = feedback_columns(legacy, answers)
+        state, local, guess_of_answer, z1, z2 = _localise(
+            table, np.arange(len(answers), dtype=np.int32), legacy.answer_guess_index[answers],
+            (zobrist[0][answers], zobrist[1][answers]))
+        tables = Tables(local, guess_of_answer, z1, z2)
+        args = (state, tables, local_rules(rules, answers))
+        exact, best, _ = _run_small(search, spec, candidates, *args, INF)
+        n = len(answers)
+        for beta in range(2 * n, min(exact, 4 * n) + 2):
+            value, guess, spared = _run_small(search, spec, candidates, *args, beta)
+            skipped += spared
+            if exact < beta:
+                assert (value, guess) == (exact, best), (words, beta)
+            else:
+                assert beta <= value <= exact and guess == -1, (words, beta, value, exact)
+            checked += 1
+    assert checked > 50 and skipped > 0
+
+
+# Four guesses: the root's classes are searched with three guesses left and cut-offs.
+LETTER_CASES = [(40, 300, 600, 4)] + [pytest.param(*case, marks=pytest.mark.slow) for case in
+                                     [(41, 300, 600, 4), (42, 500, 1500, 4), (43, 400, 900, 4)]]
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", LETTER_CASES)
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+@pytest.mark.kernels
+def test_letter_bound_changes_no_value_and_no_tree(legacy, seed, n_answers, n_guesses, limit,
+                                                   mode):
+    """The small states' scans by the letter-position bound (docs/algorithms.md §3.9), which
+    count only the guesses the bound leaves and keep no list for the subsets, change neither
+    the value nor the tie-broken tree: the same tree arrays as the full scans (which the tests
+    above hold to the brute force), in normal and hard mode; and they do skip counts."""
+    import numpy as np
+
+    from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
+    from solver.exact.search import new_search, reset_search, search_subtree
+    from solver.game.feedback import feedback_table
+    from solver.game.hashing import zobrist_keys
+    from solver.game.spec import Mode
+
+    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+    spec = Game(wl, limit, mode=Mode(mode))
+    answers = np.arange(wl.n_answers, dtype=np.int32)
+    state, local, guess_of_answer, z1, z2 = _localise(feedback_table(wl), answers,
+                                                       wl.answer_guess_index, zobrist_keys(wl.n_answers))
+    constraint, candidates = allowed_after(spec, [])
+    rules = local_rules(search_rules(spec), answers)
+    results = []
+    for most in (64, 0):  # small states scanned by the bound, then not
+        search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
+        reset_search(search)
+        search[1][20][:] = (10**9, 10**9, most)  # (the letter family off)
+        results.append(search_subtree(state, limit, local, guess_of_answer, z1, z2, search,
+                                      spec.objective_id, spec.mode_id, rules, constraint, candidates))
+    on, off = results
+    assert on[5][3] > 0 and off[5][3] == 0  # counts skipped (and only when on)
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
         assert a.dtype == b.dtype and np.array_equal(a, b)

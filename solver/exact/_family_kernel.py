@@ -188,3 +188,60 @@ def _min_into(out, row):
     instead of 7.3 µs a row of 12,972 guesses)."""
     for h in range(out.shape[0]):
         out[h] = min(out[h], row[h])
+
+
+#: The most answers a state may have for :func:`minority_masks` (one bit per answer).
+MINORITY_MOST = 64
+
+
+@njit(cache=True)
+def minority_masks(S, guess_of_answer, letters, status, tally, masks):
+    """For a state of at most :data:`MINORITY_MOST` answers (``S[i]`` indexes the rows of
+    ``answer_letters``, uint8[·, L], letters 0..25, L ≤ 8): ``masks[x]`` (uint64[26]) gets bit
+    i for each answer ``S[i]`` whose positions of letter x (an L-bit set, empty when the word
+    lacks x) differ from the positions most of S's answers have (docs/algorithms.md §3.9).
+    ``status`` (uint8[26, ≥ n]) and ``tally`` (int32[2**L]) are scratch; ``tally`` is left
+    zero."""
+    n = S.shape[0]
+    length = letters.shape[1]
+    status[:, :n] = 0
+    union = np.int64(0)
+    for i in range(n):
+        for j in range(length):
+            x = letters[guess_of_answer[S[i]], j]
+            status[x, i] |= np.uint8(1 << j)
+            union |= np.int64(1) << np.int64(x)
+    masks[:] = 0
+    for x in range(26):
+        if (union >> np.int64(x)) & 1 == 0:
+            continue
+        most = 0
+        for i in range(n):
+            t = status[x, i]
+            tally[t] += 1
+            most = max(most, tally[t])
+        common = status[x, 0]  # the first placement, in S's order, that most answers share
+        for i in range(n):
+            if tally[status[x, i]] == most:
+                common = status[x, i]
+                break
+        mask = np.uint64(0)
+        for i in range(n):
+            tally[status[x, i]] = 0
+            if status[x, i] != common:
+                mask |= np.uint64(1) << np.uint64(i)
+        masks[x] = mask
+
+
+@njit(cache=True)
+def letter_bound(masks, guess_letters, n):
+    """An upper bound on the classes a guess (``guess_letters``, uint8[L]) makes on a state of
+    n answers whose :func:`minority_masks` are ``masks``: the answers outside every mask of
+    the guess's letters place each of its letters alike, so they share one feedback; each
+    other answer is at most one more class (docs/algorithms.md §3.9)."""
+    union = np.uint64(0)
+    for j in range(guess_letters.shape[0]):
+        union |= masks[guess_letters[j]]
+    k = np.int64(popcount(union))
+    return k + 1 if k < n else k
+

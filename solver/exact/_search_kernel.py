@@ -70,7 +70,8 @@ from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_
 from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._partition_kernel import class_count
 from solver.game._partition_kernel import partition as _partition
-from solver.exact._family_kernel import (bits_set, column_bits, family_counts, new_bits,
+from solver.exact._family_kernel import (MINORITY_MOST, letter_bound, minority_masks,
+                                         bits_set, column_bits, family_counts, new_bits,
                                          superset_counts)
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
@@ -121,7 +122,8 @@ FAMILY_MIN = 24
 #: any guess makes (§3.7); ``serial`` int64[1] scans so far (the stamps); the letter family
 #: (§3.8): ``family`` uint16[·, n_guesses] (none: off), ``answer_masks`` int64[n_answers],
 #: ``answer_letters`` uint8[n_answers, L], ``upper`` int32[n_guesses] a state's class-count
-#: bounds, ``family_thresholds`` int64[2] (root size, state size); the column counts (§4.2):
+#: bounds, ``family_thresholds`` int64[3] (root size, state size; the most answers of a state
+#: whose letters bound the counts, §3.9); the column counts (§4.2):
 #: ``columns`` the table's transpose (none: off), ``column_bits`` uint64[n_guesses, ⌈3**L/64⌉],
 #: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
 #: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key; a root shared by
@@ -141,7 +143,8 @@ SearchWorkspace = namedtuple("SearchWorkspace", [
 Tables = namedtuple("Tables", ["P", "guess_of_answer", "zobrist1", "zobrist2"])
 #: The search's memory: its :class:`~solver.game._memo_kernel.Memo`, its
 #: :class:`SearchWorkspace` and its ``stats`` (int64[4]: states searched, memo hits, guesses
-#: expanded, scans the letter family spared), as :func:`new_search` makes them.
+#: expanded, scans the letter family or the letters' positions spared, §3.8, §3.9), as
+#: :func:`new_search` makes them.
 Search = namedtuple("Search", ["memo", "ws", "stats"])
 #: A decision tree being written in preorder (:mod:`policy_tree.schema`): ``node_guess``,
 #: ``edge_start``, ``edge_feedback``, ``edge_child`` and ``counters`` (int64[2]: nodes and
@@ -174,7 +177,7 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros(n_answers, dtype=np.int64),  # answer_masks
         np.zeros((n_answers, 1), dtype=np.uint8),  # answer_letters
         np.zeros(n_guesses, dtype=np.int32),  # upper
-        np.array([FAMILY_ROOT_MIN, FAMILY_MIN], dtype=np.int64),  # family_thresholds
+        np.array([FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST], dtype=np.int64),  # family_thresholds
         np.zeros((0, n_guesses), dtype=np.uint8),  # columns (none: off; set by with_columns)
         np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # column_bits
         np.zeros((4, n_guesses), dtype=np.int32),  # column_counts
@@ -499,7 +502,7 @@ def _full_splitter(S, candidates, kub_in, P, counts):
 
 @njit(cache=True)
 def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W,
-                     full_split):
+                     full_split, guess_of_answer, letters):
     """Step 1 of :func:`_search_kub`: bound every candidate on S (d guesses left, cut-off
     ``beta``), in one pass that counts each one's classes (§3.2, §4.2).
 
@@ -519,6 +522,10 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
     _, ws, stats = search
     n = S.shape[0]
     weighted = objective == WEIGHTED
+    if (d == 3 and kmin > 2 and only < 0 and not weighted and ws.columns.shape[0] > 0
+            and n <= ws.family_thresholds[2] and letters.shape[0] == P.shape[0]):
+        return _scan_small(S, d, beta, candidates, kub_in, search, objective, kmin, full_split,
+                           guess_of_answer, letters)
     counts = ws.counts[d]
     all_green = counts.shape[0] - 1
     keys = ws.keys[d]
@@ -648,6 +655,74 @@ def _scan_candidates(S, d, beta, candidates, kub_in, P, search, objective, only,
             min_excluded = bound
     stats[3] += spared
     return nk, nu, min_excluded, local_b, weighted_bounds, by_columns, np.int64(-1)
+
+
+@njit(cache=True)
+def _scan_small(S, d, beta, candidates, kub_in, search, objective, kmin, full_split,
+                guess_of_answer, letters):
+    """:func:`_scan_candidates` for a small state with three guesses left searched with a
+    cut-off (``kmin`` > 2 classes needed, at most ``family_thresholds[2]`` answers, column
+    counts on; docs/algorithms.md §3.9). Only the candidates whose class count can reach
+    ``kmin`` by ``kub_in`` and by where S's letters sit (:func:`letter_bound`) are counted,
+    and no list is kept for the subsets: their scans (two guesses left, a full split or
+    nothing, §3.4) take this state's own candidates and ``kub_in``, which is signalled by
+    ``nu`` = -1. The keys (bound, guess) are those the full scan writes; ``local_b`` is the
+    most non-green classes of a counted guess or ``kmin`` − 1, whichever is more (an upper
+    bound on every guess's). Returns what :func:`_scan_candidates` returns."""
+    _, ws, stats = search
+    n = S.shape[0]
+    keys = ws.keys[d]
+    kval = ws.kval[d]
+    stamp = ws.stamp[d]
+    ws.serial[0] += 1
+    serial = ws.serial[0]
+    all_green = ws.counts.shape[1] - 1
+    known = kub_in.shape[0] == candidates.shape[0]
+    masks = np.empty(26, dtype=np.uint64)
+    minority_masks(S, guess_of_answer, letters, np.empty((26, n), dtype=np.uint8),
+                   np.zeros(1 << letters.shape[1], dtype=np.int32), masks)
+    column_counts = ws.column_counts
+    n_counted = 0
+    for j in range(candidates.shape[0]):
+        if known and kub_in[j] < kmin:
+            continue
+        if letter_bound(masks, letters[candidates[j]], n) < kmin:
+            continue
+        column_counts[0, n_counted] = j
+        n_counted += 1
+    skipped = candidates.shape[0] - n_counted
+    stats[3] += skipped
+    no_bounds = np.empty(0, dtype=np.int64)
+    min_excluded = np.int64(INF)
+    t = _count_columns(ws.columns, S, candidates, column_counts[:, :n_counted],
+                       ws.column_bits, all_green, full_split)
+    if t >= 0:
+        return 0, -1, min_excluded, np.int64(1), no_bounds, True, np.int64(column_counts[1, t])
+    local_b = max(np.int64(1), kmin - 1)
+    if skipped > 0:  # (a skipped guess's bound is at least beta, as a scan that gave up)
+        min_excluded = np.int64(beta)
+    nk = 0
+    for t in range(n_counted):
+        g = np.int64(column_counts[1, t])
+        k = np.int64(column_counts[2, t])
+        green = np.int64(column_counts[3, t])
+        kval[g] = k
+        stamp[g] = serial
+        if k - green > local_b:
+            local_b = k - green
+        if k <= 1:
+            continue
+        if k < kmin:
+            if beta < min_excluded:
+                min_excluded = np.int64(beta)
+            continue
+        bound = guess_bound(objective, n, k, green)
+        if bound < beta:
+            keys[nk] = (bound << KEY_BOUND_SHIFT) | g
+            nk += 1
+        elif bound < min_excluded:
+            min_excluded = bound
+    return nk, -1, min_excluded, local_b, no_bounds, True, np.int64(-1)
 
 
 @njit(cache=True)
@@ -962,7 +1037,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     kmin = min_classes(objective, n, beta)
     full_split = only < 0 and not weighted and n <= min(b + 1, FULL_SPLIT_MOST)
     nk, nu, min_excluded, local_b, weighted_bounds, lazy, splitter = _scan_candidates(
-        S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W, full_split)
+        S, d, beta, candidates, kub_in, P, search, objective, only, kmin, weights, W, full_split,
+        guess_of_answer, letters)
     if splitter >= 0:
         value = split_value(objective, n, False)
         _memo_store(memo, h1, h2, meta, value, splitter)
@@ -977,6 +1053,9 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     dedupe = nk > 1 and n >= 4 and d >= dedupe_depth and not hard and not ultra
     sub_candidates = useful[:nu]
     sub_kub = kub[:nu]
+    if nu < 0:  # (a small state's scan keeps no list: its subsets take its own, §3.9)
+        sub_candidates = candidates
+        sub_kub = kub_in
     if local_b > b:
         local_b = b
 
@@ -1273,8 +1352,8 @@ def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n
     edge_feedback, edge_child, stats)`` with the tree arrays as described in
     :mod:`policy_tree.schema` (root = node 0 of the subtree; edge_start has n_nodes + 1
     entries; edge_feedback has P's dtype) and stats int64[4] = (states searched, memo hits,
-    guesses expanded, scans the letter family spared, §3.8). value is ``INF`` and the tree empty if S cannot be won in d
-    guesses.
+    guesses expanded, scans spared by the letter family or the letters' positions, §3.8,
+    §3.9). value is ``INF`` and the tree empty if S cannot be won in d guesses.
     """
     search = Search(new_memo(memo_capacity), new_workspace(d, P.shape[0], P.shape[1], n_patterns),
                     np.zeros(4, dtype=np.int64))
@@ -1386,7 +1465,7 @@ def reset_search(search):
     ws.stamp.fill(-1)
     ws.share[:] = (0, 1, -1)
     ws.shared_keys.fill(NO_SHARED_KEY)
-    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN)
+    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST)
     stats.fill(0)
 
 
