@@ -185,6 +185,34 @@ def test_search_on_kept_memory_equals_a_fresh_search(legacy):
             assert a.dtype == b.dtype and np.array_equal(a, b)
 
 
+def _solve_with_thresholds(wl, limit, mode, settings):
+    """The whole list's tree (search_subtree's result) once per workspace setting of
+    ``family_thresholds`` (root size and state size of the letter family, §3.8; the most
+    answers of the small states' scans, §3.9)."""
+    import numpy as np
+
+    from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
+    from solver.exact.search import new_search, reset_search, search_subtree
+    from solver.game.feedback import feedback_table
+    from solver.game.hashing import zobrist_keys
+    from solver.game.spec import Mode
+
+    spec = Game(wl, limit, mode=Mode(mode))
+    answers = np.arange(wl.n_answers, dtype=np.int32)
+    state, local, guess_of_answer, z1, z2 = _localise(feedback_table(wl), answers,
+                                                       wl.answer_guess_index, zobrist_keys(wl.n_answers))
+    constraint, candidates = allowed_after(spec, [])
+    rules = local_rules(search_rules(spec), answers)
+    results = []
+    for thresholds in settings:
+        search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
+        reset_search(search)
+        search[1][20][:] = thresholds
+        results.append(search_subtree(state, limit, local, guess_of_answer, z1, z2, search,
+                                      spec.objective_id, spec.mode_id, rules, constraint, candidates))
+    return results
+
+
 # Lists large enough that states of 3 answers or more search with cut-offs (kmin > 2).
 FAMILY_CASES = [(40, 150, 400, 5)] + [pytest.param(*case, marks=pytest.mark.slow) for case in
                                      [(41, 150, 400, 5), (42, 180, 300, 5), (45, 150, 300, 6)]]
@@ -200,26 +228,9 @@ def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers
     tests/test_opener_kernel.py (superset_counts)."""
     import numpy as np
 
-    from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
-    from solver.exact.search import new_search, reset_search, search_subtree
-    from solver.game.feedback import feedback_table
-    from solver.game.hashing import zobrist_keys
-
-    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
-    spec = Game(wl, limit)
-    answers = np.arange(wl.n_answers, dtype=np.int32)
-    state, local, guess_of_answer, z1, z2 = _localise(feedback_table(wl), answers,
-                                                       wl.answer_guess_index, zobrist_keys(wl.n_answers))
-    constraint, candidates = allowed_after(spec, [])
-    rules = local_rules(search_rules(spec), answers)
-    results = []
-    for thresholds in ((2, 3, 0), (10**9, 10**9, 0)):  # the family on every state, then off
-        search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
-        reset_search(search)
-        search[1][20][:] = thresholds
-        results.append(search_subtree(state, limit, local, guess_of_answer, z1, z2, search,
-                                      spec.objective_id, spec.mode_id, rules, constraint, candidates))
-    on, off = results
+    # the family on every state, then off (the letter positions' scans off, §3.9)
+    on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
+                                     "normal", [(2, 3, 0), (10**9, 10**9, 0)])
     assert on[5][3] > 0 and off[5][3] == 0  # the family spared scans (and only when on)
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
@@ -355,27 +366,9 @@ def test_letter_bound_changes_no_value_and_no_tree(legacy, seed, n_answers, n_gu
     above hold to the brute force), in normal and hard mode; and they do skip counts."""
     import numpy as np
 
-    from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
-    from solver.exact.search import new_search, reset_search, search_subtree
-    from solver.game.feedback import feedback_table
-    from solver.game.hashing import zobrist_keys
-    from solver.game.spec import Mode
-
-    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
-    spec = Game(wl, limit, mode=Mode(mode))
-    answers = np.arange(wl.n_answers, dtype=np.int32)
-    state, local, guess_of_answer, z1, z2 = _localise(feedback_table(wl), answers,
-                                                       wl.answer_guess_index, zobrist_keys(wl.n_answers))
-    constraint, candidates = allowed_after(spec, [])
-    rules = local_rules(search_rules(spec), answers)
-    results = []
-    for most in (64, 0):  # small states scanned by the bound, then not
-        search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
-        reset_search(search)
-        search[1][20][:] = (10**9, 10**9, most)  # (the letter family off)
-        results.append(search_subtree(state, limit, local, guess_of_answer, z1, z2, search,
-                                      spec.objective_id, spec.mode_id, rules, constraint, candidates))
-    on, off = results
+    # small states scanned by the bound, then not (the letter family off)
+    on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
+                                     mode, [(10**9, 10**9, 64), (10**9, 10**9, 0)])
     assert on[5][3] > 0 and off[5][3] == 0  # counts skipped (and only when on)
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
