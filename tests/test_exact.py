@@ -188,7 +188,8 @@ def test_search_on_kept_memory_equals_a_fresh_search(legacy):
 def _solve_with_thresholds(wl, limit, mode, settings):
     """The whole list's tree (search_subtree's result) once per workspace setting of
     ``family_thresholds`` (root size and state size of the letter family, §3.8; the most
-    answers of the small states' scans, §3.9)."""
+    answers of the small states' scans, §3.9; the fewest answers of a hard- or ultra-hard-mode
+    class whose allowed guesses keep their class counts, §10.1)."""
     import numpy as np
 
     from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
@@ -207,7 +208,7 @@ def _solve_with_thresholds(wl, limit, mode, settings):
     for thresholds in settings:
         search = new_search(limit, wl.n_guesses, wl.n_answers, spec.n_patterns, 1 << 16)
         reset_search(search)
-        search[1][20][:] = thresholds
+        search.ws.family_thresholds[:] = thresholds
         results.append(search_subtree(state, limit, local, guess_of_answer, z1, z2, search,
                                       spec.objective_id, spec.mode_id, rules, constraint, candidates))
     return results
@@ -219,18 +220,21 @@ FAMILY_CASES = [(40, 150, 400, 5)] + [pytest.param(*case, marks=pytest.mark.slow
 
 
 @pytest.mark.parametrize("seed,n_answers,n_guesses,limit", FAMILY_CASES)
+@pytest.mark.parametrize("mode", ["normal", "hard", "ultra"])
 @pytest.mark.kernels
-def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers, n_guesses, limit):
+def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers, n_guesses, limit,
+                                                         mode):
     """The scans skipped by the letter family's class counts (docs/algorithms.md §3.8), forced
     on for every state of 3 answers or more, change neither the value nor the tie-broken tree:
-    the same tree arrays as the search without them (which the tests above hold to the brute
-    force); and they do skip scans. The bound itself is held to the brute force in
+    the same tree arrays as the search without them (which the tests above and
+    tests/test_hard_mode.py, tests/test_ultra_mode.py hold to the brute force), in every mode;
+    and they do skip scans. The bound itself is held to the brute force in
     tests/test_opener_kernel.py (superset_counts)."""
     import numpy as np
 
     # the family on every state, then off (the letter positions' scans off, §3.9)
     on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
-                                     "normal", [(2, 3, 0), (10**9, 10**9, 0)])
+                                     mode, [(2, 3, 0, 0), (10**9, 10**9, 0, 0)])
     assert on[5][3] > 0 and off[5][3] == 0  # the family spared scans (and only when on)
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
@@ -368,8 +372,28 @@ def test_letter_bound_changes_no_value_and_no_tree(legacy, seed, n_answers, n_gu
 
     # small states scanned by the bound, then not (the letter family off)
     on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
-                                     mode, [(10**9, 10**9, 64), (10**9, 10**9, 0)])
+                                     mode, [(10**9, 10**9, 64, 0), (10**9, 10**9, 0, 0)])
     assert on[5][3] > 0 and off[5][3] == 0  # counts skipped (and only when on)
+    assert on[0] == off[0]
+    for a, b in zip(on[1:5], off[1:5]):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", LETTER_CASES)
+@pytest.mark.parametrize("mode", ["hard", "ultra"])
+@pytest.mark.kernels
+def test_carried_class_counts_change_no_hard_mode_value_and_no_tree(legacy, seed, n_answers,
+                                                                    n_guesses, limit, mode):
+    """A hard- or ultra-hard-mode class whose allowed guesses keep their class counts on the
+    state (upper bounds that spare scans, docs/algorithms.md §10.1) gets the value and the
+    tie-broken tree the search without them gets (which tests/test_hard_mode.py and
+    tests/test_ultra_mode.py hold to the brute force); a count carried to the wrong guess
+    fails it."""
+    import numpy as np
+
+    # the letter family and the small states' scans off, so that only the carried counts differ
+    on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
+                                     mode, [(10**9, 10**9, 0, 0), (10**9, 10**9, 0, 10**9)])
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
         assert a.dtype == b.dtype and np.array_equal(a, b)

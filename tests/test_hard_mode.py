@@ -20,7 +20,8 @@ from conftest import random_sub_list
 from naive import INF, table as naive_table, tree_from_arrays
 from naive_hard import HardBruteForce, allowed
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
-from solver.game._hard_mode_kernel import HARD_MODE, filter_allowed, history_constraint
+from solver.game._hard_mode_kernel import (HARD_MODE, filter_allowed, filter_allowed_counted,
+                                            history_constraint)
 from solver.game.errors import HardModeError
 from solver.game.feedback import feedback_code, words_to_letters
 from solver.game.hard_mode import check_hard_mode_history, hard_mode_violation
@@ -60,6 +61,13 @@ def test_filter_and_plain_rule_agree_with_the_definition(played, answer, guess):
     out = np.empty(len(WORDS), dtype=np.int32)
     count = filter_allowed(constraint, letters, np.arange(len(WORDS), dtype=np.int32), out)
     assert (WORDS.index(guess) in set(out[:count].tolist())) == expected
+    # the counted filter keeps the same guesses, in the candidates' order, each with its count
+    candidates = np.arange(len(WORDS), dtype=np.int32)[::-1].copy()
+    kept, kept_counts = np.empty_like(candidates), np.empty_like(candidates)
+    n_kept = filter_allowed_counted(constraint, letters, candidates, 7 * candidates + 3, kept,
+                                    kept_counts)
+    assert kept[:n_kept].tolist() == sorted(out[:count].tolist(), reverse=True)
+    assert kept_counts[:n_kept].tolist() == [7 * g + 3 for g in kept[:n_kept].tolist()]
 
 
 def test_rule_examples():

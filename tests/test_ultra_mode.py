@@ -19,7 +19,8 @@ from naive import INF, table as naive_table, tree_from_arrays
 from naive_hard import allowed as hard_allowed
 from naive_ultra import UltraBruteForce, consistent
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
-from solver.game._hard_mode_kernel import ULTRA_MODE, filter_consistent, pair_feedback
+from solver.game._hard_mode_kernel import (ULTRA_MODE, filter_consistent,
+                                            filter_consistent_counted, pair_feedback)
 from solver.game.errors import HardModeError
 from solver.game.feedback import code_to_text, feedback_code, words_to_letters
 from solver.game.hard_mode import allowed_guesses, check_mode_history, ultra_violation
@@ -56,10 +57,16 @@ def test_filter_and_plain_rule_agree_with_the_definition(played, answer, guess):
     expected = consistent(history, guess)
     assert (ultra_violation(history, guess) is None) == expected
     kept = np.arange(len(WORDS), dtype=np.int32)
+    counts = 7 * kept + 3  # (each guess's label, carried by the counted filter)
     for g, code in history:
         out = np.empty_like(kept)
-        kept = out[:filter_consistent(letters, WORDS.index(g), code, kept, out)].copy()
+        out_counts = np.empty_like(kept)
+        n_kept = filter_consistent_counted(letters, WORDS.index(g), code, kept, counts, out,
+                                           out_counts)
+        assert n_kept == filter_consistent(letters, WORDS.index(g), code, kept, out)
+        kept, counts = out[:n_kept].copy(), out_counts[:n_kept].copy()
     assert (WORDS.index(guess) in set(kept.tolist())) == expected
+    assert counts.tolist() == [7 * g + 3 for g in kept.tolist()]
     if expected:
         assert hard_allowed(history, guess)
 

@@ -39,8 +39,10 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 from solver.exact._search_kernel import insert_largest_first
 from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH, allows,
                                             empty_constraint, filter_allowed,
-                                            filter_consistent, mode_state_key, pair_feedback,
-                                            tighten_constraint, ultra_root_key, ultra_step_key)
+                                            filter_allowed_counted, filter_consistent,
+                                            filter_consistent_counted, mode_state_key,
+                                            pair_feedback, tighten_constraint, ultra_root_key,
+                                            ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 from solver.game._partition_kernel import class_count, partition
 
@@ -268,8 +270,8 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
                     s1, s2 = ultra_step_key(g, present[c], all_green + 1)
                     history_keys[d - 1, 0] = history_keys[d, 0] + s1
                     history_keys[d - 1, 1] = history_keys[d, 1] + s2
-                    na = filter_consistent(letters, g, present[c], sub, allowed_ws[d])
-                    _carry_counts(sub, ksub, allowed_ws[d], na, kallowed_ws[d])
+                    na = filter_consistent_counted(letters, g, present[c], sub, ksub,
+                                                   allowed_ws[d], kallowed_ws[d])
                     won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
                                zobrist2, memo, ws, mode, rules)
                 else:
@@ -283,28 +285,6 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
                 return True
     memo_store(memo, h1, h2, meta, 0, -1)
     return False
-
-
-@njit(cache=True)
-def filter_allowed_counted(constraint, letters, candidates, counts, out, out_counts):
-    """:func:`solver.game._hard_mode_kernel.filter_allowed` that also carries each kept
-    guess's class count; returns how many were kept (order kept)."""
-    n_out = filter_allowed(constraint, letters, candidates, out)
-    _carry_counts(candidates, counts, out, n_out, out_counts)
-    return n_out
-
-
-@njit(cache=True)
-def _carry_counts(candidates, counts, out, n_out, out_counts):
-    """Write into ``out_counts`` the class count (``counts``, aligned with ``candidates``) of
-    each of the ``n_out`` guesses ``out`` kept from ``candidates`` in their order."""
-    # the filters keep the order, so a merge walk recovers each kept guess's position
-    j = 0
-    for i in range(n_out):
-        while candidates[j] != out[i]:
-            j += 1
-        out_counts[i] = counts[j]
-        j += 1
 
 
 @njit(cache=True)
@@ -383,8 +363,8 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
             s1, s2 = ultra_step_key(g, present[c], all_green + 1)
             history_keys[d - 1, 0] = root1 + s1
             history_keys[d - 1, 1] = root2 + s2
-            na = filter_consistent(letters, g, present[c], everything, allowed)
-            _carry_counts(everything, everything_counts, allowed, na, allowed_counts)
+            na = filter_consistent_counted(letters, g, present[c], everything,
+                                           everything_counts, allowed, allowed_counts)
             if not wins(cls, d - 1, allowed[:na], allowed_counts[:na], P, zobrist1, zobrist2,
                         memo, ws, mode, rules):
                 return np.int64(present[c])

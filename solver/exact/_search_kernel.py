@@ -65,7 +65,8 @@ from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
 from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed,
-                                            filter_consistent, mode_state_key,
+                                            filter_allowed_counted, filter_consistent,
+                                            filter_consistent_counted, mode_state_key,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
 from solver.game._partition_kernel import class_count
@@ -106,6 +107,10 @@ DEDUPE_FEW_CODES = 64
 # every state of at least FAMILY_MIN answers under it, before its scan of the candidates.
 FAMILY_ROOT_MIN = 300
 FAMILY_MIN = 24
+# A class searched in hard or ultra-hard mode takes its allowed guesses with their class counts
+# on the state (upper bounds on theirs on the class, §10.1) when it has at least this many
+# answers: every class (tests set it past any class to compare the search without them).
+CARRIED_COUNTS_MIN = 0
 
 
 #: The search's scratch memory (:func:`workspace_arrays`), so that the recursion allocates
@@ -116,14 +121,16 @@ FAMILY_MIN = 24
 #: int32[·, 3**L + 1] a partition's classes; ``bounds`` int64 the classes' bounds; ``present``
 #: int32 the patterns present; ``signatures`` uint64[·, n_guesses] partition signatures (§6);
 #: ``open_classes`` int32 the classes left to search, largest first; ``allowed`` int32 a
-#: class's allowed guesses and ``constraints`` int8[·, WIDTH] the state's constraint (hard
-#: mode, §10.1); ``kval`` int32[·, n_guesses] the class counts by guess index and ``stamp``
-#: int64 the scan that wrote each. Shared: ``branching`` int64[1] the most non-green classes
+#: class's allowed guesses, ``allowed_kub`` int32 their class counts on the state (when known,
+#: §3.7) and ``constraints`` int8[·, WIDTH] the state's constraint (hard mode, §10.1);
+#: ``kval`` int32[·, n_guesses] the class counts by guess index and ``stamp`` int64 the scan
+#: that wrote each. Shared: ``branching`` int64[1] the most non-green classes
 #: any guess makes (§3.7); ``serial`` int64[1] scans so far (the stamps); the letter family
 #: (§3.8): ``family`` uint16[·, n_guesses] (none: off), ``answer_masks`` int64[n_answers],
 #: ``answer_letters`` uint8[n_answers, L], ``upper`` int32[n_guesses] a state's class-count
-#: bounds, ``family_thresholds`` int64[3] (root size, state size; the most answers of a state
-#: whose letters bound the counts, §3.9); the column counts (§4.2):
+#: bounds, ``family_thresholds`` int64[4] (root size, state size; the most answers of a state
+#: whose letters bound the counts, §3.9; the fewest answers of a hard- or ultra-hard-mode class
+#: whose allowed guesses keep their class counts, §10.1); the column counts (§4.2):
 #: ``columns`` the table's transpose (none: off), ``column_bits`` uint64[n_guesses, ⌈3**L/64⌉],
 #: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
 #: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key; a root shared by
@@ -132,7 +139,7 @@ FAMILY_MIN = 24
 #: (value << KEY_SUMSQ_SHIFT | position in the candidate order), in memory the shares map.
 SearchWorkspace = namedtuple("SearchWorkspace", [
     "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
-    "open_classes", "allowed", "constraints", "branching", "kub", "kval", "stamp", "serial",
+    "open_classes", "allowed", "allowed_kub", "constraints", "branching", "kub", "kval", "stamp", "serial",
     "family", "answer_masks", "answer_letters", "upper", "family_thresholds", "columns",
     "column_bits", "column_counts", "history_keys", "share", "shared_keys"])
 
@@ -167,6 +174,7 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((depth + 1, n_guesses), dtype=np.uint64),  # signatures
         np.zeros((depth + 1, n_patterns), dtype=np.int32),  # open_classes
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # allowed
+        np.zeros((depth + 1, n_guesses), dtype=np.int32),  # allowed_kub
         np.zeros((depth + 1, WIDTH), dtype=np.int8),  # constraints
         np.full(1, n_patterns - 1, dtype=np.int64),  # branching
         np.zeros((depth + 1, n_guesses), dtype=np.int32),  # kub
@@ -177,7 +185,8 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros(n_answers, dtype=np.int64),  # answer_masks
         np.zeros((n_answers, 1), dtype=np.uint8),  # answer_letters
         np.zeros(n_guesses, dtype=np.int32),  # upper
-        np.array([FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST], dtype=np.int64),  # family_thresholds
+        np.array([FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN],  # family_thresholds
+                 dtype=np.int64),
         np.zeros((0, n_guesses), dtype=np.uint8),  # columns (none: off; set by with_columns)
         np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # column_bits
         np.zeros((4, n_guesses), dtype=np.int32),  # column_counts
@@ -1101,18 +1110,32 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 cls = members[starts[c]:starts[c + 1]]
                 class_candidates = sub_candidates
                 class_kub = sub_kub
+                # the class's allowed guesses keep their class counts on S, upper bounds on
+                # theirs on the class in any mode (§3.7), when S's scan or its caller's knew them
+                kub_known = (sub_kub.shape[0] == sub_candidates.shape[0]
+                             and cls.shape[0] >= ws.family_thresholds[3])
                 if hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-                    na = filter_allowed(constraints[d - 1], letters, sub_candidates, ws.allowed[d])
+                    if kub_known:
+                        na = filter_allowed_counted(constraints[d - 1], letters, sub_candidates,
+                                                    sub_kub, ws.allowed[d], ws.allowed_kub[d])
+                    else:
+                        na = filter_allowed(constraints[d - 1], letters, sub_candidates,
+                                            ws.allowed[d])
                     class_candidates = ws.allowed[d][:na]
-                    class_kub = sub_kub[:0]
+                    class_kub = ws.allowed_kub[d][:na if kub_known else 0]
                 elif ultra:
                     s1, s2 = ultra_step_key(g, present[c], counts.shape[0])
                     history_keys[d - 1, 0] = history_keys[d, 0] + s1
                     history_keys[d - 1, 1] = history_keys[d, 1] + s2
-                    na = filter_consistent(letters, g, present[c], sub_candidates, ws.allowed[d])
+                    if kub_known:
+                        na = filter_consistent_counted(letters, g, present[c], sub_candidates,
+                                                       sub_kub, ws.allowed[d], ws.allowed_kub[d])
+                    else:
+                        na = filter_consistent(letters, g, present[c], sub_candidates,
+                                               ws.allowed[d])
                     class_candidates = ws.allowed[d][:na]
-                    class_kub = sub_kub[:0]
+                    class_kub = ws.allowed_kub[d][:na if kub_known else 0]
                 v, sub_guess = _search_kub(cls, np.int64(d - 1),
                                            class_cutoff(objective, cut, running, bounds[c]),
                                            class_candidates, class_kub, tables, search, objective,
@@ -1313,8 +1336,7 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     when S is a root state worth them: total objective, normal mode, at least ``ws.family_thresholds[0]``
     answers, P holding S's own columns (a localised table); else ``ws`` as it is."""
     n = S.shape[0]
-    if not (objective == TOTAL and mode != HARD_MODE and mode != ULTRA_MODE
-            and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
+    if not (objective == TOTAL and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
         return ws
     letters = rules.letters
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
@@ -1323,7 +1345,8 @@ def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     family, masks = family_counts(P, answer_letters, ws.counts.shape[1],
                                   new_bits(P.shape[0], ws.counts.shape[1]))
     return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
-                           ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.constraints,
+                           ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
+                           ws.constraints,
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial,
                            family, masks, answer_letters,  # the letter family's, new
                            ws.upper, ws.family_thresholds, ws.columns, ws.column_bits,
@@ -1335,7 +1358,8 @@ def with_columns(P, ws):
     """``ws`` with P's transpose, for the column counts of the scans (docs/algorithms.md §4.2):
     one copy of the table (P.shape[0] · P.shape[1] codes), made once per solve."""
     return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
-                           ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.constraints,
+                           ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
+                           ws.constraints,
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial, ws.family,
                            ws.answer_masks, ws.answer_letters, ws.upper, ws.family_thresholds,
                            np.ascontiguousarray(P.T),  # columns, new
@@ -1465,7 +1489,7 @@ def reset_search(search):
     ws.stamp.fill(-1)
     ws.share[:] = (0, 1, -1)
     ws.shared_keys.fill(NO_SHARED_KEY)
-    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST)
+    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN)
     stats.fill(0)
 
 

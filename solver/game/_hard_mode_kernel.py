@@ -158,6 +158,17 @@ def filter_allowed(constraint, letters, candidates, out):
 
 
 @njit(cache=True)
+def filter_allowed_counted(constraint, letters, candidates, counts, out, out_counts):
+    """:func:`filter_allowed` that also carries each kept guess's class count: ``counts`` is
+    aligned with ``candidates`` and ``out_counts`` gets the kept guesses' (the search's class
+    count bounds, docs/algorithms.md §3.7, hold on any subset whatever the mode). Returns how
+    many were kept (order kept)."""
+    n_out = filter_allowed(constraint, letters, candidates, out)
+    _carry_counts(candidates, counts, out, n_out, out_counts)
+    return n_out
+
+
+@njit(cache=True)
 def constraint_hash(constraint, keys1, keys2):
     """(h1, h2) uint64: the sums of ``keys1``/``keys2`` (uint64[WIDTH, KEY_COLUMNS], column 0
     zero) over the constraint's entries; 0 for the empty constraint."""
@@ -246,6 +257,28 @@ def filter_consistent(letters, g, code, candidates, out):
             out[n_out] = h
             n_out += 1
     return n_out
+
+
+@njit(cache=True)
+def filter_consistent_counted(letters, g, code, candidates, counts, out, out_counts):
+    """:func:`filter_consistent` that also carries each kept guess's class count, as
+    :func:`filter_allowed_counted` does. Returns how many were kept (order kept)."""
+    n_out = filter_consistent(letters, g, code, candidates, out)
+    _carry_counts(candidates, counts, out, n_out, out_counts)
+    return n_out
+
+
+@njit(cache=True)
+def _carry_counts(candidates, counts, out, n_out, out_counts):
+    """Write into ``out_counts`` the class count (``counts``, aligned with ``candidates``) of
+    each of the ``n_out`` guesses ``out`` kept from ``candidates`` in their order."""
+    # the filters keep the order, so a merge walk recovers each kept guess's position
+    j = 0
+    for i in range(n_out):
+        while candidates[j] != out[i]:
+            j += 1
+        out_counts[i] = counts[j]
+        j += 1
 
 
 @njit(cache=True)
