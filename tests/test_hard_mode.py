@@ -21,7 +21,8 @@ from naive import INF, table as naive_table, tree_from_arrays
 from naive_hard import HardBruteForce, allowed
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
 from solver.game._hard_mode_kernel import (HARD_MODE, filter_allowed, filter_allowed_counted,
-                                            history_constraint)
+                                            filter_allowed_packed, history_constraint,
+                                            pack_words)
 from solver.game.errors import HardModeError
 from solver.game.feedback import feedback_code, words_to_letters
 from solver.game.hard_mode import check_hard_mode_history, hard_mode_violation
@@ -68,6 +69,32 @@ def test_filter_and_plain_rule_agree_with_the_definition(played, answer, guess):
                                     kept_counts)
     assert kept[:n_kept].tolist() == sorted(out[:count].tolist(), reverse=True)
     assert kept_counts[:n_kept].tolist() == [7 * g + 3 for g in kept[:n_kept].tolist()]
+    # and so does the filter over the packed words (the search's)
+    packed_kept = np.empty_like(candidates)
+    n_packed = filter_allowed_packed(constraint, pack_words(letters), letters.shape[1], candidates,
+                                     packed_kept)
+    assert packed_kept[:n_packed].tolist() == kept[:n_kept].tolist()
+
+
+@pytest.mark.parametrize("words", ["legacy", "wordfreq-4", "wordfreq-7"])
+def test_packed_filter_equals_the_filter_on_random_histories(words):
+    """The filter over packed words (guard bits, one comparison for every letter count) keeps
+    exactly the guesses the plain filter keeps, after random histories of one to three guesses
+    on lists of four, five and seven letters."""
+    word_list = load_word_list(words)
+    letters = words_to_letters(word_list.guesses)
+    packed = pack_words(letters)
+    rng = np.random.default_rng(11)
+    candidates = np.arange(word_list.n_guesses, dtype=np.int32)
+    plain, fast = np.empty_like(candidates), np.empty_like(candidates)
+    for _ in range(200):
+        answer = word_list.answers[rng.integers(word_list.n_answers)]
+        played = [int(g) for g in rng.integers(word_list.n_guesses, size=rng.integers(1, 4))]
+        constraint = history_constraint(letters, np.array(played), np.array(
+            [feedback_code(word_list.guesses[g], answer) for g in played]))
+        n_plain = filter_allowed(constraint, letters, candidates, plain)
+        n_fast = filter_allowed_packed(constraint, packed, letters.shape[1], candidates, fast)
+        assert n_plain > 0 and fast[:n_fast].tolist() == plain[:n_plain].tolist()
 
 
 def test_rule_examples():

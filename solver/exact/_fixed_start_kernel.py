@@ -326,7 +326,7 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
     caller's check). Returns an int64."""
     memo, ws, stats = search
     hard = mode == HARD_MODE
-    letters, ckeys1, ckeys2, _ = rules
+    letters, ckeys1, ckeys2 = rules.letters, rules.ckeys1, rules.ckeys2
     j = prefix.shape[0]
     counts = ws.counts[d]
     members, starts, found_at = prefix_classes(prefix, P, counts.shape[0])

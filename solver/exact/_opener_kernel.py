@@ -244,7 +244,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     hard = mode == HARD_MODE
     ultra = mode == ULTRA_MODE
     restricted = hard or ultra
-    letters, ckeys1, ckeys2, _ = rules
+    letters = rules.letters
     constraints = ws.constraints
     root_constraint = empty_constraint()
     everything = np.arange(P.shape[0]).astype(np.int32)

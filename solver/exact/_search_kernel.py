@@ -65,7 +65,8 @@ from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
 from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed,
-                                            filter_allowed_counted, filter_consistent,
+                                            filter_allowed_packed,
+                                            filter_allowed_packed_counted, filter_consistent,
                                             filter_consistent_counted, mode_state_key,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_arrays, new_memo
@@ -977,7 +978,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     P, guess_of_answer, zobrist1, zobrist2 = tables
     memo, ws, stats = search
     n = S.shape[0]
-    letters, ckeys1, ckeys2, weights = rules
+    letters, ckeys1, ckeys2, weights = rules.letters, rules.ckeys1, rules.ckeys2, rules.weights
     weighted = objective == WEIGHTED
     if n == 1:
         return (np.int64(weights[S[0]]) if weighted else np.int64(1)), np.int64(guess_of_answer[S[0]])
@@ -1117,11 +1118,12 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 if hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
                     if kub_known:
-                        na = filter_allowed_counted(constraints[d - 1], letters, sub_candidates,
-                                                    sub_kub, ws.allowed[d], ws.allowed_kub[d])
+                        na = filter_allowed_packed_counted(
+                            constraints[d - 1], rules.packed, letters.shape[1], sub_candidates,
+                            sub_kub, ws.allowed[d], ws.allowed_kub[d])
                     else:
-                        na = filter_allowed(constraints[d - 1], letters, sub_candidates,
-                                            ws.allowed[d])
+                        na = filter_allowed_packed(constraints[d - 1], rules.packed,
+                                                   letters.shape[1], sub_candidates, ws.allowed[d])
                     class_candidates = ws.allowed[d][:na]
                     class_kub = ws.allowed_kub[d][:na if kub_known else 0]
                 elif ultra:

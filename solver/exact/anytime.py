@@ -254,7 +254,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
         return
-    from solver.game._hard_mode_kernel import no_constraint
+    from solver.game._hard_mode_kernel import PACKED_WORDS, no_constraint
     from solver.exact.inputs import SearchRules
     from solver.game.hashing import constraint_keys
 
@@ -262,7 +262,8 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     P = np.ascontiguousarray(np.array([[0, 1], [1, 0]], dtype=dtype))
     goa = np.arange(2, dtype=np.int32)
     z1, z2 = np.array([1, 3], dtype=np.uint64), np.array([5, 7], dtype=np.uint64)
-    rules = SearchRules(np.zeros((2, 5), dtype=np.uint8), *constraint_keys(), np.ones(2, dtype=np.int64))
+    rules = SearchRules(np.zeros((2, 5), dtype=np.uint8), *constraint_keys(), np.ones(2, dtype=np.int64),
+                        np.zeros((2, PACKED_WORDS), dtype=np.uint64))
     constraint, allowed = no_constraint(), np.arange(2, dtype=np.int32)
     _candidate_order(S, P, n_patterns)
     search = new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4)

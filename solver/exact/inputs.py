@@ -27,17 +27,22 @@ class SearchRules(NamedTuple):
     ckeys2: np.ndarray
     #: int64[n_answers]: the answers' weights (priors, §10.3; ones without).
     weights: np.ndarray
+    #: uint64[n_guesses, PACKED_WORDS]: the guesses packed for the hard-mode filter
+    #: (:func:`solver.game._hard_mode_kernel.pack_words`).
+    packed: np.ndarray
 
 
 def search_rules(game: Game) -> SearchRules:
     """The ``rules`` argument of the search kernels for ``game``: the letters and constraint
     keys read in hard and ultra-hard mode only, the weights under priors only (§10.1, §10.3);
     the weights are the priors' or ones."""
+    from solver.game._hard_mode_kernel import pack_words
     from solver.game.hard_mode import guess_letters
 
     weights = (np.ascontiguousarray(game.priors.weights, dtype=np.int64) if game.priors is not None
                else np.ones(game.word_list.n_answers, dtype=np.int64))
-    return SearchRules(guess_letters(game.word_list), *constraint_keys(), weights)
+    letters = guess_letters(game.word_list)
+    return SearchRules(letters, *constraint_keys(), weights, pack_words(letters))
 
 
 def local_rules(rules: SearchRules, answers: np.ndarray) -> SearchRules:

@@ -157,6 +157,83 @@ def filter_allowed(constraint, letters, candidates, out):
     return n_out
 
 
+# A word packed for the filter (:func:`pack_words`): word 0 holds its letters, 5 bits per
+# position; words 1 to 3 its letter counts, 5 bits per letter (a..l, m..x, y..z), each count
+# (0..MAX_LENGTH, 4 bits) below a guard bit that a comparison of all fields at once reads.
+PACKED_WORDS = 4
+_FIELD = 5
+_FIELDS_PER_WORD = 12
+
+
+def pack_words(letters):
+    """uint64[n, :data:`PACKED_WORDS`]: the words with ``letters`` (uint8[n, L], L ≤
+    :data:`MAX_LENGTH`) packed for :func:`filter_allowed_packed`. Plain numpy (Python callers:
+    :func:`solver.exact.inputs.search_rules`, once per guess list)."""
+    letters = np.asarray(letters, dtype=np.uint64)
+    packed = np.zeros((letters.shape[0], PACKED_WORDS), dtype=np.uint64)
+    for i in range(letters.shape[1]):
+        packed[:, 0] |= letters[:, i] << np.uint64(_FIELD * i)
+        word = 1 + letters[:, i] // _FIELDS_PER_WORD
+        shift = (letters[:, i] % _FIELDS_PER_WORD) * np.uint64(_FIELD)
+        for w in range(1, PACKED_WORDS):
+            packed[:, w] += np.where(word == w, np.uint64(1) << shift, np.uint64(0))
+    return packed
+
+
+@njit(cache=True)
+def _packed_constraint(constraint, length):
+    """The constraint in :func:`pack_words`' layout: (green mask, green letters, the least
+    counts in words 1..3 as uint64[PACKED_WORDS], the guard bits of a counts word)."""
+    green_mask = np.uint64(0)
+    green_value = np.uint64(0)
+    for i in range(length):
+        if constraint[i] >= 0:
+            green_mask |= np.uint64(31) << np.uint64(_FIELD * i)
+            green_value |= np.uint64(constraint[i]) << np.uint64(_FIELD * i)
+    need = np.zeros(PACKED_WORDS, dtype=np.uint64)
+    guards = np.uint64(0)
+    for f in range(_FIELDS_PER_WORD):
+        guards |= np.uint64(16) << np.uint64(_FIELD * f)
+    for c in range(26):
+        need[1 + c // _FIELDS_PER_WORD] |= (np.uint64(constraint[MAX_LENGTH + c])
+                                            << np.uint64(_FIELD * (c % _FIELDS_PER_WORD)))
+    return green_mask, green_value, need, guards
+
+
+@njit(cache=True)
+def filter_allowed_packed(constraint, packed, length, candidates, out):
+    """:func:`filter_allowed` over the words packed by :func:`pack_words` (``packed``, words of
+    ``length`` letters): the same guesses, in the same order, a few word operations each. A
+    count field with its guard bit set, less a needed count, keeps the guard bit exactly when
+    the count is at least the need (both at most MAX_LENGTH < 16, so no field borrows from the
+    next). Returns how many were kept."""
+    green_mask, green_value, need, guards = _packed_constraint(constraint, length)
+    n_out = 0
+    need1 = need[1]
+    need2 = need[2]
+    need3 = need[3]
+    for j in range(candidates.shape[0]):
+        h = candidates[j]
+        # (branch-free: a guess is kept or not by arithmetic, and written either way)
+        ok = (((packed[h, 0] & green_mask) ^ green_value)
+              | ((((packed[h, 1] | guards) - need1) & guards) ^ guards)
+              | ((((packed[h, 2] | guards) - need2) & guards) ^ guards)
+              | ((((packed[h, 3] | guards) - need3) & guards) ^ guards)) == 0
+        out[n_out] = h
+        n_out += 1 if ok else 0
+    return n_out
+
+
+@njit(cache=True)
+def filter_allowed_packed_counted(constraint, packed, length, candidates, counts, out,
+                                  out_counts):
+    """:func:`filter_allowed_packed` that also carries each kept guess's class count, as
+    :func:`filter_allowed_counted` does. Returns how many were kept (order kept)."""
+    n_out = filter_allowed_packed(constraint, packed, length, candidates, out)
+    _carry_counts(candidates, counts, out, n_out, out_counts)
+    return n_out
+
+
 @njit(cache=True)
 def filter_allowed_counted(constraint, letters, candidates, counts, out, out_counts):
     """:func:`filter_allowed` that also carries each kept guess's class count: ``counts`` is
