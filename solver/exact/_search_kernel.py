@@ -1335,8 +1335,9 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
 @njit(cache=True)
 def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
     """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8)
-    when S is a root state worth them: total objective, normal mode, at least ``ws.family_thresholds[0]``
-    answers, P holding S's own columns (a localised table); else ``ws`` as it is."""
+    when S is a root state worth them: total objective (any mode: class counts do not depend on
+    the guesses a history allows), at least ``ws.family_thresholds[0]`` answers, P holding S's
+    own columns (a localised table); else ``ws`` as it is."""
     n = S.shape[0]
     if not (objective == TOTAL and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
         return ws

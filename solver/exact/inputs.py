@@ -36,13 +36,12 @@ def search_rules(game: Game) -> SearchRules:
     """The ``rules`` argument of the search kernels for ``game``: the letters and constraint
     keys read in hard and ultra-hard mode only, the weights under priors only (§10.1, §10.3);
     the weights are the priors' or ones."""
-    from solver.game._hard_mode_kernel import pack_words
-    from solver.game.hard_mode import guess_letters
+    from solver.game.hard_mode import guess_letters, packed_guesses
 
     weights = (np.ascontiguousarray(game.priors.weights, dtype=np.int64) if game.priors is not None
                else np.ones(game.word_list.n_answers, dtype=np.int64))
-    letters = guess_letters(game.word_list)
-    return SearchRules(letters, *constraint_keys(), weights, pack_words(letters))
+    return SearchRules(guess_letters(game.word_list), *constraint_keys(), weights,
+                       packed_guesses(game.word_list))
 
 
 def local_rules(rules: SearchRules, answers: np.ndarray) -> SearchRules:

@@ -183,21 +183,29 @@ def pack_words(letters):
 @njit(cache=True)
 def _packed_constraint(constraint, length):
     """The constraint in :func:`pack_words`' layout: (green mask, green letters, the least
-    counts in words 1..3 as uint64[PACKED_WORDS], the guard bits of a counts word)."""
+    counts in words 1, 2 and 3, the guard bits of a counts word), all uint64."""
     green_mask = np.uint64(0)
     green_value = np.uint64(0)
     for i in range(length):
         if constraint[i] >= 0:
             green_mask |= np.uint64(31) << np.uint64(_FIELD * i)
             green_value |= np.uint64(constraint[i]) << np.uint64(_FIELD * i)
-    need = np.zeros(PACKED_WORDS, dtype=np.uint64)
     guards = np.uint64(0)
     for f in range(_FIELDS_PER_WORD):
         guards |= np.uint64(16) << np.uint64(_FIELD * f)
+    need1 = np.uint64(0)  # (three integers, not an array: the filter runs per class searched)
+    need2 = np.uint64(0)
+    need3 = np.uint64(0)
     for c in range(26):
-        need[1 + c // _FIELDS_PER_WORD] |= (np.uint64(constraint[MAX_LENGTH + c])
-                                            << np.uint64(_FIELD * (c % _FIELDS_PER_WORD)))
-    return green_mask, green_value, need, guards
+        field = np.uint64(constraint[MAX_LENGTH + c]) << np.uint64(_FIELD * (c % _FIELDS_PER_WORD))
+        word = 1 + c // _FIELDS_PER_WORD
+        if word == 1:
+            need1 |= field
+        elif word == 2:
+            need2 |= field
+        else:
+            need3 |= field
+    return green_mask, green_value, need1, need2, need3, guards
 
 
 @njit(cache=True)
@@ -207,11 +215,8 @@ def filter_allowed_packed(constraint, packed, length, candidates, out):
     count field with its guard bit set, less a needed count, keeps the guard bit exactly when
     the count is at least the need (both at most MAX_LENGTH < 16, so no field borrows from the
     next). Returns how many were kept."""
-    green_mask, green_value, need, guards = _packed_constraint(constraint, length)
+    green_mask, green_value, need1, need2, need3, guards = _packed_constraint(constraint, length)
     n_out = 0
-    need1 = need[1]
-    need2 = need[2]
-    need3 = need[3]
     for j in range(candidates.shape[0]):
         h = candidates[j]
         # (branch-free: a guess is kept or not by arithmetic, and written either way)

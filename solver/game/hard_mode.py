@@ -133,14 +133,28 @@ def history_constraint(word_list, history) -> np.ndarray:
 
 
 _LETTERS: dict[str, np.ndarray] = {}
+_PACKED: dict[str, np.ndarray] = {}
+
+
+def _once_per_list(cache: dict, word_list, compute) -> np.ndarray:
+    """``compute()`` for the newest guess list only: kept in ``cache`` under the list's hash."""
+    key = word_list.guesses_sha256
+    if key not in cache:
+        cache.clear()
+        cache[key] = compute()
+    return cache[key]
 
 
 def guess_letters(word_list) -> np.ndarray:
     """uint8[n_guesses, L]: the guesses' letters as 0..25 (computed once per guess list)."""
     from solver.game.feedback import words_to_letters
 
-    key = word_list.guesses_sha256
-    if key not in _LETTERS:
-        _LETTERS.clear()
-        _LETTERS[key] = words_to_letters(word_list.guesses)
-    return _LETTERS[key]
+    return _once_per_list(_LETTERS, word_list, lambda: words_to_letters(word_list.guesses))
+
+
+def packed_guesses(word_list) -> np.ndarray:
+    """uint64[n_guesses, PACKED_WORDS]: the guesses packed for the search's hard-mode filter
+    (:func:`solver.game._hard_mode_kernel.pack_words`; computed once per guess list)."""
+    from solver.game._hard_mode_kernel import pack_words
+
+    return _once_per_list(_PACKED, word_list, lambda: pack_words(guess_letters(word_list)))
