@@ -302,6 +302,65 @@ def test_a_killed_proof_leaves_no_worker_behind(tmp_path):
                 pass
 
 
+def _one_long_step(seconds: float):
+    """A search child's steps: its process id, then one step nothing inside can interrupt
+    early (as a numba kernel: a Python signal handler would wait for it)."""
+    yield os.getpid()
+    time.sleep(seconds)
+    yield None
+
+
+_PARENT_OF_A_STREAM = """
+import os, time
+from solver.exact.executor import Stream
+
+def _one_long_step(seconds):
+    yield os.getpid()
+    time.sleep(seconds)
+    yield None
+
+with Stream(_one_long_step, (300,), time.monotonic() + 300) as items:
+    print(next(iter(items)), flush=True)
+    time.sleep(300)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_search_child_dies_on_sigterm_and_with_its_parent():
+    """The anytime search's child (``executor.Stream``) ends at once on SIGTERM even when its
+    parent handles SIGTERM (the web server's pebble workers do, and a forked child inherits
+    the handler: it ran only after the kernel, minutes later), and dies when its parent is
+    killed (a worker stopped because its client hung up): no search is left running unwatched."""
+    from solver.exact.executor import Stream
+
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as a parent that handles it
+    try:
+        stream = Stream(_one_long_step, (300,), time.monotonic() + 300)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    with stream:
+        items = iter(stream)
+        child = next(items)
+        os.kill(child, signal.SIGTERM)
+        stream._child.join(timeout=30)  # a bounded wait, not a timing: it dies at once
+        assert stream._child.exitcode == -signal.SIGTERM
+
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT_OF_A_STREAM], cwd=ROOT, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        child = int(parent.stdout.readline())
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and _alive(child):
+            time.sleep(0.05)
+        assert not _alive(child)
+    finally:
+        parent.kill()
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("where", ["fifo", "/dev/zero", "stdin"])
 def test_a_grid_that_is_no_file_or_endless_is_refused(tmp_path, where):
     """`analyse --grid` reads through the one bounded reader: a FIFO and a device are refused

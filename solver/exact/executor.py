@@ -231,7 +231,8 @@ class Stream:
     def __init__(self, steps, args: tuple, deadline: float):
         context = _context()
         self._receiver, sender = context.Pipe(duplex=False)
-        self._child = context.Process(target=_stream_child, daemon=True, args=(sender, steps, args))
+        self._child = context.Process(target=_stream_child, daemon=True,
+                                      args=(sender, steps, args, os.getpid()))
         self._child.start()
         sender.close()
         self._deadline = deadline
@@ -269,9 +270,17 @@ class Stream:
         self.close()
 
 
-def _stream_child(conn, steps, args: tuple) -> None:
+def _stream_child(conn, steps, args: tuple, parent: int) -> None:
     """Child process of :func:`stream`: send ``("item", x)`` for each item, then ``("end",
-    None)``, or ``("error", text)`` on any failure."""
+    None)``, or ``("error", text)`` on any failure. SIGTERM kills it at once, and it dies
+    with ``parent``: a forked child inherits its parent's SIGTERM handler (the web server's
+    pebble workers install one), which Python runs only once the numba kernel returns, minutes
+    later; the worker's handler waits for it, until pebble kills the worker, which left the
+    child searching on, unwatched."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
     try:
         for item in steps(*args):
             conn.send(("item", item))
