@@ -17,14 +17,16 @@ move (as python -m tools.assist and python -m tools.analyse, whose functions the
 endpoints call). Normal and hard mode; lost games are analysed too; a shared grid can be
 pasted. After an opener with no shipped or cached tree, the state asked is searched within
 the request's budget (never the opener's whole tree first), and the opener's tree is built in
-the background (one at a time, at most 4 waiting, 1 per client) for the game's analysis.
+the background (at most 4 waiting, 1 per client) for the game's analysis.
 
 The work runs in worker processes, never in the server's: two answer lookups from the
 decision trees (milliseconds, never behind a search), --search-workers run searches (states
-off every tree, analyses), one builds openers' trees in the background. A next guess on a tree
-is answered at once; its alternatives, when not yet proven, follow from a background search
-(the page fills them in as they arrive). A worker killed from outside is replaced; the
-request it was running is answered with a 503 ("try again"), never left hanging.
+off every tree, analyses), --build-workers [1] build openers' trees in the background at the
+lowest priority (0: none are built; such states are searched each time they are asked). A
+next guess on a tree is answered at once; its alternatives, when not yet proven, follow from
+a background search (the page fills them in as they arrive). A worker killed from outside
+is replaced; the request it was running is answered with a 503 ("try again"), never left
+hanging.
 
 Limits (defaults in brackets; past a client's own limit: HTTP 429, past the server's: 503):
   lookups          8 per client address, 64 in all, waiting or running
@@ -64,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the most seconds a request may give the exact search (default 5)")
     parser.add_argument("--search-workers", type=_cli.whole(1, 256), default=2, metavar="N",
                         help="worker processes for searches (default 2)")
+    parser.add_argument("--build-workers", type=_cli.whole(0, 256), default=1, metavar="N",
+                        help="worker processes building new openers' trees in the background, at the "
+                             "lowest priority (default 1; 0: none are built)")
     parser.add_argument("--per-client", type=_cli.whole(1, 256), default=2, metavar="N",
                         help="searches one client address may have running or waiting (default 2)")
     parser.add_argument("--queue", type=_cli.whole(0, 256), default=8, metavar="N",
@@ -98,8 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     lists = [name.strip() for name in args.words.split(",") if name.strip()]
     sock = listening_socket(args.host, args.port)
     app = create_app(lists, budget_cap=args.budget_cap, search_workers=args.search_workers,
-                     per_client=args.per_client, queue=args.queue, allow_hosts=args.allow_host,
-                     body_timeout=args.body_timeout)
+                     build_workers=args.build_workers, per_client=args.per_client, queue=args.queue,
+                     allow_hosts=args.allow_host, body_timeout=args.body_timeout)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"serving http://{shown}:{args.port}/ (Ctrl-C stops)", flush=True)
     # h11 with a deadline on the headers (uvicorn has none: solver.web.http); uvicorn's own

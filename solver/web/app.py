@@ -221,7 +221,7 @@ async def _read_json(request: Request) -> dict:
 
 
 def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_CAP, warm: bool = True,
-               search_workers: int = 2, per_client: int = 2, queue: int = 8,
+               search_workers: int = 2, build_workers: int = 1, per_client: int = 2, queue: int = 8,
                allow_hosts=(), body_timeout: float = BODY_TIMEOUT) -> Starlette:
     """The ASGI app serving the page for the shipped ``lists``.
 
@@ -229,7 +229,7 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
         lists: shipped word lists' names offered (the first is the page's default).
         budget_cap: the most seconds a request may give the search (> 0).
         warm: start the worker processes and load the kernels now (else at the first request).
-        search_workers, per_client, queue: see :class:`solver.web.lanes.Lanes`.
+        search_workers, build_workers, per_client, queue: see :class:`solver.web.lanes.Lanes`.
         allow_hosts: ``Host`` names accepted besides :data:`LOCAL_HOSTS` (a request naming
             another host gets a 400, so that other web pages cannot drive this server).
         body_timeout: seconds a request's body may take to arrive (> 0; more: 408).
@@ -252,8 +252,8 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
     if isinstance(body_timeout, bool) or not isinstance(body_timeout, (int, float)) \
             or not math.isfinite(body_timeout) or not 0 < body_timeout <= 3600:
         raise InputError(f"the body timeout must be a number of seconds in (0, 3600], got {body_timeout!r}")
-    for label, value, least in (("search workers", search_workers, 1), ("searches per client", per_client, 1),
-                                ("queue", queue, 0)):
+    for label, value, least in (("search workers", search_workers, 1), ("build workers", build_workers, 0),
+                                ("searches per client", per_client, 1), ("queue", queue, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 256:
             raise InputError(f"{label} must be a whole number from {least} to 256, got {value!r}")
     from solver.game.wordlists import load_word_list
@@ -266,7 +266,8 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
                 f"{name!r} has {words.word_length}-letter words, but the page plays "
                 f"{PAGE_WORD_LENGTH}-letter Wordle only (its board, keyboard and shared grids): offer "
                 f"{', '.join(five)}; `python -m tools.assist --words {name}` plays {name}")
-    lanes = Lanes(lists, search_workers=search_workers, per_client=per_client, queue=queue)
+    lanes = Lanes(lists, search_workers=search_workers, build_workers=build_workers, per_client=per_client,
+                  queue=queue)
     if warm:
         lanes.warm()
 

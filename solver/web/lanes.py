@@ -97,13 +97,16 @@ class Lanes:
     Args:
         lists: the word lists' names, as offered by the page.
         search_workers: processes of the search lane (≥ 1).
+        build_workers: processes of the build lane (≥ 0; 0: no lane, no opener's tree is built).
         per_client: searches one client address may have running or waiting (≥ 1).
         queue: searches that may wait for a free search process (≥ 0).
     """
 
-    def __init__(self, lists, *, search_workers: int = 2, per_client: int = 2, queue: int = 8):
+    def __init__(self, lists, *, search_workers: int = 2, build_workers: int = 1, per_client: int = 2,
+                 queue: int = 8):
         self.lists = tuple(lists)
-        self.sizes = {"lookup": LOOKUP_WORKERS, "search": search_workers, "build": 1}
+        sizes = {"lookup": LOOKUP_WORKERS, "search": search_workers, "build": build_workers}
+        self.sizes = {role: size for role, size in sizes.items() if size > 0}  # 0 build workers: no lane
         self.pools = {role: self._new_pool(role) for role in self.sizes}
         self.builds: dict[tuple, tuple] = {}  # (words, mode, opener) -> (client, future)
         self.search_workers, self.per_client, self.queue = search_workers, per_client, queue
@@ -325,7 +328,7 @@ class Lanes:
         from solver.web import work
 
         key = (words, mode, opener)
-        if key in self.builds or len(self.builds) >= BUILD_QUEUE:
+        if "build" not in self.pools or key in self.builds or len(self.builds) >= BUILD_QUEUE:
             return
         if sum(who == client for who, _ in self.builds.values()) >= BUILDS_PER_CLIENT:
             return

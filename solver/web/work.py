@@ -106,7 +106,8 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float,
     """A request answered from the trees alone, if it can be; the alternatives are ranked for
     at most ``rank_seconds`` (0: not at all unless trivial, so that the answer is at once).
 
-    Returns ``(route, json, opener)``: route ``"answer"`` (exact, alternatives complete),
+    Returns ``(route, json, opener)``: route ``"answer"`` (exact, alternatives complete or, for
+    the empty history, the book's openers: all a search would find),
     ``"partial"`` (the next guess and its value exact, the alternatives the best found in
     ``rank_seconds``) or ``"search"`` (json None: off every tree, or an analysis); and the
     history's opener when the book has no tree of it (one that wins every game), else None.
@@ -131,7 +132,10 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float,
     if advice.status != EXACT and advice.status != SOLVED:
         return "search", None, opener
     complete = advice.alternatives_complete or top == 0 or advice.next_guess is None
-    return ("answer" if complete else "partial"), advice.to_json(), opener
+    # the empty history's alternatives are the book's openers, whatever the budget
+    # (ExactService._root; the opener proof ranks the rest): a search would add nothing
+    final = complete or not steps
+    return ("answer" if final else "partial"), advice.to_json(), opener
 
 
 def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) -> dict:
