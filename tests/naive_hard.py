@@ -8,7 +8,10 @@ of the state, as the definition says, with no pruning at all.
 
 from __future__ import annotations
 
+import numpy as np
+
 from naive import INF, classes, first_optimal, tie_break
+from solver.game._hard_mode_kernel import MAX_LENGTH  # the constraint row's layout
 
 
 def colours(code: int, length: int) -> list[str]:
@@ -27,6 +30,19 @@ def allowed(history, guess: str) -> bool:
             if guess.count(letter) < shown:
                 return False
     return True
+
+
+def filter_allowed(constraint, letters, candidates) -> np.ndarray:
+    """The guesses of ``candidates`` (in their order) that meet ``constraint`` (int8 row: a
+    letter or -1 per position, then a least count per letter a..z), read plainly from the
+    letters (uint8[n_guesses, L]): the twin of the kernels' packed filter."""
+    letters = np.asarray(letters)[candidates]
+    length = letters.shape[1]
+    greens = constraint[:length]
+    keeps_greens = np.all((greens < 0) | (letters == greens), axis=1)
+    counts = np.stack([(letters == c).sum(axis=1) for c in range(26)], axis=1)
+    has_letters = np.all(counts >= constraint[MAX_LENGTH:MAX_LENGTH + 26], axis=1)
+    return np.asarray(candidates)[keeps_greens & has_letters]
 
 
 class HardBruteForce:

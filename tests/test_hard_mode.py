@@ -18,10 +18,10 @@ import msgpack
 
 from conftest import random_sub_list
 from naive import INF, table as naive_table, tree_from_arrays
-from naive_hard import HardBruteForce, allowed
+from naive_hard import HardBruteForce, allowed, filter_allowed
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
-from solver.game._hard_mode_kernel import (HARD_MODE, filter_allowed, filter_allowed_counted,
-                                            filter_allowed_packed, history_constraint,
+from solver.game._hard_mode_kernel import (HARD_MODE, filter_allowed_packed,
+                                            filter_allowed_packed_counted, history_constraint,
                                             pack_words)
 from solver.game.errors import HardModeError
 from solver.game.feedback import feedback_code, words_to_letters
@@ -59,21 +59,19 @@ def test_filter_and_plain_rule_agree_with_the_definition(played, answer, guess):
     letters = words_to_letters(WORDS)
     constraint = history_constraint(letters, np.array([WORDS.index(g) for g in played]),
                                     np.array([c for _, c in history]))
-    out = np.empty(len(WORDS), dtype=np.int32)
-    count = filter_allowed(constraint, letters, np.arange(len(WORDS), dtype=np.int32), out)
-    assert (WORDS.index(guess) in set(out[:count].tolist())) == expected
-    # the counted filter keeps the same guesses, in the candidates' order, each with its count
+    plain = filter_allowed(constraint, letters, np.arange(len(WORDS), dtype=np.int32))
+    assert (WORDS.index(guess) in set(plain.tolist())) == expected
+    # the kernels' filter (over packed words) keeps the same guesses, in the candidates' order,
+    # and its counted twin each with its count
     candidates = np.arange(len(WORDS), dtype=np.int32)[::-1].copy()
+    packed = pack_words(letters)
     kept, kept_counts = np.empty_like(candidates), np.empty_like(candidates)
-    n_kept = filter_allowed_counted(constraint, letters, candidates, 7 * candidates + 3, kept,
-                                    kept_counts)
-    assert kept[:n_kept].tolist() == sorted(out[:count].tolist(), reverse=True)
+    n_kept = filter_allowed_packed(constraint, packed, letters.shape[1], candidates, kept)
+    assert kept[:n_kept].tolist() == sorted(plain.tolist(), reverse=True)
+    n_counted = filter_allowed_packed_counted(constraint, packed, letters.shape[1], candidates,
+                                              7 * candidates + 3, kept, kept_counts)
+    assert n_counted == n_kept and kept[:n_kept].tolist() == sorted(plain.tolist(), reverse=True)
     assert kept_counts[:n_kept].tolist() == [7 * g + 3 for g in kept[:n_kept].tolist()]
-    # and so does the filter over the packed words (the search's)
-    packed_kept = np.empty_like(candidates)
-    n_packed = filter_allowed_packed(constraint, pack_words(letters), letters.shape[1], candidates,
-                                     packed_kept)
-    assert packed_kept[:n_packed].tolist() == kept[:n_kept].tolist()
 
 
 @pytest.mark.parametrize("words", ["legacy", "wordfreq-4", "wordfreq-7"])
@@ -86,15 +84,15 @@ def test_packed_filter_equals_the_filter_on_random_histories(words):
     packed = pack_words(letters)
     rng = np.random.default_rng(11)
     candidates = np.arange(word_list.n_guesses, dtype=np.int32)
-    plain, fast = np.empty_like(candidates), np.empty_like(candidates)
+    fast = np.empty_like(candidates)
     for _ in range(200):
         answer = word_list.answers[rng.integers(word_list.n_answers)]
         played = [int(g) for g in rng.integers(word_list.n_guesses, size=rng.integers(1, 4))]
         constraint = history_constraint(letters, np.array(played), np.array(
             [feedback_code(word_list.guesses[g], answer) for g in played]))
-        n_plain = filter_allowed(constraint, letters, candidates, plain)
+        plain = filter_allowed(constraint, letters, candidates)
         n_fast = filter_allowed_packed(constraint, packed, letters.shape[1], candidates, fast)
-        assert n_plain > 0 and fast[:n_fast].tolist() == plain[:n_plain].tolist()
+        assert plain.size > 0 and fast[:n_fast].tolist() == plain.tolist()
 
 
 def test_rule_examples():

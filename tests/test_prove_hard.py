@@ -9,11 +9,11 @@ import pytest
 
 from conftest import random_sub_list
 from naive import INF, table as naive_table
-from naive_hard import HardBruteForce
+from naive_hard import HardBruteForce, filter_allowed
 from solver.exact._opener_kernel import class_bound, class_bound_allowed, new_bound_scratch
 from solver.exact.inputs import search_rules
 from solver.exact.proofs.total import prove
-from solver.game._hard_mode_kernel import filter_allowed, no_constraint, tighten_constraint
+from solver.game._hard_mode_kernel import no_constraint, tighten_constraint
 from solver.game.feedback import feedback_table
 from solver.game.spec import Game
 from solver.game.wordlists import load_word_list
@@ -38,7 +38,6 @@ def root_class_bounds(wl, limit):
     bits = scratch[0]
     counts = np.zeros(n_patterns, dtype=np.int32)
     everything = np.arange(wl.n_guesses, dtype=np.int32)
-    allowed = np.empty(wl.n_guesses, dtype=np.int32)
     constraint = np.empty_like(no_constraint())
     brute = HardBruteForce(wl.guesses, wl.answers, naive_table(wl.guesses, wl.answers))
     all_guesses = frozenset(range(wl.n_guesses))
@@ -50,8 +49,8 @@ def root_class_bounds(wl, limit):
             cls = np.array(members, dtype=np.int32)
             every, _ = class_bound(cls, table, transposed, wl.answer_guess_index, 0, scratch, counts)
             tighten_constraint(no_constraint(), letters[g], code, constraint)
-            n_allowed = filter_allowed(constraint, letters, everything, allowed)
-            restricted, _ = class_bound_allowed(cls, allowed[:n_allowed], table, transposed,
+            allowed = filter_allowed(constraint, letters, everything)
+            restricted, _ = class_bound_allowed(cls, allowed, table, transposed,
                                                 wl.answer_guess_index, 0, bits, counts)
             exact, _ = brute.best(tuple(members), brute.after(all_guesses, g, code), limit - 1)
             rows.append((g, code, tuple(members), int(every), int(restricted), exact))

@@ -34,7 +34,7 @@ from solver.exact._family_kernel import bits_set, column_bits
 from solver.exact._objective_kernel import INF
 from solver.exact._opener_kernel import class_bound
 from solver.exact._search_kernel import _answer_splitter, search_class
-from solver.game._hard_mode_kernel import (HARD_MODE, empty_constraint, filter_allowed,
+from solver.game._hard_mode_kernel import (HARD_MODE, empty_constraint, filter_allowed_packed,
                                             mode_state_key, tighten_constraint)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 
@@ -88,10 +88,11 @@ def class_constraint(prefix, answer, P, letters, out):
 
 
 @njit(cache=True)
-def blind_allowed(prefix, candidates, P, letters, n_patterns):
+def blind_allowed(prefix, candidates, P, letters, packed, n_patterns):
     """The guesses of ``candidates`` (int32, in their order) that hard mode allows after the
     guesses ``prefix`` whatever their colours: allowed by the constraint of every joint class
-    of the answers that no prefix word wins (§9.6). Returns an int32 array."""
+    of the answers that no prefix word wins (§9.6). ``letters`` and ``packed`` are the
+    guesses' (:class:`~solver.exact.inputs.SearchRules`). Returns an int32 array."""
     members, starts, found_at = prefix_classes(prefix, P, n_patterns)
     allowed = candidates.copy()
     n = allowed.shape[0]
@@ -101,7 +102,7 @@ def blind_allowed(prefix, candidates, P, letters, n_patterns):
         if found_at[c] > 0 or n == 0:
             continue
         class_constraint(prefix, members[starts[c]], P, letters, constraint)
-        n = filter_allowed(constraint, letters, allowed[:n], out)
+        n = filter_allowed_packed(constraint, packed, letters.shape[1], allowed[:n], out)
         allowed[:n] = out[:n]
     return allowed[:n].copy()
 
@@ -387,7 +388,8 @@ def prefix_value(prefix, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, se
         if hard:
             ws.constraints[d][:] = constraints[c]
             allowed = np.empty(P.shape[0], dtype=np.int32)
-            candidates = allowed[:filter_allowed(constraints[c], letters, everything, allowed)]
+            candidates = allowed[:filter_allowed_packed(constraints[c], rules.packed, letters.shape[1],
+                                                        everything, allowed)]
         running = search_class(members[starts[c]:starts[c + 1]], d, beta, running, bounds[c],
                                candidates, P, guess_of_answer, zobrist1, zobrist2, search,
                                objective, mode, rules)

@@ -38,8 +38,8 @@ from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with 
 
 from solver.exact._search_kernel import insert_largest_first
 from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH, allows,
-                                            empty_constraint, filter_allowed,
-                                            filter_allowed_counted, filter_consistent,
+                                            empty_constraint, filter_allowed_packed,
+                                            filter_allowed_packed_counted, filter_consistent,
                                             filter_consistent_counted, mode_state_key,
                                             pair_feedback, tighten_constraint, ultra_root_key,
                                             ultra_step_key)
@@ -262,8 +262,8 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
                                       letters, g, present[c]) >= 0
                 elif hard:
                     tighten_constraint(constraints[d], letters[g], present[c], constraints[d - 1])
-                    na = filter_allowed_counted(constraints[d - 1], letters, sub, ksub,
-                                                allowed_ws[d], kallowed_ws[d])
+                    na = filter_allowed_packed_counted(constraints[d - 1], rules.packed, letters.shape[1],
+                                                       sub, ksub, allowed_ws[d], kallowed_ws[d])
                     won = wins(cls, d - 1, allowed_ws[d][:na], kallowed_ws[d][:na], P, zobrist1,
                                zobrist2, memo, ws, mode, rules)
                 elif ultra:
@@ -338,7 +338,8 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
         rank = np.int64(0)
         if hard and d - 1 >= 3:
             tighten_constraint(root, letters[g], present[c], constraints[d - 1])
-            rank = np.int64(filter_allowed(constraints[d - 1], letters, everything, allowed))
+            rank = np.int64(filter_allowed_packed(constraints[d - 1], rules.packed, letters.shape[1],
+                                                  everything, allowed))
         elif ultra and d - 1 >= 3:
             rank = np.int64(filter_consistent(letters, g, present[c], everything, allowed))
         keys[n_keys] = (rank << 20) | np.int64(a)
@@ -354,8 +355,8 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
             return np.int64(present[c])
         if hard:
             tighten_constraint(root, letters[g], present[c], constraints[d - 1])
-            na = filter_allowed_counted(constraints[d - 1], letters, everything,
-                                        everything_counts, allowed, allowed_counts)
+            na = filter_allowed_packed_counted(constraints[d - 1], rules.packed, letters.shape[1],
+                                               everything, everything_counts, allowed, allowed_counts)
             if not wins(cls, d - 1, allowed[:na], allowed_counts[:na], P, zobrist1, zobrist2,
                         memo, ws, mode, rules):
                 return np.int64(present[c])

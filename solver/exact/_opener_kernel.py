@@ -32,7 +32,7 @@ from solver.exact._objective_kernel import (INF, class_base, guess_bound,
 from solver.exact._search_kernel import (_answer_splitter, _split_stats, class_key, partition_at,
                                          evaluate_guess, insert_largest_first, search_class)
 from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, empty_constraint,
-                                            filter_allowed, filter_consistent,
+                                            filter_allowed_packed, filter_consistent,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
 from solver.exact._family_kernel import (FAMILY_ABSENT, FAMILY_POSITIONS,  # noqa: F401
@@ -299,7 +299,8 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             # constraint allows (tighter); the bound alone stays the one over every guess, so
             # the bounds the openers table reports do not change with this
             if hard:
-                n_allowed = filter_allowed(constraints[d - 1], letters, everything, allowed)
+                n_allowed = filter_allowed_packed(constraints[d - 1], rules.packed, letters.shape[1],
+                                                  everything, allowed)
             else:
                 n_allowed = filter_consistent(letters, g, present[c], everything, allowed)
             lb, splitter = class_bound_allowed(cls, allowed[:n_allowed], P, PT, guess_of_answer,
@@ -339,7 +340,8 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         candidates = everything
         if hard:
             tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
-            candidates = allowed[:filter_allowed(constraints[d - 1], letters, everything, allowed)]
+            candidates = allowed[:filter_allowed_packed(constraints[d - 1], rules.packed, letters.shape[1],
+                                                        everything, allowed)]
         elif ultra:
             s1, s2 = ultra_step_key(g, present[c], all_green + 1)
             ws.history_keys[d - 1, 0] = root1 + s1

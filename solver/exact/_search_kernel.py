@@ -64,8 +64,7 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed,
-                                            filter_allowed_packed,
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed_packed,
                                             filter_allowed_packed_counted, filter_consistent,
                                             filter_consistent_counted, mode_state_key,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
@@ -1316,7 +1315,8 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
             if hard:
                 tighten_constraint(constraint, letters[g], p, child_constraint)
                 allowed = np.empty(candidates.shape[0], dtype=np.int32)
-                na = filter_allowed(child_constraint, letters, candidates, allowed)
+                na = filter_allowed_packed(child_constraint, rules.packed, letters.shape[1], candidates,
+                                           allowed)
                 child_candidates = allowed[:na]
             elif ultra:
                 s1, s2 = ultra_step_key(g, p, all_green + 1)
@@ -1526,7 +1526,8 @@ def evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search
             letters = rules.letters
             tighten_constraint(constraint, letters[g], P[g][S[0]], ws.constraints[d - 1])
             allowed = np.empty(candidates.shape[0], dtype=np.int32)
-            na = filter_allowed(ws.constraints[d - 1], letters, candidates, allowed)
+            na = filter_allowed_packed(ws.constraints[d - 1], rules.packed, letters.shape[1], candidates,
+                                       allowed)
             sub_candidates = allowed[:na]
         elif mode == ULTRA_MODE:
             letters = rules.letters

@@ -116,13 +116,13 @@ class _Lexicographic:
         guesses that keep them (§10)."""
         if not self.hard:
             return rule
-        from solver.game._hard_mode_kernel import filter_allowed, tighten_constraint
+        from solver.game._hard_mode_kernel import filter_allowed_packed, tighten_constraint
 
         constraint, candidates = rule
         letters = self.rules.letters
         tightened = tighten_constraint(constraint, letters[guess], code, np.empty_like(constraint))
         allowed = np.empty(candidates.shape[0], dtype=np.int32)
-        count = filter_allowed(tightened, letters, candidates, allowed)
+        count = filter_allowed_packed(tightened, self.rules.packed, letters.shape[1], candidates, allowed)
         return tightened, allowed[:count]
 
     def optimal_guesses(self, state: np.ndarray, d: int, rule: tuple) -> tuple[int, list[int]]:

@@ -113,50 +113,6 @@ def allows(constraint, letters):
     return True
 
 
-@njit(cache=True)
-def filter_allowed(constraint, letters, candidates, out):
-    """Copy into ``out`` the guesses of ``candidates`` (int32 guess indices) that meet
-    ``constraint``, in their order; ``letters`` is uint8[n_guesses, L]. Returns how many."""
-    length = letters.shape[1]
-    # the constraint's entries, gathered once: greens (position, letter), counts (letter, n)
-    green_pos = np.empty(length, dtype=np.int64)
-    n_green = 0
-    for i in range(length):
-        if constraint[i] >= 0:
-            green_pos[n_green] = i
-            n_green += 1
-    need_letter = np.empty(26, dtype=np.int64)
-    need_count = np.empty(26, dtype=np.int64)
-    n_need = 0
-    for c in range(26):
-        if constraint[MAX_LENGTH + c] > 0:
-            need_letter[n_need] = c
-            need_count[n_need] = constraint[MAX_LENGTH + c]
-            n_need += 1
-    n_out = 0
-    for j in range(candidates.shape[0]):
-        h = candidates[j]
-        row = letters[h]
-        ok = True
-        for a in range(n_green):
-            if row[green_pos[a]] != constraint[green_pos[a]]:
-                ok = False
-                break
-        if ok:
-            for b in range(n_need):
-                have = 0
-                for i in range(length):
-                    if row[i] == need_letter[b]:
-                        have += 1
-                if have < need_count[b]:
-                    ok = False
-                    break
-        if ok:
-            out[n_out] = h
-            n_out += 1
-    return n_out
-
-
 # A word packed for the filter (:func:`pack_words`): word 0 holds its letters, 5 bits per
 # position; words 1 to 3 its letter counts, 5 bits per letter (a..l, m..x, y..z), each count
 # (0..MAX_LENGTH, 4 bits) below a guard bit that a comparison of all fields at once reads.
@@ -210,11 +166,12 @@ def _packed_constraint(constraint, length):
 
 @njit(cache=True)
 def filter_allowed_packed(constraint, packed, length, candidates, out):
-    """:func:`filter_allowed` over the words packed by :func:`pack_words` (``packed``, words of
-    ``length`` letters): the same guesses, in the same order, a few word operations each. A
+    """Copy into ``out`` the guesses of ``candidates`` (int32 guess indices) that meet
+    ``constraint`` (as :func:`allows` says), in their order; ``packed`` is the guesses' words
+    packed by :func:`pack_words`, of ``length`` letters. A few word operations per guess: a
     count field with its guard bit set, less a needed count, keeps the guard bit exactly when
     the count is at least the need (both at most MAX_LENGTH < 16, so no field borrows from the
-    next). Returns how many were kept."""
+    next; docs/algorithms.md §10.1). Returns how many were kept."""
     green_mask, green_value, need1, need2, need3, guards = _packed_constraint(constraint, length)
     n_out = 0
     for j in range(candidates.shape[0]):
@@ -232,20 +189,11 @@ def filter_allowed_packed(constraint, packed, length, candidates, out):
 @njit(cache=True)
 def filter_allowed_packed_counted(constraint, packed, length, candidates, counts, out,
                                   out_counts):
-    """:func:`filter_allowed_packed` that also carries each kept guess's class count, as
-    :func:`filter_allowed_counted` does. Returns how many were kept (order kept)."""
-    n_out = filter_allowed_packed(constraint, packed, length, candidates, out)
-    _carry_counts(candidates, counts, out, n_out, out_counts)
-    return n_out
-
-
-@njit(cache=True)
-def filter_allowed_counted(constraint, letters, candidates, counts, out, out_counts):
-    """:func:`filter_allowed` that also carries each kept guess's class count: ``counts`` is
-    aligned with ``candidates`` and ``out_counts`` gets the kept guesses' (the search's class
+    """:func:`filter_allowed_packed` that also carries each kept guess's class count: ``counts``
+    is aligned with ``candidates`` and ``out_counts`` gets the kept guesses' (the search's class
     count bounds, docs/algorithms.md §3.7, hold on any subset whatever the mode). Returns how
     many were kept (order kept)."""
-    n_out = filter_allowed(constraint, letters, candidates, out)
+    n_out = filter_allowed_packed(constraint, packed, length, candidates, out)
     _carry_counts(candidates, counts, out, n_out, out_counts)
     return n_out
 
@@ -344,7 +292,7 @@ def filter_consistent(letters, g, code, candidates, out):
 @njit(cache=True)
 def filter_consistent_counted(letters, g, code, candidates, counts, out, out_counts):
     """:func:`filter_consistent` that also carries each kept guess's class count, as
-    :func:`filter_allowed_counted` does. Returns how many were kept (order kept)."""
+    :func:`filter_allowed_packed_counted` does. Returns how many were kept (order kept)."""
     n_out = filter_consistent(letters, g, code, candidates, out)
     _carry_counts(candidates, counts, out, n_out, out_counts)
     return n_out

@@ -94,7 +94,7 @@ def allowed_guesses(word_list, history, mode=Mode.HARD) -> np.ndarray:
     """int32 indices of the guesses of ``word_list`` that ``mode`` (hard, the default, or
     ultra-hard; every guess in normal mode) allows after ``history`` ((guess word, feedback
     code) pairs), ascending (every guess for an empty history)."""
-    from solver.game._hard_mode_kernel import filter_allowed, filter_consistent
+    from solver.game._hard_mode_kernel import filter_allowed_packed, filter_consistent
 
     mode = Mode(mode)
     everything = np.arange(word_list.n_guesses, dtype=np.int32)
@@ -110,7 +110,7 @@ def allowed_guesses(word_list, history, mode=Mode.HARD) -> np.ndarray:
         return allowed
     constraint = history_constraint(word_list, history)
     out = np.empty_like(everything)
-    count = filter_allowed(constraint, letters, everything, out)
+    count = filter_allowed_packed(constraint, packed_guesses(word_list), letters.shape[1], everything, out)
     return out[:count].copy()
 
 

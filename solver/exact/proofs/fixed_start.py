@@ -247,7 +247,8 @@ def _continuations(task: _Task, prefix: tuple[int, ...]) -> np.ndarray:
 
     P, _, _, _, _, _, rules = worker_state(task.job)
     others = np.array([g for g in task.words if g not in prefix], dtype=np.int32)
-    return blind_allowed(np.array(prefix, dtype=np.int32), others, P, rules.letters, task.job.game.n_patterns)
+    return blind_allowed(np.array(prefix, dtype=np.int32), others, P, rules.letters, rules.packed,
+                         task.job.game.n_patterns)
 
 
 def _bound_task(task: _Task, prefixes: list[tuple[int, ...]], beta: int) -> list[int]:
