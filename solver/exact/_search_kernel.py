@@ -1333,7 +1333,7 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
 
 
 @njit(cache=True)
-def with_family(S, P, guess_of_answer, ws, objective, mode, rules):
+def with_family(S, P, guess_of_answer, ws, objective, rules):
     """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8)
     when S is a root state worth them: total objective (any mode: class counts do not depend on
     the guesses a history allows), at least ``ws.family_thresholds[0]`` answers, P holding S's
@@ -1397,7 +1397,7 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     reuses the same memory (stats is the state's own, from zero). Same result, byte for byte."""
     memo, ws, stats = search
     ws.branching[0] = branching(P, ws.counts.shape[1] - 1)
-    ws = with_family(S, P, guess_of_answer, ws, objective, mode, rules)
+    ws = with_family(S, P, guess_of_answer, ws, objective, rules)
     ws = with_columns(P, ws)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
     cap = d * S.shape[0] + 2
