@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -37,11 +38,11 @@ OFF_TREE_GAME = ["salet", "qajaq", "fuzzy", "bumph", "wimpy", "crony"]
 class Server:
     """``tools.serve`` on a free loopback port, with the given options."""
 
-    def __init__(self, *options: str):
+    def __init__(self, *options: str, env=None):
         self.port = free_port()
         self.proc = subprocess.Popen([sys.executable, "-m", "tools.serve", "--port", str(self.port),
                                       "--words", "legacy", *options], cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True, env=env)
         line = self.proc.stdout.readline()
         assert line.startswith("serving http://127.0.0.1"), (line, self.proc.stderr.read())
 
@@ -89,9 +90,18 @@ def rows(history) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def server(warm_assist_kernels):  # compiled into numba's cache before the workers load it
+def server(warm_assist_kernels, tmp_path_factory):  # kernels compiled into numba's cache first
+    """The module's server, with a user cache of its own holding only the legacy feedback table:
+    no opener's tree a player has cached (FUZZY's would make the SLOW state a lookup)."""
+    from solver.game.feedback import table_cache_path
+    from solver.game.wordlists import load_word_list
+
+    cache = tmp_path_factory.mktemp("cache")
+    table = table_cache_path(load_word_list("legacy"))  # written by warm_assist_kernels' table
+    shutil.copyfile(table, cache / table.name)
     started = Server("--search-workers", "1", "--build-workers", "0", "--per-client", "1", "--queue", "1",
-                     "--header-timeout", "2", "--body-timeout", "2")
+                     "--header-timeout", "2", "--body-timeout", "2",
+                     env=dict(os.environ, EXACT_WORDLE_CACHE=str(cache)))
     yield started
     started.close()
 
