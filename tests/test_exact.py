@@ -440,3 +440,57 @@ def test_column_counts_equal_the_plain_count(legacy):
         assert (stopped[:, :last] == counted[:, :last]).all()
         full_splits += first_split >= 0
     assert 0 < full_splits < 20  # both cases met
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_a_prepared_search_values_every_guess_as_a_bare_one(legacy, mode):
+    """``prepare_search`` (what every whole search of a state does first, and the anytime
+    search's guess-by-guess values too) gives the workspace the table's transpose, its branching
+    and the letter family's counts over the state's columns (§3.7, §3.8, §4.2); every guess's
+    Q-value under every cut-off tried is then what the bare workspace gives, and the family
+    does spare scans."""
+    import numpy as np
+
+    from solver.exact._family_kernel import family_counts, new_bits
+    from solver.exact._search_kernel import branching
+    from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
+    from solver.exact.search import evaluate_guess, new_search, prepare_search
+    from solver.game.feedback import feedback_table
+    from solver.game.hashing import zobrist_keys
+    from solver.game.values import INF
+
+    wl = random_sub_list(legacy, 40, 150, 400)
+    spec = Game(wl, 5, mode=mode)
+    answers = np.arange(wl.n_answers, dtype=np.int32)
+    S, P, goa, z1, z2 = _localise(feedback_table(wl), answers, wl.answer_guess_index,
+                                  zobrist_keys(wl.n_answers))
+    constraint, candidates = allowed_after(spec, [])
+    rules = local_rules(search_rules(spec), answers)
+
+    def searches():
+        bare = new_search(5, P.shape[0], P.shape[1], spec.n_patterns, 1 << 16)
+        ready = new_search(5, P.shape[0], P.shape[1], spec.n_patterns, 1 << 16)
+        ready.ws.family_thresholds[:2] = (2, 3)  # the family for this root and every state
+        return bare, prepare_search(S, P, goa, ready, np.int64(spec.objective_id), rules)
+
+    bare, ready = searches()
+    assert np.array_equal(ready.ws.columns, P.T)
+    assert ready.ws.branching[0] == branching(P, spec.all_green) < spec.all_green
+    letters = rules.letters[goa]
+    family, _ = family_counts(P, letters, spec.n_patterns, new_bits(P.shape[0], spec.n_patterns))
+    assert np.array_equal(ready.ws.family, family)
+    assert bare.ws.columns.shape[0] == 0 and bare.ws.family.shape[0] == 0
+
+    def q_value(search, g, beta):
+        return int(evaluate_guess(S, np.int64(g), np.int64(5), np.int64(beta), P, goa, z1, z2,
+                                  search, np.int64(spec.objective_id), np.int64(spec.mode_id),
+                                  rules, constraint, candidates))
+
+    bare, ready = searches()
+    for g in candidates[::5]:
+        q = q_value(bare, g, INF)
+        assert q_value(ready, g, INF) == q
+        for beta in (q, q - 2, q - 8):  # cut-offs the guess cannot beat: fail-soft bounds
+            assert q_value(bare, g, beta) >= beta and q_value(ready, g, beta) >= beta
+    assert bare.stats[3] == 0 and ready.stats[3] > 0  # the family and letters spared scans

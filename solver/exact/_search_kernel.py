@@ -1232,15 +1232,16 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     search needs; in normal mode they are not read. In ultra-hard mode ``candidates`` are the
     guesses consistent with the history (§10.5; at least those of them that split S), keyed
     by :func:`solver.game._hard_mode_kernel.ultra_root_key`; ``constraint`` is not read."""
-    memo = new_memo(memo_capacity)
-    ws = new_workspace(d, P.shape[0], P.shape[1], n_patterns)
-    ws.constraints[d][:] = constraint
-    ws.history_keys[d][:] = root_key(candidates, mode)
-    ws.branching[0] = branching(P, n_patterns - 1)
-    stats = np.zeros(4, dtype=np.int64)
+    search = prepare_search(S, P, guess_of_answer,
+                            Search(new_memo(memo_capacity),
+                                   new_workspace(d, P.shape[0], P.shape[1], n_patterns),
+                                   np.zeros(4, dtype=np.int64)),
+                            objective, rules)
+    search.ws.constraints[d][:] = constraint
+    search.ws.history_keys[d][:] = root_key(candidates, mode)
     return _search(S, np.int64(d), np.int64(INF), candidates,
-                   Tables(P, guess_of_answer, zobrist1, zobrist2), Search(memo, ws, stats),
-                   objective, mode, np.int64(-1), rules)
+                   Tables(P, guess_of_answer, zobrist1, zobrist2), search, objective, mode,
+                   np.int64(-1), rules)
 
 
 @njit(cache=True)
@@ -1371,6 +1372,20 @@ def with_columns(P, ws):
 
 
 @njit(cache=True)
+def prepare_search(S, P, guess_of_answer, search, objective, rules):
+    """``search`` (a :class:`Search`) made ready for the state S and every state under it, as
+    every whole search of a state makes it before its first step: the branching ``b`` of P
+    (§3.7), the letter family's counts when S is a root worth them (:func:`with_family`,
+    §3.8) and P's transpose for the column counts (:func:`with_columns`, §4.2). P holds S's
+    own columns (a localised table) for the family; values, guesses and trees are what the
+    bare workspace gives, only found sooner (docs/algorithms.md §3.8, §4.2)."""
+    memo, ws, stats = search
+    ws.branching[0] = branching(P, ws.counts.shape[1] - 1)
+    ws = with_family(S, P, guess_of_answer, ws, objective, rules)
+    return Search(memo, with_columns(P, ws), stats)
+
+
+@njit(cache=True)
 def solve_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_patterns,
                   objective, mode, rules, constraint, candidates):
     """Solve state S exactly and return its optimal subtree.
@@ -1395,10 +1410,7 @@ def search_subtree(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objecti
     :func:`new_search` (depth ≥ d, its workspace's answer count ≥ P's columns, the pattern
     count of P) as :func:`reset_search` leaves it, so that one process solving many states
     reuses the same memory (stats is the state's own, from zero). Same result, byte for byte."""
-    memo, ws, stats = search
-    ws.branching[0] = branching(P, ws.counts.shape[1] - 1)
-    ws = with_family(S, P, guess_of_answer, ws, objective, rules)
-    ws = with_columns(P, ws)
+    memo, ws, stats = prepare_search(S, P, guess_of_answer, search, objective, rules)
     # Every answer takes at most d guesses, so the tree has at most d·n nodes.
     cap = d * S.shape[0] + 2
     node_guess = np.zeros(cap, dtype=np.uint32)

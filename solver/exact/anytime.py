@@ -148,10 +148,13 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     each guess's search scans every guess at the root, so this is for small states). Only
     then, when ``top`` > 1, the candidates in order against the ``top``-th best value, skipping
     those already exact or whose proven bound already reaches it."""
-    from solver.exact.search import evaluate_guess, new_search
+    from solver.exact.search import evaluate_guess, new_search, prepare_search
 
     S, d, P, goa, z1, z2, rules, constraint, allowed = problem
-    search = new_search(d, P.shape[0], P.shape[1], n_patterns, capacity)
+    # readied as a whole search readies it (the letter family, the column counts): every
+    # guess's search below is of S or a subset of it
+    search = prepare_search(S, P, goa, new_search(d, P.shape[0], P.shape[1], n_patterns, capacity),
+                            np.int64(objective), rules)
     position = _positions(order)
     known_values = dict(known_values or {})
     optimum = known_values.pop("optimum", None)
@@ -249,7 +252,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     """Load the search's kernels in this process once for tables of ``dtype`` (numba's cache:
     a call on a two-answer problem with the argument types of the real calls), so that a
     forked child starts warm; ``whole`` adds the whole-state search (large states)."""
-    from solver.exact.search import evaluate_guess, new_search, solve_state
+    from solver.exact.search import evaluate_guess, new_search, prepare_search, solve_state
 
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
@@ -266,7 +269,8 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
                         np.zeros((2, PACKED_WORDS), dtype=np.uint64))
     constraint, allowed = no_constraint(), np.arange(2, dtype=np.int32)
     _candidate_order(S, P, n_patterns)
-    search = new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4)
+    search = prepare_search(S, P, goa, new_search(2, P.shape[0], P.shape[1], n_patterns, 1 << 4),
+                            np.int64(0), rules)
     evaluate_guess(S, np.int64(0), np.int64(2), np.int64(INF), P, goa, z1, z2, search,
                    np.int64(0), np.int64(0), rules, constraint, allowed)
     if whole:
