@@ -87,6 +87,7 @@ bench: install
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))
 	$(PY) -m benchmarks.bench_states $(if $(SELBY),--selby $(SELBY))
+	$(PY) -m benchmarks.bench_states --budget 2
 	$(PY) -m benchmarks.bench_serve
 	$(PY) -m benchmarks.bench_prove
 	$(PY) -m benchmarks.bench_prove --mode hard --rank 1

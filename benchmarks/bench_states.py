@@ -15,6 +15,12 @@ not shipped), its parse mode (``PATH [-H] -h answers.txt -a guesses.txt -w
 guess.FEEDBACK[.guess.FEEDBACK]``) runs on the same states as a whole process, and the ratio of
 the summed times is printed. Prints one line per state and the totals; the figures go to
 ``benchmarks/results/states.json`` (docs/benchmarks.md).
+
+With ``--budget SECONDS`` each state is asked as the web page asks it, within that budget
+(``tools.assist --budget``): an answer must then be ``exact`` and equal to the independent solve,
+or ``best found, not proven`` with a proven interval ``[lower bound, value]`` that holds the
+exact value; and each process must end within the budget plus the documented margin
+(:data:`MARGIN`, docs/troubleshooting.md). The figures go to ``states-budget.json``.
 """
 
 from __future__ import annotations
@@ -41,6 +47,9 @@ GAMES = (("legacy", "normal"), ("legacy", "hard"), ("nyt-2024", "normal"), ("nyt
 WARM_UP = ("xylyl:bbbbb", "fjord:bbbbb", "chant:bbbbb")
 #: Longest one state may take before it is recorded as timed out.
 STATE_TIMEOUT = 900.0
+#: Seconds past ``--budget`` a whole process may take (docs/troubleshooting.md: the
+#: interpreter's start, stopping the search's child, printing).
+MARGIN = 1.0
 
 
 def draw_histories(words: str, mode: str, count: int, guesses: int, rng) -> list[list[str]]:
@@ -86,6 +95,35 @@ def _selby(binary: str, words: str, mode: str, history: list[str], timeout: floa
     return time.perf_counter() - started, True
 
 
+def judge(answer: dict, independent: tuple[int, str] | None, budget: float | None,
+          seconds: float) -> tuple[str, bool]:
+    """``(verdict, ok)`` of one answer of ``tools.assist --json``: ``exact`` and equal to the
+    independent solve's ``(value, next guess)``; or, only with a ``budget``, ``best found, not
+    proven`` with a proven interval ``[lower_bound_total, value_total]`` (no upper end when no
+    value was found) that holds the independent value; and, with a ``budget``, ``seconds`` within
+    it plus :data:`MARGIN`. ``independent`` None: not checked."""
+    status, value = answer["status"], answer["value_total"]
+    if status == "exact":
+        ok = independent is None or independent == (value, answer["next_guess"])
+        verdict = ("exact" if independent is None else "exact = solve_from" if ok else
+                   f"DIFFERS from solve_from ({independent[0]}, {independent[1]} vs {value}, "
+                   f"{answer['next_guess']})")
+    elif status == "best found, not proven" and budget is not None:
+        low = answer["lower_bound_total"]
+        upper = "?" if value is None else value
+        if independent is None:
+            ok, verdict = True, f"not proven: [{low}, {upper}]"
+        else:
+            ok = low is not None and low <= independent[0] and (value is None or independent[0] <= value)
+            verdict = (f"not proven: [{low}, {upper}] " + ("holds" if ok else "MISSES")
+                       + f" solve_from's {independent[0]}")
+    else:
+        ok, verdict = False, status
+    if budget is not None and seconds > budget + MARGIN:
+        ok, verdict = False, verdict + f"; PAST the budget and its {MARGIN:g} s margin"
+    return verdict, ok
+
+
 @entry_point()
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_states", description=__doc__,
@@ -100,6 +138,10 @@ def main(argv=None) -> int:
                              f"a lower bound on its time (default {STATE_TIMEOUT:.0f})")
     parser.add_argument("--no-check", action="store_true",
                         help="skip the independent solve of each state")
+    parser.add_argument("--budget", type=_cli.positive_seconds, default=None, metavar="SECONDS",
+                        help="ask each state within this budget, as the web page does (its "
+                             "default is 2): an answer not proven in time must hold the exact "
+                             "value in its proven interval")
     args = parser.parse_args(argv)
     from solver.exact.bellman import solve_from
     from solver.game.feedback import feedback_table, table_cache_path
@@ -116,7 +158,8 @@ def main(argv=None) -> int:
     # by whichever process compiles the kernels, and the first timed state must not be it.
     subprocess.run([sys.executable, "-m", "tools.assist", *WARM_UP, "--words", "legacy", "--top", "0",
                     "--json"], capture_output=True, check=True)
-    rows, ours, theirs, failures, unfinished = [], [], [], 0, 0
+    budget = [] if args.budget is None else ["--budget", f"{args.budget:g}"]
+    rows, ours, theirs, failures, unfinished, not_proven, exact = [], [], [], 0, 0, 0, 0
     for words, mode, history in states:
         with tempfile.TemporaryDirectory() as cache:
             for path in tables.values():
@@ -125,7 +168,7 @@ def main(argv=None) -> int:
             started = time.perf_counter()
             try:
                 proc = subprocess.run([sys.executable, "-m", "tools.assist", *history, "--words", words,
-                                       "--mode", mode, "--top", "0", "--json"], capture_output=True,
+                                       "--mode", mode, "--top", "0", "--json", *budget], capture_output=True,
                                       text=True, env=env, timeout=STATE_TIMEOUT)
             except subprocess.TimeoutExpired:
                 proc = None
@@ -133,22 +176,19 @@ def main(argv=None) -> int:
         ours.append(seconds)
         if proc is None or proc.returncode != 0:
             failures += 1
-            verdict, n, value = ("timed out" if proc is None else f"exit {proc.returncode}"), "?", "?"
+            verdict, n = ("timed out" if proc is None else f"exit {proc.returncode}"), "?"
         else:
             answer = json.loads(proc.stdout)
-            n, value = answer["answers_remaining"], answer["value_total"]
-            verdict = answer["status"]
-            if verdict != "exact":
-                failures += 1
-            elif not args.no_check:
+            n = answer["answers_remaining"]
+            independent = None
+            if not args.no_check and answer["status"] in ("exact", "best found, not proven"):
                 game = Game(load_word_list(words), mode=mode)
-                independent = solve_from(game, [tuple(h.split(":")) for h in history])
-                if (independent.value, independent.next_guess) != (value, answer["next_guess"]):
-                    failures += 1
-                    verdict = (f"DIFFERS from solve_from ({independent.value}, {independent.next_guess}"
-                               f" vs {value}, {answer['next_guess']})")
-                else:
-                    verdict = "exact = solve_from"
+                solved = solve_from(game, [tuple(h.split(":")) for h in history])
+                independent = (solved.value, solved.next_guess)
+            verdict, ok = judge(answer, independent, args.budget, seconds)
+            failures += not ok
+            exact += ok and answer["status"] == "exact"
+            not_proven += ok and answer["status"] != "exact"
         selby = ""
         if args.selby:
             seconds_selby, finished = _selby(args.selby, words, mode, history, args.selby_timeout)
@@ -161,8 +201,11 @@ def main(argv=None) -> int:
                     + ((selby,) if args.selby else ()))
     total = sum(ours)
     summary = (f"{len(states)} states: total {total:.1f} s, median {statistics.median(ours):.2f} s, "
-               f"worst {max(ours):.1f} s, over 2 s: {sum(s > 2 for s in ours)}, not exact or "
-               f"different: {failures}")
+               f"worst {max(ours):.1f} s, over 2 s: {sum(s > 2 for s in ours)}, "
+               + (f"within a budget of {args.budget:g} s: {exact} exact, "
+                  f"{not_proven} not proven with the exact value in their proven interval, "
+                  f"wrong or past the budget and its margin: {failures}" if args.budget is not None
+                  else f"not exact or different: {failures}"))
     if theirs:
         at_least = "at least " if unfinished else ""
         summary += (f"; Selby's parse mode total {at_least}{sum(theirs):.1f} s"
@@ -170,7 +213,9 @@ def main(argv=None) -> int:
                     + f", ratio ours / Selby {'at most ' if unfinished else ''}{total / sum(theirs):.2f}")
     print(summary)
     columns = ("lists", "mode", "history", "answers", "whole process", "answer")
-    record("states", f"The next guess after random openers (seed {args.seed}), whole process, empty user cache",
+    within = "" if args.budget is None else f", tools.assist --budget {args.budget:g} (the page's default: 2)"
+    record("states" if args.budget is None else "states-budget",
+           f"The next guess after random openers (seed {args.seed}), whole process, empty user cache{within}",
            columns + (("Selby -w",) if args.selby else ()), rows, prog=parser.prog, argv=argv,
            notes=(summary,))
     return EXIT_OK if failures == 0 else 1
