@@ -724,3 +724,39 @@ def test_the_history_exports_imports_and_clears(server, browser, tmp_path):
         expect(averages).to_have_text(["all", "2", "100%", fmt(3.5, 2), fmt(regret), signed(luck)])
     assert errors == []
     context.close()
+
+
+def test_a_position_not_proven_in_time_can_be_searched_longer(server, browser):
+    """After PIZZA (no tree shipped) the all-gray state, 747 answers, is not proven within the
+    page's 2 s: the advice says so and offers to search longer; the button asks the same
+    position again with the server's longest budget (5 s), says so while it waits, then shows
+    that position's advice and is not offered again for it (a new position offers it anew)."""
+    from playwright.sync_api import expect
+
+    context, page, errors = open_page(browser, server["url"], PHONE, "light")
+    expect(page.locator("#suggestion")).to_have_text("salet", timeout=20_000)
+    expect(page.locator("#longer-line")).to_be_hidden()  # exact, from the tree
+    budgets = []
+    page.on("request", lambda r: budgets.append(json.loads(r.post_data)["budget"])
+            if r.url.endswith("/api/next") and r.method == "POST" else None)
+    enter_row(page, 1, "pizza", "bbbbb", "typed")
+    expect(page.locator("#status")).to_have_text(re.compile("^Best found, not proven"), timeout=30_000)
+    button = page.locator("#search-longer")
+    expect(button).to_be_visible()
+    expect(button).to_have_text("Search longer (up to 5 s)")
+    expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=30_000)
+    audit(page, "light, search longer offered (the long list of answers open: it scrolls, by keyboard too)")
+    assert set(budgets) == {2}, budgets
+    budgets.clear()
+    button.click()
+    expect(page.locator("#progress-text")).to_have_text("Searching this position (at most 5 s)…")
+    expect(button).to_be_hidden()
+    expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=30_000)
+    expect(page.locator("#status")).to_have_text(re.compile("(^Best found, not proven|^Exact)"))
+    expect(page.locator("#remaining-count")).to_have_text(remaining_text(747))
+    expect(button).to_be_hidden()  # once per position
+    assert budgets and set(budgets) == {5}, budgets
+    enter_row(page, 2, "torse", "bbbbb", "typed")
+    expect(page.locator("#remaining-count")).not_to_have_text(remaining_text(747), timeout=30_000)
+    assert errors == []
+    context.close()

@@ -52,7 +52,8 @@ const TERM_LABELS = { v: "V*", q: "Q*", regret: "regret", luck: "luck", answers:
   answer: "could be the answer", skill: "skill", luckScore: "luck score" };
 
 const state = {
-  lists: [], words: "", mode: "normal", budget: 2,
+  lists: [], words: "", mode: "normal", budget: 2, budgetCap: 2,
+  longer: null,                               // the position last searched for the longest budget
   rows: [],                                   // submitted rows: {guess, colours: [0|1|2 ×5]}
   current: { letters: "", colours: [0, 0, 0, 0, 0], typed: 0 },
   ticket: 0, advice: null, analysis: null,
@@ -353,15 +354,17 @@ function busy(on) {
 
 // Ask for the next guess, then the alternatives, or the analysis once the game is over (or
 // when asked: ``analyse``; ``analysis``: one already received, for a pasted game).
-async function refresh({ analysis = null, analyse = false } = {}) {
+// ``budget``: seconds each search may take (the page's default budget, or the server's cap
+// when the player asks to search longer).
+async function refresh({ analysis = null, analyse = false, budget = state.budget } = {}) {
   const ticket = ++state.ticket;
   const body = { words: state.words, mode: state.mode, history: history() };
   busy(true);
   showError("");
-  showProgress(`Searching this position (at most ${fmt(state.budget, 0)} s)…`);
+  showProgress(`Searching this position (at most ${fmt(budget, 0)} s)…`);
   let advice;
   try {
-    advice = await post("/api/next", { ...body, top: 0 }, ticket);
+    advice = await post("/api/next", { ...body, top: 0, budget }, ticket);
   } catch (err) {
     if (ticket !== state.ticket) return null;
     busy(false);
@@ -388,12 +391,12 @@ async function refresh({ analysis = null, analyse = false } = {}) {
       $("analysis-section").hidden = true;
       $("alternatives-section").hidden = false;
       $("alternatives-note").textContent = "Valuing the alternatives…";
-      let full = await post("/api/next", { ...body, top: 5, budget: state.budget }, ticket);
+      let full = await post("/api/next", { ...body, top: 5, budget }, ticket);
       if (ticket !== state.ticket) return null;
       showAlternatives(full);
       if (full.alternatives_pending) {  // the rest are being proven: fill them in when they arrive
         $("alternatives-note").textContent = "Proving the other alternatives…";
-        full = await post("/api/next", { ...body, top: 5, budget: state.budget, follow: true }, ticket);
+        full = await post("/api/next", { ...body, top: 5, budget, follow: true }, ticket);
         if (ticket !== state.ticket) return null;
         showAlternatives(full);
       }
@@ -434,6 +437,10 @@ function showAdvice(a) {
   }
   $("status").textContent = status;
   $("value").textContent = value;
+  // not proven in time: the player may give the search the server's longest budget, once per position
+  $("longer-line").hidden = solved || lost || a.status === "exact" || state.budgetCap <= state.budget
+    || state.longer === positionKey();
+  $("search-longer").textContent = `Search longer (up to ${fmt(state.budgetCap, 0)} s)`;
   const n = a.answers_remaining;
   $("remaining-section").hidden = solved;
   $("use-suggestion").classList.toggle("invisible", solved || lost);
@@ -444,6 +451,17 @@ function showAdvice(a) {
   $("remaining-details").open = n <= 12;
   labelRemaining();
   $("left-tree").textContent = a.left_tree || "";
+}
+
+// The position the advice is for: the list, the mode and the history.
+function positionKey() {
+  return JSON.stringify([state.words, state.mode, history()]);
+}
+
+function searchLonger() {
+  state.longer = positionKey();
+  $("longer-line").hidden = true;
+  refresh({ budget: state.budgetCap });
 }
 
 function labelRemaining() {
@@ -1182,6 +1200,7 @@ async function init() {
   }
   state.lists = config.lists;
   state.budget = config.default_budget;
+  state.budgetCap = config.budget_cap;
   state.words = config.default_list;
   restore();
   const select = $("words");
@@ -1206,6 +1225,7 @@ async function init() {
     radio.addEventListener("change", () => { state.mode = radio.value; save(); refresh(); });
   }
   $("use-suggestion").addEventListener("click", () => state.advice && setGuess(state.advice.next_guess));
+  $("search-longer").addEventListener("click", searchLonger);
   $("undo").addEventListener("click", () => {
     if (state.current.letters) { clearCurrent(); drawBoard(); return; }
     state.rows.pop();
