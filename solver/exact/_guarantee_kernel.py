@@ -214,24 +214,7 @@ def wins(S, d, candidates, counts_on_parent, P, zobrist1, zobrist2, memo, ws, mo
             # (Counts only: _search_kernel._split_stats also sums |C|², which made this loop,
             # the innermost of the proof, 23 % slower on a sample of hard-mode openers at
             # K = 4.)
-            nk = 0
-            most = 0
-            for j in range(candidates.shape[0]):
-                g = candidates[j]
-                row = P[g]
-                k, _ = class_count(row, S, counts, 0)
-                for i in range(n):
-                    counts[row[S[i]]] = 0
-                if k < 2:
-                    continue
-                if k > most:
-                    most = k
-                keys[nk] = (np.int64(4096 - k) << 32) | np.int64(g)  # most classes first, then index
-                nk += 1
-            ordered = np.sort(keys[:nk])
-            for j in range(nk):
-                below[j] = np.int32(ordered[j] & 0xFFFFFFFF)
-                kbelow[j] = np.int32(4096 - (ordered[j] >> 32))
+            nk, most = by_class_count(S, candidates, P, counts, keys, below, kbelow, 2)
             n_try = nk
             sub = below[:nk]
             ksub = kbelow[:nk]
@@ -372,25 +355,50 @@ def opener_wins(g, d, P, zobrist1, zobrist2, memo, ws, mode, rules, everything, 
     return np.int64(-1)
 
 
+#: Above any class count (at most the answers): the sort keys of :func:`by_class_count`.
+CLASS_KEY_TOP = 1 << 20
+
+
 @njit(cache=True)
-def guesses_by_class_count(P, n_patterns):
-    """Every guess of ``P`` (uint8/uint16 [n_guesses, n_answers]) in the order of its class
-    count on all answers, most first, ties by index: ``(guesses int32[n_guesses], counts
-    int32[n_guesses])``, the ``everything`` and ``everything_counts`` of :func:`opener_wins`."""
-    n_guesses, n = P.shape
-    S = np.arange(n).astype(np.int32)
-    counts = np.zeros(n_patterns, dtype=np.int32)
-    keys = np.empty(n_guesses, dtype=np.int64)
-    for g in range(n_guesses):
+def by_class_count(S, candidates, P, counts, keys, guesses, class_counts, least):
+    """The ``candidates`` (int32 guess indices) that make at least ``least`` classes on S
+    (int32 answer indices), in the order of their class count on S, most first, ties by index:
+    written into ``guesses`` and their counts into ``class_counts`` (int32, each at least as
+    long as ``candidates``). ``P`` uint8/uint16 [n_guesses, n_answers]; ``keys`` int64 scratch
+    as long; ``counts`` int32[n_patterns] zero scratch, left zero. Returns ``(how many, the
+    most classes of any of them)`` (0 when none)."""
+    n = S.shape[0]
+    kept = 0
+    most = 0
+    for j in range(candidates.shape[0]):
+        g = candidates[j]
         row = P[g]
         k, _ = class_count(row, S, counts, 0)
         for i in range(n):
-            counts[row[i]] = 0
-        keys[g] = (np.int64(1 << 20) - k << 32) | np.int64(g)
-    keys = np.sort(keys)
+            counts[row[S[i]]] = 0
+        if k < least:
+            continue
+        if k > most:
+            most = k
+        keys[kept] = (np.int64(CLASS_KEY_TOP - k) << 32) | np.int64(g)
+        kept += 1
+    ordered = np.sort(keys[:kept])
+    for j in range(kept):
+        guesses[j] = np.int32(ordered[j] & 0xFFFFFFFF)
+        class_counts[j] = np.int32(CLASS_KEY_TOP - (ordered[j] >> 32))
+    return kept, most
+
+
+@njit(cache=True)
+def guesses_by_class_count(P, n_patterns):
+    """Every guess of ``P`` (uint8/uint16 [n_guesses, n_answers]) in the order of its class
+    count on all answers, most first, ties by index (:func:`by_class_count`): ``(guesses
+    int32[n_guesses], counts int32[n_guesses])``, the ``everything`` and ``everything_counts``
+    of :func:`opener_wins`."""
+    n_guesses, n = P.shape
     guesses = np.empty(n_guesses, dtype=np.int32)
     class_counts = np.empty(n_guesses, dtype=np.int32)
-    for j in range(n_guesses):
-        guesses[j] = np.int32(keys[j] & 0xFFFFFFFF)
-        class_counts[j] = np.int32((1 << 20) - (keys[j] >> 32))
+    by_class_count(np.arange(n).astype(np.int32), np.arange(n_guesses).astype(np.int32), P,
+                   np.zeros(n_patterns, dtype=np.int32), np.empty(n_guesses, dtype=np.int64),
+                   guesses, class_counts, 0)
     return guesses, class_counts
