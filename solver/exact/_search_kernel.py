@@ -1237,6 +1237,16 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
                                    new_workspace(d, P.shape[0], P.shape[1], n_patterns),
                                    np.zeros(4, dtype=np.int64)),
                             objective, rules)
+    return search_state(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objective, mode,
+                        rules, constraint, candidates)
+
+
+@njit(cache=True)
+def search_state(S, d, P, guess_of_answer, zobrist1, zobrist2, search, objective, mode, rules,
+                 constraint, candidates):
+    """:func:`solve_state` on a search the caller keeps (:func:`new_search` of depth ≥ d,
+    readied for S by :func:`prepare_search`), so that the guess-by-guess values asked after it
+    (:func:`evaluate_guess`) find its memo. Same result."""
     search.ws.constraints[d][:] = constraint
     search.ws.history_keys[d][:] = root_key(candidates, mode)
     return _search(S, np.int64(d), np.int64(INF), candidates,

@@ -142,7 +142,7 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     First the ``forced`` guesses, exactly. Then the optimum: the first optimal guess in the
     candidate order (the solver's own rule, §4.2) and ``V*`` (skipped when ``known_values``,
     guess → exact ``Q*``, holds ``V*`` as an ``"optimum"`` entry), found either (``whole``) by one
-    call of the solver's search over the state (:func:`solver.exact._search_kernel.solve_state`,
+    call of the solver's search over the state (:func:`solver.exact._search_kernel.search_state`,
     which cannot be stopped midway, so only in a child process) or guess by guess, each
     candidate in order against the best value so far (its deadline checked between guesses;
     each guess's search scans every guess at the root, so this is for small states). Only
@@ -175,10 +175,11 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     if optimum is not None:  # V* is known already (a decision tree's)
         pass
     elif whole:
-        from solver.exact.search import solve_state
+        from solver.exact.search import search_state
 
-        value, g = solve_state(S, int(d), P, goa, z1, z2, capacity, n_patterns, int(objective),
-                               int(mode_id), rules, constraint, allowed)
+        # on the search readied above: its memo then serves the alternatives' values below
+        value, g = search_state(S, int(d), P, goa, z1, z2, search, np.int64(objective),
+                                np.int64(mode_id), rules, constraint, allowed)
         value, g = int(value), int(g)
         if g >= 0 and value < INF:
             if g in known and known[g][0] != value:
@@ -252,7 +253,7 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     """Load the search's kernels in this process once for tables of ``dtype`` (numba's cache:
     a call on a two-answer problem with the argument types of the real calls), so that a
     forked child starts warm; ``whole`` adds the whole-state search (large states)."""
-    from solver.exact.search import evaluate_guess, new_search, prepare_search, solve_state
+    from solver.exact.search import evaluate_guess, new_search, prepare_search, search_state
 
     key = (np.dtype(dtype).str, n_patterns, whole)
     if key in _WARM:
@@ -274,7 +275,8 @@ def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -
     evaluate_guess(S, np.int64(0), np.int64(2), np.int64(INF), P, goa, z1, z2, search,
                    np.int64(0), np.int64(0), rules, constraint, allowed)
     if whole:
-        solve_state(S, 2, P, goa, z1, z2, 1 << 4, n_patterns, 0, 0, rules, constraint, allowed)
+        search_state(S, 2, P, goa, z1, z2, search, np.int64(0), np.int64(0), rules, constraint,
+                     allowed)
     _WARM.add(key)
 
 

@@ -4,7 +4,8 @@ the only module outside the kernels that imports it (import-linter contract
 service (:mod:`solver.exact.service`), the anytime search (:mod:`solver.exact.anytime`) and
 the proofs (:mod:`solver.exact.proofs`) call these names:
 
-- :func:`solve_state` — a state's exact value and first optimal guess;
+- :func:`solve_state` — a state's exact value and first optimal guess (:func:`search_state`
+  the same on a search the caller keeps);
 - :func:`solve_subtree` — a state's exact value and its optimal subtree (tree arrays);
   :func:`search_subtree` the same on memory kept across states (:func:`new_search`,
   :func:`reset_search`);
@@ -23,9 +24,9 @@ searches, as they did the kernel.
 
 from solver.exact._search_kernel import (NO_SHARED_KEY, evaluate_guess, guess_bounds,
                                          guess_bounds_of, new_search, prepare_search, reset_search,
-                                         search_subtree, share_search, shared_winner, solve_state,
-                                         solve_subtree)
+                                         search_state, search_subtree, share_search, shared_winner,
+                                         solve_state, solve_subtree)
 
 __all__ = ["NO_SHARED_KEY", "evaluate_guess", "guess_bounds", "guess_bounds_of", "new_search",
-           "prepare_search", "reset_search", "search_subtree", "share_search", "shared_winner", "solve_state",
-           "solve_subtree"]
+           "prepare_search", "reset_search", "search_state", "search_subtree", "share_search",
+           "shared_winner", "solve_state", "solve_subtree"]
