@@ -6,7 +6,8 @@ guesses the rules then allow (hard mode: those that use every hint); both lists,
 one- and two-guess histories. Each state is answered by ``tools.assist --json --top 0`` as a
 whole process with an empty user cache (a new cache directory per state holding only the
 feedback tables, built once beforehand: no opener's tree is cached, none is shipped for most
-openers; one untimed state first, so that no timed process compiles the kernels). Each answer
+openers; one untimed state first, so that no timed process compiles the kernels, and under
+``--budget`` the same again within a long budget). Each answer
 must be ``exact`` and equal (value and guess) to an independent solve of
 the state in this process (:func:`solver.exact.bellman.solve_from`, not timed).
 
@@ -45,6 +46,9 @@ from solver.cli._cli import EXIT_OK, entry_point, exit_with
 GAMES = (("legacy", "normal"), ("legacy", "hard"), ("nyt-2024", "normal"), ("nyt-2024", "hard"))
 #: The untimed state answered before the timed ones (a search, off every shipped tree).
 WARM_UP = ("xylyl:bbbbb", "fjord:bbbbb", "chant:bbbbb")
+#: The same under ``--budget``: a state of more than 100 answers (361), whose search within a
+#: budget runs in a child process (docs/algorithms.md §15.1).
+WARM_UP_BUDGET = ("xylyl:bbbbb", "fjord:bbbbb")
 #: Longest one state may take before it is recorded as timed out.
 STATE_TIMEOUT = 900.0
 #: Seconds past ``--budget`` a whole process may take (docs/troubleshooting.md: the
@@ -156,9 +160,14 @@ def main(argv=None) -> int:
         feedback_table(load_word_list(words))  # built once, copied into every empty cache
     # One untimed process first: numba's cache (in the checkout, not the user cache) is filled
     # by whichever process compiles the kernels, and the first timed state must not be it.
-    subprocess.run([sys.executable, "-m", "tools.assist", *WARM_UP, "--words", "legacy", "--top", "0",
-                    "--json"], capture_output=True, check=True)
+    # Under a budget a second one, with time to spare: the budget's search runs other kernels,
+    # in a child process, and a child stopped at the budget while compiling caches nothing.
     budget = [] if args.budget is None else ["--budget", f"{args.budget:g}"]
+    warm_ups = [(WARM_UP, [])] + ([(WARM_UP_BUDGET, ["--budget", f"{STATE_TIMEOUT:g}"])] if budget
+                                  else [])
+    for history, options in warm_ups:
+        subprocess.run([sys.executable, "-m", "tools.assist", *history, "--words", "legacy", "--top",
+                        "0", "--json", *options], capture_output=True, check=True)
     rows, ours, theirs, failures, unfinished, not_proven, exact = [], [], [], 0, 0, 0, 0
     for words, mode, history in states:
         with tempfile.TemporaryDirectory() as cache:
