@@ -189,7 +189,8 @@ def _solve_with_thresholds(wl, limit, mode, settings):
     """The whole list's tree (search_subtree's result) once per workspace setting of
     ``family_thresholds`` (root size and state size of the letter family, §3.8; the most
     answers of the small states' scans, §3.9; the fewest answers of a hard- or ultra-hard-mode
-    class whose allowed guesses keep their class counts, §10.1)."""
+    class whose allowed guesses keep their class counts, §10.1; the fewest guesses left of a
+    state whose classes the family pass bounds, §4.3)."""
     import numpy as np
 
     from solver.exact.bellman import _localise, allowed_after, local_rules, search_rules
@@ -234,11 +235,36 @@ def test_letter_family_skips_change_no_value_and_no_tree(legacy, seed, n_answers
 
     # the family on every state, then off (the letter positions' scans off, §3.9)
     on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
-                                     mode, [(2, 3, 0, 0), (10**9, 10**9, 0, 0)])
+                                     mode, [(2, 3, 0, 0, 4), (10**9, 10**9, 0, 0, 4)])
     assert on[5][3] > 0 and off[5][3] == 0  # the family spared scans (and only when on)
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+# Lists whose guesses are few enough that many of them come close to the optimum and need
+# refuting, as the guesses of a large state do.
+FAMILY_PASS_CASES = [(40, 300, 300, 5), pytest.param(41, 300, 300, 5, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", FAMILY_PASS_CASES)
+@pytest.mark.parametrize("mode", ["normal", "hard", "ultra"])
+@pytest.mark.kernels
+def test_the_family_pass_changes_no_value_and_no_tree(legacy, seed, n_answers, n_guesses, limit,
+                                                      mode):
+    """The family pass (docs/algorithms.md §4.3: each open class bounded by the letter family's
+    class counts before the deep pass) changes neither the value nor the tie-broken tree, in
+    every mode, from every state with three guesses left or more (the family on for every
+    state), and it refutes guesses the deep pass would have searched: fewer states are
+    searched with it."""
+    import numpy as np
+
+    on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
+                                     mode, [(2, 3, 0, 0, 3), (2, 3, 0, 0, 10**9)])
+    assert on[0] == off[0]
+    for a, b in zip(on[1:5], off[1:5]):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert on[5][0] < off[5][0]
 
 
 def _near_twins(words, rng, n_states):
@@ -372,7 +398,7 @@ def test_letter_bound_changes_no_value_and_no_tree(legacy, seed, n_answers, n_gu
 
     # small states scanned by the bound, then not (the letter family off)
     on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
-                                     mode, [(10**9, 10**9, 64, 0), (10**9, 10**9, 0, 0)])
+                                     mode, [(10**9, 10**9, 64, 0, 4), (10**9, 10**9, 0, 0, 4)])
     assert on[5][3] > 0 and off[5][3] == 0  # counts skipped (and only when on)
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
@@ -393,7 +419,7 @@ def test_carried_class_counts_change_no_hard_mode_value_and_no_tree(legacy, seed
 
     # the letter family and the small states' scans off, so that only the carried counts differ
     on, off = _solve_with_thresholds(random_sub_list(legacy, seed, n_answers, n_guesses), limit,
-                                     mode, [(10**9, 10**9, 0, 0), (10**9, 10**9, 0, 10**9)])
+                                     mode, [(10**9, 10**9, 0, 0, 4), (10**9, 10**9, 0, 10**9, 4)])
     assert on[0] == off[0]
     for a, b in zip(on[1:5], off[1:5]):
         assert a.dtype == b.dtype and np.array_equal(a, b)

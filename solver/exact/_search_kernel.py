@@ -31,7 +31,8 @@ the worst-case counterparts are in :mod:`solver.exact._objective_kernel`):
   only a full split wins (2n − 1 for an answer, 2n for another word); a guess whose classes
   all have size ≤ 2 costs exactly its bound;
 - a guess's classes are first bounded (memo; else the class's own answers are tried as
-  splitters, m² work: 2|C| − 1 exactly if one splits it, else at least 2|C|), then solved
+  splitters, m² work: 2|C| − 1 exactly if one splits it, else at least 2|C|; then, in a large
+  state's search, by the most classes the letter family allows any guess on them), then solved
   largest first, each with the cut-off that would still let the guess beat the best so far;
   a state none of whose answers splits it returns at once when the cut-off is ≤ 2n;
 - the bounding scan of a guess gives up as soon as it cannot reach the k ≥ 3n − β classes
@@ -111,6 +112,9 @@ FAMILY_MIN = 24
 # on the state (upper bounds on theirs on the class, §10.1) when it has at least this many
 # answers: every class (tests set it past any class to compare the search without them).
 CARRIED_COUNTS_MIN = 0
+# The family pass (docs/algorithms.md §4.3) bounds the classes of a state with at least this
+# many guesses left (its classes have three or more), when the letter family is on.
+FAMILY_PASS_MIN_DEPTH = 4
 
 
 #: The search's scratch memory (:func:`workspace_arrays`), so that the recursion allocates
@@ -128,9 +132,10 @@ CARRIED_COUNTS_MIN = 0
 #: any guess makes (§3.7); ``serial`` int64[1] scans so far (the stamps); the letter family
 #: (§3.8): ``family`` uint16[·, n_guesses] (none: off), ``answer_masks`` int64[n_answers],
 #: ``answer_letters`` uint8[n_answers, L], ``upper`` int32[n_guesses] a state's class-count
-#: bounds, ``family_thresholds`` int64[4] (root size, state size; the most answers of a state
+#: bounds, ``family_thresholds`` int64[5] (root size, state size; the most answers of a state
 #: whose letters bound the counts, §3.9; the fewest answers of a hard- or ultra-hard-mode class
-#: whose allowed guesses keep their class counts, §10.1); the column counts (§4.2):
+#: whose allowed guesses keep their class counts, §10.1; the fewest guesses left of a state
+#: whose classes the family pass bounds, §4.3); the column counts (§4.2):
 #: ``columns`` the table's transpose (none: off), ``column_bits`` uint64[n_guesses, ⌈3**L/64⌉],
 #: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
 #: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key; a root shared by
@@ -150,8 +155,8 @@ SearchWorkspace = namedtuple("SearchWorkspace", [
 Tables = namedtuple("Tables", ["P", "guess_of_answer", "zobrist1", "zobrist2"])
 #: The search's memory: its :class:`~solver.game._memo_kernel.Memo`, its
 #: :class:`SearchWorkspace` and its ``stats`` (int64[4]: states searched, memo hits, guesses
-#: expanded, scans the letter family or the letters' positions spared, §3.8, §3.9), as
-#: :func:`new_search` makes them.
+#: expanded, scans the letter family or the letters' positions spared, §3.8, §3.9, and guesses
+#: the family pass refuted before their deep pass, §4.3), as :func:`new_search` makes them.
 Search = namedtuple("Search", ["memo", "ws", "stats"])
 #: A decision tree being written in preorder (:mod:`policy_tree.schema`): ``node_guess``,
 #: ``edge_start``, ``edge_feedback``, ``edge_child`` and ``counters`` (int64[2]: nodes and
@@ -185,8 +190,8 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros(n_answers, dtype=np.int64),  # answer_masks
         np.zeros((n_answers, 1), dtype=np.uint8),  # answer_letters
         np.zeros(n_guesses, dtype=np.int32),  # upper
-        np.array([FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN],  # family_thresholds
-                 dtype=np.int64),
+        np.array([FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN,
+                  FAMILY_PASS_MIN_DEPTH], dtype=np.int64),  # family_thresholds
         np.zeros((0, n_guesses), dtype=np.uint8),  # columns (none: off; set by with_columns)
         np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64),  # column_bits
         np.zeros((4, n_guesses), dtype=np.int32),  # column_counts
@@ -934,6 +939,30 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
 
 
 @njit(cache=True)
+def _family_bound(cls, candidates, kub_in, ws, objective):
+    """A lower bound on the value of the class ``cls`` (total objective; the letter family on,
+    docs/algorithms.md §3.8) that reads none of its columns: the per-guess bound (§3.2) of the
+    most classes any of ``candidates`` can make on it, by the family's counts and by
+    ``kub_in`` (int32, aligned with ``candidates``, or empty), the guess counted as a possible
+    answer. ``candidates`` may be a superset of the class's own (a state's, for its class in
+    hard or ultra-hard mode): the bound is then weaker, still valid. Returns an int64."""
+    m = cls.shape[0]
+    upper = ws.upper
+    superset_counts(cls, ws.family, ws.answer_masks, ws.answer_letters, upper)
+    known = kub_in.shape[0] == candidates.shape[0]
+    most = np.int64(1)
+    for j in range(candidates.shape[0]):
+        k = np.int64(upper[candidates[j]])
+        if known and kub_in[j] < k:
+            k = np.int64(kub_in[j])
+        if k > most:
+            most = k
+            if most >= m:
+                return guess_bound(objective, m, m, 1)
+    return guess_bound(objective, m, most, 1)
+
+
+@njit(cache=True)
 def _search(S, d, beta, candidates, tables, search, objective, mode, only, rules):
     """(value, guess) of state S with d guesses left, searched with cut-off ``beta``: see
     :func:`_search_kub`, here with no class-count bounds known for the candidates."""
@@ -972,8 +1001,9 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     The steps, each its own function but the recursion: the memo and the exact small cases;
     :func:`_scan_candidates` bounds every candidate; :func:`_ordered_candidates` sorts those
     under the cut-off; then, for each in that order until one's bound reaches the best so far,
-    :func:`_bound_classes` (the cheap pass) and the search of its open classes, largest first
-    (the deep pass, §4.3). ``tables`` is a :class:`Tables`, ``search`` a :class:`Search`."""
+    :func:`_bound_classes` (the cheap pass), :func:`_family_bound` of its open classes (the
+    family pass, when the letter family is on) and the search of its open classes, largest
+    first (the deep pass, §4.3). ``tables`` is a :class:`Tables`, ``search`` a :class:`Search`."""
     P, guess_of_answer, zobrist1, zobrist2 = tables
     memo, ws, stats = search
     n = S.shape[0]
@@ -1081,6 +1111,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     share = ws.share
     sharing = share[1] > 1 and d == share[2] and only < 0
     group_end = 0 if lazy else nk  # the order terms are known up to here
+    family_pass = (objective == TOTAL and d >= ws.family_thresholds[4] and only < 0
+                   and ws.family.shape[0] > 0)
     for j in range(nk):
         bound = np.int64(ordered_bounds[j])
         cut = _shared_cut(share, ws.shared_keys, j, best) if sharing else best
@@ -1104,8 +1136,27 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 sub_candidates = useful[:nu]
                 sub_kub = kub[:nu]
                 dedupe = False
+            # Family pass (§4.3): each open class's bound from the class counts the letter
+            # family allows its candidates (§3.8), largest first, before any is searched: a
+            # guess whose classes cannot all be split well enough is refuted without reading a
+            # column, and the cut-offs of the deep pass are tighter.
+            if family_pass:
+                for a in range(n_open):
+                    c = open_classes[a]
+                    cls = members[starts[c]:starts[c + 1]]
+                    if cls.shape[0] < ws.family_thresholds[1]:
+                        break
+                    v = _family_bound(cls, sub_candidates, sub_kub, ws, objective)
+                    if v > bounds[c]:
+                        running = tighten(objective, running, bounds[c], v)
+                        bounds[c] = v
+                        if running >= cut:
+                            stats[3] += 1  # (the scans of its deep pass spared)
+                            break
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
             for a in range(n_open):
+                if running >= cut:
+                    break
                 c = open_classes[a]
                 cls = members[starts[c]:starts[c + 1]]
                 class_candidates = sub_candidates
@@ -1514,7 +1565,8 @@ def reset_search(search):
     ws.stamp.fill(-1)
     ws.share[:] = (0, 1, -1)
     ws.shared_keys.fill(NO_SHARED_KEY)
-    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN)
+    ws.family_thresholds[:] = (FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN,
+                               FAMILY_PASS_MIN_DEPTH)
     stats.fill(0)
 
 
