@@ -939,6 +939,34 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
 
 
 @njit(cache=True)
+def _family_pass(d, running, cut, n_open, candidates, kub_in, search, objective):
+    """Step 4 of :func:`_search_kub`, the family pass of a guess on S (§4.3), between its cheap
+    pass (:func:`_bound_classes`, which left ``n_open`` open classes at depth d of the
+    workspace, largest first, and the guess's bound ``running``) and its deep pass: each open
+    class of at least ``family_thresholds[1]`` answers, largest first, has its bound raised to
+    :func:`_family_bound` over S's ``candidates`` (with their class counts ``kub_in``), before
+    any class is searched, until ``running`` reaches the cut-off ``cut``. A guess whose classes
+    cannot all be split well enough is so refuted without reading a column, and the cut-offs of
+    the deep pass are tighter. Returns the raised ``running``."""
+    _, ws, stats = search
+    members, starts, bounds = ws.members[d], ws.starts[d], ws.bounds[d]
+    open_classes = ws.open_classes[d]
+    for a in range(n_open):
+        c = open_classes[a]
+        cls = members[starts[c]:starts[c + 1]]
+        if cls.shape[0] < ws.family_thresholds[1]:
+            break
+        v = _family_bound(cls, candidates, kub_in, ws, objective)
+        if v > bounds[c]:
+            running = tighten(objective, running, bounds[c], v)
+            bounds[c] = v
+            if running >= cut:
+                stats[3] += 1  # (the scans of its deep pass spared)
+                break
+    return running
+
+
+@njit(cache=True)
 def _family_bound(cls, candidates, kub_in, ws, objective):
     """A lower bound on the value of the class ``cls`` (total objective; the letter family on,
     docs/algorithms.md §3.8) that reads none of its columns: the per-guess bound (§3.2) of the
@@ -1001,9 +1029,9 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     The steps, each its own function but the recursion: the memo and the exact small cases;
     :func:`_scan_candidates` bounds every candidate; :func:`_ordered_candidates` sorts those
     under the cut-off; then, for each in that order until one's bound reaches the best so far,
-    :func:`_bound_classes` (the cheap pass), :func:`_family_bound` of its open classes (the
-    family pass, when the letter family is on) and the search of its open classes, largest
-    first (the deep pass, §4.3). ``tables`` is a :class:`Tables`, ``search`` a :class:`Search`."""
+    :func:`_bound_classes` (the cheap pass), :func:`_family_pass` (when the letter family is
+    on) and the search of its open classes, largest first (the deep pass, §4.3). ``tables`` is
+    a :class:`Tables`, ``search`` a :class:`Search`."""
     P, guess_of_answer, zobrist1, zobrist2 = tables
     memo, ws, stats = search
     n = S.shape[0]
@@ -1136,23 +1164,9 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 sub_candidates = useful[:nu]
                 sub_kub = kub[:nu]
                 dedupe = False
-            # Family pass (§4.3): each open class's bound from the class counts the letter
-            # family allows its candidates (§3.8), largest first, before any is searched: a
-            # guess whose classes cannot all be split well enough is refuted without reading a
-            # column, and the cut-offs of the deep pass are tighter.
             if family_pass:
-                for a in range(n_open):
-                    c = open_classes[a]
-                    cls = members[starts[c]:starts[c + 1]]
-                    if cls.shape[0] < ws.family_thresholds[1]:
-                        break
-                    v = _family_bound(cls, sub_candidates, sub_kub, ws, objective)
-                    if v > bounds[c]:
-                        running = tighten(objective, running, bounds[c], v)
-                        bounds[c] = v
-                        if running >= cut:
-                            stats[3] += 1  # (the scans of its deep pass spared)
-                            break
+                running = _family_pass(d, running, cut, n_open, sub_candidates, sub_kub, search,
+                                       objective)
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
             for a in range(n_open):
                 if running >= cut:
