@@ -160,8 +160,8 @@ def main(argv=None) -> int:
         feedback_table(load_word_list(words))  # built once, copied into every empty cache
     # One untimed process first: numba's cache (in the checkout, not the user cache) is filled
     # by whichever process compiles the kernels, and the first timed state must not be it.
-    # Under a budget a second one, with time to spare: the budget's search runs other kernels,
-    # in a child process, and a child stopped at the budget while compiling caches nothing.
+    # Under a budget a second one, with time to spare: the budget's search of a large state
+    # loads other kernels (before forking its child), and compiling them is not bounded by it.
     budget = [] if args.budget is None else ["--budget", f"{args.budget:g}"]
     warm_ups = [(WARM_UP, [])] + ([(WARM_UP_BUDGET, ["--budget", f"{STATE_TIMEOUT:g}"])] if budget
                                   else [])
