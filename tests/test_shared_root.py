@@ -1,6 +1,7 @@
 """A root searched by several processes together (docs/algorithms.md §4.5): each share takes
-every share-th candidate, cut off by the best any share has found, and the winning share's
-tree is the tree one process finds, byte for byte, whatever order the shares run in."""
+the first candidate and then the positions it claims from a counter they all map, cut off by
+the best any share has found, and the winning share's tree is the tree one process finds, byte
+for byte, whatever order the shares run in."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from conftest import random_sub_list
 from solver.exact import bellman
 from solver.exact.bellman import (_localise, allowed_after, local_rules,
                                   search_rules, solve, solve_from)
-from solver.exact.search import (NO_SHARED_KEY, new_search, search_subtree, share_search,
-                                 shared_winner, solve_subtree)
+from solver.exact.search import (NO_SHARED_KEY, new_search, reset_shared_keys, search_subtree,
+                                 share_search, shared_winner, solve_subtree)
 from solver.game.feedback import feedback_table
 from solver.game.hashing import zobrist_keys
 from solver.game.spec import Game, Objective
@@ -41,16 +42,22 @@ def _arrays_equal(a, b):
                                 for x, y in zip(a[1:-1], b[1:-1]))
 
 
-def _shared_in_turn(game, table, history, answers, d, shares, order):
+def _shared_in_turn(game, table, history, answers, d, shares, order, claim_from=None):
     """The shares of one root run one after another in ``order`` (each sees the keys the
-    earlier ones left, as a slow process would), then the winner's result."""
+    earlier ones left, as a slow process would), then the winner's result. The claim counter
+    carries over (a later share claims only what is left), or is set before each share to
+    ``claim_from``'s value for it: 1 makes it claim every position again, as when two shares
+    read the counter at once every time (the repeats the counter allows); more makes it start
+    past positions another share has claimed and not yet finished."""
     word_list = game.word_list
     local = _localise(table, answers, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = allowed_after(game, history)
     rules = local_rules(search_rules(game), answers)
-    keys = np.full(shares, NO_SHARED_KEY, dtype=np.int64)
+    keys = reset_shared_keys(np.zeros(shares + 1, dtype=np.int64))
     results = {}
-    for index in order:
+    for turn, index in enumerate(order):
+        if claim_from is not None:
+            keys[-1] = claim_from[turn]
         search = new_search(d, table.shape[0], len(answers), game.n_patterns, 1 << 16)
         search = share_search(search, index, shares, d, keys)
         results[index] = search_subtree(local[0], d, *local[1:], search, game.objective_id,
@@ -70,9 +77,10 @@ CASES = [  # (seed, answers, guesses, mode, objective)
 
 
 @pytest.mark.kernels
+@pytest.mark.parametrize("repeat", [False, True])
 @pytest.mark.parametrize("seed, n_answers, n_guesses, mode, objective", CASES)
 def test_shares_in_any_order_find_the_tree_one_search_finds(legacy, seed, n_answers, n_guesses,
-                                                           mode, objective):
+                                                           mode, objective, repeat):
     word_list = random_sub_list(legacy, seed, n_answers, n_guesses)
     table = feedback_table(word_list, use_cache=False)
     game = Game(word_list, 6, mode=mode, objective=objective)
@@ -82,11 +90,11 @@ def test_shares_in_any_order_find_the_tree_one_search_finds(legacy, seed, n_answ
             for shares in (2, 3):
                 for order in itertools.permutations(range(shares)):
                     won, alone, keys = _shared_in_turn(game, table, history, answers, 5, shares,
-                                                       order)
+                                                       order, (1,) * shares if repeat else None)
                     assert _arrays_equal(won, alone), (history, shares, order)
                     if alone[0] < INF and len(alone[1]) > 0:
                         # the winner's key holds the value the single search found
-                        assert keys.min() >> 17 in (alone[0], NO_SHARED_KEY >> 17)
+                        assert keys[:-1].min() >> 17 in (alone[0], NO_SHARED_KEY >> 17)
                     tried += 1
     assert tried >= 20
 
@@ -94,21 +102,25 @@ def test_shares_in_any_order_find_the_tree_one_search_finds(legacy, seed, n_answ
 @pytest.mark.kernels
 def test_shares_keep_the_tie_break_when_the_first_optimal_guess_is_not_first(legacy):
     """After FIQUE (feedback code 3) on this list, 37 answers with 4 guesses left: the first
-    candidate is not optimal, and the candidates at positions 1, 2 and 3 all are. Position 1
-    belongs to share 1 and position 2 to share 0: whichever runs first, share 1's guess must
-    win, the one a single search plays (a share that ran last and only tied share 0's key
-    would lose the tie-break)."""
+    candidate is not optimal, and the candidates at positions 1, 2 and 3 all are. Whichever
+    share searches position 1, and in whatever order, its guess must win, the one a single
+    search plays: also when another share has already written position 2's equal value (it
+    claimed past position 1 while the first share was still on it), where a share that only
+    tied that key would lose the tie-break."""
     word_list = random_sub_list(legacy, 71, 300, 1500)
     table = feedback_table(word_list, use_cache=False)
     game = Game(word_list, 6)
     opener = word_list.guess_index("fique")
     history, answers = [("fique", 3)], np.flatnonzero(table[opener] == 3).astype(np.int32)
     assert len(answers) == 37
-    for shares in (2, 3):
+    for shares, claim_from in itertools.product((2, 3), (None, (1, 1, 1), (2, 1, 1))):
         for order in itertools.permutations(range(shares)):
-            won, alone, keys = _shared_in_turn(game, table, history, answers, 4, shares, order)
-            assert alone[0] == 88 and _arrays_equal(won, alone), (shares, order)
-            assert keys.min() == (88 << 17) | 1  # position 1 won
+            won, alone, keys = _shared_in_turn(game, table, history, answers, 4, shares, order,
+                                               claim_from and claim_from[:shares])
+            assert alone[0] == 88 and _arrays_equal(won, alone), (shares, order, claim_from)
+            assert keys[:-1].min() == (88 << 17) | 1  # position 1 won
+            if claim_from == (2, 1, 1):  # the first share to run found position 2 first
+                assert keys[order[0]] == (88 << 17) | 2
     for history, answers in _states(word_list, table, game, opener, 20):  # its other classes
         for order in ((0, 1), (1, 0)):
             won, alone, keys = _shared_in_turn(game, table, history, answers, 4, 2, order)
@@ -127,7 +139,7 @@ def test_a_share_that_loses_builds_no_tree(legacy):
         constraint, candidates = allowed_after(game, history)
         rules = local_rules(search_rules(game), answers)
         # another share has already found a value no guess can beat
-        keys = np.array([NO_SHARED_KEY, 1 << 17], dtype=np.int64)
+        keys = np.array([NO_SHARED_KEY, 1 << 17, 1], dtype=np.int64)
         search = share_search(new_search(5, table.shape[0], len(answers), game.n_patterns, 1 << 16),
                               0, 2, 5, keys)
         result = search_subtree(local[0], 5, *local[1:], search, game.objective_id, game.mode_id,

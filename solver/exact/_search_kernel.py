@@ -141,8 +141,9 @@ FAMILY_PASS_MIN_DEPTH = 4
 #: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
 #: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key; a root shared by
 #: several processes (§4.5): ``share`` int64[3] (this share's index, the number of shares
-#: (1: not shared), the root's depth) and ``shared_keys`` int64[shares] each share's best
-#: (value << KEY_SUMSQ_SHIFT | position in the candidate order), in memory the shares map.
+#: (1: not shared), the root's depth) and ``shared_keys`` int64[shares + 1] each share's best
+#: (value << KEY_SUMSQ_SHIFT | position in the candidate order), then the next position to
+#: claim (:func:`_claim`), in memory the shares map (:func:`reset_shared_keys`).
 SearchWorkspace = namedtuple("SearchWorkspace", [
     "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
     "open_classes", "allowed", "allowed_kub", "constraints", "branching", "kub", "kval", "stamp", "serial",
@@ -1170,26 +1171,26 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     best = np.int64(beta)
     best_guess = np.int64(-1)
     fail = np.int64(min_excluded)
-    # A root shared by several processes (§4.5): each searches every share-th candidate (all
-    # of them the first), cut off by the best any share has found so far.
+    # A root shared by several processes (§4.5): each searches the first candidate, then the
+    # positions it claims from a counter all of them map, cut off by the best any share has
+    # found so far.
     share = ws.share
     sharing = share[1] > 1 and d == share[2] and only < 0
     group_end = 0 if lazy else nk  # the order terms are known up to here
     family_pass = (objective == TOTAL and d >= ws.family_thresholds[4] and only < 0
                    and ws.family.shape[0] > 0)
-    for j in range(nk):
+    j = 0
+    while j < nk:
         bound = np.int64(ordered_bounds[j])
         cut = _shared_cut(share, ws.shared_keys, j, best) if sharing else best
         if bound >= cut:
             if bound < fail:
                 fail = bound
             break
-        if j == group_end:
-            group_end = _order_group(S, P, counts, objective, ordered, ordered_bounds, j)
+        while j >= group_end:  # (a share's claims may pass several bound groups)
+            group_end = _order_group(S, P, counts, objective, ordered, ordered_bounds, group_end)
         key = ordered[j]
         g = np.int64(key & KEY_GUESS_MASK)
-        if sharing and j > 0 and j % share[1] != share[0]:
-            continue
         stats[2] += 1
         # Cheap pass (§4.3): tighten each class's bound from the memo before searching any class.
         running, n_open = _bound_classes(S, d, g, bound, tables, search, objective, mode, rules,
@@ -1226,6 +1227,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 ws.shared_keys[share[0]] = (best << SHARED_VALUE_SHIFT) | j
         elif running < fail:
             fail = running
+        j = _claim(share, ws.shared_keys, j) if sharing else j + 1
     if best_guess >= 0:
         if only < 0 and not sharing:
             _memo_store(memo, h1, h2, meta, best, best_guess)
@@ -1235,6 +1237,20 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     if only < 0 and not sharing:
         _memo_store(memo, h1, h2, meta, fail, -1)
     return fail, np.int64(-1)
+
+
+@njit(cache=True)
+def _claim(share, shared_keys, last):
+    """The next position of a shared root's candidate order that this share searches, after
+    ``last`` (§4.5): the claim counter all the shares map (``shared_keys[share[1]]``), or
+    ``last + 1`` where the counter is behind it; the counter is moved past the claim. Two
+    shares that read the counter at once may both take one position, a repeat: never a gap
+    (every position claimed is the counter's value or one past a claimed position), and each
+    share's positions increase."""
+    counter = share[1]
+    j = max(shared_keys[counter], last + 1)
+    shared_keys[counter] = j + 1
+    return j
 
 
 @njit(cache=True)
@@ -1554,12 +1570,23 @@ def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
                   np.zeros(4, dtype=np.int64))
 
 
+def reset_shared_keys(shared_keys):
+    """Set ``shared_keys`` (int64[..., shares + 1], one row per shared root) as the shares of
+    a root must find it before any starts (§4.5): no share's best yet
+    (:data:`NO_SHARED_KEY`), and position 1 the first to claim (every share searches position
+    0). Returns it. Plain numpy."""
+    shared_keys[..., :-1] = NO_SHARED_KEY
+    shared_keys[..., -1] = 1
+    return shared_keys
+
+
 def share_search(search, index, shares, depth, shared_keys):
     """``search`` (a :class:`Search`) as share ``index`` of ``shares`` processes searching one
     root of ``depth`` guesses left together (docs/algorithms.md §4.5): ``shared_keys``
-    (int64[shares], set to :data:`NO_SHARED_KEY` before any share starts) is memory every
-    share maps, where each writes its best. The search's own memory is kept; its workspace's
-    share settings are set. Plain numpy."""
+    (int64[shares + 1], as :func:`reset_shared_keys` sets it before any share starts) is
+    memory every share maps, where each writes its best and claims the positions it
+    searches. The search's own memory is kept; its workspace's share settings are set. Plain
+    numpy."""
     memo, ws, stats = search
     ws.share[:] = (index, shares, depth)
     return Search(memo, ws._replace(shared_keys=shared_keys), stats)
@@ -1568,8 +1595,9 @@ def share_search(search, index, shares, depth, shared_keys):
 def shared_winner(shared_keys):
     """The share whose guess a shared root plays (§4.5), from the keys the shares left: the
     least (value, position in the candidate order), the first share on a tie (all shares
-    searched the first candidate, and all agree on a state settled before the candidates)."""
-    return int(np.argmin(shared_keys))
+    searched the first candidate, and all agree on a state settled before the candidates);
+    ``shared_keys`` as the shares left it (:func:`share_search`)."""
+    return int(np.argmin(shared_keys[:-1]))
 
 
 def reset_search(search):

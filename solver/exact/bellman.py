@@ -121,16 +121,17 @@ def can_share(workers: int) -> bool:
 
 def _new_shared_keys(rows: int, shares: int) -> int:
     """Shared memory for ``rows`` roots of ``shares`` shares each, as the shares must find it
-    (:data:`solver.exact.search.NO_SHARED_KEY`); returns its token (:func:`_release_keys`)."""
+    (:func:`solver.exact.search.reset_shared_keys`: each row the shares' keys, then the claim
+    counter); returns its token (:func:`_release_keys`)."""
     import mmap
 
-    from solver.exact.search import NO_SHARED_KEY
+    from solver.exact.search import reset_shared_keys
 
     token = next(_SHARED_TOKENS)
     # MAP_SHARED | MAP_ANONYMOUS: forked workers see each other's writes
-    keys = np.frombuffer(mmap.mmap(-1, 8 * max(rows * shares, 1)), dtype=np.int64)
-    keys = keys[:rows * shares].reshape(rows, shares)
-    keys.fill(NO_SHARED_KEY)
+    width = shares + 1
+    keys = np.frombuffer(mmap.mmap(-1, 8 * max(rows * width, 1)), dtype=np.int64)
+    keys = reset_shared_keys(keys[:rows * width].reshape(rows, width))
     _SHARED_KEYS[token] = keys
     return token
 
