@@ -32,6 +32,23 @@ def allowed(history, guess: str) -> bool:
     return True
 
 
+def constraint_after(constraint, guess: str, code: int) -> np.ndarray:
+    """The constraint row after ``constraint`` and then ``guess`` scored ``code``, by the
+    rule's words: each green letter in its place, and each letter's least count the larger of
+    the old one and how often the guess's feedback marked it green or yellow (the twin of the
+    kernels' ``tighten_constraint``)."""
+    row = np.array(constraint, dtype=np.int8)
+    marks = colours(code, len(guess))
+    for i, mark in enumerate(marks):
+        if mark == "g":
+            row[i] = ord(guess[i]) - ord("a")
+    for letter in set(guess):
+        shown = sum(1 for i, mark in enumerate(marks) if guess[i] == letter and mark != "b")
+        index = MAX_LENGTH + ord(letter) - ord("a")
+        row[index] = max(row[index], shown)
+    return row
+
+
 def filter_allowed(constraint, letters, candidates) -> np.ndarray:
     """The guesses of ``candidates`` (in their order) that meet ``constraint`` (int8 row: a
     letter or -1 per position, then a least count per letter a..z), read plainly from the

@@ -18,13 +18,15 @@ import msgpack
 
 from conftest import random_sub_list
 from naive import INF, table as naive_table, tree_from_arrays
-from naive_hard import HardBruteForce, allowed, filter_allowed
+from naive_hard import HardBruteForce, allowed, constraint_after, filter_allowed
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
 from solver.game._hard_mode_kernel import (HARD_MODE, filter_allowed_packed,
                                             filter_allowed_packed_counted, history_constraint,
-                                            pack_words)
+                                            constraint_hash, no_constraint, pack_words,
+                                            tighten_constraint, tightened_hash)
 from solver.game.errors import HardModeError
 from solver.game.feedback import feedback_code, words_to_letters
+from solver.game.hashing import constraint_keys
 from solver.game.hard_mode import check_hard_mode_history, hard_mode_violation
 from solver.game.spec import MODES, Game
 from solver.game.wordlists import from_words, load_word_list
@@ -72,6 +74,26 @@ def test_filter_and_plain_rule_agree_with_the_definition(played, answer, guess):
                                               7 * candidates + 3, kept, kept_counts)
     assert n_counted == n_kept and kept[:n_kept].tolist() == sorted(plain.tolist(), reverse=True)
     assert kept_counts[:n_kept].tolist() == [7 * g + 3 for g in kept[:n_kept].tolist()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(WORDS)), max_size=2),
+       st.sampled_from(WORDS), st.integers(0, 3 ** 5 - 1))
+def test_tightened_constraint_equals_the_rule_in_words(played, guess, code):
+    """The kernel's constraint after a guess and any feedback code (repeated letters, codes no
+    answer gives too) is the row the rule's words give, from any earlier constraint; its hash
+    taken from the earlier one's and the entries changed is the hash of the whole row."""
+    before = no_constraint()
+    for previous, answer in played:
+        before = constraint_after(before, previous, feedback_code(previous, answer))
+    letters = words_to_letters([guess])[0]
+    after = tighten_constraint(before, letters, code, np.empty_like(before))
+    assert after.tolist() == constraint_after(before, guess, code).tolist()
+    # and its hash, as the search keys a class (from the hash before and the entries changed)
+    keys1, keys2 = constraint_keys()
+    hash1, hash2 = (np.uint64(h) for h in constraint_hash(before, keys1, keys2))
+    assert (tuple(int(h) for h in tightened_hash(before, hash1, hash2, letters, code, keys1, keys2))
+            == tuple(int(h) for h in constraint_hash(after, keys1, keys2)))
 
 
 @pytest.mark.parametrize("words", ["legacy", "wordfreq-4", "wordfreq-7"])

@@ -68,8 +68,9 @@ from solver.game._memo_kernel import memo_store as _memo_store
 from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed_packed,
                                             filter_allowed_packed_counted, filter_consistent,
                                             filter_consistent_counted, mode_state_key,
-                                            tighten_constraint, ultra_root_key, ultra_step_key)
-from solver.game._memo_kernel import memo_arrays, new_memo
+                                            constraint_hash, tighten_constraint, tightened_hash,
+                                            ultra_root_key, ultra_step_key)
+from solver.game._memo_kernel import memo_arrays, new_memo, state_hash
 from solver.game._partition_kernel import class_count
 from solver.game._partition_kernel import partition as _partition
 from solver.exact._family_kernel import (MINORITY_MOST, letter_bound, minority_masks,
@@ -870,14 +871,27 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
     k, members, starts, bounds, present, open_classes = partition_at(ws, d, P[g], S)
     running = bound
     n_open = 0
+    # hard mode: each class's key from S's constraint hash and the entries g's feedback changes
+    # (:func:`tightened_hash`), the key :func:`class_key` gives, without the class's constraint
+    hard = mode == HARD_MODE
+    hash1, hash2 = np.uint64(0), np.uint64(0)
+    if hard:
+        hash1, hash2 = constraint_hash(constraints[d], rules.ckeys1, rules.ckeys2)
     for c in range(k):
         m = starts[c + 1] - starts[c]
         if present[c] == all_green or m <= 2:
             continue
         cls = members[starts[c]:starts[c + 1]]
-        c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
-                           constraints[d], history_keys[d, 0], history_keys[d, 1],
-                           constraints[d - 1])
+        if hard:
+            c1, c2 = state_hash(cls, zobrist1, zobrist2)
+            k1, k2 = tightened_hash(constraints[d], hash1, hash2, rules.letters[g], present[c],
+                                    rules.ckeys1, rules.ckeys2)
+            c1 += k1
+            c2 += k2
+        else:
+            c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode,
+                               rules, constraints[d], history_keys[d, 0], history_keys[d, 1],
+                               constraints[d - 1])
         class_meta = memo_meta(m, d - 1, objective, mode)
         s = _memo_find(memo, c1, c2, class_meta)
         class_weight = np.int64(0)

@@ -68,12 +68,17 @@ def tighten_constraint(constraint, guess_letters, code, out):
     with letters ``guess_letters`` (uint8[L]) scored feedback ``code``; returns ``out``."""
     length = guess_letters.shape[0]
     out[:] = constraint
-    power = 1
+    # the code's digits, two bits each: divisions by the constant 3 only (a division by a
+    # power of 3 held in a variable is a division instruction, and this runs once for every
+    # class a hard-mode search looks up: 0.4 µs a class, most of it those divisions, before)
+    digits = np.uint64(0)
+    rest = np.uint64(code)
     for i in range(length):
-        if (code // power) % 3 == 2:
+        digit = rest % np.uint64(3)
+        rest //= np.uint64(3)
+        digits |= digit << np.uint64(2 * i)
+        if digit == 2:
             out[i] = guess_letters[i]
-        power *= 3
-    power_i = 1
     for i in range(length):
         letter = guess_letters[i]
         first = True
@@ -83,14 +88,11 @@ def tighten_constraint(constraint, guess_letters, code, out):
                 break
         if first:
             shown = 0
-            power_j = power_i
             for j in range(i, length):
-                if guess_letters[j] == letter and (code // power_j) % 3 >= 1:
+                if guess_letters[j] == letter and (digits >> np.uint64(2 * j)) & np.uint64(3) >= 1:
                     shown += 1
-                power_j *= 3
             if shown > out[MAX_LENGTH + letter]:
                 out[MAX_LENGTH + letter] = shown
-        power_i *= 3
     return out
 
 
@@ -209,6 +211,47 @@ def constraint_hash(constraint, keys1, keys2):
         column = v + 1 if j < MAX_LENGTH else v
         h1 += keys1[j, column]
         h2 += keys2[j, column]
+    return h1, h2
+
+
+@njit(cache=True)
+def tightened_hash(constraint, hash1, hash2, guess_letters, code, keys1, keys2):
+    """(h1, h2) uint64: :func:`constraint_hash` of the constraint :func:`tighten_constraint`
+    makes of ``constraint`` (whose hash is ``hash1``, ``hash2``) and the guess with letters
+    ``guess_letters`` scored ``code``, without writing it: the keys of the entries it changes
+    replace theirs in the sums (uint64 sums wrap, so a difference is exact). At most 2·L
+    entries change, against the WIDTH a whole hash reads: a hard-mode search keys every class
+    it looks up so."""
+    length = guess_letters.shape[0]
+    h1 = hash1
+    h2 = hash2
+    digits = np.uint64(0)
+    rest = np.uint64(code)
+    for i in range(length):
+        digit = rest % np.uint64(3)
+        rest //= np.uint64(3)
+        digits |= digit << np.uint64(2 * i)
+        if digit == 2 and constraint[i] != guess_letters[i]:
+            old = np.int64(constraint[i]) + 1
+            new = np.int64(guess_letters[i]) + 1
+            h1 += keys1[i, new] - keys1[i, old]
+            h2 += keys2[i, new] - keys2[i, old]
+    for i in range(length):
+        letter = guess_letters[i]
+        first = True
+        for j in range(i):
+            if guess_letters[j] == letter:
+                first = False
+                break
+        if first:
+            shown = 0
+            for j in range(i, length):
+                if guess_letters[j] == letter and (digits >> np.uint64(2 * j)) & np.uint64(3) >= 1:
+                    shown += 1
+            old = np.int64(constraint[MAX_LENGTH + letter])
+            if shown > old:
+                h1 += keys1[MAX_LENGTH + letter, shown] - keys1[MAX_LENGTH + letter, old]
+                h2 += keys2[MAX_LENGTH + letter, shown] - keys2[MAX_LENGTH + letter, old]
     return h1, h2
 
 
