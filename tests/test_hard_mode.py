@@ -20,7 +20,8 @@ from conftest import random_sub_list
 from naive import INF, table as naive_table, tree_from_arrays
 from naive_hard import HardBruteForce, allowed, constraint_after, filter_allowed
 from solver.exact.bellman import UnwinnableError, solve, solve_from, solve_state
-from solver.game._hard_mode_kernel import (HARD_MODE, filter_allowed_packed,
+from solver.exact._family_kernel import filter_allowed_sets, letter_sets
+from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, filter_allowed_packed,
                                             filter_allowed_packed_counted, history_constraint,
                                             constraint_hash, no_constraint, pack_words,
                                             tighten_constraint, tightened_hash)
@@ -98,23 +99,36 @@ def test_tightened_constraint_equals_the_rule_in_words(played, guess, code):
 
 @pytest.mark.parametrize("words", ["legacy", "wordfreq-4", "wordfreq-7"])
 def test_packed_filter_equals_the_filter_on_random_histories(words):
-    """The filter over packed words (guard bits, one comparison for every letter count) keeps
-    exactly the guesses the plain filter keeps, after random histories of one to three guesses
-    on lists of four, five and seven letters."""
+    """The filter over packed words (guard bits, one comparison for every letter count) and
+    the filter over the candidates' letter sets (a word of 64 candidates at a time, carrying
+    their counts) keep exactly the guesses the plain filter keeps, after random histories of
+    one to three guesses on lists of four, five and seven letters, from every guess and from a
+    shuffled part of them."""
     word_list = load_word_list(words)
     letters = words_to_letters(word_list.guesses)
     packed = pack_words(letters)
     rng = np.random.default_rng(11)
-    candidates = np.arange(word_list.n_guesses, dtype=np.int32)
-    fast = np.empty_like(candidates)
+    everything = np.arange(word_list.n_guesses, dtype=np.int32)
+    some = rng.permutation(everything)[:word_list.n_guesses // 3 + 7]
+    sets = {len(c): (c, letter_sets(letters, c)) for c in (everything, some)}
+    fast = np.empty_like(everything)
+    kept_counts = np.empty_like(everything)
     for _ in range(200):
         answer = word_list.answers[rng.integers(word_list.n_answers)]
         played = [int(g) for g in rng.integers(word_list.n_guesses, size=rng.integers(1, 4))]
         constraint = history_constraint(letters, np.array(played), np.array(
             [feedback_code(word_list.guesses[g], answer) for g in played]))
-        plain = filter_allowed(constraint, letters, candidates)
-        n_fast = filter_allowed_packed(constraint, packed, letters.shape[1], candidates, fast)
+        plain = filter_allowed(constraint, letters, everything)
+        n_fast = filter_allowed_packed(constraint, packed, letters.shape[1], everything, fast)
         assert plain.size > 0 and fast[:n_fast].tolist() == plain.tolist()
+        for candidates, candidate_sets in sets.values():
+            plain = filter_allowed(constraint, letters, candidates)
+            counts = 3 * candidates + 1
+            n_sets = filter_allowed_sets(constraint, MAX_LENGTH, candidate_sets, candidates,
+                                         counts, fast, kept_counts,
+                                         np.empty(candidate_sets.shape[1], dtype=np.uint64))
+            assert fast[:n_sets].tolist() == plain.tolist()
+            assert kept_counts[:n_sets].tolist() == (3 * plain + 1).tolist()
 
 
 def test_rule_examples():

@@ -3,6 +3,8 @@ many classes every guess makes on each of a family of letter-defined answer sets
 those an upper bound on every guess's class count on any set of answers (no guess makes more
 classes on a subset). The opener proof's depth-one bound (:mod:`solver.exact._opener_kernel`)
 and the search's scans of a large root class (:mod:`solver.exact._search_kernel`) read them.
+Also the letter sets of a list of guesses (:func:`letter_sets`), by which the guesses a
+hard-mode constraint allows are found a word of 64 guesses at a time (§10.1).
 """
 
 import numpy as np
@@ -245,3 +247,72 @@ def letter_bound(masks, guess_letters, n):
     k = np.int64(popcount(union))
     return k + 1 if k < n else k
 
+
+
+@njit(cache=True)
+def letter_sets(letters, guesses):
+    """uint64[2·26·L, ⌈n/64⌉]: bit j of a row for the j-th of ``guesses`` (int32 guess indices,
+    n of them; ``letters`` uint8[n_guesses, L], letters 0..25) when it has letter x at position
+    i (row 26·i + x), or at least c copies of letter x (row 26·L + L·x + c − 1, c = 1..L): the
+    rows :func:`filter_allowed_sets` reads for a hard-mode constraint (docs/algorithms.md
+    §10.1)."""
+    length = letters.shape[1]
+    n = guesses.shape[0]
+    sets = np.zeros((2 * 26 * length, (n + 63) >> 6), dtype=np.uint64)
+    seen = np.zeros(26, dtype=np.int64)
+    for j in range(n):
+        h = guesses[j]
+        word = j >> 6
+        bit = np.uint64(1) << np.uint64(j & 63)
+        for i in range(length):
+            x = np.int64(letters[h, i])
+            sets[26 * i + x, word] |= bit
+            sets[26 * length + length * x + seen[x], word] |= bit
+            seen[x] += 1
+        for i in range(length):
+            seen[letters[h, i]] = 0
+    return sets
+
+
+@njit(cache=True)
+def filter_allowed_sets(constraint, max_length, sets, guesses, counts, out, out_counts, scratch):
+    """The twin of :func:`solver.game._hard_mode_kernel.filter_allowed_packed_counted` over the
+    :func:`letter_sets` of ``guesses``: copy into ``out`` the guesses that meet ``constraint``
+    (int8[WIDTH]: a letter or -1 for each of ``max_length`` positions, then a least count per
+    letter), in their order, and into ``out_counts`` their entries of ``counts`` (aligned with
+    ``guesses``; empty: none carried). The rows of the constraint's greens and least counts are
+    ANDed a word at a time (``scratch`` uint64[≥ ⌈n/64⌉]), then the kept guesses read off the
+    set bits. Returns how many were kept."""
+    length = sets.shape[0] // 52
+    n = guesses.shape[0]
+    words = (n + 63) >> 6
+    kept = scratch[:words]
+    kept[:] = ~np.uint64(0)
+    if n & 63:
+        kept[words - 1] = (np.uint64(1) << np.uint64(n & 63)) - np.uint64(1)
+    for i in range(length):
+        x = constraint[i]
+        if x >= 0:
+            row = sets[26 * i + x]
+            for w in range(words):
+                kept[w] &= row[w]
+    for x in range(26):
+        need = np.int64(constraint[max_length + x])
+        if need > length:
+            return 0
+        if need > 0:
+            row = sets[26 * length + length * x + need - 1]
+            for w in range(words):
+                kept[w] &= row[w]
+    carry = counts.shape[0] == n
+    n_out = 0
+    for w in range(words):
+        b = kept[w]
+        while b != 0:
+            j = 64 * w + np.int64(popcount((b & (~b + np.uint64(1))) - np.uint64(1)))
+            out[n_out] = guesses[j]
+            if carry:
+                out_counts[n_out] = counts[j]
+            n_out += 1
+            b &= b - np.uint64(1)
+    return n_out

@@ -65,7 +65,8 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, WIDTH, filter_allowed_packed,
+from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH,
+                                            filter_allowed_packed,
                                             filter_allowed_packed_counted, filter_consistent,
                                             filter_consistent_counted, mode_state_key,
                                             constraint_hash, tighten_constraint, tightened_hash,
@@ -74,7 +75,8 @@ from solver.game._memo_kernel import memo_arrays, new_memo, state_hash
 from solver.game._partition_kernel import class_count
 from solver.game._partition_kernel import partition as _partition
 from solver.exact._family_kernel import (MINORITY_MOST, letter_bound, minority_masks,
-                                         bits_set, column_bits, family_counts, new_bits,
+                                         bits_set, column_bits, family_counts,
+                                         filter_allowed_sets, letter_sets, new_bits,
                                          superset_counts)
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
@@ -116,6 +118,12 @@ CARRIED_COUNTS_MIN = 0
 # The family pass (docs/algorithms.md §4.3) bounds the classes of a state with at least this
 # many guesses left (its classes have three or more), when the letter family is on.
 FAMILY_PASS_MIN_DEPTH = 4
+# A hard-mode state whose deep pass has filtered this many classes' allowed guesses, from a
+# list of at least LETTER_SETS_MIN candidates, builds the list's letter sets and filters the
+# rest by them (docs/algorithms.md §10.1): a root of hundreds of answers filters thousands of
+# classes, most states a few (building the sets costs about as much as ten filters).
+LETTER_SETS_AFTER = 16
+LETTER_SETS_MIN = 2048
 
 
 #: The search's scratch memory (:func:`workspace_arrays`), so that the recursion allocates
@@ -955,23 +963,28 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
 
 
 @njit(cache=True)
-def _class_candidates(ws, d, g, code, m, sub_candidates, sub_kub, rules, mode):
+def _class_candidates(ws, d, g, code, m, sub_candidates, sub_kub, rules, mode, sets, scratch):
     """The candidates of the class of ``m`` answers that guess ``g`` leaves with feedback
     ``code`` at a state with ``d`` guesses left, and their class-count bounds (empty: none
     known): the state's ``sub_candidates`` and ``sub_kub`` in normal mode; in hard mode those
-    the class's constraint allows (written to ``ws.constraints[d - 1]`` and ``ws.allowed[d]``),
-    in ultra-hard mode those consistent with the feedback (the class's history key written to
-    ``ws.history_keys[d - 1]``). The allowed guesses keep their class counts on the state,
-    upper bounds on theirs on the class in any mode (§3.7), when the state's scan or its
-    caller's knew them. Returns ``(int32[:], int32[:])``, views of the workspace or of the
-    arguments."""
+    the class's constraint allows (written to ``ws.constraints[d - 1]`` and ``ws.allowed[d]``;
+    by the :func:`letter_sets` ``sets`` of ``sub_candidates`` when built, with their
+    ``scratch``, else by the packed filter), in ultra-hard mode those consistent with the
+    feedback (the class's history key written to ``ws.history_keys[d - 1]``). The allowed
+    guesses keep their class counts on the state, upper bounds on theirs on the class in any
+    mode (§3.7), when the state's scan or its caller's knew them. Returns ``(int32[:],
+    int32[:])``, views of the workspace or of the arguments."""
     if mode != HARD_MODE and mode != ULTRA_MODE:
         return sub_candidates, sub_kub
     letters = rules.letters
     kub_known = sub_kub.shape[0] == sub_candidates.shape[0] and m >= ws.family_thresholds[3]
     if mode == HARD_MODE:
         tighten_constraint(ws.constraints[d], letters[g], code, ws.constraints[d - 1])
-        if kub_known:
+        if sets.shape[0] > 0:
+            na = filter_allowed_sets(ws.constraints[d - 1], MAX_LENGTH, sets, sub_candidates,
+                                     sub_kub if kub_known else sub_kub[:0], ws.allowed[d],
+                                     ws.allowed_kub[d], scratch)
+        elif kub_known:
             na = filter_allowed_packed_counted(
                 ws.constraints[d - 1], rules.packed, letters.shape[1], sub_candidates, sub_kub,
                 ws.allowed[d], ws.allowed_kub[d])
@@ -1193,6 +1206,10 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     group_end = 0 if lazy else nk  # the order terms are known up to here
     family_pass = (objective == TOTAL and d >= ws.family_thresholds[4] and only < 0
                    and ws.family.shape[0] > 0)
+    # hard mode: the letter sets of sub_candidates, once enough classes were filtered (§10.1)
+    filtered = 0
+    sets = np.empty((0, 1), dtype=np.uint64)
+    sets_scratch = np.empty(0, dtype=np.uint64)
     j = 0
     while j < nk:
         bound = np.int64(ordered_bounds[j])
@@ -1223,8 +1240,15 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                     break
                 c = open_classes[a]
                 cls = members[starts[c]:starts[c + 1]]
+                if hard:
+                    filtered += 1
+                    if (filtered == LETTER_SETS_AFTER
+                            and sub_candidates.shape[0] >= LETTER_SETS_MIN):
+                        sets = letter_sets(letters, sub_candidates)
+                        sets_scratch = np.empty(sets.shape[1], dtype=np.uint64)
                 class_candidates, class_kub = _class_candidates(
-                    ws, d, g, present[c], cls.shape[0], sub_candidates, sub_kub, rules, mode)
+                    ws, d, g, present[c], cls.shape[0], sub_candidates, sub_kub, rules, mode,
+                    sets, sets_scratch)
                 v, sub_guess = _search_kub(cls, np.int64(d - 1),
                                            class_cutoff(objective, cut, running, bounds[c]),
                                            class_candidates, class_kub, tables, search, objective,
