@@ -63,36 +63,54 @@ empty_constraint = njit(cache=True)(no_constraint)
 
 
 @njit(cache=True)
+def _code_digits(code, length):
+    """The feedback ``code``'s ``length`` digits (0 gray, 1 yellow, 2 green), two bits each,
+    as a uint64: divisions by the constant 3 only (a division by a power of 3 held in a
+    variable is a division instruction, and the constraint of every class a hard-mode search
+    looks up reads them)."""
+    digits = np.uint64(0)
+    rest = np.uint64(code)
+    for i in range(length):
+        digits |= (rest % np.uint64(3)) << np.uint64(2 * i)
+        rest //= np.uint64(3)
+    return digits
+
+
+@njit(cache=True)
+def _digit(digits, i):
+    """Digit ``i`` of :func:`_code_digits` (an int64)."""
+    return np.int64((digits >> np.uint64(2 * i)) & np.uint64(3))
+
+
+@njit(cache=True)
+def _shown(guess_letters, digits, i):
+    """How often the feedback (:func:`_code_digits`) marks the guess's letter ``i`` green or
+    yellow, counting its copies from i on, when position i holds that letter's first copy;
+    -1 when an earlier position holds it (its count is then already taken)."""
+    letter = guess_letters[i]
+    for j in range(i):
+        if guess_letters[j] == letter:
+            return -1
+    shown = 0
+    for j in range(i, guess_letters.shape[0]):
+        if guess_letters[j] == letter and _digit(digits, j) >= 1:
+            shown += 1
+    return shown
+
+
+@njit(cache=True)
 def tighten_constraint(constraint, guess_letters, code, out):
     """Write into ``out`` (int8[WIDTH]) the constraint after ``constraint`` and then the guess
     with letters ``guess_letters`` (uint8[L]) scored feedback ``code``; returns ``out``."""
     length = guess_letters.shape[0]
     out[:] = constraint
-    # the code's digits, two bits each: divisions by the constant 3 only (a division by a
-    # power of 3 held in a variable is a division instruction, and this runs once for every
-    # class a hard-mode search looks up: 0.4 µs a class, most of it those divisions, before)
-    digits = np.uint64(0)
-    rest = np.uint64(code)
+    digits = _code_digits(code, length)
     for i in range(length):
-        digit = rest % np.uint64(3)
-        rest //= np.uint64(3)
-        digits |= digit << np.uint64(2 * i)
-        if digit == 2:
+        if _digit(digits, i) == 2:
             out[i] = guess_letters[i]
-    for i in range(length):
-        letter = guess_letters[i]
-        first = True
-        for j in range(i):
-            if guess_letters[j] == letter:
-                first = False
-                break
-        if first:
-            shown = 0
-            for j in range(i, length):
-                if guess_letters[j] == letter and (digits >> np.uint64(2 * j)) & np.uint64(3) >= 1:
-                    shown += 1
-            if shown > out[MAX_LENGTH + letter]:
-                out[MAX_LENGTH + letter] = shown
+        shown = _shown(guess_letters, digits, i)
+        if shown > out[MAX_LENGTH + guess_letters[i]]:
+            out[MAX_LENGTH + guess_letters[i]] = shown
     return out
 
 
@@ -225,33 +243,19 @@ def tightened_hash(constraint, hash1, hash2, guess_letters, code, keys1, keys2):
     length = guess_letters.shape[0]
     h1 = hash1
     h2 = hash2
-    digits = np.uint64(0)
-    rest = np.uint64(code)
+    digits = _code_digits(code, length)
     for i in range(length):
-        digit = rest % np.uint64(3)
-        rest //= np.uint64(3)
-        digits |= digit << np.uint64(2 * i)
-        if digit == 2 and constraint[i] != guess_letters[i]:
+        if _digit(digits, i) == 2 and constraint[i] != guess_letters[i]:
             old = np.int64(constraint[i]) + 1
             new = np.int64(guess_letters[i]) + 1
             h1 += keys1[i, new] - keys1[i, old]
             h2 += keys2[i, new] - keys2[i, old]
-    for i in range(length):
-        letter = guess_letters[i]
-        first = True
-        for j in range(i):
-            if guess_letters[j] == letter:
-                first = False
-                break
-        if first:
-            shown = 0
-            for j in range(i, length):
-                if guess_letters[j] == letter and (digits >> np.uint64(2 * j)) & np.uint64(3) >= 1:
-                    shown += 1
-            old = np.int64(constraint[MAX_LENGTH + letter])
-            if shown > old:
-                h1 += keys1[MAX_LENGTH + letter, shown] - keys1[MAX_LENGTH + letter, old]
-                h2 += keys2[MAX_LENGTH + letter, shown] - keys2[MAX_LENGTH + letter, old]
+        shown = _shown(guess_letters, digits, i)
+        row = MAX_LENGTH + np.int64(guess_letters[i])
+        old = np.int64(constraint[row])
+        if shown > old:
+            h1 += keys1[row, shown] - keys1[row, old]
+            h2 += keys2[row, shown] - keys2[row, old]
     return h1, h2
 
 
