@@ -504,7 +504,7 @@ def test_a_prepared_search_values_every_guess_as_a_bare_one(legacy, mode):
     assert np.array_equal(ready.ws.columns, P.T)
     assert ready.ws.branching[0] == branching(P, spec.all_green) < spec.all_green
     letters = rules.letters[goa]
-    family, _ = family_counts(P, letters, spec.n_patterns, new_bits(P.shape[0], spec.n_patterns))
+    family, _, _ = family_counts(P, letters, spec.n_patterns, new_bits(P.shape[0], spec.n_patterns))
     assert np.array_equal(ready.ws.family, family)
     assert bare.ws.columns.shape[0] == 0 and bare.ws.family.shape[0] == 0
 
@@ -520,3 +520,59 @@ def test_a_prepared_search_values_every_guess_as_a_bare_one(legacy, mode):
         for beta in (q, q - 2, q - 8):  # cut-offs the guess cannot beat: fail-soft bounds
             assert q_value(bare, g, beta) >= beta and q_value(ready, g, beta) >= beta
     assert bare.stats[3] == 0 and ready.stats[3] > 0  # the family and letters spared scans
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
+    """``_family_bound`` (docs/algorithms.md §4.3) reads two of the letter family's rows for
+    every guess and the others only for the guesses still above the most found: its bound is
+    the one from every set's row minimum (``superset_counts``, held to the brute force in
+    tests/test_opener_kernel.py) and the state's stamped class counts, on the classes of random
+    guesses and on random subsets, with random counts stamped or stale."""
+    import random
+
+    import numpy as np
+
+    from solver.exact._family_kernel import superset_counts
+    from solver.exact._objective_kernel import guess_bound
+    from solver.exact._search_kernel import _family_bound
+    from solver.exact.bellman import _localise, local_rules, search_rules
+    from solver.exact.search import new_search, prepare_search
+    from solver.game.feedback import feedback_table
+    from solver.game.hashing import zobrist_keys
+
+    rng = random.Random(seed)
+    wl = random_sub_list(legacy, seed, 200, 600)
+    spec = Game(wl, 6)
+    answers = np.arange(wl.n_answers, dtype=np.int32)
+    S, P, goa, _, _ = _localise(feedback_table(wl), answers, wl.answer_guess_index,
+                                zobrist_keys(wl.n_answers))
+    search = new_search(6, P.shape[0], P.shape[1], spec.n_patterns, 1 << 10)
+    search.ws.family_thresholds[:2] = (2, 3)
+    ws = prepare_search(S, P, goa, search, np.int64(spec.objective_id),
+                        local_rules(search_rules(spec), answers)).ws
+    assert ws.family.shape[0] > 0 and ws.family_sizes[0] == wl.n_answers
+    classes = []
+    for g in rng.sample(range(wl.n_guesses), 40):
+        codes = P[g]
+        classes += [np.flatnonzero(codes == c).astype(np.int32) for c in np.unique(codes)]
+    classes += [np.sort(np.array(rng.sample(range(wl.n_answers), rng.randint(2, 120)),
+                                 dtype=np.int32)) for _ in range(60)]
+    upper = np.zeros(wl.n_guesses, dtype=np.uint16)
+    serial = 7
+    checked = 0
+    for cls in classes:
+        if len(cls) < 2:
+            continue
+        kval = np.array([rng.randint(0, 200) for _ in range(wl.n_guesses)], dtype=np.int32)
+        stamp = np.array([serial if rng.random() < 0.8 else serial - 1
+                          for _ in range(wl.n_guesses)], dtype=np.int64)
+        superset_counts(cls, ws.family, ws.answer_masks, ws.answer_letters, upper)
+        most = max(1, max((min(int(upper[h]), int(kval[h])) for h in range(wl.n_guesses)
+                           if stamp[h] == serial), default=0))
+        expected = guess_bound(np.int64(spec.objective_id), len(cls), min(most, len(cls)), 1)
+        assert _family_bound(cls, kval, stamp, np.int64(serial), ws,
+                             np.int64(spec.objective_id)) == expected, len(cls)
+        checked += 1
+    assert checked >= 200

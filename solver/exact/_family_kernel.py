@@ -122,13 +122,28 @@ def family_member(mask, letters, s):
 
 
 @njit(cache=True)
+def family_members(masks, answer_letters, s, members):
+    """The answers (indices into ``masks`` int64[n] and ``answer_letters`` uint8[n, L]) in the
+    letter family's set ``s``, written to ``members`` (int32[≥ n]) in index order; returns
+    how many."""
+    size = 0
+    for a in range(masks.shape[0]):
+        if family_member(masks[a], answer_letters[a], s):
+            members[size] = a
+            size += 1
+    return size
+
+
+@njit(cache=True)
 def family_counts(P, answer_letters, n_patterns, bits):
-    """``(family, masks)`` for the feedback table ``P`` [n_guesses, n_answers] (any feedback
-    rule): ``family`` uint16[family_size(L), n_guesses], how many classes each guess makes on
-    each set of the letter family (:data:`FAMILY_POSITIONS`), an upper bound on its classes on
-    any subset of that set; ``masks`` int64[n_answers], each answer's letters as bits 0..25
-    (``answer_letters`` uint8[n_answers, L], letters 0..25). ``bits`` is :func:`new_bits`
-    scratch. About ``family_size(L) / 2`` passes over the table: half a second on ``legacy``."""
+    """``(family, masks, sizes)`` for the feedback table ``P`` [n_guesses, n_answers] (any
+    feedback rule): ``family`` uint16[family_size(L), n_guesses], how many classes each guess
+    makes on each set of the letter family (:data:`FAMILY_POSITIONS`), an upper bound on its
+    classes on any subset of that set; ``masks`` int64[n_answers], each answer's letters as
+    bits 0..25 (``answer_letters`` uint8[n_answers, L], letters 0..25); ``sizes``
+    int64[family_size(L)], each set's number of answers (no guess makes more classes on it).
+    ``bits`` is :func:`new_bits` scratch. About ``family_size(L) / 2`` passes over the table:
+    half a second on ``legacy``."""
     n_guesses, n = P.shape
     length = answer_letters.shape[1]
     masks = np.zeros(n, dtype=np.int64)
@@ -137,27 +152,30 @@ def family_counts(P, answer_letters, n_patterns, bits):
             masks[a] |= np.int64(1) << np.int64(answer_letters[a, j])
     n_sets = family_size(length)
     family = np.zeros((n_sets, n_guesses), dtype=np.uint16)
+    sizes = np.zeros(n_sets, dtype=np.int64)
     PT = np.ascontiguousarray(P.T)
     members = np.empty(n, dtype=np.int32)
     for s in range(n_sets):
-        size = 0
-        for a in range(n):
-            if family_member(masks[a], answer_letters[a], s):
-                members[size] = a
-                size += 1
+        size = family_members(masks, answer_letters, s, members)
+        sizes[s] = size
         if size == 0:
+            continue
+        if size == n and s > 0:  # every answer, as set 0 (a letter no answer has, or all do)
+            family[s, :] = family[0, :]
             continue
         column_bits(PT, members[:size], None, bits)
         for h in range(n_guesses):
             family[s, h] = bits_set(bits[h])
-    return family, masks
+    return family, masks, sizes
 
 
 @njit(cache=True)
-def superset_counts(cls, family, masks, letters, out):
-    """``out[h]`` = the least class count of guess h over the sets of the letter family that
-    contain the class ``cls`` (every answer's set at least): an upper bound on the classes h
-    makes on ``cls``, since no guess makes more classes on a subset."""
+def superset_sets(cls, masks, letters, out):
+    """The sets of the letter family other than set 0 (every answer) that contain the class
+    ``cls`` (int32 answer indices into ``masks`` and ``letters``, as for
+    :func:`superset_counts`): their indices written to ``out`` (int64[≥ family_size(L)]);
+    returns how many. A set is listed when every answer of the class lacks its letter, has it,
+    has it at its position, or has it elsewhere than at its position."""
     length = letters.shape[1]
     union = np.int64(0)
     common = np.int64((1 << 26) - 1)
@@ -168,20 +186,37 @@ def superset_counts(cls, family, masks, letters, out):
         common &= masks[a]
         for j in range(length):
             at[j] |= np.int64(1) << np.int64(letters[a, j])
-    out[:] = family[0]
+    n = 0
     for x in range(26):
         bit = np.int64(1) << np.int64(x)
         if union & bit == 0:
-            _min_into(out, family[FAMILY_ABSENT + x])
+            out[n] = FAMILY_ABSENT + x
+            n += 1
         if common & bit != 0:
-            _min_into(out, family[FAMILY_PRESENT + x])
+            out[n] = FAMILY_PRESENT + x
+            n += 1
     for j in range(length):
         for x in range(26):
             bit = np.int64(1) << np.int64(x)
             if at[j] == bit:
-                _min_into(out, family[FAMILY_POSITIONS + 26 * j + x])
+                out[n] = FAMILY_POSITIONS + 26 * j + x
+                n += 1
             elif common & bit != 0 and at[j] & bit == 0:
-                _min_into(out, family[FAMILY_POSITIONS + 26 * (length + j) + x])
+                out[n] = FAMILY_POSITIONS + 26 * (length + j) + x
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def superset_counts(cls, family, masks, letters, out):
+    """``out[h]`` = the least class count of guess h over the sets of the letter family that
+    contain the class ``cls`` (every answer's set at least, :func:`superset_sets`): an upper
+    bound on the classes h makes on ``cls``, since no guess makes more classes on a subset."""
+    sets = np.empty(family.shape[0], dtype=np.int64)
+    n = superset_sets(cls, masks, letters, sets)
+    out[:] = family[0]
+    for i in range(n):
+        _min_into(out, family[sets[i]])
 
 
 @njit(cache=True)

@@ -77,7 +77,7 @@ from solver.game._partition_kernel import partition as _partition
 from solver.exact._family_kernel import (MINORITY_MOST, letter_bound, minority_masks,
                                          bits_set, column_bits, family_counts,
                                          filter_allowed_sets, letter_sets, new_bits,
-                                         superset_counts)
+                                         superset_counts, superset_sets)
 
 # Candidate sort key: bound << 45 | order term (Σ|C|²-based, < 2**28) << 17 | guess index, so
 # ≤ 2**17 guesses and Σ|C|² < 2**27, i.e. ≤ 11585 answers (the API checks both).
@@ -140,7 +140,8 @@ LETTER_SETS_MIN = 2048
 #: that wrote each. Shared: ``branching`` int64[1] the most non-green classes
 #: any guess makes (§3.7); ``serial`` int64[1] scans so far (the stamps); the letter family
 #: (§3.8): ``family`` uint16[·, n_guesses] (none: off), ``answer_masks`` int64[n_answers],
-#: ``answer_letters`` uint8[n_answers, L], ``upper`` uint16[n_guesses] a state's class-count
+#: ``answer_letters`` uint8[n_answers, L], ``family_sizes`` int64[·] each set's answers,
+#: ``upper`` uint16[n_guesses] a state's class-count
 #: bounds (the family's own type: the row minima of :func:`superset_counts` vectorise twice as
 #: wide as in int32), ``family_thresholds`` int64[5] (root size, state size; the most answers of a state
 #: whose letters bound the counts, §3.9; the fewest answers of a hard- or ultra-hard-mode class
@@ -156,7 +157,7 @@ LETTER_SETS_MIN = 2048
 SearchWorkspace = namedtuple("SearchWorkspace", [
     "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
     "open_classes", "allowed", "allowed_kub", "constraints", "branching", "kub", "kval", "stamp", "serial",
-    "family", "answer_masks", "answer_letters", "upper", "family_thresholds", "columns",
+    "family", "answer_masks", "answer_letters", "family_sizes", "upper", "family_thresholds", "columns",
     "column_bits", "column_counts", "history_keys", "share", "shared_keys"])
 
 
@@ -200,6 +201,7 @@ def workspace_arrays(depth, n_guesses, n_answers, n_patterns):
         np.zeros((0, n_guesses), dtype=np.uint16),  # family (none: off)
         np.zeros(n_answers, dtype=np.int64),  # answer_masks
         np.zeros((n_answers, 1), dtype=np.uint8),  # answer_letters
+        np.zeros(0, dtype=np.int64),  # family_sizes
         np.zeros(n_guesses, dtype=np.uint16),  # upper
         np.array([FAMILY_ROOT_MIN, FAMILY_MIN, MINORITY_MOST, CARRIED_COUNTS_MIN,
                   FAMILY_PASS_MIN_DEPTH], dtype=np.int64),  # family_thresholds
@@ -856,15 +858,20 @@ def partition_at(ws, d, row, S):
 
 
 @njit(cache=True)
-def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local_b, serial):
+def _bound_classes(S, d, g, bound, size_cut, tables, search, objective, mode, rules, local_b,
+                   serial):
     """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
     (into the workspace's ``members``/``starts``/``present`` at depth d) and raise g's
     ``bound`` class by class from what is known without searching: the memo's value or bound,
     the level bound (§3.7, ``local_b`` the most non-green classes of a guess on S), or an
     answer that splits the class (§3.5, m² work over the class's own answers, skipping those
     this state's scan (``serial``) found unable to split it). Stores what it learns in the
-    memo. Returns ``(running, n_open)``: g's raised bound, and how many classes are left to
-    search, listed largest first in ``open_classes[:n_open]`` with their bounds in ``bounds``."""
+    memo. First the floors of the classes too large to split into singletons, read off their
+    sizes: if they already reach ``size_cut`` (INF: only when some class cannot be won in the
+    guesses left), that bound is returned with no class open (nothing keyed, probed or stored).
+    Returns ``(running, n_open)``: g's
+    raised bound, and how many classes are left to search, listed largest first in
+    ``open_classes[:n_open]`` with their bounds in ``bounds``."""
     P, guess_of_answer, zobrist1, zobrist2 = tables
     memo, ws, _ = search
     weights = rules.weights
@@ -879,6 +886,22 @@ def _bound_classes(S, d, g, bound, tables, search, objective, mode, rules, local
     k, members, starts, bounds, present, open_classes = partition_at(ws, d, P[g], S)
     running = bound
     n_open = 0
+    if not weighted:
+        # The classes too large for any guess to split into singletons first, by their sizes
+        # alone (§3.7): when their floors already reach ``size_cut``, g is refuted without a
+        # key, a memo probe or an answer-splitter scan; the bound returned is then no higher
+        # than the whole pass would give, still a lower bound, and equal to it at INF (§4.3).
+        for c in range(k):
+            m = starts[c + 1] - starts[c]
+            if present[c] == all_green or m <= local_b + 1:
+                continue
+            floor = no_answer_split(objective, m)
+            if objective == TOTAL:
+                floor = max(floor, tree_floor(m, local_b, d - 1))
+            running = tighten(objective, running, class_base(objective, m), floor)
+        if running >= size_cut:
+            return running, 0
+        running = bound
     # hard mode: each class's key from S's constraint hash and the entries g's feedback changes
     # (:func:`tightened_hash`), the key :func:`class_key` gives, without the class's constraint
     hard = mode == HARD_MODE
@@ -1039,19 +1062,59 @@ def _family_bound(cls, kval, stamp, serial, ws, objective):
     class counts on the state (``kval`` int32 by guess index, those of the state's scan where
     ``stamp`` == ``serial``; the other guesses are not the state's candidates), the guess
     counted as a possible answer. In hard and ultra-hard mode the state's candidates are a
-    superset of the class's own: the bound is then weaker, still valid. One pass over every
-    guess index rather than a gather of the candidates (a fifth of the time). Returns an
-    int64."""
+    superset of the class's own: the bound is then weaker, still valid.
+
+    The most is found exactly, without the minimum of every family set's row (§4.3): one pass
+    over every guess index takes each guess's count on the state and on the two smallest
+    family sets that contain the class (an upper bound on its least count, kept in
+    ``ws.upper``); the guess with the highest is then bounded by every set, and only the
+    guesses whose two-set bound exceeds the most found so far are bounded by the rest, each
+    until its count falls to that most. Returns an int64."""
     m = cls.shape[0]
+    family = ws.family
+    sizes = ws.family_sizes
+    sets = np.empty(family.shape[0], dtype=np.int64)
+    n_sets = superset_sets(cls, ws.answer_masks, ws.answer_letters, sets)
+    sets[n_sets] = 0  # every answer's set too, as superset_counts takes it
+    n_sets += 1
+    for i in range(min(2, n_sets)):  # the two smallest sets first
+        least = i
+        for t in range(i + 1, n_sets):
+            if sizes[sets[t]] < sizes[sets[least]]:
+                least = t
+        sets[i], sets[least] = sets[least], sets[i]
+    first = family[sets[0]]
+    second = family[sets[min(1, n_sets - 1)]]
     upper = ws.upper
-    superset_counts(cls, ws.family, ws.answer_masks, ws.answer_letters, upper)
-    most = np.int64(1)
+    cap = np.int64(min(m, 65535))
+    top = np.int64(0)
     for h in range(upper.shape[0]):
-        k = min(np.int64(upper[h]), np.int64(kval[h]))
+        k = min(np.int64(first[h]), np.int64(second[h]), np.int64(kval[h]), cap)
         if stamp[h] != serial:
             k = 0
-        most = max(most, k)
-    return guess_bound(objective, m, min(most, m), 1)
+        upper[h] = k
+        top = max(top, k)
+    most = np.int64(0)
+    for h in range(upper.shape[0]):
+        if upper[h] == top:
+            most = _family_least(family, sets, n_sets, h, np.int64(upper[h]), most)
+            break
+    if most < top:
+        for h in range(upper.shape[0]):
+            if upper[h] > most:
+                most = _family_least(family, sets, n_sets, h, np.int64(upper[h]), most)
+    return guess_bound(objective, m, max(most, 1), 1)
+
+
+@njit(cache=True)
+def _family_least(family, sets, n_sets, h, k, most):
+    """max(``most``, the least of ``k`` and guess h's counts on the family sets ``sets[2:n_sets]``),
+    reading those sets until the least falls to ``most``."""
+    for i in range(2, n_sets):
+        if k <= most:
+            return most
+        k = min(k, np.int64(family[sets[i], h]))
+    return max(most, k)
 
 
 @njit(cache=True)
@@ -1198,6 +1261,12 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     best = np.int64(beta)
     best_guess = np.int64(-1)
     fail = np.int64(min_excluded)
+    # No cut-off (the state's exact value is wanted: the root of a solve, each state its tree
+    # descends into): a refuted guess's bound is never read, so the cheap pass may refute by
+    # the classes' sizes alone (§4.3); under a cut-off the state's bound, the least of its
+    # guesses', is kept in the memo, and a weaker one would cost searches later, so sizes
+    # refute only at INF, the bound the whole pass would give too.
+    exact_wanted = beta >= INF
     # A root shared by several processes (§4.5): each searches the first candidate, then the
     # positions it claims from a counter all of them map, cut off by the best any share has
     # found so far.
@@ -1224,8 +1293,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
         g = np.int64(key & KEY_GUESS_MASK)
         stats[2] += 1
         # Cheap pass (§4.3): tighten each class's bound from the memo before searching any class.
-        running, n_open = _bound_classes(S, d, g, bound, tables, search, objective, mode, rules,
-                                         local_b, serial)
+        running, n_open = _bound_classes(S, d, g, bound, cut if exact_wanted else np.int64(INF),
+                                         tables, search, objective, mode, rules, local_b, serial)
         if running < cut and n_open > 0:
             if dedupe:
                 nu = _dedupe_useful(S, P, useful, kub, nu, ws.signatures[d], counts, ws.counts[0])
@@ -1483,13 +1552,13 @@ def with_family(S, P, guess_of_answer, ws, objective, rules):
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
     for a in range(P.shape[1]):
         answer_letters[a, :] = letters[guess_of_answer[a]]
-    family, masks = family_counts(P, answer_letters, ws.counts.shape[1],
-                                  new_bits(P.shape[0], ws.counts.shape[1]))
+    family, masks, sizes = family_counts(P, answer_letters, ws.counts.shape[1],
+                                         new_bits(P.shape[0], ws.counts.shape[1]))
     return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
                            ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
                            ws.constraints,
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial,
-                           family, masks, answer_letters,  # the letter family's, new
+                           family, masks, answer_letters, sizes,  # the letter family's, new
                            ws.upper, ws.family_thresholds, ws.columns, ws.column_bits,
                            ws.column_counts, ws.history_keys, ws.share, ws.shared_keys)
 
@@ -1502,7 +1571,7 @@ def with_columns(P, ws):
                            ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
                            ws.constraints,
                            ws.branching, ws.kub, ws.kval, ws.stamp, ws.serial, ws.family,
-                           ws.answer_masks, ws.answer_letters, ws.upper, ws.family_thresholds,
+                           ws.answer_masks, ws.answer_letters, ws.family_sizes, ws.upper, ws.family_thresholds,
                            np.ascontiguousarray(P.T),  # columns, new
                            ws.column_bits, ws.column_counts, ws.history_keys, ws.share,
                            ws.shared_keys)
