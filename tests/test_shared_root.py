@@ -150,14 +150,63 @@ def test_a_share_that_loses_builds_no_tree(legacy):
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
 def test_solve_and_solve_from_with_shared_roots_are_byte_identical(legacy, monkeypatch, mode):
-    """Worker processes sharing the big classes (here every class of 12 answers or more) give
-    the tree one process gives, byte for byte: a whole solve and a state's subtree."""
+    """Worker processes sharing the big classes (here every class of 12 answers or more, each
+    with the letter family its shares build together) give the tree one process gives, byte for
+    byte: a whole solve and a state's subtree."""
+    from solver.exact import _search_kernel
+
     word_list = random_sub_list(legacy, 66, 120, 400)
     game = Game(word_list, 6, mode=mode)
     alone = bellman.artifact_bytes(solve(game, word_list.guesses[5], jobs=1, resume=False))
     state_alone = solve_from(game, [(word_list.guesses[5], "bbbbb")], jobs=1)
     monkeypatch.setattr(bellman, "SHARE_MIN", 12)
+    monkeypatch.setattr(_search_kernel, "FAMILY_ROOT_MIN", 12)  # (read by new_search)
     shared = bellman.artifact_bytes(solve(game, word_list.guesses[5], jobs=2, resume=False))
     state_shared = solve_from(game, [(word_list.guesses[5], "bbbbb")], jobs=2)
     assert shared == alone
     assert state_shared.value == state_alone.value and state_shared.tree == state_alone.tree
+
+
+@pytest.mark.kernels
+def test_shares_build_the_letter_family_one_search_builds(legacy, monkeypatch):
+    """The letter family the shares of a root build together (§4.5) is the family one search
+    builds, row for row: counted by one share alone, by two forked processes claiming rows at
+    once, and when rows were claimed by a share that stalled (counted again after
+    ``FAMILY_WAIT``)."""
+    import multiprocessing
+
+    from solver.exact._family_kernel import family_counts, new_bits
+
+    word_list = random_sub_list(legacy, 67, 90, 300)
+    game = Game(word_list, 6)
+    answers = np.arange(word_list.n_answers, dtype=np.int32)
+    local = _localise(feedback_table(word_list), answers, word_list.answer_guess_index,
+                      zobrist_keys(word_list.n_answers))
+    rules = local_rules(search_rules(game), answers)
+    P, goa = local[1], local[2]
+    letters = np.ascontiguousarray(rules.letters[goa])
+    family, masks, sizes = family_counts(P, letters, game.n_patterns,
+                                         new_bits(P.shape[0], game.n_patterns))
+    search = new_search(6, P.shape[0], P.shape[1], game.n_patterns, 1 << 10)
+
+    def built(shared):
+        ws = bellman._shared_family(search, shared, local, rules, game.n_patterns).ws
+        assert shared.done.all() and int(shared.claims[0]) >= len(sizes)
+        assert np.array_equal(ws.family, family) and np.array_equal(ws.family_sizes, sizes)
+        assert np.array_equal(ws.answer_masks, masks) and np.array_equal(ws.answer_letters, letters)
+
+    def fresh():
+        return bellman._new_shared_family(P.shape[0], game.word_length)
+
+    built(fresh())
+    shared = fresh()
+    other = multiprocessing.get_context("fork").Process(
+        target=bellman._shared_family, args=(search, shared, local, rules, game.n_patterns))
+    other.start()
+    built(shared)
+    other.join(60)
+    assert other.exitcode == 0
+    shared = fresh()
+    shared.claims[0] = 40  # rows 0-39 claimed by a share that never finishes them
+    monkeypatch.setattr(bellman, "FAMILY_WAIT", 0.05)
+    built(shared)

@@ -135,6 +135,39 @@ def family_members(masks, answer_letters, s, members):
 
 
 @njit(cache=True)
+def family_masks(answer_letters):
+    """Each answer's letters as bits 0..25 (int64[n]) from ``answer_letters`` (uint8[n, L],
+    letters 0..25): what :func:`family_member` reads."""
+    n, length = answer_letters.shape
+    masks = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        for j in range(length):
+            masks[a] |= np.int64(1) << np.int64(answer_letters[a, j])
+    return masks
+
+
+@njit(cache=True)
+def family_row(PT, answer_letters, masks, s, family, bits, members, first_known):
+    """Row ``s`` of the letter family's counts (:func:`family_counts`): ``family[s, h]`` = the
+    classes guess h makes on the set's answers, from ``PT``, the feedback table's transpose
+    (uint8 or uint16 [n_answers, n_guesses]); 0 for an empty set. A set of every answer takes
+    row 0's counts when ``first_known`` (row 0 filled). ``bits`` (:func:`new_bits`) and
+    ``members`` (int32[≥ n_answers]) are scratch. Returns the set's size."""
+    n = masks.shape[0]
+    size = family_members(masks, answer_letters, s, members)
+    if size == 0:
+        family[s, :] = 0
+    elif size == n and s > 0 and first_known:  # as set 0 (a letter no answer has, or all do)
+        family[s, :] = family[0, :]
+    else:
+        column_bits(PT, members[:size], None, bits)
+        row = family[s]
+        for h in range(row.shape[0]):
+            row[h] = bits_set(bits[h])
+    return size
+
+
+@njit(cache=True)
 def family_counts(P, answer_letters, n_patterns, bits):
     """``(family, masks, sizes)`` for the feedback table ``P`` [n_guesses, n_answers] (any
     feedback rule): ``family`` uint16[family_size(L), n_guesses], how many classes each guess
@@ -145,27 +178,14 @@ def family_counts(P, answer_letters, n_patterns, bits):
     ``bits`` is :func:`new_bits` scratch. About ``family_size(L) / 2`` passes over the table:
     half a second on ``legacy``."""
     n_guesses, n = P.shape
-    length = answer_letters.shape[1]
-    masks = np.zeros(n, dtype=np.int64)
-    for a in range(n):
-        for j in range(length):
-            masks[a] |= np.int64(1) << np.int64(answer_letters[a, j])
-    n_sets = family_size(length)
+    masks = family_masks(answer_letters)
+    n_sets = family_size(answer_letters.shape[1])
     family = np.zeros((n_sets, n_guesses), dtype=np.uint16)
     sizes = np.zeros(n_sets, dtype=np.int64)
     PT = np.ascontiguousarray(P.T)
     members = np.empty(n, dtype=np.int32)
     for s in range(n_sets):
-        size = family_members(masks, answer_letters, s, members)
-        sizes[s] = size
-        if size == 0:
-            continue
-        if size == n and s > 0:  # every answer, as set 0 (a letter no answer has, or all do)
-            family[s, :] = family[0, :]
-            continue
-        column_bits(PT, members[:size], None, bits)
-        for h in range(n_guesses):
-            family[s, h] = bits_set(bits[h])
+        sizes[s] = family_row(PT, answer_letters, masks, s, family, bits, members, True)
     return family, masks, sizes
 
 

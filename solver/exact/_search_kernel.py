@@ -1540,13 +1540,24 @@ def _build(S, d, candidates, tables, search, tree, objective, mode, rules, const
 
 
 @njit(cache=True)
+def family_wanted(S, P, objective, thresholds):
+    """Whether the search of the root state S builds the letter family over P's answers
+    (docs/algorithms.md §3.8): total objective (any mode: class counts do not depend on the
+    guesses a history allows), at least ``thresholds[0]`` answers (a workspace's
+    ``family_thresholds``), P holding S's own columns (a localised table)."""
+    n = S.shape[0]
+    return objective == TOTAL and n >= thresholds[0] and P.shape[1] <= 2 * n
+
+
+@njit(cache=True)
 def with_family(S, P, guess_of_answer, ws, objective, rules):
     """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8)
-    when S is a root state worth them: total objective (any mode: class counts do not depend on
-    the guesses a history allows), at least ``ws.family_thresholds[0]`` answers, P holding S's
-    own columns (a localised table); else ``ws`` as it is."""
-    n = S.shape[0]
-    if not (objective == TOTAL and n >= ws.family_thresholds[0] and P.shape[1] <= 2 * n):
+    when S is a root state worth them (:func:`family_wanted`); else ``ws`` as it is. A
+    workspace that already holds the family of P's answers keeps it: the shares of a root
+    searched by several processes build it together (§4.5, :mod:`solver.exact.bellman`)."""
+    if not family_wanted(S, P, objective, ws.family_thresholds):
+        return ws
+    if ws.family.shape[0] > 0 and ws.answer_masks.shape[0] == P.shape[1]:
         return ws
     letters = rules.letters
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
@@ -109,6 +110,19 @@ SHARE_MIN = 400
 _SHARED_KEYS: dict[int, np.ndarray] = {}
 _SHARED_TOKENS = itertools.count()
 
+#: One shared root's letter family (docs/algorithms.md §3.8), which its shares build together
+#: (§4.5): ``family`` uint16[sets, n_guesses] and ``sizes`` int64[sets] as
+#: :func:`~solver.exact._family_kernel.family_counts` gives them, ``done`` uint8[sets] the
+#: rows finished, ``claims`` int64[1] the next row to claim; in anonymous shared memory made
+#: before the workers fork, read and written under ``lock`` (a fork context's lock, whose
+#: acquire and release order the rows' writes before the flags that say they are done).
+SharedFamily = namedtuple("SharedFamily", ["family", "sizes", "done", "claims", "lock"])
+#: The shared roots' families by token, one per row (:func:`_new_shared_keys`).
+_SHARED_FAMILIES: dict[int, list] = {}
+#: Seconds a share waits for rows another share claimed before it counts them itself (that
+#: share stalled or died; a row takes milliseconds, and counting one twice writes the same).
+FAMILY_WAIT = 1.0
+
 
 def can_share(workers: int) -> bool:
     """True if ``workers`` processes can search one root together: more than one, forked,
@@ -119,10 +133,11 @@ def can_share(workers: int) -> bool:
             and not multiprocessing.current_process().daemon)
 
 
-def _new_shared_keys(rows: int, shares: int) -> int:
+def _new_shared_keys(rows: int, shares: int, n_guesses: int = 0, word_length: int = 0) -> int:
     """Shared memory for ``rows`` roots of ``shares`` shares each, as the shares must find it
     (:func:`solver.exact.search.reset_shared_keys`: each row the shares' keys, then the claim
-    counter); returns its token (:func:`_release_keys`)."""
+    counter), and with ``n_guesses`` a :class:`SharedFamily` per row for words of
+    ``word_length`` letters; returns its token (:func:`_release_keys`)."""
     import mmap
 
     from solver.exact.search import reset_shared_keys
@@ -133,21 +148,102 @@ def _new_shared_keys(rows: int, shares: int) -> int:
     keys = np.frombuffer(mmap.mmap(-1, 8 * max(rows * width, 1)), dtype=np.int64)
     keys = reset_shared_keys(keys[:rows * width].reshape(rows, width))
     _SHARED_KEYS[token] = keys
+    if n_guesses:
+        _SHARED_FAMILIES[token] = [_new_shared_family(n_guesses, word_length)
+                                   for _ in range(rows)]
     return token
+
+
+def _new_shared_family(n_guesses: int, word_length: int) -> SharedFamily:
+    """A :class:`SharedFamily` of no row done, in anonymous shared memory (its pages are
+    mapped only as rows are written)."""
+    import mmap
+    import multiprocessing
+
+    from solver.exact._family_kernel import family_size
+
+    n_sets = int(family_size.py_func(word_length))  # (its Python body: no kernel to load here)
+    at_done = 8 * n_sets + 8
+    at_family = -(-(at_done + n_sets) // 64) * 64  # (aligned, as numba types a fresh array)
+    buffer = mmap.mmap(-1, at_family + 2 * n_sets * n_guesses)
+    return SharedFamily(
+        np.frombuffer(buffer, np.uint16, n_sets * n_guesses, at_family).reshape(n_sets, n_guesses),
+        np.frombuffer(buffer, np.int64, n_sets, 0), np.frombuffer(buffer, np.uint8, n_sets, at_done),
+        np.frombuffer(buffer, np.int64, 1, 8 * n_sets), multiprocessing.get_context("fork").Lock())
 
 
 def _release_keys(token: int) -> None:
     _SHARED_KEYS.pop(token, None)
+    _SHARED_FAMILIES.pop(token, None)
 
 
-def _shared(search, share, guesses_left: int):
-    """``search`` as the share ``share`` = (token, row, index, shares) says, or as it is."""
+def _shared(search, share, guesses_left: int, local, objective: int, rules, n_patterns: int):
+    """``search`` as the share ``share`` = (token, row, index, shares) says, or as it is; a
+    share of a root whose search builds the letter family (``local`` the root's localised
+    inputs, :func:`_localise`) gets the family its shares built together
+    (:func:`_shared_family`)."""
     if share is None:
         return search
-    from solver.exact.search import share_search
+    from solver.exact.search import family_wanted, share_search
 
     token, row, index, shares = share
-    return share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row])
+    search = share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row])
+    if token not in _SHARED_FAMILIES or not family_wanted(local[0], local[1], np.int64(objective),
+                                                           search.ws.family_thresholds):
+        return search
+    return _shared_family(search, _SHARED_FAMILIES[token][row], local, rules, n_patterns)
+
+
+def _shared_family(search, shared: SharedFamily, local, rules, n_patterns: int):
+    """``search`` with the letter family of the root's answers (§3.8), its rows claimed one at
+    a time by the root's shares and counted by whichever claimed each (§4.5); each share then
+    waits for the rows the others claimed (at most :data:`FAMILY_WAIT` seconds without one
+    finishing, and then counts what is left itself). The rows are the ones a share alone
+    would count (:func:`~solver.exact._family_kernel.family_counts`), so the search is too."""
+    from solver.exact._family_kernel import family_masks, family_row, new_bits
+
+    _, P, guess_of_answer = local[:3]
+    answer_letters = np.ascontiguousarray(rules.letters[guess_of_answer])
+    masks = family_masks(answer_letters)
+    PT = np.ascontiguousarray(P.T)
+    bits = new_bits(P.shape[0], n_patterns)
+    members = np.empty(P.shape[1], dtype=np.int32)
+    lock = shared.lock
+
+    def count(row: int) -> None:
+        with lock:
+            first_known = bool(shared.done[0])
+        size = family_row(PT, answer_letters, masks, np.int64(row), shared.family, bits, members,
+                          first_known)
+        with lock:
+            shared.sizes[row] = size
+            shared.done[row] = 1
+
+    n_sets = shared.family.shape[0]
+    while True:
+        with lock:
+            row = int(shared.claims[0])
+            shared.claims[0] = row + 1
+        if row >= n_sets:
+            break
+        count(row)
+    finished, since = -1, time.monotonic()
+    while True:
+        with lock:
+            missing = np.flatnonzero(shared.done == 0)
+        if missing.size == 0:
+            break
+        if missing.size != finished:
+            finished, since = missing.size, time.monotonic()
+        elif time.monotonic() - since > FAMILY_WAIT:
+            for row in missing:
+                count(int(row))
+            break
+        time.sleep(0.0005)
+    memo, ws, stats = search
+    ws = ws._replace(family=shared.family, answer_masks=masks, answer_letters=answer_letters,
+                     family_sizes=shared.sizes)
+    return type(search)(memo, ws, stats)
 
 
 def _worker_class(table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns):
@@ -171,9 +267,11 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
 
     state, table, local_guess_of_answer, z1, z2, search = _worker_class(
         table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns)
-    result = search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2,
-                            _shared(search, share, guesses_left), objective_id, mode_id,
-                            local_rules(rules, answers), constraint, candidates)
+    rules = local_rules(rules, answers)
+    search = _shared(search, share, guesses_left, (state, table, local_guess_of_answer),
+                     objective_id, rules, n_patterns)
+    result = search_subtree(state, guesses_left, table, local_guess_of_answer, z1, z2, search,
+                            objective_id, mode_id, rules, constraint, candidates)
     return code, -1 if share is None else share[2], result
 
 
@@ -186,10 +284,10 @@ def _state_share(task: tuple):
     """One share of a shared state (a worker task, :func:`subtree`): (share index, result)."""
     from solver.exact.search import new_search, search_subtree
 
-    token, index, shares, local, d, capacity, n_patterns, *rest = task
+    token, index, shares, local, d, capacity, n_patterns, objective, mode, rules, *rest = task
     search = new_search(d, local[1].shape[0], local[1].shape[1], n_patterns, capacity)
-    search = _shared(search, (token, 0, index, shares), d)
-    return index, search_subtree(local[0], d, *local[1:], search, *rest)
+    search = _shared(search, (token, 0, index, shares), d, local, objective, rules, n_patterns)
+    return index, search_subtree(local[0], d, *local[1:], search, objective, mode, rules, *rest)
 
 
 def _winner(token: int, row: int, shares: dict) -> tuple:
@@ -216,7 +314,7 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
     if not can_share(workers):
         return solve_subtree(local[0], d, *local[1:], capacity, n_patterns, objective, mode,
                              rules, constraint, candidates)
-    token = _new_shared_keys(1, workers)
+    token = _new_shared_keys(1, workers, local[1].shape[0], rules.letters.shape[1])
     try:
         tasks = [(token, index, workers, local, d, capacity, n_patterns, objective, mode, rules,
                   constraint, candidates) for index in range(workers)]
@@ -471,7 +569,8 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
             workers = min(workers, len(todo))
         table_path = str(table_cache_path(word_list, game.feedback))
         rules = search_rules(game)
-        token = _new_shared_keys(len(shared), workers) if shared else None
+        token = (_new_shared_keys(len(shared), workers, word_list.n_guesses, game.word_length)
+                 if shared else None)
         rows = {c[0]: row for row, c in enumerate(shared)}
 
         def task(code, states, index=None):
