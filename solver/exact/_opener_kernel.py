@@ -31,7 +31,7 @@ from solver.exact._objective_kernel import (INF, class_base, guess_bound,
                                             split_value, tighten)
 from solver.exact._search_kernel import (_answer_splitter, _split_stats, class_key, partition_at,
                                          evaluate_guess, insert_largest_first, search_class)
-from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, empty_constraint,
+from solver.game._hard_mode_kernel import (HARD_MODE, ULTRA_MODE, constraint_hash, empty_constraint,
                                             filter_allowed_packed, filter_consistent,
                                             tighten_constraint, ultra_root_key, ultra_step_key)
 from solver.game._memo_kernel import memo_find, memo_meta, memo_store
@@ -252,6 +252,9 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     root2 = np.uint64(0)
     if ultra:  # the history key of the empty history (every guess allowed)
         root1, root2 = ultra_root_key(everything)
+    hash1, hash2 = np.uint64(0), np.uint64(0)
+    if hard:  # the empty constraint's hash, which each class's key tightens (class_key)
+        hash1, hash2 = constraint_hash(root_constraint, rules.ckeys1, rules.ckeys2)
     counts = ws.counts[d]
     k, sumsq, green = _split_stats(P[g], S, counts)
     running = guess_bound(objective, n, k, green)
@@ -281,7 +284,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
         cls = members[starts[c]:starts[c + 1]]
         base = class_base(objective, m)
         h1, h2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
-                           root_constraint, root1, root2, constraints[d - 1])
+                           root_constraint, hash1, hash2, root1, root2)
         meta = memo_meta(m, d - 1, objective, mode)
         # Only the search reads the memo: a bound alone must not depend on what this worker
         # solved before, so that the openers table is the same however the work was split.
@@ -299,6 +302,7 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
             # constraint allows (tighter); the bound alone stays the one over every guess, so
             # the bounds the openers table reports do not change with this
             if hard:
+                tighten_constraint(root_constraint, letters[g], present[c], constraints[d - 1])
                 n_allowed = filter_allowed_packed(constraints[d - 1], rules.packed, letters.shape[1],
                                                   everything, allowed)
             else:

@@ -825,22 +825,27 @@ def _by_bound(keys):
 
 
 @njit(cache=True)
-def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constraint, history1,
-              history2, out):
+def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constraint, hash1,
+              hash2, history1, history2):
     """(h1, h2) uint64: the memo key (:func:`~solver.game._hard_mode_kernel.mode_state_key`)
     of the class ``cls`` (int32 answer indices) that guess ``g``'s feedback ``code`` leaves of a
-    state whose hard-mode ``constraint`` (int8[WIDTH]) and ultra-hard history key
-    (``history1``, ``history2``) are given; ``n_patterns`` = 3**L. In hard mode the class's
-    constraint (``constraint`` tightened by g's feedback, read with ``rules.letters``) is
-    written into ``out`` (int8[WIDTH]), where the class's search and allowed guesses read it;
-    its history key is the state's plus the step key of (g, code) (§10.5)."""
+    state whose hard-mode ``constraint`` (int8[WIDTH], its :func:`constraint_hash` ``hash1``,
+    ``hash2``) and ultra-hard history key (``history1``, ``history2``) are given;
+    ``n_patterns`` = 3**L. In hard mode the class's constraint is the state's tightened by g's
+    feedback (read with ``rules.letters``): its hash is the state's with the entries that
+    feedback changes (:func:`tightened_hash`), so the constraint itself is not written (the
+    callers that read it tighten it where they do). In ultra-hard mode the class's history key
+    is the state's plus the step key of (g, code) (§10.5)."""
+    if mode == HARD_MODE:
+        c1, c2 = state_hash(cls, zobrist1, zobrist2)
+        k1, k2 = tightened_hash(constraint, hash1, hash2, rules.letters[g], code, rules.ckeys1,
+                                rules.ckeys2)
+        return c1 + k1, c2 + k2
     s1 = np.uint64(0)
     s2 = np.uint64(0)
-    if mode == HARD_MODE:
-        tighten_constraint(constraint, rules.letters[g], code, out)
-    elif mode == ULTRA_MODE:
+    if mode == ULTRA_MODE:
         s1, s2 = ultra_step_key(g, code, n_patterns)
-    return mode_state_key(cls, zobrist1, zobrist2, mode, out, history1 + s1, history2 + s2,
+    return mode_state_key(cls, zobrist1, zobrist2, mode, constraint, history1 + s1, history2 + s2,
                           rules.ckeys1, rules.ckeys2)
 
 
@@ -902,27 +907,18 @@ def _bound_classes(S, d, g, bound, size_cut, tables, search, objective, mode, ru
         if running >= size_cut:
             return running, 0
         running = bound
-    # hard mode: each class's key from S's constraint hash and the entries g's feedback changes
-    # (:func:`tightened_hash`), the key :func:`class_key` gives, without the class's constraint
-    hard = mode == HARD_MODE
+    # hard mode: S's constraint hash, from which each class's key takes only the entries g's
+    # feedback changes (:func:`class_key`)
     hash1, hash2 = np.uint64(0), np.uint64(0)
-    if hard:
+    if mode == HARD_MODE:
         hash1, hash2 = constraint_hash(constraints[d], rules.ckeys1, rules.ckeys2)
     for c in range(k):
         m = starts[c + 1] - starts[c]
         if present[c] == all_green or m <= 2:
             continue
         cls = members[starts[c]:starts[c + 1]]
-        if hard:
-            c1, c2 = state_hash(cls, zobrist1, zobrist2)
-            k1, k2 = tightened_hash(constraints[d], hash1, hash2, rules.letters[g], present[c],
-                                    rules.ckeys1, rules.ckeys2)
-            c1 += k1
-            c2 += k2
-        else:
-            c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode,
-                               rules, constraints[d], history_keys[d, 0], history_keys[d, 1],
-                               constraints[d - 1])
+        c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
+                           constraints[d], hash1, hash2, history_keys[d, 0], history_keys[d, 1])
         class_meta = memo_meta(m, d - 1, objective, mode)
         s = _memo_find(memo, c1, c2, class_meta)
         class_weight = np.int64(0)
