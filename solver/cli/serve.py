@@ -9,6 +9,11 @@ from solver.cli import _cli
 from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 
+#: Seconds the requests still running at a stop (Ctrl-C, SIGTERM) get before their
+#: connections are closed and the lanes stopped (a request whose worker was killed from outside
+#: must not hold the stop open).
+STOP_SECONDS = 5
+
 DESCRIPTION = """\
 Serve the page at http://HOST:PORT/ : type your guesses (or use the on-screen keyboard), set
 their colours by clicking the tiles or typing the feedback, and see the exact next guess, the
@@ -109,8 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"serving http://{shown}:{args.port}/ (Ctrl-C stops)", flush=True)
     # h11 with a deadline on the headers (uvicorn has none: solver.web.http); uvicorn's own
     # limit on connections and requests at once, and its keep-alive timeout
+    # and at a stop, requests still running get STOP_SECONDS before their connections close
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=protocol_with(args.header_timeout),
-                                           limit_concurrency=args.max_connections, timeout_keep_alive=5))
+                                           limit_concurrency=args.max_connections, timeout_keep_alive=5,
+                                           timeout_graceful_shutdown=STOP_SECONDS))
     server.run(sockets=[sock])
     return EXIT_OK
 

@@ -162,7 +162,8 @@ def _new_shared_family(n_guesses: int, word_length: int) -> SharedFamily:
 
     from solver.exact._family_kernel import family_size
 
-    n_sets = int(family_size.py_func(word_length))  # (its Python body: no kernel to load here)
+    # its Python body (no kernel to load here; with the JIT off, family_size is that body)
+    n_sets = int(getattr(family_size, "py_func", family_size)(word_length))
     at_done = 8 * n_sets + 8
     at_family = -(-(at_done + n_sets) // 64) * 64  # (aligned, as numba types a fresh array)
     buffer = mmap.mmap(-1, at_family + 2 * n_sets * n_guesses)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import threading
 from collections import OrderedDict
 from concurrent.futures import TimeoutError
 from concurrent.futures.process import BrokenProcessPool
@@ -67,6 +68,9 @@ LOOKUP_WORKERS = 2
 LOOKUPS_PER_CLIENT = 8
 #: Lookups waiting or running in all.
 LOOKUP_QUEUE = 64
+#: Seconds the server's stop waits for its pools' processes to end: pebble's join takes no
+#: timeout once a pool is stopped, and a pool whose worker was killed mid-task can hang there.
+CLOSE_SECONDS = 10.0
 
 
 class Busy(Exception):
@@ -144,11 +148,18 @@ class Lanes:
             future.result(timeout=timeout)
 
     def close(self) -> None:
+        """Stop every lane: pending tasks dropped, each pool's processes ended, waited for
+        together at most :data:`CLOSE_SECONDS` (a pool that hangs is left to the process's exit,
+        which its workers do not outlive)."""
         for task in list(self.following.values()):
             task.cancel()
-        for pool in self.pools.values():
+        pools = list(self.pools.values())
+        for pool in pools:
             pool.stop()
-            pool.join(timeout=10)
+        joiner = threading.Thread(target=lambda: [pool.join() for pool in pools], daemon=True,
+                                  name="lanes-close")
+        joiner.start()
+        joiner.join(CLOSE_SECONDS)
 
     async def _wait(self, future, is_disconnected, stop_running: bool = True):
         """The (pebble) future's result. Stops the task (and raises Disconnected) when the

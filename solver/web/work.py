@@ -52,13 +52,19 @@ class OfferedList:
 
 
 def start(lists, role: str) -> None:
-    """Worker initialiser: load ``lists`` (names), lower the priority of the search role
+    """Worker initialiser: armed to die with the process that forked it (the lanes'
+    forkserver), load ``lists`` (names), lower the priority of the search role
     (``os.nice`` 5) and the build role (10), so that lookups, then searches, get the cores
     first. A lookup worker also loads its kernels (:func:`warm`) before its first task: one
     that replaces a worker killed or stopped (a lookup past LOOKUP_TIMEOUT) would otherwise
     pay for them in a lookup, time out and be replaced again. A search worker does not: one
     is replaced each time a client hangs up, and the replacement's CPU would be spent on every
     abandoned search (its first search pays for the kernels, within its budget)."""
+    from solver.exact.executor import die_with_parent
+
+    # killed with the forkserver that started it, which ends with the server: a worker still
+    # busy when the server stops (its pool's stop waits only so long) does not outlive it
+    die_with_parent(os.getppid())
     if role != "lookup":
         os.nice(5 if role == "search" else 10)
     for name in lists:
