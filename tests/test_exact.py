@@ -504,7 +504,8 @@ def test_a_prepared_search_values_every_guess_as_a_bare_one(legacy, mode):
     assert np.array_equal(ready.ws.columns, P.T)
     assert ready.ws.branching[0] == branching(P, spec.all_green) < spec.all_green
     letters = rules.letters[goa]
-    family, _, _ = family_counts(P, letters, spec.n_patterns, new_bits(P.shape[0], spec.n_patterns))
+    family, _, _ = family_counts(np.ascontiguousarray(P.T), letters, spec.n_patterns,
+                                 new_bits(P.shape[0], spec.n_patterns))
     assert np.array_equal(ready.ws.family, family)
     assert bare.ws.columns.shape[0] == 0 and bare.ws.family.shape[0] == 0
 

@@ -185,7 +185,7 @@ def test_shares_build_the_letter_family_one_search_builds(legacy, monkeypatch):
     rules = local_rules(search_rules(game), answers)
     P, goa = local[1], local[2]
     letters = np.ascontiguousarray(rules.letters[goa])
-    family, masks, sizes = family_counts(P, letters, game.n_patterns,
+    family, masks, sizes = family_counts(np.ascontiguousarray(P.T), letters, game.n_patterns,
                                          new_bits(P.shape[0], game.n_patterns))
     search = new_search(6, P.shape[0], P.shape[1], game.n_patterns, 1 << 10)
 

@@ -168,21 +168,21 @@ def family_row(PT, answer_letters, masks, s, family, bits, members, first_known)
 
 
 @njit(cache=True)
-def family_counts(P, answer_letters, n_patterns, bits):
-    """``(family, masks, sizes)`` for the feedback table ``P`` [n_guesses, n_answers] (any
-    feedback rule): ``family`` uint16[family_size(L), n_guesses], how many classes each guess
-    makes on each set of the letter family (:data:`FAMILY_POSITIONS`), an upper bound on its
-    classes on any subset of that set; ``masks`` int64[n_answers], each answer's letters as
+def family_counts(PT, answer_letters, n_patterns, bits):
+    """``(family, masks, sizes)`` for the feedback table whose transpose is ``PT`` (uint8 or
+    uint16 [n_answers, n_guesses], C order; any feedback rule): ``family``
+    uint16[family_size(L), n_guesses], how many classes each guess makes on each set of the
+    letter family (:data:`FAMILY_POSITIONS`), an upper bound on its classes on any subset of
+    that set; ``masks`` int64[n_answers], each answer's letters as
     bits 0..25 (``answer_letters`` uint8[n_answers, L], letters 0..25); ``sizes``
     int64[family_size(L)], each set's number of answers (no guess makes more classes on it).
     ``bits`` is :func:`new_bits` scratch. About ``family_size(L) / 2`` passes over the table:
     half a second on ``legacy``."""
-    n_guesses, n = P.shape
+    n, n_guesses = PT.shape
     masks = family_masks(answer_letters)
     n_sets = family_size(answer_letters.shape[1])
     family = np.zeros((n_sets, n_guesses), dtype=np.uint16)
     sizes = np.zeros(n_sets, dtype=np.int64)
-    PT = np.ascontiguousarray(P.T)
     members = np.empty(n, dtype=np.int32)
     for s in range(n_sets):
         sizes[s] = family_row(PT, answer_letters, masks, s, family, bits, members, True)

@@ -73,7 +73,7 @@ def new_bound_scratch(P, answer_letters, n_patterns):
     bits = new_bits(P.shape[0], n_patterns)
     words = bits.shape[1]
     n_guesses = P.shape[0]
-    family, masks, _ = family_counts(P, answer_letters, n_patterns, bits)
+    family, masks, _ = family_counts(np.ascontiguousarray(P.T), answer_letters, n_patterns, bits)
     return (bits, family, masks, np.ascontiguousarray(answer_letters),
             np.zeros(n_guesses, dtype=np.int32), np.zeros(n_guesses, dtype=np.int32),
             np.zeros(n_patterns + 2, dtype=np.int32), np.zeros(n_patterns + 2, dtype=np.int32),

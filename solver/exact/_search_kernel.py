@@ -1547,19 +1547,18 @@ def family_wanted(S, P, objective, thresholds):
 
 @njit(cache=True)
 def with_family(S, P, guess_of_answer, ws, objective, rules):
-    """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8)
-    when S is a root state worth them (:func:`family_wanted`); else ``ws`` as it is. A
-    workspace that already holds the family of P's answers keeps it: the shares of a root
-    searched by several processes build it together (§4.5, :mod:`solver.exact.bellman`)."""
-    if not family_wanted(S, P, objective, ws.family_thresholds):
-        return ws
-    if ws.family.shape[0] > 0 and ws.answer_masks.shape[0] == P.shape[1]:
+    """``ws`` with the letter family's class counts over P's answers (docs/algorithms.md §3.8),
+    counted from ``ws.columns`` (P's transpose, :func:`with_columns`), when S is a root state
+    worth them (:func:`family_wanted`); else ``ws`` as it is. A workspace that already holds a
+    family keeps it: the shares of a root searched by several processes build it together
+    (§4.5, :mod:`solver.exact.bellman`)."""
+    if not family_wanted(S, P, objective, ws.family_thresholds) or ws.family.shape[0] > 0:
         return ws
     letters = rules.letters
     answer_letters = np.empty((P.shape[1], letters.shape[1]), dtype=np.uint8)
     for a in range(P.shape[1]):
         answer_letters[a, :] = letters[guess_of_answer[a]]
-    family, masks, sizes = family_counts(P, answer_letters, ws.counts.shape[1],
+    family, masks, sizes = family_counts(ws.columns, answer_letters, ws.counts.shape[1],
                                          new_bits(P.shape[0], ws.counts.shape[1]))
     return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
                            ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
@@ -1572,8 +1571,12 @@ def with_family(S, P, guess_of_answer, ws, objective, rules):
 
 @njit(cache=True)
 def with_columns(P, ws):
-    """``ws`` with P's transpose, for the column counts of the scans (docs/algorithms.md §4.2):
-    one copy of the table (P.shape[0] · P.shape[1] codes), made once per solve."""
+    """``ws`` with P's transpose, for the column counts of the scans and the letter family's
+    counts (docs/algorithms.md §4.2, §3.8): one copy of the table (P.shape[0] · P.shape[1]
+    codes), made once per solve; a workspace that already holds it (the shares of a shared
+    root, which counted the family from it) keeps it."""
+    if ws.columns.shape[0] == P.shape[1]:
+        return ws
     return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
                            ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
                            ws.constraints,
@@ -1588,14 +1591,14 @@ def with_columns(P, ws):
 def prepare_search(S, P, guess_of_answer, search, objective, rules):
     """``search`` (a :class:`Search`) made ready for the state S and every state under it, as
     every whole search of a state makes it before its first step: the branching ``b`` of P
-    (§3.7), the letter family's counts when S is a root worth them (:func:`with_family`,
-    §3.8) and P's transpose for the column counts (:func:`with_columns`, §4.2). P holds S's
-    own columns (a localised table) for the family; values, guesses and trees are what the
+    (§3.7), P's transpose for the column counts (:func:`with_columns`, §4.2) and from it the
+    letter family's counts when S is a root worth them (:func:`with_family`, §3.8). P holds
+    S's own columns (a localised table) for the family; values, guesses and trees are what the
     bare workspace gives, only found sooner (docs/algorithms.md §3.8, §4.2)."""
     memo, ws, stats = search
     ws.branching[0] = branching(P, ws.counts.shape[1] - 1)
-    ws = with_family(S, P, guess_of_answer, ws, objective, rules)
-    return Search(memo, with_columns(P, ws), stats)
+    ws = with_columns(P, ws)
+    return Search(memo, with_family(S, P, guess_of_answer, ws, objective, rules), stats)
 
 
 @njit(cache=True)
