@@ -1573,10 +1573,7 @@ def with_family(S, P, guess_of_answer, ws, objective, rules):
 def with_columns(P, ws):
     """``ws`` with P's transpose, for the column counts of the scans and the letter family's
     counts (docs/algorithms.md §4.2, §3.8): one copy of the table (P.shape[0] · P.shape[1]
-    codes), made once per solve; a workspace that already holds it (the shares of a shared
-    root, which counted the family from it) keeps it."""
-    if ws.columns.shape[0] == P.shape[1]:
-        return ws
+    codes), made once per solve."""
     return SearchWorkspace(ws.counts, ws.keys, ws.useful, ws.members, ws.starts, ws.bounds,
                            ws.present, ws.signatures, ws.open_classes, ws.allowed, ws.allowed_kub,
                            ws.constraints,

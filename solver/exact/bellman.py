@@ -243,7 +243,7 @@ def _shared_family(search, shared: SharedFamily, local, rules, n_patterns: int):
         time.sleep(0.0005)
     memo, ws, stats = search
     ws = ws._replace(family=shared.family, answer_masks=masks, answer_letters=answer_letters,
-                     family_sizes=shared.sizes, columns=PT)  # (the search's transpose too)
+                     family_sizes=shared.sizes)
     return type(search)(memo, ws, stats)
 
 
