@@ -530,7 +530,8 @@ def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
     every guess and the others only for the guesses still above the most found: its bound is
     the one from every set's row minimum (``superset_counts``, held to the brute force in
     tests/test_opener_kernel.py) and the state's stamped class counts, on the classes of random
-    guesses and on random subsets, with random counts stamped or stale."""
+    guesses and on random subsets, with random counts stamped or stale; in hard mode over only
+    the guesses the class's constraint allows."""
     import random
 
     import numpy as np
@@ -538,6 +539,7 @@ def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
     from solver.exact._family_kernel import superset_counts
     from solver.exact._objective_kernel import guess_bound
     from solver.exact._search_kernel import _family_bound
+    from solver.game._hard_mode_kernel import WIDTH, allows, no_constraint, tighten_constraint
     from solver.exact.bellman import _localise, local_rules, search_rules
     from solver.exact.search import new_search, prepare_search
     from solver.game.feedback import feedback_table
@@ -561,6 +563,7 @@ def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
     classes += [np.sort(np.array(rng.sample(range(wl.n_answers), rng.randint(2, 120)),
                                  dtype=np.int32)) for _ in range(60)]
     upper = np.zeros(wl.n_guesses, dtype=np.uint16)
+    letters = search_rules(spec).letters
     serial = 7
     checked = 0
     for cls in classes:
@@ -570,10 +573,18 @@ def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
         stamp = np.array([serial if rng.random() < 0.8 else serial - 1
                           for _ in range(wl.n_guesses)], dtype=np.int64)
         superset_counts(cls, ws.family, ws.answer_masks, ws.answer_letters, upper)
-        most = max(1, max((min(int(upper[h]), int(kval[h])) for h in range(wl.n_guesses)
-                           if stamp[h] == serial), default=0))
-        expected = guess_bound(np.int64(spec.objective_id), len(cls), min(most, len(cls)), 1)
-        assert _family_bound(cls, kval, stamp, np.int64(serial), ws,
-                             np.int64(spec.objective_id)) == expected, len(cls)
+        # normal mode (no constraint: every guess the state's scan counted), then hard mode
+        # (only the guesses a constraint from a random guess and feedback allows)
+        g = rng.randrange(wl.n_guesses)
+        hard = tighten_constraint(no_constraint(), letters[g], P[g, rng.randrange(wl.n_answers)],
+                                  np.empty(WIDTH, dtype=np.int8))
+        for constraint in (np.empty(0, dtype=np.int8), hard):
+            most = max(1, max((min(int(upper[h]), int(kval[h])) for h in range(wl.n_guesses)
+                               if stamp[h] == serial
+                               and (len(constraint) == 0 or allows(constraint, letters[h]))),
+                              default=0))
+            expected = guess_bound(np.int64(spec.objective_id), len(cls), min(most, len(cls)), 1)
+            assert _family_bound(cls, kval, stamp, np.int64(serial), ws,
+                                 np.int64(spec.objective_id), constraint, letters) == expected
         checked += 1
     assert checked >= 200

@@ -65,7 +65,7 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
 from solver.game._memo_kernel import memo_find as _memo_find
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
-from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH,
+from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH, allows,
                                             filter_allowed_packed,
                                             filter_allowed_packed_counted, filter_consistent,
                                             filter_consistent_counted, mode_state_key,
@@ -1023,24 +1023,28 @@ def _class_candidates(ws, d, g, code, m, sub_candidates, sub_kub, rules, mode, s
 
 
 @njit(cache=True)
-def _family_pass(d, running, cut, n_open, serial, search, objective):
-    """Step 4 of :func:`_search_kub`, the family pass of a guess on S (§4.3), between its cheap
-    pass (:func:`_bound_classes`, which left ``n_open`` open classes at depth d of the
+def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, letters):
+    """Step 4 of :func:`_search_kub`, the family pass of the guess g on S (§4.3), between its
+    cheap pass (:func:`_bound_classes`, which left ``n_open`` open classes at depth d of the
     workspace, largest first, and the guess's bound ``running``) and its deep pass: each open
     class of at least ``family_thresholds[1]`` answers, largest first, has its bound raised to
-    :func:`_family_bound` over S's candidates (those S's scan ``serial`` counted), before any
-    class is searched, until ``running`` reaches the cut-off ``cut``. A guess whose classes
-    cannot all be split well enough is so refuted without reading a column, and the cut-offs of
-    the deep pass are tighter. Returns the raised ``running``."""
+    :func:`_family_bound` over S's candidates (those S's scan ``serial`` counted; in hard mode,
+    ``hard`` true, only those its constraint allows, read from the guesses' ``letters``)
+    before any class is searched, until ``running`` reaches the cut-off ``cut``. A guess whose
+    classes cannot all be split well enough is so refuted without reading a column, and the
+    cut-offs of the deep pass are tighter. Returns the raised ``running``."""
     _, ws, stats = search
     members, starts, bounds = ws.members[d], ws.starts[d], ws.bounds[d]
-    open_classes = ws.open_classes[d]
+    open_classes, present = ws.open_classes[d], ws.present[d]
+    constraint = np.empty(WIDTH if hard else 0, dtype=ws.constraints.dtype)
     for a in range(n_open):
         c = open_classes[a]
         cls = members[starts[c]:starts[c + 1]]
         if cls.shape[0] < ws.family_thresholds[1]:
             break
-        v = _family_bound(cls, ws.kval[d], ws.stamp[d], serial, ws, objective)
+        if hard:
+            tighten_constraint(ws.constraints[d], letters[g], present[c], constraint)
+        v = _family_bound(cls, ws.kval[d], ws.stamp[d], serial, ws, objective, constraint, letters)
         if v > bounds[c]:
             running = tighten(objective, running, bounds[c], v)
             bounds[c] = v
@@ -1051,14 +1055,17 @@ def _family_pass(d, running, cut, n_open, serial, search, objective):
 
 
 @njit(cache=True)
-def _family_bound(cls, kval, stamp, serial, ws, objective):
+def _family_bound(cls, kval, stamp, serial, ws, objective, constraint, letters):
     """A lower bound on the value of the class ``cls`` (total objective; the letter family on,
     docs/algorithms.md §3.8) that reads none of its columns: the per-guess bound (§3.2) of the
     most classes any candidate of its state can make on it, by the family's counts and by the
     class counts on the state (``kval`` int32 by guess index, those of the state's scan where
     ``stamp`` == ``serial``; the other guesses are not the state's candidates), the guess
-    counted as a possible answer. In hard and ultra-hard mode the state's candidates are a
-    superset of the class's own: the bound is then weaker, still valid.
+    counted as a possible answer. In hard mode (``constraint`` int8[WIDTH] the class's, as
+    :func:`tighten_constraint` writes it; empty otherwise) only the guesses it allows (by their
+    ``letters``, uint8[n_guesses, L]) count, the class's own candidates (§10.1); in ultra-hard
+    mode the state's candidates are a superset of the class's own: the bound is then weaker,
+    still valid.
 
     The most is found exactly, without the minimum of every family set's row (§4.3): one pass
     over every guess index takes each guess's count on the state and on the two smallest
@@ -1090,14 +1097,16 @@ def _family_bound(cls, kval, stamp, serial, ws, objective):
             k = 0
         upper[h] = k
         top = max(top, k)
+    # (a guess's constraint is checked only where its count could raise the most found)
+    hard = constraint.shape[0] > 0
     most = np.int64(0)
     for h in range(upper.shape[0]):
-        if upper[h] == top:
+        if upper[h] == top and (not hard or allows(constraint, letters[h])):
             most = _family_least(family, sets, n_sets, h, np.int64(upper[h]), most)
             break
     if most < top:
         for h in range(upper.shape[0]):
-            if upper[h] > most:
+            if upper[h] > most and (not hard or allows(constraint, letters[h])):
                 most = _family_least(family, sets, n_sets, h, np.int64(upper[h]), most)
     return guess_bound(objective, m, max(most, 1), 1)
 
@@ -1298,7 +1307,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 sub_kub = kub[:nu]
                 dedupe = False
             if family_pass:
-                running = _family_pass(d, running, cut, n_open, serial, search, objective)
+                running = _family_pass(d, g, running, cut, n_open, serial, search, objective,
+                                       hard, rules.letters)
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
             for a in range(n_open):
                 if running >= cut:
