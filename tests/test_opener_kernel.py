@@ -22,7 +22,7 @@ def setup(seed, n_answers=150, n_guesses=300):
     wl = random_sub_list(load_word_list("legacy"), seed, n_answers, n_guesses)
     P = feedback_table(wl)
     letters = np.ascontiguousarray(search_rules(Game(wl)).letters[wl.answer_guess_index])
-    return wl, P, new_bound_scratch(P, letters, 243)
+    return wl, P, new_bound_scratch(np.ascontiguousarray(P.T), letters, 243)
 
 
 def classes(wl, P, seed):

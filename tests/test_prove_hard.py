@@ -34,7 +34,8 @@ def root_class_bounds(wl, limit):
     transposed = np.ascontiguousarray(table.T)
     letters = search_rules(Game(wl)).letters
     n_patterns = 3 ** len(wl.guesses[0])
-    scratch = new_bound_scratch(table, np.ascontiguousarray(letters[wl.answer_guess_index]), n_patterns)
+    scratch = new_bound_scratch(transposed, np.ascontiguousarray(letters[wl.answer_guess_index]),
+                                n_patterns)
     bits = scratch[0]
     counts = np.zeros(n_patterns, dtype=np.int32)
     everything = np.arange(wl.n_guesses, dtype=np.int32)

@@ -55,9 +55,10 @@ DENSE = 3
 
 
 @njit(cache=True)
-def new_bound_scratch(P, answer_letters, n_patterns):
-    """Scratch and tables of :func:`class_bound` for the feedback table ``P`` [n_guesses,
-    n_answers] (any feedback rule): a tuple of
+def new_bound_scratch(PT, answer_letters, n_patterns):
+    """Scratch and tables of :func:`class_bound` for the feedback table whose transpose is
+    ``PT`` [n_answers, n_guesses] (C order, as the caller keeps it for the scans; any feedback
+    rule): a tuple of
 
     - ``bits`` uint64[n_guesses, ⌈n_patterns / 64⌉] (:func:`new_bits`);
     - ``family`` uint16[family_size(L), n_guesses]: how many classes each guess makes on each
@@ -70,10 +71,10 @@ def new_bound_scratch(P, answer_letters, n_patterns):
       change them to run every path on small lists).
 
     About ``family_size(L) / 2`` passes over the table: half a second on ``legacy``."""
-    bits = new_bits(P.shape[0], n_patterns)
+    n_guesses = PT.shape[1]
+    bits = new_bits(n_guesses, n_patterns)
     words = bits.shape[1]
-    n_guesses = P.shape[0]
-    family, masks, _ = family_counts(np.ascontiguousarray(P.T), answer_letters, n_patterns, bits)
+    family, masks, _ = family_counts(PT, answer_letters, n_patterns, bits)
     return (bits, family, masks, np.ascontiguousarray(answer_letters),
             np.zeros(n_guesses, dtype=np.int32), np.zeros(n_guesses, dtype=np.int32),
             np.zeros(n_patterns + 2, dtype=np.int32), np.zeros(n_patterns + 2, dtype=np.int32),

@@ -1036,7 +1036,9 @@ def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, le
     _, ws, stats = search
     members, starts, bounds = ws.members[d], ws.starts[d], ws.bounds[d]
     open_classes, present = ws.open_classes[d], ws.present[d]
-    constraint = np.empty(WIDTH if hard else 0, dtype=ws.constraints.dtype)
+    # (the slot of the classes' constraint, which the deep pass rewrites for each class it
+    # searches; empty in other modes)
+    constraint = ws.constraints[d - 1][:WIDTH if hard else 0]
     for a in range(n_open):
         c = open_classes[a]
         cls = members[starts[c]:starts[c + 1]]

@@ -131,7 +131,8 @@ def worker_state(job: Job):
         resident(search[0])
         rules = search_rules(job.game)
         answer_letters = np.ascontiguousarray(rules.letters[job.word_list.answer_guess_index])
-        state = (key, table, np.ascontiguousarray(table.T), z1, z2, search,
-                 new_bound_scratch(table, answer_letters, job.game.n_patterns), rules)
+        columns = np.ascontiguousarray(table.T)
+        state = (key, table, columns, z1, z2, search,
+                 new_bound_scratch(columns, answer_letters, job.game.n_patterns), rules)
         _LOCAL.state = state
     return state[1:]
