@@ -12,7 +12,7 @@ import pytest
 
 from conftest import random_sub_list
 from solver.exact import bellman
-from solver.exact.bellman import (_localise, allowed_after, local_rules,
+from solver.exact.bellman import (_localise, _new_shared_memo, allowed_after, local_rules,
                                   search_rules, solve, solve_from)
 from solver.exact.search import (NO_SHARED_KEY, new_search, reset_shared_keys, search_subtree,
                                  share_search, shared_winner, solve_subtree)
@@ -42,9 +42,11 @@ def _arrays_equal(a, b):
                                 for x, y in zip(a[1:-1], b[1:-1]))
 
 
-def _shared_in_turn(game, table, history, answers, d, shares, order, claim_from=None):
+def _shared_in_turn(game, table, history, answers, d, shares, order, claim_from=None,
+                    one_memo=True):
     """The shares of one root run one after another in ``order`` (each sees the keys the
-    earlier ones left, as a slow process would), then the winner's result. The claim counter
+    earlier ones left, as a slow process would, and with ``one_memo`` what they stored in the
+    memo the shares write; else each has its own), then the winner's result. The claim counter
     carries over (a later share claims only what is left), or is set before each share to
     ``claim_from``'s value for it: 1 makes it claim every position again, as when two shares
     read the counter at once every time (the repeats the counter allows); more makes it start
@@ -54,12 +56,13 @@ def _shared_in_turn(game, table, history, answers, d, shares, order, claim_from=
     constraint, candidates = allowed_after(game, history)
     rules = local_rules(search_rules(game), answers)
     keys = reset_shared_keys(np.zeros(shares + 1, dtype=np.int64))
+    memo = _new_shared_memo(1 << 16) if one_memo else None
     results = {}
     for turn, index in enumerate(order):
         if claim_from is not None:
             keys[-1] = claim_from[turn]
         search = new_search(d, table.shape[0], len(answers), game.n_patterns, 1 << 16)
-        search = share_search(search, index, shares, d, keys)
+        search = share_search(search, index, shares, d, keys, memo)
         results[index] = search_subtree(local[0], d, *local[1:], search, game.objective_id,
                                         game.mode_id, rules, constraint, candidates)
     alone = solve_subtree(local[0], d, *local[1:], 1 << 16, game.n_patterns, game.objective_id,
@@ -77,10 +80,10 @@ CASES = [  # (seed, answers, guesses, mode, objective)
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("repeat", [False, True])
+@pytest.mark.parametrize("repeat, one_memo", [(False, True), (True, True), (False, False)])
 @pytest.mark.parametrize("seed, n_answers, n_guesses, mode, objective", CASES)
 def test_shares_in_any_order_find_the_tree_one_search_finds(legacy, seed, n_answers, n_guesses,
-                                                           mode, objective, repeat):
+                                                           mode, objective, repeat, one_memo):
     word_list = random_sub_list(legacy, seed, n_answers, n_guesses)
     table = feedback_table(word_list, use_cache=False)
     game = Game(word_list, 6, mode=mode, objective=objective)
@@ -90,7 +93,8 @@ def test_shares_in_any_order_find_the_tree_one_search_finds(legacy, seed, n_answ
             for shares in (2, 3):
                 for order in itertools.permutations(range(shares)):
                     won, alone, keys = _shared_in_turn(game, table, history, answers, 5, shares,
-                                                       order, (1,) * shares if repeat else None)
+                                                       order, (1,) * shares if repeat else None,
+                                                       one_memo)
                     assert _arrays_equal(won, alone), (history, shares, order)
                     if alone[0] < INF and len(alone[1]) > 0:
                         # the winner's key holds the value the single search found

@@ -62,7 +62,7 @@ from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, cl
                                             guess_bound, min_classes, no_answer_split,
                                             order_term, pair_value, split_value, state_weight,
                                             tighten, weighted_floor, weighted_pair)
-from solver.game._memo_kernel import memo_find as _memo_find
+from solver.game._memo_kernel import memo_get as _memo_get
 from solver.game._memo_kernel import memo_meta
 from solver.game._memo_kernel import memo_store as _memo_store
 from solver.game._hard_mode_kernel import (HARD_MODE, MAX_LENGTH, ULTRA_MODE, WIDTH, allows,
@@ -920,7 +920,7 @@ def _bound_classes(S, d, g, bound, size_cut, tables, search, objective, mode, ru
         c1, c2 = class_key(cls, g, present[c], all_green + 1, zobrist1, zobrist2, mode, rules,
                            constraints[d], hash1, hash2, history_keys[d, 0], history_keys[d, 1])
         class_meta = memo_meta(m, d - 1, objective, mode)
-        s = _memo_find(memo, c1, c2, class_meta)
+        s, known, known_guess = _memo_get(memo, c1, c2, class_meta)
         class_weight = np.int64(0)
         class_heaviest = np.int64(0)
         class_lightest = np.int64(0)
@@ -930,8 +930,8 @@ def _bound_classes(S, d, g, bound, size_cut, tables, search, objective, mode, ru
         else:
             base = class_base(objective, m)
         if s >= 0:
-            v = memo.value[s]
-            if memo.extra[s] >= 0:
+            v = known
+            if known_guess >= 0:
                 running = tighten(objective, running, base, v)
                 continue
             if v > base:
@@ -1193,11 +1193,13 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     h1, h2 = mode_state_key(S, zobrist1, zobrist2, mode, constraints[d], history_keys[d, 0],
                             history_keys[d, 1], ckeys1, ckeys2)
     meta = memo_meta(n, d, objective, mode)
-    slot = _memo_find(memo, h1, h2, meta) if only < 0 else np.int64(-1)
+    slot, known, known_guess = _memo_get(memo, h1, h2, meta)
+    if only >= 0:
+        slot = np.int64(-1)
     if slot >= 0:
         stats[1] += 1
-        if memo.extra[slot] >= 0 or memo.value[slot] >= beta:
-            return np.int64(memo.value[slot]), np.int64(memo.extra[slot])
+        if known_guess >= 0 or known >= beta:
+            return known, known_guess
     b = ws.branching[0]
     counts = ws.counts[d]
 
@@ -1211,7 +1213,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
             g, w_g = _heaviest_splitter(S, P, guess_of_answer, counts, weights)
         if g >= 0 and w_g < w_max and d > 2:
             g = -1
-    elif only >= 0 or (objective == TOTAL and slot >= 0 and memo.value[slot] > 2 * n - 1):
+    elif only >= 0 or (objective == TOTAL and slot >= 0 and known > 2 * n - 1):
         g = -1  # (a stored lower bound above 2n − 1: no answer splits S, §3.3)
     else:
         g = _answer_splitter(S, P, guess_of_answer, counts)
@@ -1706,16 +1708,17 @@ def reset_shared_keys(shared_keys):
     return shared_keys
 
 
-def share_search(search, index, shares, depth, shared_keys):
+def share_search(search, index, shares, depth, shared_keys, memo=None):
     """``search`` (a :class:`Search`) as share ``index`` of ``shares`` processes searching one
     root of ``depth`` guesses left together (docs/algorithms.md §4.5): ``shared_keys``
     (int64[shares + 1], as :func:`reset_shared_keys` sets it before any share starts) is
     memory every share maps, where each writes its best and claims the positions it
-    searches. The search's own memory is kept; its workspace's share settings are set. Plain
-    numpy."""
-    memo, ws, stats = search
+    searches. ``memo``: the memo all the shares write (in memory they all map, empty before
+    any share starts, :func:`solver.exact.bellman._new_shared_memo`), or None to keep the
+    search's own. Its workspace's share settings are set. Plain numpy."""
+    own, ws, stats = search
     ws.share[:] = (index, shares, depth)
-    return Search(memo, ws._replace(shared_keys=shared_keys), stats)
+    return Search(own if memo is None else memo, ws._replace(shared_keys=shared_keys), stats)
 
 
 def shared_winner(shared_keys):

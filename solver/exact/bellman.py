@@ -119,6 +119,9 @@ _SHARED_TOKENS = itertools.count()
 SharedFamily = namedtuple("SharedFamily", ["family", "sizes", "done", "claims", "lock"])
 #: The shared roots' families by token, one per row (:func:`_new_shared_keys`).
 _SHARED_FAMILIES: dict[int, list] = {}
+#: The shared roots' memos by token, one per row: each root's shares write one memo
+#: (:func:`_new_shared_memo`, §4.5).
+_SHARED_MEMOS: dict[int, list] = {}
 #: Seconds a share waits for rows another share claimed before it counts them itself (that
 #: share stalled or died; a row takes milliseconds, and counting one twice writes the same).
 FAMILY_WAIT = 1.0
@@ -133,11 +136,13 @@ def can_share(workers: int) -> bool:
             and not multiprocessing.current_process().daemon)
 
 
-def _new_shared_keys(rows: int, shares: int, n_guesses: int = 0, word_length: int = 0) -> int:
+def _new_shared_keys(rows: int, shares: int, n_guesses: int = 0, word_length: int = 0,
+                     memo_capacities: tuple = ()) -> int:
     """Shared memory for ``rows`` roots of ``shares`` shares each, as the shares must find it
     (:func:`solver.exact.search.reset_shared_keys`: each row the shares' keys, then the claim
-    counter), and with ``n_guesses`` a :class:`SharedFamily` per row for words of
-    ``word_length`` letters; returns its token (:func:`_release_keys`)."""
+    counter), with ``n_guesses`` a :class:`SharedFamily` per row for words of ``word_length``
+    letters, and with ``memo_capacities`` (one per row) a memo per row that the row's shares
+    all write; returns its token (:func:`_release_keys`)."""
     import mmap
 
     from solver.exact.search import reset_shared_keys
@@ -151,6 +156,8 @@ def _new_shared_keys(rows: int, shares: int, n_guesses: int = 0, word_length: in
     if n_guesses:
         _SHARED_FAMILIES[token] = [_new_shared_family(n_guesses, word_length)
                                    for _ in range(rows)]
+    if memo_capacities:
+        _SHARED_MEMOS[token] = [_new_shared_memo(capacity) for capacity in memo_capacities]
     return token
 
 
@@ -173,9 +180,25 @@ def _new_shared_family(n_guesses: int, word_length: int) -> SharedFamily:
         np.frombuffer(buffer, np.int64, 1, 8 * n_sets), multiprocessing.get_context("fork").Lock())
 
 
+def _new_shared_memo(capacity: int):
+    """An empty :class:`~solver.game._memo_kernel.Memo` of ``capacity`` slots (a power of two)
+    in anonymous shared memory: processes forked after it is made read and write the same
+    table (docs/algorithms.md §5; its pages are mapped as slots are written). Unlike
+    :func:`~solver.game._memo_kernel.memo_arrays`, an empty slot's ``extra`` is 0: no read
+    looks past a slot's meta of 0."""
+    import mmap
+
+    from solver.game._memo_kernel import Memo
+
+    buffer = mmap.mmap(-1, 40 * capacity)  # MAP_SHARED | MAP_ANONYMOUS
+    return Memo(*(np.frombuffer(buffer, dtype, capacity, 8 * capacity * field)
+                  for field, dtype in enumerate((np.uint64, np.uint64, np.int64, np.int64, np.int64))))
+
+
 def _release_keys(token: int) -> None:
     _SHARED_KEYS.pop(token, None)
     _SHARED_FAMILIES.pop(token, None)
+    _SHARED_MEMOS.pop(token, None)
 
 
 def _shared(search, share, guesses_left: int, local, objective: int, rules, n_patterns: int):
@@ -188,7 +211,8 @@ def _shared(search, share, guesses_left: int, local, objective: int, rules, n_pa
     from solver.exact.search import family_wanted, share_search
 
     token, row, index, shares = share
-    search = share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row])
+    memo = _SHARED_MEMOS[token][row] if token in _SHARED_MEMOS else None
+    search = share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row], memo)
     if token not in _SHARED_FAMILIES or not family_wanted(local[0], local[1], np.int64(objective),
                                                            search.ws.family_thresholds):
         return search
@@ -286,7 +310,8 @@ def _state_share(task: tuple):
     from solver.exact.search import new_search, search_subtree
 
     token, index, shares, local, d, capacity, n_patterns, objective, mode, rules, *rest = task
-    search = new_search(d, local[1].shape[0], local[1].shape[1], n_patterns, capacity)
+    # (a memo of one slot: the shares' memo replaces it)
+    search = new_search(d, local[1].shape[0], local[1].shape[1], n_patterns, 1)
     search = _shared(search, (token, 0, index, shares), d, local, objective, rules, n_patterns)
     return index, search_subtree(local[0], d, *local[1:], search, objective, mode, rules, *rest)
 
@@ -315,7 +340,7 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
     if not can_share(workers):
         return solve_subtree(local[0], d, *local[1:], capacity, n_patterns, objective, mode,
                              rules, constraint, candidates)
-    token = _new_shared_keys(1, workers, local[1].shape[0], rules.letters.shape[1])
+    token = _new_shared_keys(1, workers, local[1].shape[0], rules.letters.shape[1], (capacity,))
     try:
         tasks = [(token, index, workers, local, d, capacity, n_patterns, objective, mode, rules,
                   constraint, candidates) for index in range(workers)]
@@ -570,7 +595,8 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
             workers = min(workers, len(todo))
         table_path = str(table_cache_path(word_list, game.feedback))
         rules = search_rules(game)
-        token = (_new_shared_keys(len(shared), workers, word_list.n_guesses, game.word_length)
+        token = (_new_shared_keys(len(shared), workers, word_list.n_guesses, game.word_length,
+                                  tuple(_memo_capacity(len(c[1])) for c in shared))
                  if shared else None)
         rows = {c[0]: row for row, c in enumerate(shared)}
 
