@@ -8,11 +8,11 @@ guess limit, mode, objective, priors) is a :class:`solver.game.spec.Game`. With 
 feedback classes are independent sub-problems: they are solved in parallel by forked worker
 processes (:mod:`solver.exact.executor`), largest first — a class of at least
 :data:`SHARE_MIN` answers by all the workers together, each searching its share of the class's
-candidates (docs/algorithms.md §4.5), as is such a state asked alone (:func:`solve_from`) — and
-each finished class is recorded in a journal (:mod:`solver.runs.journal`)
-so an interrupted solve resumes. :func:`solve_and_save` (what ``python -m tools.solve`` runs)
-checks the output path and the cache before any work, and discards the journal only once
-the artifact is written, so a failed final write loses nothing.
+candidates, with one memo they all write (docs/algorithms.md §4.5), as is such a state asked
+alone (:func:`solve_from`) — and each finished class is recorded in a journal
+(:mod:`solver.runs.journal`) so an interrupted solve resumes. :func:`solve_and_save` (what
+``python -m tools.solve`` runs) checks the output path and the cache before any work, and
+discards the journal only once the artifact is written, so a failed final write loses nothing.
 
 Tie-break (what makes the tree deterministic, docs/algorithms.md §4.4): at every state the
 guess played is the first optimal guess in the candidate order (the objective's lower bound
