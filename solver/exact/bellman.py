@@ -122,6 +122,11 @@ _SHARED_FAMILIES: dict[int, list] = {}
 #: The shared roots' memos by token, one per row: each root's shares write one memo
 #: (:func:`_new_shared_memo`, §4.5).
 _SHARED_MEMOS: dict[int, list] = {}
+#: A shared state's inputs by token (:func:`subtree`): the forked workers find them here, as
+#: they were when the workers forked, instead of in their tasks. A task is pickled and sent
+#: through a pipe, one worker after another, and a root's columns of the table are megabytes
+#: (PIZZA ``bbbby``'s 607 answers: 7.9 MB; the second share started 0.06 s after the fork).
+_SHARED_STATES: dict[int, tuple] = {}
 #: Seconds a share waits for rows another share claimed before it counts them itself (that
 #: share stalled or died; a row takes milliseconds, and counting one twice writes the same).
 FAMILY_WAIT = 1.0
@@ -199,6 +204,7 @@ def _release_keys(token: int) -> None:
     _SHARED_KEYS.pop(token, None)
     _SHARED_FAMILIES.pop(token, None)
     _SHARED_MEMOS.pop(token, None)
+    _SHARED_STATES.pop(token, None)
 
 
 def _shared(search, share, guesses_left: int, local, objective: int, rules, n_patterns: int):
@@ -306,10 +312,13 @@ def _solve_task(task: tuple):
 
 
 def _state_share(task: tuple):
-    """One share of a shared state (a worker task, :func:`subtree`): (share index, result)."""
+    """One share of a shared state (a worker task, :func:`subtree`): ``task`` (token, share
+    index, shares), the state's inputs in :data:`_SHARED_STATES`; returns (share index,
+    result)."""
     from solver.exact.search import new_search, search_subtree
 
-    token, index, shares, local, d, capacity, n_patterns, objective, mode, rules, *rest = task
+    token, index, shares = task
+    local, d, n_patterns, objective, mode, rules, *rest = _SHARED_STATES[token]
     # (a memo of one slot: the shares' memo replaces it)
     search = new_search(d, local[1].shape[0], local[1].shape[1], n_patterns, 1)
     search = _shared(search, (token, 0, index, shares), d, local, objective, rules, n_patterns)
@@ -342,8 +351,9 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
                              rules, constraint, candidates)
     token = _new_shared_keys(1, workers, local[1].shape[0], rules.letters.shape[1], (capacity,))
     try:
-        tasks = [(token, index, workers, local, d, capacity, n_patterns, objective, mode, rules,
-                  constraint, candidates) for index in range(workers)]
+        _SHARED_STATES[token] = (local, d, n_patterns, objective, mode, rules, constraint,
+                                 candidates)
+        tasks = [(token, index, workers) for index in range(workers)]
         shares = dict(Executor(workers).as_finished(_state_share, tasks, workers))
         return _winner(token, 0, shares)
     finally:
