@@ -1193,9 +1193,9 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     h1, h2 = mode_state_key(S, zobrist1, zobrist2, mode, constraints[d], history_keys[d, 0],
                             history_keys[d, 1], ckeys1, ckeys2)
     meta = memo_meta(n, d, objective, mode)
-    slot, known, known_guess = _memo_get(memo, h1, h2, meta)
-    if only >= 0:
-        slot = np.int64(-1)
+    slot, known, known_guess = np.int64(-1), np.int64(0), np.int64(-1)
+    if only < 0:  # (a search of one guess does not read the state's entry)
+        slot, known, known_guess = _memo_get(memo, h1, h2, meta)
     if slot >= 0:
         stats[1] += 1
         if known_guess >= 0 or known >= beta:

@@ -141,13 +141,13 @@ def can_share(workers: int) -> bool:
             and not multiprocessing.current_process().daemon)
 
 
-def _new_shared_keys(rows: int, shares: int, n_guesses: int = 0, word_length: int = 0,
-                     memo_capacities: tuple = ()) -> int:
+def _new_shared_keys(rows: int, shares: int, memo_capacities: tuple, n_guesses: int = 0,
+                     word_length: int = 0) -> int:
     """Shared memory for ``rows`` roots of ``shares`` shares each, as the shares must find it
     (:func:`solver.exact.search.reset_shared_keys`: each row the shares' keys, then the claim
-    counter), with ``n_guesses`` a :class:`SharedFamily` per row for words of ``word_length``
-    letters, and with ``memo_capacities`` (one per row) a memo per row that the row's shares
-    all write; returns its token (:func:`_release_keys`)."""
+    counter), a memo per row of ``memo_capacities[row]`` slots that the row's shares all
+    write, and with ``n_guesses`` a :class:`SharedFamily` per row for words of
+    ``word_length`` letters; returns its token (:func:`_release_keys`)."""
     import mmap
 
     from solver.exact.search import reset_shared_keys
@@ -161,8 +161,7 @@ def _new_shared_keys(rows: int, shares: int, n_guesses: int = 0, word_length: in
     if n_guesses:
         _SHARED_FAMILIES[token] = [_new_shared_family(n_guesses, word_length)
                                    for _ in range(rows)]
-    if memo_capacities:
-        _SHARED_MEMOS[token] = [_new_shared_memo(capacity) for capacity in memo_capacities]
+    _SHARED_MEMOS[token] = [_new_shared_memo(capacity) for capacity in memo_capacities]
     return token
 
 
@@ -193,11 +192,13 @@ def _new_shared_memo(capacity: int):
     looks past a slot's meta of 0."""
     import mmap
 
-    from solver.game._memo_kernel import Memo
+    from solver.game._memo_kernel import Memo, memo_arrays
 
-    buffer = mmap.mmap(-1, 40 * capacity)  # MAP_SHARED | MAP_ANONYMOUS
-    return Memo(*(np.frombuffer(buffer, dtype, capacity, 8 * capacity * field)
-                  for field, dtype in enumerate((np.uint64, np.uint64, np.int64, np.int64, np.int64))))
+    dtypes = [field.dtype for field in memo_arrays(1)]  # the fields as a memo has them
+    buffer = mmap.mmap(-1, capacity * sum(dtype.itemsize for dtype in dtypes))  # MAP_SHARED
+    offsets = np.cumsum([0] + [capacity * dtype.itemsize for dtype in dtypes])
+    return Memo(*(np.frombuffer(buffer, dtype, capacity, int(offset))
+                  for dtype, offset in zip(dtypes, offsets)))
 
 
 def _release_keys(token: int) -> None:
@@ -217,8 +218,8 @@ def _shared(search, share, guesses_left: int, local, objective: int, rules, n_pa
     from solver.exact.search import family_wanted, share_search
 
     token, row, index, shares = share
-    memo = _SHARED_MEMOS[token][row] if token in _SHARED_MEMOS else None
-    search = share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row], memo)
+    search = share_search(search, index, shares, guesses_left, _SHARED_KEYS[token][row],
+                          _SHARED_MEMOS[token][row])
     if token not in _SHARED_FAMILIES or not family_wanted(local[0], local[1], np.int64(objective),
                                                            search.ws.family_thresholds):
         return search
@@ -277,15 +278,17 @@ def _shared_family(search, shared: SharedFamily, local, rules, n_patterns: int):
     return type(search)(memo, ws, stats)
 
 
-def _worker_class(table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns):
+def _worker_class(table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
+                  shared: bool = False):
     """A root class's inputs in this worker: its state, table, guess of each answer and
     Zobrist keys cut down to its ``answers`` (:func:`_localise`), and this worker's search
-    sized for it (:func:`_worker_search`)."""
+    sized for it (:func:`_worker_search`); for a share of a shared class (``shared``), with a
+    memo of one slot, which the shares' memo replaces (:func:`_shared`)."""
     full_table = _worker_table(table_path)
     state, table, local_guess_of_answer, z1, z2 = _localise(
         full_table, answers, guess_of_answer, zobrist)
-    search = _worker_search(_memo_capacity(len(answers)), guesses_left, full_table.shape[0],
-                            full_table.shape[1], n_patterns)
+    search = _worker_search(1 if shared else _memo_capacity(len(answers)), guesses_left,
+                            full_table.shape[0], full_table.shape[1], n_patterns)
     return state, table, local_guess_of_answer, z1, z2, search
 
 
@@ -297,7 +300,8 @@ def _solve_class(code, table_path, guess_of_answer, answers, guesses_left, zobri
     from solver.exact.search import search_subtree
 
     state, table, local_guess_of_answer, z1, z2, search = _worker_class(
-        table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns)
+        table_path, guess_of_answer, answers, guesses_left, zobrist, n_patterns,
+        shared=share is not None)
     rules = local_rules(rules, answers)
     search = _shared(search, share, guesses_left, (state, table, local_guess_of_answer),
                      objective_id, rules, n_patterns)
@@ -349,7 +353,7 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
     if not can_share(workers):
         return solve_subtree(local[0], d, *local[1:], capacity, n_patterns, objective, mode,
                              rules, constraint, candidates)
-    token = _new_shared_keys(1, workers, local[1].shape[0], rules.letters.shape[1], (capacity,))
+    token = _new_shared_keys(1, workers, (capacity,), local[1].shape[0], rules.letters.shape[1])
     try:
         _SHARED_STATES[token] = (local, d, n_patterns, objective, mode, rules, constraint,
                                  candidates)
@@ -605,8 +609,9 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
             workers = min(workers, len(todo))
         table_path = str(table_cache_path(word_list, game.feedback))
         rules = search_rules(game)
-        token = (_new_shared_keys(len(shared), workers, word_list.n_guesses, game.word_length,
-                                  tuple(_memo_capacity(len(c[1])) for c in shared))
+        token = (_new_shared_keys(len(shared), workers,
+                                  tuple(_memo_capacity(len(c[1])) for c in shared),
+                                  word_list.n_guesses, game.word_length)
                  if shared else None)
         rows = {c[0]: row for row, c in enumerate(shared)}
 
