@@ -319,8 +319,9 @@ def _one_long_step(seconds):
     time.sleep(seconds)
     yield None
 
-with Stream(_one_long_step, (300,), time.monotonic() + 300) as items:
-    print(next(iter(items)), flush=True)
+with Stream(_one_long_step, (300,), time.monotonic() + 300) as stream:
+    items = iter(stream)  # (kept: a dropped iterator closes the stream, killing the child)
+    print(next(items), flush=True)
     time.sleep(300)
 """
 
@@ -359,6 +360,59 @@ def test_a_search_child_dies_on_sigterm_and_with_its_parent():
         parent.kill()
         if _alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+_A_WORKER_WITH_A_SHARED_SEARCH = """
+import multiprocessing, os, signal, time
+from multiprocessing.util import _exit_function
+from solver.exact.executor import Stream, die_with_parent
+
+def _share(parent):
+    die_with_parent(parent)
+    time.sleep(300)
+
+def _steps():
+    share = multiprocessing.get_context("fork").Process(target=_share, args=(os.getpid(),),
+                                                         daemon=True)
+    share.start()
+    yield os.getpid(), share.pid
+    time.sleep(300)
+    yield None
+
+def _on_sigterm(*_):  # what pebble's workers do on SIGTERM
+    _exit_function()
+    os._exit(0)
+
+signal.signal(signal.SIGTERM, _on_sigterm)
+with Stream(_steps, (), time.monotonic() + 300) as stream:
+    items = iter(stream)  # (kept: a dropped iterator closes the stream)
+    print(*next(items), flush=True)
+    time.sleep(300)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_search_child_with_shares_ends_when_its_worker_exits_on_sigterm():
+    """The anytime search's child may fork shares (a large state, docs/algorithms.md §4.5), so
+    it is not daemonic; a web worker stopped with SIGTERM exits through multiprocessing's exit
+    handler, which joins non-daemonic children: the stream's finalizer kills the child first,
+    so the worker exits at once and the child and its share die (not after the search)."""
+    worker = subprocess.Popen([sys.executable, "-c", _A_WORKER_WITH_A_SHARED_SEARCH], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    child = share = None
+    try:
+        child, share = (int(pid) for pid in worker.stdout.readline().split())
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0  # (a join of the child would wait 300 s)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (_alive(child) or _alive(share)):
+            time.sleep(0.05)
+        assert not _alive(child) and not _alive(share)
+    finally:
+        worker.kill()
+        for pid in (child, share):
+            if pid is not None and _alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.parametrize("where", ["fifo", "/dev/zero", "stdin"])

@@ -6,6 +6,7 @@ for byte, whatever order the shares run in."""
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -214,3 +215,148 @@ def test_shares_build_the_letter_family_one_search_builds(legacy, monkeypatch):
     shared.claims[0] = 40  # rows 0-39 claimed by a share that never finishes them
     monkeypatch.setattr(bellman, "FAMILY_WAIT", 0.05)
     built(shared)
+
+
+def _large_states(monkeypatch, mode, objective):
+    """(game, table, [(history, answers)]): classes of 12 answers or more of three openers on a
+    small list, made "large" for the anytime search (searched in a child, by shares)."""
+    from solver.exact import anytime
+
+    word_list = random_sub_list(legacy_list(), 66, 120, 400)
+    table = feedback_table(word_list, use_cache=False)
+    game = Game(word_list, 6, mode=mode, objective=objective)
+    monkeypatch.setattr(bellman, "SHARE_MIN", 12)
+    monkeypatch.setattr(anytime, "IN_PROCESS_MAX", 8)
+    return game, table, [state for opener in (5, 42, 79)
+                         for state in _states(word_list, table, game, opener, 12)]
+
+
+def legacy_list():
+    return load_word_list("legacy")
+
+
+def _exact_q(game, table, history, answers, guess):
+    """Q* of one guess, searched in this process (no shares)."""
+    from solver.exact.anytime import rank_guesses
+
+    ranking = rank_guesses(game, answers, 5, top=1, forced=[guess], budget=300, table=table,
+                           history=history, in_process=True)
+    return ranking.exact_q(guess)
+
+
+SHARED_MODES = [("normal", Objective.TOTAL), ("hard", Objective.TOTAL),
+                ("normal", Objective.WORST)]
+
+
+@pytest.mark.parametrize("mode, objective", SHARED_MODES)
+def test_a_budgeted_search_of_a_large_state_is_shared(monkeypatch, mode, objective):
+    """With a budget, a state of at least SHARE_MIN answers is searched in a child that forks
+    shares (§4.5), which find the ranking the search in this process finds; the shares'
+    memory is made here, and its best key, read by its position in the candidate order, is
+    the optimum's value and guess."""
+    from solver.exact.anytime import rank_guesses
+
+    game, table, states = _large_states(monkeypatch, mode, objective)
+    read = []
+    release = bellman.release_shared_root
+
+    def read_then_release(token):
+        read.append(bellman.shared_best(token))
+        release(token)
+
+    monkeypatch.setattr(bellman, "release_shared_root", read_then_release)
+    searched = 0
+    for history, answers in states:
+        here = rank_guesses(game, answers, 5, top=3, budget=300, table=table, history=history,
+                            in_process=True)
+        read.clear()
+        child = rank_guesses(game, answers, 5, top=3, budget=300, table=table, history=history,
+                             in_process=False, jobs=2)
+        assert child.proven and child.finished and child.top == here.top, history
+        assert len(read) == 1, history  # the shares' memory was made here
+        if read[0] is None:  # settled before any candidate: a full split (§3.3), no key
+            assert child.top[0][1] <= (2 if objective == Objective.WORST else 2 * len(answers))
+            continue
+        value, position = read[0]
+        assert (int(child.order[position]), value) == child.top[0], history
+        searched += 1
+    assert searched >= 2
+
+
+@pytest.mark.parametrize("mode, objective", SHARED_MODES)
+def test_every_share_key_is_the_exact_value_of_the_guess_at_its_position(monkeypatch, mode,
+                                                                        objective):
+    """What a budgeted search keeps when its shares are stopped (``shared_best``) is read by
+    position in the candidate order of :func:`solver.exact.anytime._candidate_order`: every
+    key any share left (the losers' bests too) is the exact Q* of the guess at its position."""
+    from solver.exact.anytime import _candidate_order
+    from solver.exact.search import NO_SHARED_KEY
+
+    game, table, states = _large_states(monkeypatch, mode, objective)
+    word_list = game.word_list
+    checked = 0
+    for history, answers in states:
+        local = _localise(table, answers, word_list.answer_guess_index,
+                          zobrist_keys(word_list.n_answers))
+        constraint, candidates = allowed_after(game, history)
+        rules = local_rules(search_rules(game), answers)
+        token = bellman.new_shared_root(2, 1 << 16, table.shape[0], rules.letters.shape[1])
+        try:
+            result = bellman.subtree(local, 5, 1 << 16, game.n_patterns, game.objective_id,
+                                     game.mode_id, rules, constraint, candidates, jobs=2,
+                                     root=token)
+            keys = bellman._SHARED_KEYS[token][0, :-1].copy()
+        finally:
+            bellman.release_shared_root(token)
+        order, _ = _candidate_order(local[0], local[1], game.n_patterns,
+                                    candidates if game.restricted else None, game.objective_id)
+        if keys.min() == NO_SHARED_KEY:  # settled before any candidate (§3.3): no key
+            continue
+        assert (result[0] << 17) | list(order).index(result[1][0]) == keys.min(), history
+        for key in keys[keys != NO_SHARED_KEY]:
+            guess = int(order[int(key) & ((1 << 17) - 1)])
+            assert _exact_q(game, table, history, answers, guess) == int(key) >> 17, history
+            checked += 1
+    assert checked >= 4
+
+
+def test_a_budget_that_ends_before_the_shares_keeps_their_best(monkeypatch):
+    """When the budget ends while the shares search, the answer is the best guess they have
+    finished, with its exact Q*, not proven: the deadline is simulated by a stream that stops
+    as soon as the shares' memory holds a finished guess."""
+    from solver.exact import executor
+    from solver.exact.anytime import rank_guesses
+
+    game, table, states = _large_states(monkeypatch, "normal", Objective.TOTAL)
+    real = executor.Stream
+
+    class StoppedEarly(real):
+        def __init__(self, steps, args, deadline):
+            super().__init__(steps, args, deadline)
+            self.root = args[-1]
+
+        def __iter__(self):
+            until = time.monotonic() + 120
+            while bellman.shared_best(self.root) is None and time.monotonic() < until:
+                time.sleep(0.001)
+            self.close()
+            time.sleep(0.2)  # (the shares die with the child: then no key changes)
+            return iter(())
+
+    monkeypatch.setattr(executor, "Stream", StoppedEarly)
+    read = []
+    release = bellman.release_shared_root
+
+    def read_then_release(token):
+        read.append(bellman.shared_best(token))
+        release(token)
+
+    monkeypatch.setattr(bellman, "release_shared_root", read_then_release)
+    for history, answers in states[:2]:
+        read.clear()
+        ranking = rank_guesses(game, answers, 5, top=1, budget=300, table=table, history=history,
+                               in_process=False, jobs=2)
+        assert not ranking.proven and len(ranking.top) == 1, history
+        guess, value = ranking.top[0]
+        assert (guess, value) == (int(ranking.order[read[0][1]]), read[0][0]), history
+        assert ranking.exact_q(guess) == value == _exact_q(game, table, history, answers, guess)

@@ -634,7 +634,7 @@ def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, de
     g = service.word_list.guess_index(guess)
     ranking = rank_guesses(service.game, state, d, top=1, forced=[g], known=known,
                            budget=_search_seconds(state, deadline), table=service.parts,
-                           history=before)
+                           history=before, jobs=service.jobs)
     exact = ranking.exact_q(g)
     if exact is not None:
         move.q_value = move.q_lower_bound = move.q_upper_bound = exact if exact < INF else None
@@ -729,7 +729,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
 
             ranking = rank_guesses(service.game, after, left, top=1,
                                    budget=_search_seconds(after, deadline), table=service.parts,
-                                   history=steps[:t])
+                                   history=steps[:t], jobs=service.jobs)
             if ranking.proven and ranking.value is None:  # past the limit: exactly (§15.2)
                 _, value, _ = service.optimal_subtree(after, left, steps[:t])
                 value_after = Bounds.exactly(value)

@@ -1729,6 +1729,17 @@ def shared_winner(shared_keys):
     return int(np.argmin(shared_keys[:-1]))
 
 
+def shared_best(shared_keys):
+    """``(value, position)`` of the least key the shares of a root have written so far
+    (``shared_keys`` one root's row, :func:`share_search`): the exact value of the candidate
+    at that position of the root's candidate order (§4.5), the best any share has finished;
+    None before any share finished one. Plain numpy."""
+    key = int(shared_keys[:-1].min())
+    if key == NO_SHARED_KEY:
+        return None
+    return key >> SHARED_VALUE_SHIFT, key & SHARED_POSITION_MASK
+
+
 def reset_search(search):
     """Put a :func:`new_search` triple back as :func:`new_search` made it, for the search of
     another state: every memo slot free (meta 0 marks a free slot; the other fields of a free

@@ -135,15 +135,17 @@ IN_PROCESS_MAX = 100
 
 
 def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_id, whole=False,
-                objective=0, known_values=None):
+                objective=0, known_values=None, shares=1, root=None):
     """The search, as a generator of messages ``("q", guess, value, exact)`` (one per guess
     evaluated), ``("optimum",)`` once the optimum is proven, then ``("done",)``.
 
     First the ``forced`` guesses, exactly. Then the optimum: the first optimal guess in the
     candidate order (the solver's own rule, §4.2) and ``V*`` (skipped when ``known_values``,
     guess → exact ``Q*``, holds ``V*`` as an ``"optimum"`` entry), found either (``whole``) by one
-    call of the solver's search over the state (:func:`solver.exact._search_kernel.search_state`,
-    which cannot be stopped midway, so only in a child process) or guess by guess, each
+    search of the state (:func:`solver.exact._search_kernel.search_state`, or with ``shares`` > 1
+    :func:`solver.exact.bellman.subtree` by that many forked processes together in the
+    shares' memory ``root``, §4.5; neither can be stopped midway, so only in a child process)
+    or guess by guess, each
     candidate in order against the best value so far (its deadline checked between guesses;
     each guess's search scans every guess at the root, so this is for small states). Only
     then, when ``top`` > 1, the candidates in order against the ``top``-th best value, skipping
@@ -151,19 +153,25 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     from solver.exact.search import evaluate_guess, new_search, prepare_search
 
     S, d, P, goa, z1, z2, rules, constraint, allowed = problem
-    # readied as a whole search readies it (the letter family, the column counts): every
-    # guess's search below is of S or a subset of it
-    search = prepare_search(S, P, goa, new_search(d, P.shape[0], P.shape[1], n_patterns, capacity),
-                            np.int64(objective), rules)
     position = _positions(order)
     known_values = dict(known_values or {})
     optimum = known_values.pop("optimum", None)
     known: dict[int, tuple[int, bool]] = {int(g): (int(q), True) for g, q in known_values.items()}
+    readied: list = []
+
+    def search():
+        # readied as a whole search readies it (the letter family, the column counts), on first
+        # use (shares readied their own): every guess's search below is of S or a subset of it
+        if not readied:
+            readied.append(prepare_search(
+                S, P, goa, new_search(d, P.shape[0], P.shape[1], n_patterns, capacity),
+                np.int64(objective), rules))
+        return readied[0]
 
     def q_value(g: int, beta: int) -> int:
         return int(evaluate_guess(S, np.int64(g), np.int64(d), np.int64(beta), P, goa, z1, z2,
-                                  search, np.int64(objective), np.int64(mode_id), rules, constraint,
-                                  allowed))
+                                  search(), np.int64(objective), np.int64(mode_id), rules,
+                                  constraint, allowed))
 
     for g in forced:
         g = int(g)
@@ -175,12 +183,8 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     if optimum is not None:  # V* is known already (a decision tree's)
         pass
     elif whole:
-        from solver.exact.search import search_state
-
-        # on the search readied above: its memo then serves the alternatives' values below
-        value, g = search_state(S, int(d), P, goa, z1, z2, search, np.int64(objective),
-                                np.int64(mode_id), rules, constraint, allowed)
-        value, g = int(value), int(g)
+        value, g = _whole_optimum(problem, capacity, n_patterns, objective, mode_id, shares,
+                                  root, search)
         if g >= 0 and value < INF:
             if g in known and known[g][0] != value:
                 raise AssertionError(f"guess {g}: the search finds {value} over the state, "
@@ -227,6 +231,28 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
                 ranked.sort()
                 del ranked[top:]
     yield ("done",)
+
+
+def _whole_optimum(problem, capacity, n_patterns, objective, mode_id, shares, root, search
+                   ) -> tuple[int, int]:
+    """``(V*, first optimal guess)`` of the problem's state (guess -1 when nothing wins every
+    answer in time) by one search of it: by ``shares`` forked processes together when more
+    than one (:func:`solver.exact.bellman.subtree` in the shares' memory ``root``, §4.5: the
+    root of the optimal subtree it builds), else on ``search()``, the search this process
+    keeps, whose memo then serves the alternatives' values."""
+    S, d, P, goa, z1, z2, rules, constraint, allowed = problem
+    if shares > 1:
+        from solver.exact.bellman import subtree
+
+        value, node_guess = subtree((S, P, goa, z1, z2), int(d), capacity, n_patterns,
+                                    objective, mode_id, rules, constraint, allowed,
+                                    jobs=shares, root=root)[:2]
+        return int(value), int(node_guess[0]) if value < INF else -1
+    from solver.exact.search import search_state
+
+    value, g = search_state(S, int(d), P, goa, z1, z2, search(), np.int64(objective),
+                            np.int64(mode_id), rules, constraint, allowed)
+    return int(value), int(g)
 
 
 def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
@@ -301,7 +327,8 @@ def _record(ranking: Ranking, message) -> bool:
 
 def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(),
                  known=None, budget: float | None = None, table=None,
-                 in_process: bool | None = None, history=(), meanwhile=None) -> Ranking:
+                 in_process: bool | None = None, history=(), meanwhile=None,
+                 jobs: int = 1) -> Ranking:
     """The exact ``Q*`` of the best ``top`` guesses of a state (and of the ``forced`` ones),
     searched for at most ``budget`` seconds: the optimum first, the other ``top − 1`` with
     the time left.
@@ -329,14 +356,22 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
             process when the state has at most :data:`IN_PROCESS_MAX` answers.
         meanwhile: a callable run in this process while the child searches (once the child
             has started; before the search when it runs in this process), e.g. a fast policy's
-            upper bound, so that both cores work within the budget.
+            upper bound, so that both cores work within the budget; not run when the child's
+            shares search (they use the cores), whose best finished guess is then kept at the
+            deadline instead (without priors).
+        jobs: processes that may search the state's optimum together (as
+            :func:`~solver.game.checks.worker_count` reads it: -1 all cores): used for a state
+            of at least :data:`solver.exact.bellman.SHARE_MIN` answers searched in a child,
+            which then forks that many shares (docs/algorithms.md §4.5).
 
     Returns:
         :class:`Ranking` (values in the objective's units: total guesses, the worst case, or
         the weighted total). Raises InputError for an empty state or ``guesses_left < 1``, and
         RuntimeError if the search failed (not a timeout).
     """
-    from solver.exact.bellman import allowed_after, local_rules, objective_id, search_rules
+    from solver.exact.bellman import (_memo_capacity, allowed_after, local_rules,
+                                      new_shared_root, objective_id, release_shared_root,
+                                      search_rules, share_workers, shared_best)
     from solver.game.feedback import TableParts
 
     started = time.perf_counter()
@@ -378,9 +413,16 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         return ranking
     # a large state: the optimum by one search over the state, in a child stopped at the deadline
     whole = not in_process and n > IN_PROCESS_MAX
-    capacity = 1 << 21 if n > 64 else 1 << 16
+    # a state of SHARE_MIN answers or more: its optimum by ``jobs`` processes together (§4.5)
+    shares = share_workers(n, jobs) if whole else 1
+    capacity = _memo_capacity(n)
+    # the shares' memory, made here so that this process reads their best so far (shared_best)
+    # by its position in ``order``: the kernel's order, except under priors (there the kernel
+    # orders by the weighted bound, and the fast policy's bound is taken instead)
+    incumbent = shares > 1 and game.priors is None
+    root = new_shared_root(shares, capacity, P.shape[0], rules.letters.shape[1]) if incumbent else None
     args = (problem, order, bounds, [int(f) for f in forced], max(int(top), 1), capacity,
-            patterns, game.mode_id, whole, objective, known)
+            patterns, game.mode_id, whole, objective, known, shares, root)
     if in_process:
         if meanwhile is not None:
             meanwhile()
@@ -390,16 +432,26 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     else:
         from solver.exact.executor import Stream
 
-        _load_kernels(P.dtype, patterns, whole)
-        with Stream(_rank_steps, args, deadline) as messages:  # the child is killed on leaving
-            if meanwhile is not None:
-                meanwhile()
-            try:
-                for message in messages:
-                    if _record(ranking, message):
-                        break
-            except RuntimeError as error:
-                raise RuntimeError(f"the exact search failed: {error}") from None
+        if shares == 1:  # (the shares load their own kernels, each on its core)
+            _load_kernels(P.dtype, patterns, whole)
+        try:
+            with Stream(_rank_steps, args, deadline) as messages:  # the child is killed on leaving
+                # (not while shares search: they take every core this run may use)
+                if meanwhile is not None and not incumbent:
+                    meanwhile()
+                try:
+                    for message in messages:
+                        if _record(ranking, message):
+                            break
+                except RuntimeError as error:
+                    raise RuntimeError(f"the exact search failed: {error}") from None
+            if root is not None and not ranking.proven:  # the best candidate any share finished
+                best = shared_best(root)
+                if best is not None and best[1] < order.size:
+                    _record(ranking, ("q", int(order[best[1]]), best[0], True))
+        finally:
+            if root is not None:
+                release_shared_root(root)
     position = _positions(order)
     found = sorted((q, position[g], g) for g, (q, exact) in ranking.q_values.items()
                    if exact and q < INF and g in position)

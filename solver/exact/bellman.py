@@ -134,11 +134,22 @@ FAMILY_WAIT = 1.0
 
 def can_share(workers: int) -> bool:
     """True if ``workers`` processes can search one root together: more than one, forked,
-    from a process that may start processes (not a daemonic one, such as a deadline's child)."""
+    from a process that may start processes (not a daemonic one)."""
     import multiprocessing
 
     return (workers > 1 and "fork" in multiprocessing.get_all_start_methods()
             and not multiprocessing.current_process().daemon)
+
+
+def share_workers(n_answers: int, jobs) -> int:
+    """How many processes search a state of ``n_answers`` together (§4.5) when ``jobs``
+    (as :func:`~solver.game.checks.worker_count` reads it) are allowed: the workers when the
+    state has at least :data:`SHARE_MIN` answers and :func:`can_share`, else 1 (one search in
+    this process)."""
+    # the size first: counting the workers imports joblib (0.1 s a process start pays for none
+    # of the states a player usually asks about)
+    workers = worker_count(jobs) if n_answers >= SHARE_MIN else 1
+    return workers if can_share(workers) else 1
 
 
 def _new_shared_keys(rows: int, shares: int, memo_capacities: tuple, n_guesses: int = 0,
@@ -340,20 +351,24 @@ def _winner(token: int, row: int, shares: dict) -> tuple:
 
 
 def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode: int, rules,
-            constraint, candidates, *, jobs: int = 1) -> tuple:
+            constraint, candidates, *, jobs: int = 1, root: int | None = None) -> tuple:
     """The search kernel's ``solve_subtree`` of a localised state (``local`` as
     :func:`_localise` gives it), its root searched by ``jobs`` workers together (§4.5) when it
     has at least :data:`SHARE_MIN` answers and the platform forks; the same result, byte for
-    byte, either way."""
+    byte, either way. ``root``: the shares' memory, made by :func:`new_shared_root` for that
+    many workers (the caller, or a process it forked, then reads their best so far,
+    :func:`shared_best`), released by the caller; None: made and released here."""
     from solver.exact.search import solve_subtree
 
-    # the size first: counting the workers imports joblib (0.1 s a process start pays for none
-    # of the states a player usually asks about)
-    workers = worker_count(jobs) if len(local[0]) >= SHARE_MIN else 1
-    if not can_share(workers):
+    workers = share_workers(len(local[0]), jobs)
+    if workers == 1:
         return solve_subtree(local[0], d, *local[1:], capacity, n_patterns, objective, mode,
                              rules, constraint, candidates)
-    token = _new_shared_keys(1, workers, (capacity,), local[1].shape[0], rules.letters.shape[1])
+    token = root if root is not None else new_shared_root(
+        workers, capacity, local[1].shape[0], rules.letters.shape[1])
+    if _SHARED_KEYS[token].shape[1] != workers + 1:
+        raise ValueError(f"the shares' memory was made for {_SHARED_KEYS[token].shape[1] - 1} "
+                         f"workers, not {workers}")
     try:
         _SHARED_STATES[token] = (local, d, n_patterns, objective, mode, rules, constraint,
                                  candidates)
@@ -361,7 +376,34 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
         shares = dict(Executor(workers).as_finished(_state_share, tasks, workers))
         return _winner(token, 0, shares)
     finally:
-        _release_keys(token)
+        _SHARED_STATES.pop(token, None)
+        if root is None:
+            release_shared_root(token)
+
+
+def new_shared_root(workers: int, capacity: int, n_guesses: int, word_length: int) -> int:
+    """The memory ``workers`` shares of one state's root search together (§4.5: their keys,
+    claim counter, memo of ``capacity`` slots and letter family, for a table of ``n_guesses``
+    guesses of ``word_length`` letters), for :func:`subtree`'s ``root``; returns its token.
+    Processes forked after it is made see the shares' writes (:func:`shared_best`)."""
+    return _new_shared_keys(1, workers, (capacity,), n_guesses, word_length)
+
+
+def shared_best(token: int) -> tuple[int, int] | None:
+    """``(Q*, position)`` of the best candidate the shares of the root ``token``
+    (:func:`new_shared_root`) have finished so far, a position of the root's candidate order
+    (bound, order term, guess index; §4.2), or None before any finished one: each share's key
+    is a candidate's exact value at its position, written in one 64-bit store (§4.5). Once the
+    shares are done it is the root's ``V*`` and the first optimal guess's position."""
+    from solver.exact.search import shared_best as best
+
+    return best(_SHARED_KEYS[token][0])
+
+
+def release_shared_root(token: int) -> None:
+    """Drop this process's references to the shares' memory of ``token``
+    (:func:`new_shared_root`)."""
+    _release_keys(token)
 
 
 def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist,

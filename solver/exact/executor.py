@@ -231,9 +231,17 @@ class Stream:
     def __init__(self, steps, args: tuple, deadline: float):
         context = _context()
         self._receiver, sender = context.Pipe(duplex=False)
-        self._child = context.Process(target=_stream_child, daemon=True,
+        # not daemonic, so that it may fork processes of its own (a large state's shares,
+        # docs/algorithms.md §4.5), which die with it (die_with_parent); it dies with this
+        # process, and is killed when this process exits through multiprocessing's exit
+        # handler (which joins a non-daemonic child, as pebble's workers do on SIGTERM: that
+        # would wait for the search), by a finalizer the handler runs first
+        from multiprocessing.util import Finalize
+
+        self._child = context.Process(target=_stream_child, daemon=False,
                                       args=(sender, steps, args, os.getpid()))
         self._child.start()
+        self._stop = Finalize(self, _stop_child, args=(self._child,), exitpriority=10)
         sender.close()
         self._deadline = deadline
 
@@ -258,9 +266,7 @@ class Stream:
 
     def close(self) -> None:
         """Stop the child (if it still runs) and release the pipe."""
-        if self._child.is_alive():
-            self._child.kill()
-        self._child.join()
+        self._stop()  # (once: later calls do nothing)
         self._receiver.close()
 
     def __enter__(self) -> Stream:
@@ -268,6 +274,13 @@ class Stream:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _stop_child(child) -> None:
+    """Kill a :class:`Stream`'s child if it still runs, and reap it."""
+    if child.is_alive():
+        child.kill()
+    child.join()
 
 
 def _stream_child(conn, steps, args: tuple, parent: int) -> None:

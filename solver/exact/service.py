@@ -89,7 +89,9 @@ class SearchService:
             trees given (:meth:`for_tree`), every other state searched on its own (and the
             empty history within ``ROOT_SECONDS``).
         cache: keep solved opener trees in the user cache.
-        jobs: worker processes for an opener's tree (-1: all cores).
+        jobs: worker processes for an opener's tree, and for a state of at least
+            :data:`solver.exact.bellman.SHARE_MIN` answers, searched by that many processes
+            together (-1: all cores).
 
     Raises:
         InputError: lists too large for the solver.
@@ -672,7 +674,8 @@ class SearchService:
                                            deadline=deadline))
 
         ranking = rank_guesses(self.game, state, d, top=max(top, 1), budget=left(),
-                               table=self.parts, history=steps, meanwhile=fast_policy)
+                               table=self.parts, history=steps, meanwhile=fast_policy,
+                               jobs=self.jobs)
         greedy = fast[0] if fast else None
         if (ranking.proven and ranking.value is None) or guesses_left < 1:
             # no guess wins every answer in time (a lost game, §15.2): solved with extra guesses
