@@ -251,8 +251,8 @@ SHARED_MODES = [("normal", Objective.TOTAL), ("hard", Objective.TOTAL),
 @pytest.mark.parametrize("mode, objective", SHARED_MODES)
 def test_a_budgeted_search_of_a_large_state_is_shared(monkeypatch, mode, objective):
     """With a budget, a state of at least SHARE_MIN answers is searched in a child that forks
-    shares (§4.5), which find the ranking the search in this process finds; the shares'
-    memory is made here, and its best key, read by its position in the candidate order, is
+    shares (§4.5), which find the ranking the search in this process finds (the alternatives and
+    a forced guess valued on the shares' memo); the shares' memory is made here, and its best key, read by its position in the candidate order, is
     the optimum's value and guess."""
     from solver.exact.anytime import rank_guesses
 
@@ -267,12 +267,15 @@ def test_a_budgeted_search_of_a_large_state_is_shared(monkeypatch, mode, objecti
     monkeypatch.setattr(bellman, "release_shared_root", read_then_release)
     searched = 0
     for history, answers in states:
-        here = rank_guesses(game, answers, 5, top=3, budget=300, table=table, history=history,
-                            in_process=True)
+        # a forced guess (a player's move) is valued first, into the memo the shares then write
+        forced = [game.word_list.guess_index(history[0][0])]
+        here = rank_guesses(game, answers, 5, top=3, forced=forced, budget=300, table=table,
+                            history=history, in_process=True)
         read.clear()
-        child = rank_guesses(game, answers, 5, top=3, budget=300, table=table, history=history,
-                             in_process=False, jobs=2)
+        child = rank_guesses(game, answers, 5, top=3, forced=forced, budget=300, table=table,
+                             history=history, in_process=False, jobs=2)
         assert child.proven and child.finished and child.top == here.top, history
+        assert child.exact_q(forced[0]) == here.exact_q(forced[0]) is not None, history
         assert len(read) == 1, history  # the shares' memory was made here
         if read[0] is None:  # settled before any candidate: a full split (§3.3), no key
             assert child.top[0][1] <= (2 if objective == Objective.WORST else 2 * len(answers))

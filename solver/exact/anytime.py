@@ -150,6 +150,7 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
     each guess's search scans every guess at the root, so this is for small states). Only
     then, when ``top`` > 1, the candidates in order against the ``top``-th best value, skipping
     those already exact or whose proven bound already reaches it."""
+    from solver.exact.bellman import shared_memo
     from solver.exact.search import evaluate_guess, new_search, prepare_search
 
     S, d, P, goa, z1, z2, rules, constraint, allowed = problem
@@ -161,11 +162,15 @@ def _rank_steps(problem, order, bounds, forced, top, capacity, n_patterns, mode_
 
     def search():
         # readied as a whole search readies it (the letter family, the column counts), on first
-        # use (shares readied their own): every guess's search below is of S or a subset of it
+        # use (shares readied their own): every guess's search below is of S or a subset of it;
+        # with the shares' memory ``root``, on their memo, which holds what they found below S
+        # (exact values and proven bounds, whoever stored them: §4.4, §4.5)
         if not readied:
-            readied.append(prepare_search(
-                S, P, goa, new_search(d, P.shape[0], P.shape[1], n_patterns, capacity),
-                np.int64(objective), rules))
+            fresh = new_search(d, P.shape[0], P.shape[1], n_patterns,
+                               capacity if root is None else 1)
+            if root is not None:
+                fresh = type(fresh)(shared_memo(root), *fresh[1:])
+            readied.append(prepare_search(S, P, goa, fresh, np.int64(objective), rules))
         return readied[0]
 
     def q_value(g: int, beta: int) -> int:

@@ -400,6 +400,13 @@ def shared_best(token: int) -> tuple[int, int] | None:
     return best(_SHARED_KEYS[token][0])
 
 
+def shared_memo(token: int):
+    """The memo the shares of the root ``token`` (:func:`new_shared_root`) write: once they are
+    done, what they found below the root serves a later search of it in any process forked
+    after the root was made (§4.4: no memo changes a value)."""
+    return _SHARED_MEMOS[token][0]
+
+
 def release_shared_root(token: int) -> None:
     """Drop this process's references to the shares' memory of ``token``
     (:func:`new_shared_root`)."""
