@@ -217,12 +217,12 @@ def test_shares_build_the_letter_family_one_search_builds(legacy, monkeypatch):
     built(shared)
 
 
-def _large_states(monkeypatch, mode, objective):
+def _large_states(legacy, monkeypatch, mode, objective):
     """(game, table, [(history, answers)]): classes of 12 answers or more of three openers on a
     small list, made "large" for the anytime search (searched in a child, by shares)."""
     from solver.exact import anytime
 
-    word_list = random_sub_list(legacy_list(), 66, 120, 400)
+    word_list = random_sub_list(legacy, 66, 120, 400)
     table = feedback_table(word_list, use_cache=False)
     game = Game(word_list, 6, mode=mode, objective=objective)
     monkeypatch.setattr(bellman, "SHARE_MIN", 12)
@@ -231,8 +231,18 @@ def _large_states(monkeypatch, mode, objective):
                          for state in _states(word_list, table, game, opener, 12)]
 
 
-def legacy_list():
-    return load_word_list("legacy")
+def _read_shares_best(monkeypatch) -> list:
+    """A list that gets the shares' best key (:func:`bellman.shared_best`) of every shared
+    root's memory as it is released."""
+    read = []
+    release = bellman.release_shared_root
+
+    def read_then_release(token):
+        read.append(bellman.shared_best(token))
+        release(token)
+
+    monkeypatch.setattr(bellman, "release_shared_root", read_then_release)
+    return read
 
 
 def _exact_q(game, table, history, answers, guess):
@@ -249,22 +259,15 @@ SHARED_MODES = [("normal", Objective.TOTAL), ("hard", Objective.TOTAL),
 
 
 @pytest.mark.parametrize("mode, objective", SHARED_MODES)
-def test_a_budgeted_search_of_a_large_state_is_shared(monkeypatch, mode, objective):
+def test_a_budgeted_search_of_a_large_state_is_shared(legacy, monkeypatch, mode, objective):
     """With a budget, a state of at least SHARE_MIN answers is searched in a child that forks
     shares (§4.5), which find the ranking the search in this process finds (the alternatives and
-    a forced guess valued on the shares' memo); the shares' memory is made here, and its best key, read by its position in the candidate order, is
-    the optimum's value and guess."""
+    a forced guess valued on the shares' memo); the shares' memory is made here, and its best
+    key, read by its position in the candidate order, is the optimum's value and guess."""
     from solver.exact.anytime import rank_guesses
 
-    game, table, states = _large_states(monkeypatch, mode, objective)
-    read = []
-    release = bellman.release_shared_root
-
-    def read_then_release(token):
-        read.append(bellman.shared_best(token))
-        release(token)
-
-    monkeypatch.setattr(bellman, "release_shared_root", read_then_release)
+    game, table, states = _large_states(legacy, monkeypatch, mode, objective)
+    read = _read_shares_best(monkeypatch)
     searched = 0
     for history, answers in states:
         # a forced guess (a player's move) is valued first, into the memo the shares then write
@@ -287,15 +290,15 @@ def test_a_budgeted_search_of_a_large_state_is_shared(monkeypatch, mode, objecti
 
 
 @pytest.mark.parametrize("mode, objective", SHARED_MODES)
-def test_every_share_key_is_the_exact_value_of_the_guess_at_its_position(monkeypatch, mode,
-                                                                        objective):
+def test_every_share_key_is_the_exact_value_of_the_guess_at_its_position(legacy, monkeypatch,
+                                                                        mode, objective):
     """What a budgeted search keeps when its shares are stopped (``shared_best``) is read by
     position in the candidate order of :func:`solver.exact.anytime._candidate_order`: every
     key any share left (the losers' bests too) is the exact Q* of the guess at its position."""
     from solver.exact.anytime import _candidate_order
     from solver.exact.search import NO_SHARED_KEY
 
-    game, table, states = _large_states(monkeypatch, mode, objective)
+    game, table, states = _large_states(legacy, monkeypatch, mode, objective)
     word_list = game.word_list
     checked = 0
     for history, answers in states:
@@ -323,14 +326,14 @@ def test_every_share_key_is_the_exact_value_of_the_guess_at_its_position(monkeyp
     assert checked >= 4
 
 
-def test_a_budget_that_ends_before_the_shares_keeps_their_best(monkeypatch):
+def test_a_budget_that_ends_before_the_shares_keeps_their_best(legacy, monkeypatch):
     """When the budget ends while the shares search, the answer is the best guess they have
     finished, with its exact Q*, not proven: the deadline is simulated by a stream that stops
     as soon as the shares' memory holds a finished guess."""
     from solver.exact import executor
     from solver.exact.anytime import rank_guesses
 
-    game, table, states = _large_states(monkeypatch, "normal", Objective.TOTAL)
+    game, table, states = _large_states(legacy, monkeypatch, "normal", Objective.TOTAL)
     real = executor.Stream
 
     class StoppedEarly(real):
@@ -347,14 +350,7 @@ def test_a_budget_that_ends_before_the_shares_keeps_their_best(monkeypatch):
             return iter(())
 
     monkeypatch.setattr(executor, "Stream", StoppedEarly)
-    read = []
-    release = bellman.release_shared_root
-
-    def read_then_release(token):
-        read.append(bellman.shared_best(token))
-        release(token)
-
-    monkeypatch.setattr(bellman, "release_shared_root", read_then_release)
+    read = _read_shares_best(monkeypatch)
     for history, answers in states[:2]:
         read.clear()
         ranking = rank_guesses(game, answers, 5, top=1, budget=300, table=table, history=history,
