@@ -151,9 +151,13 @@ LETTER_SETS_MIN = 2048
 #: ``column_counts`` int32[4, n_guesses] (candidate, guess, classes, all-green bit); ultra-hard
 #: mode (§10.5): ``history_keys`` uint64[·, 2] the state's history key; a root shared by
 #: several processes (§4.5): ``share`` int64[3] (this share's index, the number of shares
-#: (1: not shared), the root's depth) and ``shared_keys`` int64[shares + 1] each share's best
-#: (value << KEY_SUMSQ_SHIFT | position in the candidate order), then the next position to
-#: claim (:func:`_claim`), in memory the shares map (:func:`reset_shared_keys`).
+#: (1: not shared), the root's depth) and ``shared_keys`` int64[2 · shares + 1] each share's
+#: best (value << SHARED_VALUE_SHIFT | position in the candidate order), then the next position
+#: to claim (:func:`_claim`), then each share's last claimed position, in memory the shares map
+#: (:func:`reset_shared_keys`).
+#: :func:`shared_best`'s answer: ``value`` (int or None), ``position`` (int or None),
+#: ``unsettled`` (int).
+SharedBest = namedtuple("SharedBest", ["value", "position", "unsettled"])
 SearchWorkspace = namedtuple("SearchWorkspace", [
     "counts", "keys", "useful", "members", "starts", "bounds", "present", "signatures",
     "open_classes", "allowed", "allowed_kub", "constraints", "branching", "kub", "kval", "stamp", "serial",
@@ -1345,6 +1349,8 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
         elif running < fail:
             fail = running
         j = _claim(share, ws.shared_keys, j) if sharing else j + 1
+    if sharing:  # (this share claims no more: its slot no longer holds back shared_best)
+        ws.shared_keys[share[1] + 1 + share[0]] = NO_SHARED_KEY
     if best_guess >= 0:
         if only < 0 and not sharing:
             _memo_store(memo, h1, h2, meta, best, best_guess)
@@ -1360,13 +1366,18 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
 def _claim(share, shared_keys, last):
     """The next position of a shared root's candidate order that this share searches, after
     ``last`` (§4.5): the claim counter all the shares map (``shared_keys[share[1]]``), or
-    ``last + 1`` where the counter is behind it; the counter is moved past the claim. Two
-    shares that read the counter at once may both take one position, a repeat: never a gap
-    (every position claimed is the counter's value or one past a claimed position), and each
-    share's positions increase."""
+    ``last + 1`` where the counter is behind it; the counter is moved past the claim, and the
+    claim written in this share's slot after it (``shared_keys[share[1] + 1 + share[0]]``).
+    Two shares that read the counter at once may both take one position, a repeat: never a
+    gap (every position claimed is the counter's value or one past a claimed position), and
+    each share's positions increase, so every position below the counter and below each
+    share's slot is finished (:func:`shared_best`); a share that stops claiming sets its slot
+    to :data:`NO_SHARED_KEY` (the positions it stopped at, and all after, have bounds at its
+    cut-off)."""
     counter = share[1]
     j = max(shared_keys[counter], last + 1)
     shared_keys[counter] = j + 1
+    shared_keys[counter + 1 + share[0]] = j
     return j
 
 
@@ -1698,20 +1709,29 @@ def new_search(depth, n_guesses, n_answers, n_patterns, memo_capacity):
                   np.zeros(4, dtype=np.int64))
 
 
+def shared_width(shares):
+    """The length of one root's ``shared_keys`` for ``shares`` shares (§4.5): each share's
+    best, the claim counter, each share's last claim."""
+    return 2 * shares + 1
+
+
 def reset_shared_keys(shared_keys):
-    """Set ``shared_keys`` (int64[..., shares + 1], one row per shared root) as the shares of
-    a root must find it before any starts (§4.5): no share's best yet
-    (:data:`NO_SHARED_KEY`), and position 1 the first to claim (every share searches position
-    0). Returns it. Plain numpy."""
-    shared_keys[..., :-1] = NO_SHARED_KEY
-    shared_keys[..., -1] = 1
+    """Set ``shared_keys`` (int64[..., :func:`shared_width` (shares)], one row per shared root)
+    as the shares of a root must find it before any starts (§4.5): no share's best yet
+    (:data:`NO_SHARED_KEY`), position 1 the first to claim, and position 0 each share's claim
+    (every share searches it first). Returns it. Plain numpy."""
+    shares = (shared_keys.shape[-1] - 1) // 2
+    shared_keys[..., :shares] = NO_SHARED_KEY
+    shared_keys[..., shares] = 1
+    shared_keys[..., shares + 1:] = 0
     return shared_keys
 
 
 def share_search(search, index, shares, depth, shared_keys, memo=None):
     """``search`` (a :class:`Search`) as share ``index`` of ``shares`` processes searching one
     root of ``depth`` guesses left together (docs/algorithms.md §4.5): ``shared_keys``
-    (int64[shares + 1], as :func:`reset_shared_keys` sets it before any share starts) is
+    (int64[:func:`shared_width` (shares)], as :func:`reset_shared_keys` sets it before any
+    share starts) is
     memory every share maps, where each writes its best and claims the positions it
     searches. ``memo``: the memo all the shares write (in memory they all map, empty before
     any share starts, :func:`solver.exact.bellman._new_shared_memo`), or None to keep the
@@ -1726,18 +1746,27 @@ def shared_winner(shared_keys):
     least (value, position in the candidate order), the first share on a tie (all shares
     searched the first candidate, and all agree on a state settled before the candidates);
     ``shared_keys`` as the shares left it (:func:`share_search`)."""
-    return int(np.argmin(shared_keys[:-1]))
+    return int(np.argmin(shared_keys[:(shared_keys.shape[0] - 1) // 2]))
 
 
 def shared_best(shared_keys):
-    """``(value, position)`` of the least key the shares of a root have written so far
-    (``shared_keys`` one root's row, :func:`share_search`): the exact value of the candidate
-    at that position of the root's candidate order (§4.5), the best any share has finished;
-    None before any share finished one. Plain numpy."""
-    key = int(shared_keys[:-1].min())
+    """What the shares of a root have settled so far (``shared_keys`` the root's row,
+    :func:`share_search`), a :class:`SharedBest`: the least key any share wrote — a candidate's
+    exact value at its position of the root's candidate order, the best finished (both None
+    before any) — and ``unsettled``, the first position that may not be finished: the least of
+    the claim counter and the shares' last claims. Every candidate before it is worth at least
+    the least key (a share abandons a candidate only at a cut-off no lower, §4.5), so
+    ``V* ≥ min(value, the bound at unsettled)``. The fields are read one at a time while the
+    shares write, in an order that keeps that true: the counter, then the claims (each only
+    grows, and a share writes its claim after moving the counter), then the keys (which only
+    fall, so the least key read is at most what every candidate finished before was worth).
+    Plain numpy."""
+    shares = (shared_keys.shape[0] - 1) // 2
+    unsettled = int(min(shared_keys[shares], shared_keys[shares + 1:].min()))
+    key = int(shared_keys[:shares].min())
     if key == NO_SHARED_KEY:
-        return None
-    return key >> SHARED_VALUE_SHIFT, key & SHARED_POSITION_MASK
+        return SharedBest(None, None, unsettled)
+    return SharedBest(key >> SHARED_VALUE_SHIFT, key & SHARED_POSITION_MASK, unsettled)
 
 
 def reset_search(search):

@@ -55,6 +55,10 @@ class Ranking:
             them exact values; the exact ``top`` best only when ``finished``).
         seconds: wall seconds spent.
         in_process: the search ran in this process (a small state), not in a child.
+        settled: the first ``settled`` guesses of ``order`` are each worth at least
+            ``settled_value`` (shares stopped at the deadline finished them, §4.5; 0 when none
+            did), which :attr:`lower_bound` counts.
+        settled_value: see ``settled`` (``INF``: none of them wins every answer in time).
     """
 
     n_answers: int
@@ -67,6 +71,8 @@ class Ranking:
     top: list = field(default_factory=list)
     seconds: float = 0.0
     in_process: bool = False
+    settled: int = 0
+    settled_value: int = INF
 
     @property
     def value(self) -> int | None:
@@ -77,10 +83,12 @@ class Ranking:
     @property
     def lower_bound(self) -> int:
         """A proven lower bound on ``V*`` total: the exact value when proven, else the least of
-        the finished guesses' values and the unfinished guesses' bounds (``INF`` if none wins)."""
+        the finished guesses' values and the unfinished guesses' bounds (``INF`` if none wins),
+        the first ``settled`` guesses counted at ``settled_value`` at least."""
         if self.proven:
             return self.value if self.value is not None else INF
         low = self.bounds.copy()
+        low[:self.settled] = np.maximum(low[:self.settled], self.settled_value)
         position = _positions(self.order)
         for g, (q, _) in self.q_values.items():
             i = position.get(g)
@@ -450,10 +458,12 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
                             break
                 except RuntimeError as error:
                     raise RuntimeError(f"the exact search failed: {error}") from None
-            if root is not None and not ranking.proven:  # the best candidate any share finished
-                best = shared_best(root)
-                if best is not None and best[1] < order.size:
-                    _record(ranking, ("q", int(order[best[1]]), best[0], True))
+            if root is not None and not ranking.proven:  # what the shares settled in time
+                settled = shared_best(root)
+                ranking.settled = min(settled.unsettled, order.size)
+                if settled.value is not None:
+                    ranking.settled_value = settled.value
+                    _record(ranking, ("q", int(order[settled.position]), settled.value, True))
         finally:
             if root is not None:
                 release_shared_root(root)

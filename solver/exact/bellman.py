@@ -161,11 +161,11 @@ def _new_shared_keys(rows: int, shares: int, memo_capacities: tuple, n_guesses: 
     ``word_length`` letters; returns its token (:func:`_release_keys`)."""
     import mmap
 
-    from solver.exact.search import reset_shared_keys
+    from solver.exact.search import reset_shared_keys, shared_width
 
     token = next(_SHARED_TOKENS)
     # MAP_SHARED | MAP_ANONYMOUS: forked workers see each other's writes
-    width = shares + 1
+    width = shared_width(shares)
     keys = np.frombuffer(mmap.mmap(-1, 8 * max(rows * width, 1)), dtype=np.int64)
     keys = reset_shared_keys(keys[:rows * width].reshape(rows, width))
     _SHARED_KEYS[token] = keys
@@ -366,9 +366,9 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
                              rules, constraint, candidates)
     token = root if root is not None else new_shared_root(
         workers, capacity, local[1].shape[0], rules.letters.shape[1])
-    if _SHARED_KEYS[token].shape[1] != workers + 1:
-        raise ValueError(f"the shares' memory was made for {_SHARED_KEYS[token].shape[1] - 1} "
-                         f"workers, not {workers}")
+    made_for = (_SHARED_KEYS[token].shape[1] - 1) // 2
+    if made_for != workers:
+        raise ValueError(f"the shares' memory was made for {made_for} workers, not {workers}")
     try:
         _SHARED_STATES[token] = (local, d, n_patterns, objective, mode, rules, constraint,
                                  candidates)
@@ -389,12 +389,13 @@ def new_shared_root(workers: int, capacity: int, n_guesses: int, word_length: in
     return _new_shared_keys(1, workers, (capacity,), n_guesses, word_length)
 
 
-def shared_best(token: int) -> tuple[int, int] | None:
-    """``(Q*, position)`` of the best candidate the shares of the root ``token``
-    (:func:`new_shared_root`) have finished so far, a position of the root's candidate order
-    (bound, order term, guess index; §4.2), or None before any finished one: each share's key
-    is a candidate's exact value at its position, written in one 64-bit store (§4.5). Once the
-    shares are done it is the root's ``V*`` and the first optimal guess's position."""
+def shared_best(token: int):
+    """What the shares of the root ``token`` (:func:`new_shared_root`) have settled so far: a
+    :class:`~solver.exact._search_kernel.SharedBest` (the best candidate finished, its exact
+    ``value`` and ``position`` in the root's candidate order — bound, order term, guess index,
+    §4.2 — both None before any; ``unsettled``, the first position that may not be finished;
+    :func:`solver.exact.search.shared_best`). Once the shares are done, ``value`` is the root's
+    ``V*`` and ``position`` the first optimal guess's."""
     from solver.exact.search import shared_best as best
 
     return best(_SHARED_KEYS[token][0])

@@ -12,9 +12,10 @@ the proofs (:mod:`solver.exact.proofs`) call these names:
 - :func:`evaluate_guess` — a guess's Q-value against a cut-off (exact below it, else a
   proven lower bound), over a search kept by :func:`new_search` and readied for the state by
   :func:`prepare_search`;
-- :func:`reset_shared_keys`, :func:`share_search`, :func:`shared_winner`, :func:`shared_best`
-  — one root searched by several processes together (docs/algorithms.md §4.5); :func:`family_wanted` — whether
-  such a root's search builds the letter family, which its shares then build together;
+- :func:`reset_shared_keys`, :func:`share_search`, :func:`shared_winner`, :func:`shared_best`,
+  :func:`shared_width` — one root searched by several processes together
+  (docs/algorithms.md §4.5); :func:`family_wanted` — whether such a root's search builds the
+  letter family, which its shares then build together;
 - :func:`guess_bounds` — every guess's lower bound on a state, and its order term
   (:func:`guess_bounds_of` — the same for a list of guesses).
 
@@ -26,10 +27,10 @@ searches, as they did the kernel.
 from solver.exact._search_kernel import (NO_SHARED_KEY, evaluate_guess, family_wanted,
                                          guess_bounds, guess_bounds_of, new_search, prepare_search,
                                          reset_search, reset_shared_keys, search_state,
-                                         search_subtree, share_search, shared_best, shared_winner,
-                                         solve_state, solve_subtree)
+                                         search_subtree, share_search, shared_best, shared_width,
+                                         shared_winner, solve_state, solve_subtree)
 
 __all__ = ["NO_SHARED_KEY", "evaluate_guess", "family_wanted", "guess_bounds", "guess_bounds_of",
            "new_search", "prepare_search", "reset_search", "reset_shared_keys", "search_state",
-           "search_subtree", "share_search", "shared_best", "shared_winner", "solve_state",
-           "solve_subtree"]
+           "search_subtree", "share_search", "shared_best", "shared_width", "shared_winner",
+           "solve_state", "solve_subtree"]
