@@ -255,7 +255,7 @@ def _exact_q(game, table, history, answers, guess, guesses_left=5):
 
 
 SHARED_MODES = [("normal", Objective.TOTAL), ("hard", Objective.TOTAL),
-                ("normal", Objective.WORST)]
+                ("ultra", Objective.TOTAL), ("normal", Objective.WORST)]
 
 
 @pytest.mark.parametrize("mode, objective", SHARED_MODES)
@@ -270,8 +270,9 @@ def test_a_budgeted_search_of_a_large_state_is_shared(legacy, monkeypatch, mode,
     read = _read_shares_best(monkeypatch)
     searched = 0
     for history, answers in states:
-        # a forced guess (a player's move) is valued first, into the memo the shares then write
-        forced = [game.word_list.guess_index(history[0][0])]
+        # a forced guess (a player's move; an answer left, which every mode allows) is valued
+        # first, into the memo the shares then write
+        forced = [int(game.word_list.answer_guess_index[answers[-1]])]
         here = rank_guesses(game, answers, 5, top=3, forced=forced, budget=300, table=table,
                             history=history, in_process=True)
         read.clear()
