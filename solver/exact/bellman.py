@@ -358,7 +358,7 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
     byte, either way. ``root``: the shares' memory, made by :func:`new_shared_root` for that
     many workers (the caller, or a process it forked, then reads their best so far,
     :func:`shared_best`), released by the caller; None: made and released here."""
-    from solver.exact.search import solve_subtree
+    from solver.exact.search import shared_width, solve_subtree
 
     workers = share_workers(len(local[0]), jobs)
     if workers == 1:
@@ -366,9 +366,8 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
                              rules, constraint, candidates)
     token = root if root is not None else new_shared_root(
         workers, capacity, local[1].shape[0], rules.letters.shape[1])
-    made_for = (_SHARED_KEYS[token].shape[1] - 1) // 2
-    if made_for != workers:
-        raise ValueError(f"the shares' memory was made for {made_for} workers, not {workers}")
+    if _SHARED_KEYS[token].shape[1] != shared_width(workers):
+        raise ValueError(f"the shares' memory of root {token} was not made for {workers} workers")
     try:
         _SHARED_STATES[token] = (local, d, n_patterns, objective, mode, rules, constraint,
                                  candidates)
