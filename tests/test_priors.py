@@ -171,3 +171,45 @@ def test_cli_bad_priors_exit_2(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert f"{path}:1: weight '-3' of 'cigar' must be a positive number" in done.stderr
+
+
+def _weighted_bound(table, weights, state, guess) -> int:
+    """The weighted per-guess bound of §10.3, plainly: W + 2(W − w_green) − Σ_{C ≠ green} max w."""
+    classes: dict[int, list[int]] = {}
+    for a in state:
+        classes.setdefault(int(table[guess, a]), []).append(int(a))
+    green = table.max()  # the all-green code
+    total = sum(weights[a] for a in state)
+    w_green = weights[classes[green][0]] if green in classes else 0
+    maxima = sum(max(weights[a] for a in members) for code, members in classes.items()
+                 if code != green)
+    return total + 2 * (total - w_green) - maxima
+
+
+@pytest.mark.parametrize("seed,n_answers,n_guesses,limit", CASES[:4])
+def test_a_budgeted_ranking_under_priors_takes_the_weighted_order(legacy, seed, n_answers,
+                                                                  n_guesses, limit):
+    """The anytime search under priors (any budget, docs/algorithms.md §15.1) orders and bounds
+    the guesses as the search does (§10.3): each bound is the guess's weighted bound, so the
+    lower bound without a search (and ``cheap_lower_bound``) is the least weighted bound, at
+    least the state's weight (the count of §3.2 is far below any weighted value); the optimum
+    it finds is the brute force's first optimal guess."""
+    from solver.exact.anytime import cheap_lower_bound, rank_guesses
+    from solver.game.feedback import feedback_table
+
+    wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+    weights = skewed_weights(seed, wl.n_answers)
+    brute = WeightedBruteForce(naive_table(wl.guesses, wl.answers), list(wl.answer_guess_index),
+                               weights)
+    game = Game(wl, guess_limit=limit, priors=priors_of(wl, weights))
+    table = feedback_table(wl, use_cache=False)
+    state = np.arange(wl.n_answers, dtype=np.int32)
+    value, guess = brute.best(tuple(range(wl.n_answers)), limit)
+    unsearched = rank_guesses(game, state, limit, budget=0, table=table)
+    assert sum(weights) <= unsearched.lower_bound <= value
+    assert unsearched.lower_bound == int(unsearched.bounds.min())
+    assert cheap_lower_bound(game, state, table) == unsearched.lower_bound
+    for g, bound in zip(unsearched.order, unsearched.bounds):
+        assert bound == _weighted_bound(table, weights, state, int(g)), wl.guesses[g]
+    ranked = rank_guesses(game, state, limit, top=1, budget=300, table=table)
+    assert ranked.proven and ranked.top[0] == (guess, value)

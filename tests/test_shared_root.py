@@ -217,14 +217,27 @@ def test_shares_build_the_letter_family_one_search_builds(legacy, monkeypatch):
     built(shared)
 
 
+#: The objective of a case under priors (skewed integer weights, docs/algorithms.md §10.3).
+PRIORS = "priors"
+
+
 def _large_states(legacy, monkeypatch, mode, objective):
     """(game, table, [(history, answers)]): classes of 12 answers or more of three openers on a
-    small list, made "large" for the anytime search (searched in a child, by shares)."""
+    small list, made "large" for the anytime search (searched in a child, by shares);
+    ``objective`` :data:`PRIORS`: the total under random answer weights."""
+    import random
+
     from solver.exact import anytime
+    from solver.game.priors import make_priors
 
     word_list = random_sub_list(legacy, 66, 120, 400)
     table = feedback_table(word_list, use_cache=False)
-    game = Game(word_list, 6, mode=mode, objective=objective)
+    if objective == PRIORS:
+        rng = random.Random(66)
+        weights = np.array([rng.choice([1, 3, 10, 30, 100]) for _ in range(word_list.n_answers)])
+        game = Game(word_list, 6, mode=mode, priors=make_priors(word_list, weights, "test"))
+    else:
+        game = Game(word_list, 6, mode=mode, objective=objective)
     monkeypatch.setattr(bellman, "SHARE_MIN", 12)
     monkeypatch.setattr(anytime, "IN_PROCESS_MAX", 8)
     return game, table, [state for opener in (5, 42, 79)
@@ -255,7 +268,7 @@ def _exact_q(game, table, history, answers, guess, guesses_left=5):
 
 
 SHARED_MODES = [("normal", Objective.TOTAL), ("hard", Objective.TOTAL),
-                ("ultra", Objective.TOTAL), ("normal", Objective.WORST)]
+                ("ultra", Objective.TOTAL), ("normal", Objective.WORST), ("normal", PRIORS)]
 
 
 @pytest.mark.parametrize("mode, objective", SHARED_MODES)
@@ -282,7 +295,9 @@ def test_a_budgeted_search_of_a_large_state_is_shared(legacy, monkeypatch, mode,
         assert child.exact_q(forced[0]) == here.exact_q(forced[0]) is not None, history
         assert len(read) == 1, history  # the shares' memory was made here
         if read[0].value is None:  # settled before any candidate: a full split (§3.3), no key
-            assert child.top[0][1] <= (2 if objective == Objective.WORST else 2 * len(answers))
+            weight = (int(game.priors.weights[answers].sum()) if game.priors is not None
+                      else len(answers))
+            assert child.top[0][1] <= (2 if objective == Objective.WORST else 2 * weight)
             continue
         value, position, unsettled = read[0]
         assert (int(child.order[position]), value) == child.top[0], history
@@ -312,14 +327,16 @@ def test_every_share_key_is_the_exact_value_of_the_guess_at_its_position(legacy,
         rules = local_rules(search_rules(game), answers)
         token = bellman.new_shared_root(2, 1 << 16, table.shape[0], rules.letters.shape[1])
         try:
-            result = bellman.subtree(local, 5, 1 << 16, game.n_patterns, game.objective_id,
-                                     game.mode_id, rules, constraint, candidates, jobs=2,
-                                     root=token)
+            result = bellman.subtree(local, 5, 1 << 16, game.n_patterns,
+                                     bellman.objective_id(game), game.mode_id, rules, constraint,
+                                     candidates, jobs=2, root=token)
             keys = bellman._SHARED_KEYS[token][0, :2].copy()
         finally:
             bellman.release_shared_root(token)
         order, _ = _candidate_order(local[0], local[1], game.n_patterns,
-                                    candidates if game.restricted else None, game.objective_id)
+                                    candidates if game.restricted else None,
+                                    bellman.objective_id(game),
+                                    rules.weights if game.priors is not None else None)
         if keys.min() == NO_SHARED_KEY:  # settled before any candidate (§3.3): no key
             continue
         assert (result[0] << 17) | list(order).index(result[1][0]) == keys.min(), history

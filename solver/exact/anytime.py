@@ -268,14 +268,14 @@ def _whole_optimum(problem, capacity, n_patterns, objective, mode_id, shares, ro
     return int(value), int(g)
 
 
-def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
+def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0, weights=None
                      ) -> tuple[np.ndarray, np.ndarray]:
     """(order, bounds): the guesses that split S in the solver's candidate order (bound, Σ|C|²,
     index; docs/algorithms.md §4.2) and their int64 lower bounds on ``Q*``; only the ``allowed``
-    guesses (int32 indices; hard or ultra-hard mode) when given."""
-    from solver.exact.search import guess_bounds
-
-    bound, order_term = guess_bounds(S, P, n_patterns, objective)
+    guesses (int32 indices; hard or ultra-hard mode) when given. Under priors, ``weights`` (the
+    answers' int64 weights, indexed as S): the weighted bounds of §10.3, which the search
+    orders by."""
+    bound, order_term = _guess_bounds(S, P, n_patterns, objective, weights)
     if allowed is not None:
         keep = np.zeros(bound.shape[0], dtype=bool)
         keep[allowed] = True
@@ -283,6 +283,16 @@ def _candidate_order(S, P, n_patterns: int, allowed=None, objective: int = 0
     splitting = np.flatnonzero(bound < INF).astype(np.int32)
     order = splitting[np.lexsort((splitting, order_term[splitting], bound[splitting]))]
     return order, bound[order].astype(np.int64)
+
+
+def _guess_bounds(S, P, n_patterns: int, objective: int, weights=None):
+    """(bound, order term) of every guess on S: the weighted bounds under priors (``weights``
+    given, §10.3), else those of §3.2 and §3.6."""
+    from solver.exact.search import guess_bounds, weighted_guess_bounds
+
+    if weights is not None:
+        return weighted_guess_bounds(S, P, n_patterns, np.asarray(weights, dtype=np.int64))
+    return guess_bounds(S, P, n_patterns, objective)
 
 
 _WARM: set = set()
@@ -371,7 +381,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
             has started; before the search when it runs in this process), e.g. a fast policy's
             upper bound, so that both cores work within the budget; not run when the child's
             shares search (they use the cores), whose best finished guess is then kept at the
-            deadline instead (without priors).
+            deadline instead.
         jobs: processes that may search the state's optimum together (as
             :func:`~solver.game.checks.worker_count` reads it: -1 all cores): used for a state
             of at least :data:`solver.exact.bellman.SHARE_MIN` answers searched in a child,
@@ -405,7 +415,8 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     n = len(state)
     in_process = n <= IN_PROCESS_MAX if in_process is None else bool(in_process)
     hard = game.restricted  # hard or ultra-hard mode: only the allowed guesses
-    order, bounds = _candidate_order(S, P, patterns, allowed if hard else None, objective)
+    order, bounds = _candidate_order(S, P, patterns, allowed if hard else None, objective,
+                                     rules.weights if game.priors is not None else None)
     if hard:
         allowed_set = set(allowed.tolist())
         forced = [f for f in forced if int(f) in allowed_set]
@@ -429,11 +440,9 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     # a state of SHARE_MIN answers or more: its optimum by ``jobs`` processes together (§4.5)
     shares = share_workers(n, jobs) if whole else 1
     capacity = _memo_capacity(n)
-    # the shares' memory, made here so that this process reads their best so far (shared_best)
-    # by its position in ``order``: the kernel's order, except under priors (there the kernel
-    # orders by the weighted bound, and the fast policy's bound is taken instead)
-    incumbent = shares > 1 and game.priors is None
-    root = new_shared_root(shares, capacity, P.shape[0], rules.letters.shape[1]) if incumbent else None
+    # the shares' memory, made here so that this process reads what they settled
+    # (shared_best) by its position in ``order``, the kernel's candidate order
+    root = new_shared_root(shares, capacity, P.shape[0], rules.letters.shape[1]) if shares > 1 else None
     args = (problem, order, bounds, [int(f) for f in forced], max(int(top), 1), capacity,
             patterns, game.mode_id, whole, objective, known, shares, root)
     if in_process:
@@ -450,7 +459,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         try:
             with Stream(_rank_steps, args, deadline) as messages:  # the child is killed on leaving
                 # (not while shares search: they take every core this run may use)
-                if meanwhile is not None and not incumbent:
+                if meanwhile is not None and root is None:
                     meanwhile()
                 try:
                     for message in messages:
@@ -479,13 +488,15 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
 
 def cheap_lower_bound(game: Game, state: np.ndarray, table) -> int:
     """The least per-guess bound (``3n − k − [g ∈ S]`` for the total, docs/algorithms.md
-    §3.2) over the guesses: a proven lower bound on ``V*`` of the state found without search.
-    ``table``: the whole feedback table, or its :class:`~solver.game.feedback.TableParts`
-    (the state's columns are read)."""
-    from solver.exact.search import guess_bounds
+    §3.2; under priors the weighted one, §10.3) over the guesses: a proven lower bound on
+    ``V*`` of the state found without search. ``table``: the whole feedback table, or its
+    :class:`~solver.game.feedback.TableParts` (the state's columns are read)."""
+    from solver.exact.bellman import local_rules, search_rules
 
-    S, P, _, _, _ = local_problem(game.word_list, np.asarray(state, dtype=np.int32), table)
-    bound, _ = guess_bounds(S, P, game.n_patterns, game.objective_id)
+    state = np.unique(np.asarray(state, dtype=np.int32))
+    S, P, _, _, _ = local_problem(game.word_list, state, table)
+    weights = local_rules(search_rules(game), state).weights if game.priors is not None else None
+    bound, _ = _guess_bounds(S, P, game.n_patterns, game.objective_id, weights)
     return int(bound.min())
 
 
