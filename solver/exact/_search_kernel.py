@@ -1735,12 +1735,18 @@ def shared_width(shares):
     return 2 * shares + 1
 
 
+def _shares_of(shared_keys):
+    """The number of shares whose ``shared_keys`` (one root's, or rows of them) these are:
+    :func:`shared_width` inverted."""
+    return (shared_keys.shape[-1] - 1) // 2
+
+
 def reset_shared_keys(shared_keys):
     """Set ``shared_keys`` (int64[..., :func:`shared_width` (shares)], one row per shared root)
     as the shares of a root must find it before any starts (§4.5): no share's best yet
     (:data:`NO_SHARED_KEY`), position 1 the first to claim, and position 0 each share's claim
     (every share searches it first). Returns it. Plain numpy."""
-    shares = (shared_keys.shape[-1] - 1) // 2
+    shares = _shares_of(shared_keys)
     shared_keys[..., :shares] = NO_SHARED_KEY
     shared_keys[..., shares] = 1
     shared_keys[..., shares + 1:] = 0
@@ -1766,7 +1772,7 @@ def shared_winner(shared_keys):
     least (value, position in the candidate order), the first share on a tie (all shares
     searched the first candidate, and all agree on a state settled before the candidates);
     ``shared_keys`` as the shares left it (:func:`share_search`)."""
-    return int(np.argmin(shared_keys[:(shared_keys.shape[0] - 1) // 2]))
+    return int(np.argmin(shared_keys[:_shares_of(shared_keys)]))
 
 
 def shared_best(shared_keys):
@@ -1781,7 +1787,7 @@ def shared_best(shared_keys):
     grows, and a share writes its claim after moving the counter), then the keys (which only
     fall, so the least key read is at most what every candidate finished before was worth).
     Plain numpy."""
-    shares = (shared_keys.shape[0] - 1) // 2
+    shares = _shares_of(shared_keys)
     unsettled = int(min(shared_keys[shares], shared_keys[shares + 1:].min()))
     key = int(shared_keys[:shares].min())
     if key == NO_SHARED_KEY:

@@ -155,10 +155,10 @@ def share_workers(n_answers: int, jobs) -> int:
 def _new_shared_keys(rows: int, shares: int, memo_capacities: tuple, n_guesses: int = 0,
                      word_length: int = 0) -> int:
     """Shared memory for ``rows`` roots of ``shares`` shares each, as the shares must find it
-    (:func:`solver.exact.search.reset_shared_keys`: each row the shares' keys, then the claim
-    counter), a memo per row of ``memo_capacities[row]`` slots that the row's shares all
+    (:func:`solver.exact.search.reset_shared_keys`: each row the shares' keys, the claim
+    counter, then each share's last claim), a memo per row of ``memo_capacities[row]`` slots that the row's shares all
     write, and with ``n_guesses`` a :class:`SharedFamily` per row for words of
-    ``word_length`` letters; returns its token (:func:`_release_keys`)."""
+    ``word_length`` letters; returns its token (:func:`release_shared_root`)."""
     import mmap
 
     from solver.exact.search import reset_shared_keys, shared_width
@@ -212,7 +212,9 @@ def _new_shared_memo(capacity: int):
                   for dtype, offset in zip(dtypes, offsets)))
 
 
-def _release_keys(token: int) -> None:
+def release_shared_root(token: int) -> None:
+    """Drop this process's references to the shares' memory of ``token``
+    (:func:`_new_shared_keys`, :func:`new_shared_root`)."""
     _SHARED_KEYS.pop(token, None)
     _SHARED_FAMILIES.pop(token, None)
     _SHARED_MEMOS.pop(token, None)
@@ -405,12 +407,6 @@ def shared_memo(token: int):
     done, what they found below the root serves a later search of it in any process forked
     after the root was made (§4.4: no memo changes a value)."""
     return _SHARED_MEMOS[token][0]
-
-
-def release_shared_root(token: int) -> None:
-    """Drop this process's references to the shares' memory of ``token``
-    (:func:`new_shared_root`)."""
-    _release_keys(token)
 
 
 def _solve_lexicographic_class(code, table_path, guess_of_answer, answers, guesses_left, zobrist,
@@ -711,7 +707,7 @@ def solve(game: Game, opener: str = "salet", *, jobs: int = -1, progress=None,
         finally:
             _WORKER_SEARCH.clear()  # this process's memo (up to 335 MB) is not kept past the solve
             if token is not None:
-                _release_keys(token)
+                release_shared_root(token)
     tree, stats = _assemble(opener_index, root_classes, results, game)
     per_answer = tree.guesses_per_answer(lambda g, a: int(table[g, a]), range(word_list.n_answers))
     total = int(per_answer.sum())
