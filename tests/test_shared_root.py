@@ -165,6 +165,7 @@ def test_solve_and_solve_from_with_shared_roots_are_byte_identical(legacy, monke
     alone = bellman.artifact_bytes(solve(game, word_list.guesses[5], jobs=1, resume=False))
     state_alone = solve_from(game, [(word_list.guesses[5], "bbbbb")], jobs=1)
     monkeypatch.setattr(bellman, "SHARE_MIN", 12)
+    monkeypatch.setattr(bellman, "STATE_SHARE_MIN", 12)
     monkeypatch.setattr(_search_kernel, "FAMILY_ROOT_MIN", 12)  # (read by new_search)
     shared = bellman.artifact_bytes(solve(game, word_list.guesses[5], jobs=2, resume=False))
     state_shared = solve_from(game, [(word_list.guesses[5], "bbbbb")], jobs=2)
@@ -238,7 +239,7 @@ def _large_states(legacy, monkeypatch, mode, objective):
         game = Game(word_list, 6, mode=mode, priors=make_priors(word_list, weights, "test"))
     else:
         game = Game(word_list, 6, mode=mode, objective=objective)
-    monkeypatch.setattr(bellman, "SHARE_MIN", 12)
+    monkeypatch.setattr(bellman, "STATE_SHARE_MIN", 12)
     monkeypatch.setattr(anytime, "IN_PROCESS_MAX", 8)
     return game, table, [state for opener in (5, 42, 79)
                          for state in _states(word_list, table, game, opener, 12)]
@@ -273,7 +274,7 @@ SHARED_MODES = [("normal", Objective.TOTAL), ("hard", Objective.TOTAL),
 
 @pytest.mark.parametrize("mode, objective", SHARED_MODES)
 def test_a_budgeted_search_of_a_large_state_is_shared(legacy, monkeypatch, mode, objective):
-    """With a budget, a state of at least SHARE_MIN answers is searched in a child that forks
+    """With a budget, a state of at least STATE_SHARE_MIN answers is searched in a child that forks
     shares (§4.5), which find the ranking the search in this process finds (the alternatives and
     a forced guess valued on the shares' memo); the shares' memory is made here, and its best
     key, read by its position in the candidate order, is the optimum's value and guess."""
@@ -362,7 +363,7 @@ def test_a_budget_that_ends_before_the_shares_keeps_their_best(legacy, monkeypat
     word_list = random_sub_list(legacy, 71, 300, 1500)
     table = feedback_table(word_list, use_cache=False)
     game = Game(word_list, 6)
-    monkeypatch.setattr(bellman, "SHARE_MIN", 12)
+    monkeypatch.setattr(bellman, "STATE_SHARE_MIN", 12)
     monkeypatch.setattr(anytime, "IN_PROCESS_MAX", 8)
     states = list(_states(word_list, table, game, word_list.guess_index("fique"), 20))
     d = 4

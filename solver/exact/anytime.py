@@ -384,7 +384,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
             deadline instead.
         jobs: processes that may search the state's optimum together (as
             :func:`~solver.game.checks.worker_count` reads it: -1 all cores): used for a state
-            of at least :data:`solver.exact.bellman.SHARE_MIN` answers searched in a child,
+            of at least :data:`solver.exact.bellman.STATE_SHARE_MIN` answers searched in a child,
             which then forks that many shares (docs/algorithms.md §4.5).
 
     Returns:
@@ -437,7 +437,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         return ranking
     # a large state: the optimum by one search over the state, in a child stopped at the deadline
     whole = not in_process and n > IN_PROCESS_MAX
-    # a state of SHARE_MIN answers or more: its optimum by ``jobs`` processes together (§4.5)
+    # a state of STATE_SHARE_MIN answers or more: its optimum by ``jobs`` processes together (§4.5)
     shares = share_workers(n, jobs) if whole else 1
     capacity = _memo_capacity(n)
     # the shares' memory, made here so that this process reads what they settled

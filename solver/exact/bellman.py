@@ -8,9 +8,9 @@ guess limit, mode, objective, priors) is a :class:`solver.game.spec.Game`. With 
 feedback classes are independent sub-problems: they are solved in parallel by forked worker
 processes (:mod:`solver.exact.executor`), largest first — a class of at least
 :data:`SHARE_MIN` answers by all the workers together, each searching its share of the class's
-candidates, with one memo they all write (docs/algorithms.md §4.5), as is such a state asked
-alone (:func:`solve_from`) — and each finished class is recorded in a journal
-(:mod:`solver.runs.journal`) so an interrupted solve resumes. :func:`solve_and_save` (what
+candidates, with one memo they all write (docs/algorithms.md §4.5), as is a state of at
+least :data:`STATE_SHARE_MIN` asked alone (:func:`solve_from`) — and each finished class is
+recorded in a journal (:mod:`solver.runs.journal`) so an interrupted solve resumes. :func:`solve_and_save` (what
 ``python -m tools.solve`` runs) checks the output path and the cache before any work, and
 discards the journal only once the artifact is written, so a failed final write loses nothing.
 
@@ -100,11 +100,17 @@ def _worker_search(memo_capacity: int, depth: int, n_guesses: int, n_answers: in
     return search
 
 
-#: A state or root class of at least this many answers is searched by all the workers
+#: A solve's root class of at least this many answers is searched by all the workers
 #: together, each taking its share of the root's candidates (docs/algorithms.md §4.5), where
 #: the platform forks (the shares' common memory is inherited). Smaller ones take a few
 #: seconds at most, and a solve's many classes already keep the workers busy.
 SHARE_MIN = 400
+#: A lone state (a player's question, :func:`solve_from`) of at least this many answers is
+#: searched by all the workers together (§4.5, §15.1): nothing else would keep the other
+#: workers busy, so sharing pays once the search takes more than the shares' start (a fork
+#: and the letter family: about 0.2 s); smaller states' searches are mostly shorter than
+#: that (docs/benchmarks.md).
+STATE_SHARE_MIN = 300
 
 #: The shared roots' keys by token: anonymous shared memory made before the workers fork.
 _SHARED_KEYS: dict[int, np.ndarray] = {}
@@ -144,11 +150,11 @@ def can_share(workers: int) -> bool:
 def share_workers(n_answers: int, jobs) -> int:
     """How many processes search a state of ``n_answers`` together (§4.5) when ``jobs``
     (as :func:`~solver.game.checks.worker_count` reads it) are allowed: the workers when the
-    state has at least :data:`SHARE_MIN` answers and :func:`can_share`, else 1 (one search in
-    this process)."""
+    state has at least :data:`STATE_SHARE_MIN` answers and :func:`can_share`, else 1 (one
+    search in this process)."""
     # the size first: counting the workers imports joblib (0.1 s a process start pays for none
     # of the states a player usually asks about)
-    workers = worker_count(jobs) if n_answers >= SHARE_MIN else 1
+    workers = worker_count(jobs) if n_answers >= STATE_SHARE_MIN else 1
     return workers if can_share(workers) else 1
 
 
@@ -356,7 +362,7 @@ def subtree(local, d: int, capacity: int, n_patterns: int, objective: int, mode:
             constraint, candidates, *, jobs: int = 1, root: int | None = None) -> tuple:
     """The search kernel's ``solve_subtree`` of a localised state (``local`` as
     :func:`_localise` gives it), its root searched by ``jobs`` workers together (§4.5) when it
-    has at least :data:`SHARE_MIN` answers and the platform forks; the same result, byte for
+    has at least :data:`STATE_SHARE_MIN` answers and the platform forks; the same result, byte for
     byte, either way. ``root``: the shares' memory, made by :func:`new_shared_root` for that
     many workers (the caller, or a process it forked, then reads their best so far,
     :func:`shared_best`), released by the caller; None: made and released here."""
@@ -485,7 +491,7 @@ def solve_from(game: Game, history, *, table=None, jobs: int = -1) -> StateSolut
             :class:`~solver.game.feedback.TableParts` (omitted: the history's rows and the
             state's columns, read from the cached table or computed).
         jobs: worker processes (-1: all cores, as joblib counts them) that search a state of
-            at least :data:`SHARE_MIN` answers together (docs/algorithms.md §4.5); the same
+            at least :data:`STATE_SHARE_MIN` answers together (docs/algorithms.md §4.5); the same
             result whatever the number.
 
     Returns:

@@ -90,7 +90,7 @@ class SearchService:
             empty history within ``ROOT_SECONDS``).
         cache: keep solved opener trees in the user cache.
         jobs: worker processes for an opener's tree, and for a state of at least
-            :data:`solver.exact.bellman.SHARE_MIN` answers, searched by that many processes
+            :data:`solver.exact.bellman.STATE_SHARE_MIN` answers, searched by that many processes
             together (-1: all cores).
 
     Raises:
