@@ -213,3 +213,74 @@ def test_a_budgeted_ranking_under_priors_takes_the_weighted_order(legacy, seed, 
         assert bound == _weighted_bound(table, weights, state, int(g)), wl.guesses[g]
     ranked = rank_guesses(game, state, limit, top=1, budget=300, table=table)
     assert ranked.proven and ranked.top[0] == (guess, value)
+
+
+def _plain_fast_policy(table, weights, guess_of_answer, state, d, weighted=True):
+    """The fast policy of §15.1 plainly: at every node of two answers or more, the guess that
+    splits it with the least (bound, Σ|C|², index) — the weighted bound of §10.3, or with
+    ``weighted=False`` the count bound of §3.2 — recursively. Returns (first guess, weighted
+    total), or None when it does not win every answer within ``d`` guesses."""
+    green = int(table.max())
+
+    def play(members, d, depth):
+        if d < 1:
+            return None
+        if len(members) == 1:
+            return int(guess_of_answer[members[0]]), weights[members[0]] * (depth + 1)
+        best = None
+        for g in range(table.shape[0]):
+            classes: dict[int, list[int]] = {}
+            for a in members:
+                classes.setdefault(int(table[g, a]), []).append(a)
+            if len(classes) < 2:
+                continue
+            bound = (_weighted_bound(table, weights, members, g) if weighted
+                     else 3 * len(members) - len(classes) - (green in classes))
+            key = (bound, sum(len(c) ** 2 for c in classes.values()), g)
+            if best is None or key < best[0]:
+                best = (key, classes)
+        if best is None:
+            return None
+        total = 0
+        for code, part in best[1].items():
+            if code == green:
+                total += weights[part[0]] * (depth + 1)
+                continue
+            below = play(part, d - 1, depth + 1)
+            if below is None:
+                return None
+            total += below[1]
+        return best[0][2], total
+
+    return play(list(state), d, 0)
+
+
+def test_the_fast_policy_under_priors_takes_the_weighted_order(legacy):
+    """The fast policy (``greedy_guesses``, the anytime answer's upper bound, §15.1) plays the
+    search's candidate order under priors, the weighted bound of §10.3: its first guess and
+    weighted total are those of a plain twin, at least the brute force's V*, and on some of
+    these states the count bound's order would play otherwise."""
+    from solver.exact.anytime import greedy_guesses
+    from solver.game.feedback import feedback_table
+
+    differs = 0
+    for seed, n_answers, n_guesses, limit in CASES[:4]:
+        wl = random_sub_list(legacy, seed, n_answers, n_guesses)
+        weights = skewed_weights(seed, wl.n_answers)
+        game = Game(wl, guess_limit=limit, priors=priors_of(wl, weights))
+        table = feedback_table(wl, use_cache=False)
+        state = np.arange(wl.n_answers, dtype=np.int32)
+        plain = _plain_fast_policy(table, weights, wl.answer_guess_index, state, limit)
+        played = greedy_guesses(game, state, limit, table=table)
+        if plain is None:
+            assert played is None, seed
+            continue
+        first, used = played
+        assert (first, int(np.dot(np.asarray(weights, dtype=np.int64), used))) == plain, seed
+        brute = WeightedBruteForce(naive_table(wl.guesses, wl.answers),
+                                   list(wl.answer_guess_index), weights)
+        assert plain[1] >= brute.best(tuple(range(wl.n_answers)), limit)[0], seed
+        counted = _plain_fast_policy(table, weights, wl.answer_guess_index, state, limit,
+                                     weighted=False)
+        differs += counted != plain
+    assert differs > 0  # (so that the unweighted order would fail this test)

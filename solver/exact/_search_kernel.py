@@ -1690,18 +1690,26 @@ def weighted_guess_bounds(S, P, n_patterns, weights):
     """:func:`guess_bounds` under priors (``objective == WEIGHTED``, §10.3): every guess's
     weighted bound on state S (``W + 2(W − w_green) − Σ_{C ≠ green} max_{a∈C} w_a``, the bound
     the search orders by, :func:`_weighted_bound`) and its order term; ``weights`` int64, the
-    answers' weights indexed as S. Returns ``(bound int64[n_guesses], order int64[n_guesses])``,
-    bound ``INF`` for a guess that does not split S."""
+    answers' weights by answer index (``weights[S[i]]``). Returns ``(bound int64[n_guesses],
+    order int64[n_guesses])``, bound ``INF`` for a guess that does not split S."""
+    return weighted_guess_bounds_of(S, P, np.arange(P.shape[0], dtype=np.int32), n_patterns,
+                                    weights)
+
+
+@njit(cache=True)
+def weighted_guess_bounds_of(S, P, guesses, n_patterns, weights):
+    """:func:`weighted_guess_bounds` of the guesses ``guesses`` (int32 indices) only:
+    ``(bound, order)`` int64 arrays aligned with ``guesses``."""
     counts = np.zeros(n_patterns, dtype=np.int32)
     heaviest = np.zeros(n_patterns, dtype=np.int64)
     n = S.shape[0]
     W = state_weight(S, weights)[0]
-    bound = np.empty(P.shape[0], dtype=np.int64)
-    order = np.empty(P.shape[0], dtype=np.int64)
-    for g in range(P.shape[0]):
-        k, sumsq, green, weighted = _weighted_bound(P[g], S, counts, heaviest, weights, W)
-        bound[g] = INF if k == 1 and n > 1 else weighted
-        order[g] = order_term(WEIGHTED, sumsq, green)
+    bound = np.empty(guesses.shape[0], dtype=np.int64)
+    order = np.empty(guesses.shape[0], dtype=np.int64)
+    for i in range(guesses.shape[0]):
+        k, sumsq, green, weighted = _weighted_bound(P[guesses[i]], S, counts, heaviest, weights, W)
+        bound[i] = INF if k == 1 and n > 1 else weighted
+        order[i] = order_term(WEIGHTED, sumsq, green)
     return bound, order
 
 

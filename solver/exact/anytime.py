@@ -501,16 +501,20 @@ def cheap_lower_bound(game: Game, state: np.ndarray, table) -> int:
 
 
 def _first_candidate(members, P, guesses, n_patterns: int, objective: int,
-                     allowed=None) -> tuple[int, np.ndarray]:
+                     allowed=None, weights=None) -> tuple[int, np.ndarray]:
     """(first guess of the candidate order of §4.2 on ``members``, the guesses of ``guesses``
     that split ``members``), scanning only ``guesses`` (int32, ascending): the order's key is
     (bound, Σ|C|², index), so scanning fewer guesses that hold every splitting one gives the
-    same first guess; -1 when none splits."""
-    from solver.exact.search import guess_bounds_of
+    same first guess; -1 when none splits. Under priors, ``weights`` (int64, by local answer
+    index): the weighted bound of §10.3, which the search orders by."""
+    from solver.exact.search import guess_bounds_of, weighted_guess_bounds_of
 
     if allowed is not None:
         guesses = np.intersect1d(guesses, allowed).astype(np.int32)
-    bound, order_term = guess_bounds_of(members, P, guesses, n_patterns, objective)
+    if weights is not None:
+        bound, order_term = weighted_guess_bounds_of(members, P, guesses, n_patterns, weights)
+    else:
+        bound, order_term = guess_bounds_of(members, P, guesses, n_patterns, objective)
     splitting = np.flatnonzero(bound < INF)
     if splitting.size == 0:
         return -1, guesses[:0]
@@ -521,7 +525,8 @@ def _first_candidate(members, P, guesses, n_patterns: int, objective: int,
 def greedy_guesses(game: Game, state, guesses_left: int, *, table,
                    history=(), deadline: float | None = None) -> tuple[int, np.ndarray] | None:
     """A fast policy's play of a state: at every node the first guess of the candidate order
-    (the per-guess bound, then Σ|C|², then index; docs/algorithms.md §4.2), recursively.
+    (the per-guess bound, then Σ|C|², then index; docs/algorithms.md §4.2; under priors the
+    weighted bound of §10.3, as the search orders), recursively.
 
     Its value is an upper bound on ``V*`` — what the anytime answer starts from before the
     search tightens it. A node scans only the guesses that split its parent (a guess that
@@ -531,11 +536,13 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table,
     within ``guesses_left`` guesses, or when ``deadline`` (:func:`time.monotonic`) passes
     first. ``table``: the whole feedback table, or its :class:`~solver.game.feedback.TableParts`
     (the state's columns are read)."""
-    from solver.exact.bellman import allowed_after
+    from solver.exact.bellman import allowed_after, local_rules, search_rules
 
     word_list = game.word_list
     state = np.unique(np.asarray(state, dtype=np.int32))
     S, P, goa, _, _ = local_problem(word_list, state, table)
+    weights = (np.asarray(local_rules(search_rules(game), state).weights, dtype=np.int64)
+               if game.priors is not None else None)
     used = np.zeros(len(state), dtype=np.int64)
     green = game.all_green
     hard = game.restricted  # hard or ultra-hard mode: only the allowed guesses
@@ -554,7 +561,7 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table,
         else:
             allowed = allowed_after(game, steps)[1] if hard else None
             g, splitting = _first_candidate(members, P, guesses, game.n_patterns,
-                                            game.objective_id, allowed)
+                                            game.objective_id, allowed, weights)
             if g < 0:
                 return None
         if first < 0:

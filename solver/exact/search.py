@@ -17,8 +17,8 @@ the proofs (:mod:`solver.exact.proofs`) call these names:
   (docs/algorithms.md §4.5); :func:`family_wanted` — whether such a root's search builds the
   letter family, which its shares then build together;
 - :func:`guess_bounds` — every guess's lower bound on a state, and its order term
-  (:func:`guess_bounds_of` — the same for a list of guesses; :func:`weighted_guess_bounds` —
-  under priors).
+  (:func:`guess_bounds_of` — the same for a list of guesses; :func:`weighted_guess_bounds`,
+  :func:`weighted_guess_bounds_of` — under priors).
 
 Shapes, dtypes and errors: each kernel's docstring. Importing this module loads (or
 compiles) the kernels, so callers that must stay light import it inside the function that
@@ -30,9 +30,9 @@ from solver.exact._search_kernel import (NO_SHARED_KEY, evaluate_guess, family_w
                                          reset_search, reset_shared_keys, search_state,
                                          search_subtree, share_search, shared_best, shared_width,
                                          shared_winner, solve_state, solve_subtree,
-                                         weighted_guess_bounds)
+                                         weighted_guess_bounds, weighted_guess_bounds_of)
 
 __all__ = ["NO_SHARED_KEY", "evaluate_guess", "family_wanted", "guess_bounds", "guess_bounds_of",
            "new_search", "prepare_search", "reset_search", "reset_shared_keys", "search_state",
            "search_subtree", "share_search", "shared_best", "shared_width", "shared_winner",
-           "solve_state", "solve_subtree", "weighted_guess_bounds"]
+           "solve_state", "solve_subtree", "weighted_guess_bounds", "weighted_guess_bounds_of"]
