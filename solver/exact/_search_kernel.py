@@ -1674,15 +1674,7 @@ def guess_bounds(S, P, n_patterns, objective):
 
     Returns ``(bound int64[n_guesses], order int64[n_guesses])``; a guess that does not split
     S (one class) gets bound ``INF``. The candidate order of §4.2 is (bound, order, index)."""
-    counts = np.zeros(n_patterns, dtype=np.int32)
-    n = S.shape[0]
-    bound = np.empty(P.shape[0], dtype=np.int64)
-    order = np.empty(P.shape[0], dtype=np.int64)
-    for g in range(P.shape[0]):
-        k, sumsq, green = _split_stats(P[g], S, counts)
-        bound[g] = INF if k == 1 and n > 1 else guess_bound(objective, n, k, green)
-        order[g] = order_term(objective, sumsq, green)
-    return bound, order
+    return guess_bounds_of(S, P, np.arange(P.shape[0], dtype=np.int32), n_patterns, objective)
 
 
 @njit(cache=True)

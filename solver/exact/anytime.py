@@ -491,13 +491,20 @@ def cheap_lower_bound(game: Game, state: np.ndarray, table) -> int:
     §3.2; under priors the weighted one, §10.3) over the guesses: a proven lower bound on
     ``V*`` of the state found without search. ``table``: the whole feedback table, or its
     :class:`~solver.game.feedback.TableParts` (the state's columns are read)."""
-    from solver.exact.bellman import local_rules, search_rules
-
     state = np.unique(np.asarray(state, dtype=np.int32))
     S, P, _, _, _ = local_problem(game.word_list, state, table)
-    weights = local_rules(search_rules(game), state).weights if game.priors is not None else None
-    bound, _ = _guess_bounds(S, P, game.n_patterns, game.objective_id, weights)
+    bound, _ = _guess_bounds(S, P, game.n_patterns, game.objective_id, _state_weights(game, state))
     return int(bound.min())
+
+
+def _state_weights(game: Game, state: np.ndarray):
+    """Under priors the weights (int64) of the answers of ``state`` (sorted answer indices), by
+    local answer index as :func:`local_problem` numbers them; None without priors."""
+    if game.priors is None:
+        return None
+    from solver.exact.bellman import local_rules, search_rules
+
+    return np.asarray(local_rules(search_rules(game), state).weights, dtype=np.int64)
 
 
 def _first_candidate(members, P, guesses, n_patterns: int, objective: int,
@@ -536,13 +543,12 @@ def greedy_guesses(game: Game, state, guesses_left: int, *, table,
     within ``guesses_left`` guesses, or when ``deadline`` (:func:`time.monotonic`) passes
     first. ``table``: the whole feedback table, or its :class:`~solver.game.feedback.TableParts`
     (the state's columns are read)."""
-    from solver.exact.bellman import allowed_after, local_rules, search_rules
+    from solver.exact.bellman import allowed_after
 
     word_list = game.word_list
     state = np.unique(np.asarray(state, dtype=np.int32))
     S, P, goa, _, _ = local_problem(word_list, state, table)
-    weights = (np.asarray(local_rules(search_rules(game), state).weights, dtype=np.int64)
-               if game.priors is not None else None)
+    weights = _state_weights(game, state)
     used = np.zeros(len(state), dtype=np.int64)
     green = game.all_green
     hard = game.restricted  # hard or ultra-hard mode: only the allowed guesses
