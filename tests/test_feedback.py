@@ -60,6 +60,33 @@ def test_kernel_equals_plain_twin_on_repeated_letters(guess, answer):
     assert (code == 242) == (guess == answer)
 
 
+@st.composite
+def word_lists(draw):
+    """(guesses, answers): words of one length (2 to 7) over a few letters, so that letters
+    repeat within a word and between words; up to 150 guesses, more than a thread's block of
+    rows (``_feedback_kernel.ROW_BLOCK``)."""
+    length = draw(st.integers(2, 7))
+    word = st.text(alphabet=draw(st.sampled_from(["ab", "aeb", "aebst", "lmnoe"])),
+                   min_size=length, max_size=length)
+    return (draw(st.lists(word, min_size=1, max_size=150)),
+            draw(st.lists(word, min_size=1, max_size=12)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists=word_lists())
+@pytest.mark.kernels
+def test_whole_and_part_kernels_equal_the_plain_twin_at_every_length(lists):
+    """Both kernels, one guess letter at a time over all answers (docs/algorithms.md §1.2), give
+    every pair the naive twin's code, at word lengths 2 to 7 and over several row blocks."""
+    guesses, answers = lists
+    twin = np.array(naive_table(guesses, answers))
+    assert np.array_equal(kernel_table(guesses, answers), twin)
+    part = np.empty((len(guesses), len(answers)), dtype=np.uint16)
+    _feedback_kernel.feedback_part_kernel(words_to_letters(guesses), words_to_letters(answers),
+                                          part)
+    assert np.array_equal(part, twin)
+
+
 @pytest.mark.slow
 def test_full_table_on_thousands_of_random_pairs():
     wl = load_word_list("legacy")
