@@ -539,7 +539,7 @@ def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
     from solver.exact._family_kernel import superset_counts
     from solver.exact._objective_kernel import guess_bound
     from solver.exact._search_kernel import _family_bound
-    from solver.game._hard_mode_kernel import WIDTH, allows, no_constraint, tighten_constraint
+    from solver.game._hard_mode_kernel import MAX_LENGTH, WIDTH, allows, no_constraint, tighten_constraint
     from solver.exact.bellman import _localise, local_rules, search_rules
     from solver.exact.search import new_search, prepare_search
     from solver.game.feedback import feedback_table
@@ -576,15 +576,17 @@ def test_the_family_bound_is_the_bound_by_every_family_set(legacy, seed):
         # normal mode (no constraint: every guess the state's scan counted), then hard mode
         # (only the guesses a constraint from a random guess and feedback allows)
         g = rng.randrange(wl.n_guesses)
-        hard = tighten_constraint(no_constraint(), letters[g], P[g, rng.randrange(wl.n_answers)],
-                                  np.empty(WIDTH, dtype=np.int8))
+        hard = np.empty(WIDTH, dtype=np.int8)
+        tighten_constraint(no_constraint(), letters[g], P[g, rng.randrange(wl.n_answers)], hard)
         for constraint in (np.empty(0, dtype=np.int8), hard):
             most = max(1, max((min(int(upper[h]), int(kval[h])) for h in range(wl.n_guesses)
                                if stamp[h] == serial
                                and (len(constraint) == 0 or allows(constraint, letters[h]))),
                               default=0))
             expected = guess_bound(np.int64(spec.objective_id), len(cls), min(most, len(cls)), 1)
+            scratch = np.empty(ws.family.shape[0] + MAX_LENGTH, dtype=np.int64)
             assert _family_bound(cls, kval, stamp, np.int64(serial), ws,
-                                 np.int64(spec.objective_id), constraint, letters) == expected
+                                 np.int64(spec.objective_id), constraint, letters,
+                                 scratch) == expected
         checked += 1
     assert checked >= 200

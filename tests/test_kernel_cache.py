@@ -165,3 +165,66 @@ def test_import_lines_read_as_the_syntax_tree_says():
         assert parsed <= read, path
         if path.name.startswith("_") and path.name.endswith("_kernel.py"):
             assert read == parsed, path
+
+
+LEAVES = """\
+import random
+
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+import solver.api as api
+import solver.exact._family_kernel, solver.exact._objective_kernel, solver.exact._search_kernel
+import solver.game._hard_mode_kernel, solver.game._memo_kernel, solver.game._partition_kernel
+from solver.game.wordlists import from_words
+
+legacy = api.word_list("legacy")
+rng = random.Random(5)
+answers = rng.sample(legacy.answers, 320)
+others = rng.sample([w for w in legacy.guesses if w not in set(answers)], 480)
+words = from_words(answers, answers + others, name="sub5")
+for mode in ("normal", "hard"):
+    api.solve(answers[0], words, mode=mode, jobs=1)
+    api.advise([(answers[1], "bbbbb")], words, mode=mode, top=0)
+
+
+def arrays_in(t):
+    if isinstance(t, types.Array):
+        return True
+    return isinstance(t, types.BaseTuple) and any(arrays_in(m) for m in t.types)
+
+
+checked = 0
+for module in (solver.exact._family_kernel, solver.exact._objective_kernel,
+               solver.exact._search_kernel, solver.game._hard_mode_kernel,
+               solver.game._memo_kernel, solver.game._partition_kernel):
+    for name, kernel in sorted(vars(module).items()):
+        if not isinstance(kernel, CPUDispatcher) or kernel.targetoptions.get("_nrt") is not False:
+            continue
+        for signature in kernel.signatures:
+            checked += 1
+            returned = kernel.overloads[signature].signature.return_type
+            if arrays_in(returned):
+                print("RETURNS", f"{module.__name__}.{name}", returned)
+print("CHECKED", checked)
+"""
+
+
+@pytest.mark.slow
+def test_no_leaf_kernel_returns_an_array(tmp_path):
+    """A leaf kernel (kernel_cache.leaf_kernel) keeps no reference counts; one that returned an
+    array to a kernel that does would have that reference released once too often. Every leaf
+    compiled by a normal- and a hard-mode solve and state search (320 answers: the letter
+    family's pass too) returns numbers only. (About a minute: every kernel is compiled.)"""
+    # (numba's cache empty: a kernel loaded from the cache is linked into its caller, and its
+    # own dispatcher then lists no signature to check)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"),
+               EXACT_WORDLE_CACHE=str(tmp_path / "user-cache"))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, "-c", LEAVES], env=env, capture_output=True, text=True,
+                          cwd=tmp_path, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert [line for line in lines if line.startswith("RETURNS")] == []
+    checked = int(next(line for line in lines if line.startswith("CHECKED")).split()[1])
+    assert checked >= 30

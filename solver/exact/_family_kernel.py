@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic, overload
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.kernel_cache import leaf_kernel
 
 
 def popcount(x):
@@ -35,7 +36,7 @@ def _popcount_compiled(x):
         return lambda x: _ctpop(x)
 
 
-@njit(cache=True)
+@leaf_kernel
 def bits_set(row):
     """The bits set in a row of uint64 words (int64): a guess's class count from its row of
     :func:`column_bits`."""
@@ -51,7 +52,7 @@ def new_bits(n_guesses, n_patterns):
     return np.zeros((n_guesses, (n_patterns + 63) // 64), dtype=np.uint64)
 
 
-@njit(cache=True)
+@leaf_kernel
 def column_bits(PT, S, guesses, bits):
     """One bit per feedback that each guess shows on the answers ``S`` (int32 answer
     indices), from ``PT``, the feedback table's transpose (uint8 or uint16 [n_answers,
@@ -81,7 +82,7 @@ def column_bits(PT, S, guesses, bits):
             _set_bit(bits, t, last[t if guesses is None else guesses[t]])
 
 
-@njit(cache=True)
+@leaf_kernel
 def _set_bit(bits, t, f):
     """Set bit ``f`` (a feedback code) of row t of ``bits``."""
     bits[t, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
@@ -189,17 +190,19 @@ def family_counts(PT, answer_letters, n_patterns, bits):
     return family, masks, sizes
 
 
-@njit(cache=True)
-def superset_sets(cls, masks, letters, out):
+@leaf_kernel
+def superset_sets(cls, masks, letters, out, at):
     """The sets of the letter family other than set 0 (every answer) that contain the class
     ``cls`` (int32 answer indices into ``masks`` and ``letters``, as for
     :func:`superset_counts`): their indices written to ``out`` (int64[≥ family_size(L)]);
     returns how many. A set is listed when every answer of the class lacks its letter, has it,
-    has it at its position, or has it elsewhere than at its position."""
+    has it at its position, or has it elsewhere than at its position. ``at`` is int64[≥ L]
+    scratch (the letters seen at each position)."""
     length = letters.shape[1]
     union = np.int64(0)
     common = np.int64((1 << 26) - 1)
-    at = np.zeros(length, dtype=np.int64)  # letters seen at each position
+    for j in range(length):
+        at[j] = 0
     for i in range(cls.shape[0]):
         a = cls[i]
         union |= masks[a]
@@ -233,7 +236,7 @@ def superset_counts(cls, family, masks, letters, out):
     contain the class ``cls`` (every answer's set at least, :func:`superset_sets`): an upper
     bound on the classes h makes on ``cls``, since no guess makes more classes on a subset."""
     sets = np.empty(family.shape[0], dtype=np.int64)
-    n = superset_sets(cls, masks, letters, sets)
+    n = superset_sets(cls, masks, letters, sets, np.empty(letters.shape[1], dtype=np.int64))
     out[:] = family[0]
     for i in range(n):
         _min_into(out, family[sets[i]])
@@ -329,7 +332,7 @@ def letter_sets(letters, guesses):
     return sets
 
 
-@njit(cache=True)
+@leaf_kernel
 def filter_allowed_sets(constraint, max_length, sets, guesses, counts, out, out_counts, scratch):
     """The twin of :func:`solver.game._hard_mode_kernel.filter_allowed_packed_counted` over the
     :func:`letter_sets` of ``guesses``: copy into ``out`` the guesses that meet ``constraint``

@@ -32,6 +32,7 @@ the recursion itself is not copied.
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.kernel_cache import leaf_kernel
 from solver.game.values import INF  # noqa: F401  (the kernels read it from here)
 
 #: Objective ids (the index in :data:`solver.game.spec.OBJECTIVES`); ``WEIGHTED`` is the total
@@ -49,7 +50,7 @@ WEIGHTED = 2
 # total objective's figures. The functions the search shares with TOTAL (order_term, tighten,
 # class_cutoff) are unchanged; the rest is computed in the search from the weights.
 
-@njit(cache=True)
+@leaf_kernel
 def state_weight(S, weights):
     """(W(S), max weight, min weight) of the answers in S."""
     total = np.int64(0)

@@ -264,7 +264,9 @@ def opener_value(g, d, beta, P, PT, guess_of_answer, zobrist1, zobrist2, search,
     if k == 1:  # g tells nothing: the whole set again with a guess fewer
         return evaluate_guess(S, g, d, beta, P, guess_of_answer, zobrist1, zobrist2, search,
                               objective, mode, rules, root_constraint, everything)
-    k, members, starts, bounds, present, open_classes = partition_at(ws, d, P[g], S)
+    k = partition_at(ws, d, P[g], S)
+    members, starts, present = ws.members[d], ws.starts[d], ws.present[d]
+    bounds, open_classes = ws.bounds[d], ws.open_classes[d]
     all_green = counts.shape[0] - 1
     # classes of ≥ 3 answers (smaller ones are exact in the per-guess bound), largest first
     n_open = 0

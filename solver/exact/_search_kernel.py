@@ -57,6 +57,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.kernel_cache import leaf_kernel
 
 from solver.exact._objective_kernel import (INF, TOTAL, WEIGHTED, class_base, class_cutoff,
                                             guess_bound, min_classes, no_answer_split,
@@ -259,7 +260,7 @@ def tree_floor(m, b, d):
     return total
 
 
-@njit(cache=True)
+@leaf_kernel
 def _class_tally(row, S, counts, heaviest):
     """(k classes, Σ|C|², 1 if the guess is in S, w_green, Σ_{C ≠ green} heaviest) from filled
     ``counts``, which it zeroes; ``heaviest`` (int64[n_patterns], each class's heaviest weight,
@@ -290,14 +291,14 @@ def _class_tally(row, S, counts, heaviest):
     return k, sumsq, green, w_green, maxima
 
 
-@njit(cache=True)
+@leaf_kernel
 def _class_stats(row, S, counts):
     """(k classes, Σ|C|², 1 if the guess is in S) from filled ``counts``, which it zeroes."""
     k, sumsq, green, _, _ = _class_tally(row, S, counts, None)
     return k, sumsq, green
 
 
-@njit(cache=True)
+@leaf_kernel
 def _split_stats(row, S, counts):
     """(k classes, Σ|C|², 1 if the guess is in S) of S under one guess row; ``counts`` is
     int32[n_patterns] scratch, zero on entry and on exit."""
@@ -306,7 +307,7 @@ def _split_stats(row, S, counts):
     return _class_stats(row, S, counts)
 
 
-@njit(cache=True)
+@leaf_kernel
 def _answer_splitter(S, P, guess_of_answer, counts):
     """The first answer of S (lowest index) that splits S into singletons, or -1 (as a guess index)."""
     n = S.shape[0]
@@ -318,7 +319,7 @@ def _answer_splitter(S, P, guess_of_answer, counts):
     return -1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _answer_splitter_known(S, P, guess_of_answer, counts, kval, stamp, serial):
     """:func:`_answer_splitter`, without scanning an answer whose guess is known (``stamp`` =
     ``serial``) to make fewer than |S| classes on a superset of S (``kval``, by guess index)."""
@@ -333,7 +334,7 @@ def _answer_splitter_known(S, P, guess_of_answer, counts, kval, stamp, serial):
     return -1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _heaviest_splitter(S, P, guess_of_answer, counts, weights):
     """(guess index, weight) of the heaviest answer of S that splits S into singletons (the
     first of the heaviest on a tie), or (-1, 0): under priors the answer splitter to play
@@ -353,7 +354,7 @@ def _heaviest_splitter(S, P, guess_of_answer, counts, weights):
     return best, best_w
 
 
-@njit(cache=True)
+@leaf_kernel
 def _weighted_bound(row, S, counts, heaviest, weights, W):
     """(k, Σ|C|², green, bound) of one guess under priors: bound = W + 2(W − w_green) −
     Σ_{classes C ≠ green} max_{a∈C} w_a (§10.3); ``heaviest`` int64[n_patterns] zero scratch,
@@ -368,7 +369,7 @@ def _weighted_bound(row, S, counts, heaviest, weights, W):
     return k, sumsq, green, W + 2 * (W - w_green) - maxima
 
 
-@njit(cache=True)
+@leaf_kernel
 def _split_stats_cut(row, S, counts, kmin):
     """Like :func:`_split_stats`, but gives up (returns sumsq = -1) as soon as the guess can no
     longer reach ``kmin`` classes, the fewest that could bring its bound under the cut-off; k
@@ -381,7 +382,7 @@ def _split_stats_cut(row, S, counts, kmin):
     return _class_stats(row, S, counts)
 
 
-@njit(cache=True)
+@leaf_kernel
 def _count_columns(columns, S, candidates, counted, bits, all_green, full_split):
     """Class count and all-green bit (1 if the guess is in S) of S under each guess
     ``candidates[counted[0, t]]``: ``counted`` is int32[4, n], candidate positions in its row
@@ -414,7 +415,7 @@ def _count_columns(columns, S, candidates, counted, bits, all_green, full_split)
     return -1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _signature(row, S, counts):
     """64-bit hash of the set partition of S under one guess (pattern labels renamed by first
     appearance), used only to find candidates for equality; equality is then checked exactly.
@@ -439,7 +440,7 @@ def _signature(row, S, counts):
     return h | np.uint64(1)
 
 
-@njit(cache=True)
+@leaf_kernel
 def _same_partition(row_a, row_b, S, counts_a, counts_b):
     """True if two guesses split S into the same classes (ignoring which pattern names them)."""
     n = S.shape[0]
@@ -502,7 +503,7 @@ def _dedupe_useful(S, P, useful, kub, nu, signatures, counts, counts_b):
     return out
 
 
-@njit(cache=True)
+@leaf_kernel
 def insert_largest_first(open_classes, n_open, starts, c):
     """Insert class c into the list ``open_classes[:n_open]``, kept largest class first (a
     class goes after those of its size already there: ties keep their insertion order)."""
@@ -514,7 +515,7 @@ def insert_largest_first(open_classes, n_open, starts, c):
     open_classes[b + 1] = c
 
 
-@njit(cache=True)
+@leaf_kernel
 def _full_splitter(S, candidates, kub_in, P, counts):
     """The first of ``candidates`` that splits S into singletons (§3.4: with two guesses left
     only such a guess wins), or -1; ``kub_in`` as for :func:`_search_kub` (a candidate with
@@ -828,7 +829,7 @@ def _by_bound(keys):
     return ordered
 
 
-@njit(cache=True)
+@leaf_kernel
 def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constraint, hash1,
               hash2, history1, history2):
     """(h1, h2) uint64: the memo key (:func:`~solver.game._hard_mode_kernel.mode_state_key`)
@@ -853,20 +854,15 @@ def class_key(cls, g, code, n_patterns, zobrist1, zobrist2, mode, rules, constra
                           rules.ckeys1, rules.ckeys2)
 
 
-@njit(cache=True)
+@leaf_kernel
 def partition_at(ws, d, row, S):
     """Partition S by one guess's feedback ``row`` into the workspace's rows of depth d (a
-    :class:`SearchWorkspace`), where that guess's cheap and deep passes read its classes:
-    ``(k classes, members, starts, bounds, present, open_classes)``, the last four the rows
-    the passes fill."""
-    members = ws.members[d]
-    starts = ws.starts[d]
-    present = ws.present[d]
-    k = _partition(row, S, ws.counts[d], members, starts, present)
-    return k, members, starts, ws.bounds[d], present, ws.open_classes[d]
+    :class:`SearchWorkspace`: ``members``, ``starts``, ``present``), where that guess's cheap
+    and deep passes read its classes; returns k, the number of classes."""
+    return _partition(row, S, ws.counts[d], ws.members[d], ws.starts[d], ws.present[d])
 
 
-@njit(cache=True)
+@leaf_kernel
 def _bound_classes(S, d, g, bound, size_cut, tables, search, objective, mode, rules, local_b,
                    serial):
     """Step 3 of :func:`_search_kub`, the cheap pass of guess g on S (§4.3): partition S by g
@@ -892,7 +888,9 @@ def _bound_classes(S, d, g, bound, size_cut, tables, search, objective, mode, ru
     history_keys = ws.history_keys
     kval = ws.kval[d]
     stamp = ws.stamp[d]
-    k, members, starts, bounds, present, open_classes = partition_at(ws, d, P[g], S)
+    k = partition_at(ws, d, P[g], S)
+    members, starts, present = ws.members[d], ws.starts[d], ws.present[d]
+    bounds, open_classes = ws.bounds[d], ws.open_classes[d]
     running = bound
     n_open = 0
     if not weighted:
@@ -1026,8 +1024,8 @@ def _class_candidates(ws, d, g, code, m, sub_candidates, sub_kub, rules, mode, s
     return ws.allowed[d][:na], ws.allowed_kub[d][:na if kub_known else 0]
 
 
-@njit(cache=True)
-def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, letters):
+@leaf_kernel
+def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, letters, scratch):
     """Step 4 of :func:`_search_kub`, the family pass of the guess g on S (§4.3), between its
     cheap pass (:func:`_bound_classes`, which left ``n_open`` open classes at depth d of the
     workspace, largest first, and the guess's bound ``running``) and its deep pass: each open
@@ -1050,7 +1048,8 @@ def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, le
             break
         if hard:
             tighten_constraint(ws.constraints[d], letters[g], present[c], constraint)
-        v = _family_bound(cls, ws.kval[d], ws.stamp[d], serial, ws, objective, constraint, letters)
+        v = _family_bound(cls, ws.kval[d], ws.stamp[d], serial, ws, objective, constraint, letters,
+                          scratch)
         if v > bounds[c]:
             running = tighten(objective, running, bounds[c], v)
             bounds[c] = v
@@ -1060,8 +1059,8 @@ def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, le
     return running
 
 
-@njit(cache=True)
-def _family_bound(cls, kval, stamp, serial, ws, objective, constraint, letters):
+@leaf_kernel
+def _family_bound(cls, kval, stamp, serial, ws, objective, constraint, letters, scratch):
     """A lower bound on the value of the class ``cls`` (total objective; the letter family on,
     docs/algorithms.md §3.8) that reads none of its columns: the per-guess bound (§3.2) of the
     most classes any candidate of its state can make on it, by the family's counts and by the
@@ -1082,8 +1081,9 @@ def _family_bound(cls, kval, stamp, serial, ws, objective, constraint, letters):
     m = cls.shape[0]
     family = ws.family
     sizes = ws.family_sizes
-    sets = np.empty(family.shape[0], dtype=np.int64)
-    n_sets = superset_sets(cls, ws.answer_masks, ws.answer_letters, sets)
+    sets = scratch[:family.shape[0]]
+    n_sets = superset_sets(cls, ws.answer_masks, ws.answer_letters, sets,
+                           scratch[family.shape[0]:])
     sets[n_sets] = 0  # every answer's set too, as superset_counts takes it
     n_sets += 1
     for i in range(min(2, n_sets)):  # the two smallest sets first
@@ -1117,7 +1117,7 @@ def _family_bound(cls, kval, stamp, serial, ws, objective, constraint, letters):
     return guess_bound(objective, m, max(most, 1), 1)
 
 
-@njit(cache=True)
+@leaf_kernel
 def _family_least(family, sets, n_sets, h, k, most):
     """max(``most``, the least of ``k`` and guess h's counts on the family sets ``sets[2:n_sets]``),
     reading those sets until the least falls to ``most``."""
@@ -1288,6 +1288,9 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     group_end = 0 if lazy else nk  # the order terms are known up to here
     family_pass = (objective == TOTAL and d >= ws.family_thresholds[4] and only < 0
                    and ws.family.shape[0] > 0)
+    # (the family pass's scratch, :func:`_family_bound`'s)
+    family_scratch = np.empty(ws.family.shape[0] + MAX_LENGTH if family_pass else 0,
+                              dtype=np.int64)
     # hard mode: the letter sets of sub_candidates, once enough classes were filtered (§10.1)
     filtered = 0
     sets = np.empty((0, 1), dtype=np.uint64)
@@ -1316,7 +1319,7 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
                 dedupe = False
             if family_pass:
                 running = _family_pass(d, g, running, cut, n_open, serial, search, objective,
-                                       hard, rules.letters)
+                                       hard, rules.letters, family_scratch)
             # Deep pass: open classes largest first, each with the cut-off left to this guess.
             for a in range(n_open):
                 if running >= cut:

@@ -120,7 +120,8 @@ class _Lexicographic:
 
         constraint, candidates = rule
         letters = self.rules.letters
-        tightened = tighten_constraint(constraint, letters[guess], code, np.empty_like(constraint))
+        tightened = np.empty_like(constraint)
+        tighten_constraint(constraint, letters[guess], code, tightened)
         allowed = np.empty(candidates.shape[0], dtype=np.int32)
         count = filter_allowed_packed(tightened, self.rules.packed, letters.shape[1], candidates, allowed)
         return tightened, allowed[:count]

@@ -26,6 +26,7 @@ step (:func:`ultra_step_key`) plus the keys of the guesses allowed where the sea
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.kernel_cache import leaf_kernel
 
 from solver.game._memo_kernel import state_hash
 
@@ -62,7 +63,7 @@ def no_constraint():
 empty_constraint = njit(cache=True)(no_constraint)
 
 
-@njit(cache=True)
+@leaf_kernel
 def _code_digits(code, length):
     """The feedback ``code``'s ``length`` digits (0 gray, 1 yellow, 2 green), two bits each,
     as a uint64: divisions by the constant 3 only (a division by a power of 3 held in a
@@ -76,13 +77,13 @@ def _code_digits(code, length):
     return digits
 
 
-@njit(cache=True)
+@leaf_kernel
 def _digit(digits, i):
     """Digit ``i`` of :func:`_code_digits` (an int64)."""
     return np.int64((digits >> np.uint64(2 * i)) & np.uint64(3))
 
 
-@njit(cache=True)
+@leaf_kernel
 def _shown(guess_letters, digits, i):
     """How often the feedback (:func:`_code_digits`) marks the guess's letter ``i`` green or
     yellow, counting its copies from i on, when position i holds that letter's first copy;
@@ -98,12 +99,13 @@ def _shown(guess_letters, digits, i):
     return shown
 
 
-@njit(cache=True)
+@leaf_kernel
 def tighten_constraint(constraint, guess_letters, code, out):
     """Write into ``out`` (int8[WIDTH]) the constraint after ``constraint`` and then the guess
-    with letters ``guess_letters`` (uint8[L]) scored feedback ``code``; returns ``out``."""
+    with letters ``guess_letters`` (uint8[L]) scored feedback ``code``."""
     length = guess_letters.shape[0]
-    out[:] = constraint
+    for j in range(out.shape[0]):  # (a loop: a slice copy needs numba's runtime, off here)
+        out[j] = constraint[j]
     digits = _code_digits(code, length)
     for i in range(length):
         if _digit(digits, i) == 2:
@@ -111,10 +113,9 @@ def tighten_constraint(constraint, guess_letters, code, out):
         shown = _shown(guess_letters, digits, i)
         if shown > out[MAX_LENGTH + guess_letters[i]]:
             out[MAX_LENGTH + guess_letters[i]] = shown
-    return out
 
 
-@njit(cache=True)
+@leaf_kernel
 def allows(constraint, letters):
     """True if a word with ``letters`` (uint8[L]) meets ``constraint``."""
     length = letters.shape[0]
@@ -156,7 +157,7 @@ def pack_words(letters):
     return packed
 
 
-@njit(cache=True)
+@leaf_kernel
 def _packed_constraint(constraint, length):
     """The constraint in :func:`pack_words`' layout: (green mask, green letters, the least
     counts in words 1, 2 and 3, the guard bits of a counts word), all uint64."""
@@ -184,7 +185,7 @@ def _packed_constraint(constraint, length):
     return green_mask, green_value, need1, need2, need3, guards
 
 
-@njit(cache=True)
+@leaf_kernel
 def filter_allowed_packed(constraint, packed, length, candidates, out):
     """Copy into ``out`` the guesses of ``candidates`` (int32 guess indices) that meet
     ``constraint`` (as :func:`allows` says), in their order; ``packed`` is the guesses' words
@@ -206,7 +207,7 @@ def filter_allowed_packed(constraint, packed, length, candidates, out):
     return n_out
 
 
-@njit(cache=True)
+@leaf_kernel
 def filter_allowed_packed_counted(constraint, packed, length, candidates, counts, out,
                                   out_counts):
     """:func:`filter_allowed_packed` that also carries each kept guess's class count: ``counts``
@@ -218,7 +219,7 @@ def filter_allowed_packed_counted(constraint, packed, length, candidates, counts
     return n_out
 
 
-@njit(cache=True)
+@leaf_kernel
 def constraint_hash(constraint, keys1, keys2):
     """(h1, h2) uint64: the sums of ``keys1``/``keys2`` (uint64[WIDTH, KEY_COLUMNS], column 0
     zero) over the constraint's entries; 0 for the empty constraint."""
@@ -232,7 +233,7 @@ def constraint_hash(constraint, keys1, keys2):
     return h1, h2
 
 
-@njit(cache=True)
+@leaf_kernel
 def tightened_hash(constraint, hash1, hash2, guess_letters, code, keys1, keys2):
     """(h1, h2) uint64: :func:`constraint_hash` of the constraint :func:`tighten_constraint`
     makes of ``constraint`` (whose hash is ``hash1``, ``hash2``) and the guess with letters
@@ -259,7 +260,7 @@ def tightened_hash(constraint, hash1, hash2, guess_letters, code, keys1, keys2):
     return h1, h2
 
 
-@njit(cache=True)
+@leaf_kernel
 def mode_state_key(S, zobrist1, zobrist2, mode, constraint, history1, history2, keys1, keys2):
     """(h1, h2) uint64: the memo key of the answer set ``S`` (int32 answer indices) in a play
     mode (docs/algorithms.md §5, §10.1, §10.5): the Zobrist sums of its answers
@@ -345,7 +346,7 @@ def filter_consistent_counted(letters, g, code, candidates, counts, out, out_cou
     return n_out
 
 
-@njit(cache=True)
+@leaf_kernel
 def _carry_counts(candidates, counts, out, n_out, out_counts):
     """Write into ``out_counts`` the class count (``counts``, aligned with ``candidates``) of
     each of the ``n_out`` guesses ``out`` kept from ``candidates`` in their order."""
@@ -358,7 +359,7 @@ def _carry_counts(candidates, counts, out, n_out, out_counts):
         j += 1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _mix(x):
     """The splitmix64 finaliser (Steele, Lea & Flood, OOPSLA 2014) of uint64 ``x``."""
     z = x + np.uint64(0x9E3779B97F4A7C15)
@@ -367,7 +368,7 @@ def _mix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@leaf_kernel
 def ultra_step_key(g, code, n_patterns):
     """(k1, k2) uint64, both even: the keys of the step "guess g scored feedback ``code``"
     (``n_patterns`` = 3**L), whose sum over a history keys the guesses it allows in

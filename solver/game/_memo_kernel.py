@@ -27,6 +27,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.kernel_cache import leaf_kernel
 
 PROBE = 16
 
@@ -48,7 +49,7 @@ def memo_arrays(capacity):
 new_memo = njit(cache=True)(memo_arrays)
 
 
-@njit(cache=True)
+@leaf_kernel
 def entry_check(meta, value, extra):
     """uint64: the hash of an entry's meta, value and extra that ``key1`` holds XOR the first
     Zobrist sum. A linear mix by odd constants, then splitmix64's finaliser (Steele, Lea and
@@ -66,14 +67,14 @@ def entry_check(meta, value, extra):
     return x
 
 
-@njit(cache=True)
+@leaf_kernel
 def memo_meta(n, d, objective, mode):
     """The memo's meta key of a state of n answers with d < 256 guesses left, for an objective
     and a mode (ids < 16): ``n << 16 | objective << 12 | mode << 8 | d``, nonzero for n ≥ 1."""
     return (np.int64(n) << 16) | (np.int64(objective) << 12) | (np.int64(mode) << 8) | np.int64(d)
 
 
-@njit(cache=True)
+@leaf_kernel
 def state_hash(S, zobrist1, zobrist2):
     """(h1, h2) uint64: the Zobrist sums of the answers in S."""
     h1 = np.uint64(0)
@@ -84,7 +85,7 @@ def state_hash(S, zobrist1, zobrist2):
     return h1, h2
 
 
-@njit(cache=True)
+@leaf_kernel
 def memo_get(memo, h1, h2, meta):
     """(slot, value, extra) of the entry of (h1, h2, meta), or (-1, 0, -1). The value and
     extra are the ones the slot's keys were checked with (:func:`entry_check`): read them from
@@ -105,14 +106,14 @@ def memo_get(memo, h1, h2, meta):
     return np.int64(-1), np.int64(0), np.int64(-1)
 
 
-@njit(cache=True)
+@leaf_kernel
 def memo_find(memo, h1, h2, meta):
     """Slot holding (h1, h2, meta), or -1 (:func:`memo_get`; a table only this process
     writes, whose slot's value and extra it may then read)."""
     return memo_get(memo, h1, h2, meta)[0]
 
 
-@njit(cache=True)
+@leaf_kernel
 def memo_store(memo, h1, h2, meta, value, extra):
     """Store (value, extra) under (h1, h2, meta), replacing an entry with the same key."""
     key1, key2, metas, values, extras = memo.key1, memo.key2, memo.meta, memo.value, memo.extra

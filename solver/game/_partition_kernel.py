@@ -1,11 +1,11 @@
 """numba kernel: a state split into its feedback classes (shared by the exact solver and the
 policies)."""
 
-from numba import njit
 from solver.game import kernel_cache  # noqa: F401  (numba's cache stamped with every source this file imports)
+from solver.game.kernel_cache import leaf_kernel
 
 
-@njit(cache=True)
+@leaf_kernel
 def partition(row, S, counts, members, starts, present):
     """Stable counting sort of S by feedback into ``members``; returns the number k of classes.
     ``present[:k]`` are the feedback codes in ascending order and class j is
@@ -33,7 +33,7 @@ def partition(row, S, counts, members, starts, present):
     return k
 
 
-@njit(cache=True)
+@leaf_kernel
 def class_count(row, S, counts, kmin):
     """The classes of S under one guess's feedback ``row``, counted in ``counts`` (int32 zero
     scratch, left holding the classes of the answers read; the caller zeroes them): ``(k,

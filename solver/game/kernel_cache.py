@@ -27,9 +27,25 @@ import hashlib
 import re
 from pathlib import Path
 
+from numba import njit
 from numba.core import caching as _caching
 
 from solver.game import compile_notice  # noqa: F401  (one line on stderr when a kernel compiles)
+
+#: The decorator of a *leaf* kernel, in place of ``@njit(cache=True)``: a kernel that returns
+#: no array (numbers, a tuple of numbers, or nothing), allocates nothing, and calls only leaf
+#: kernels and kernels of numbers alone. numba compiles it without its runtime's reference
+#: counts (the ``_nrt`` option, spelled so in numba 0.60–0.68). A compiled call otherwise
+#: increments and decrements, with atomic instructions, the count of every array it is
+#: passed, of each member of a named tuple of arrays too (the search's ``Search`` holds 35):
+#: the exact search calls its leaves millions of times, and before they were leaves these
+#: counts took a tenth of a 867-answer hard-mode state's search (docs/benchmarks.md).
+#: numba refuses to compile a leaf that allocates ("NRT required but not enabled");
+#: tests/test_kernel_cache.py checks that no leaf returns an array (its caller would release
+#: a reference it was never given). A kernel a leaf calls that sets no ``_nrt`` is compiled
+#: as the first caller to need it was, so it must not take or return arrays unless it is a
+#: leaf itself.
+leaf_kernel = njit(cache=True, _nrt=False)
 
 #: Package name → its directory: kernel files under these are guarded.
 _PACKAGES: dict[str, Path] = {}
