@@ -1034,7 +1034,8 @@ def _family_pass(d, g, running, cut, n_open, serial, search, objective, hard, le
     ``hard`` true, only those its constraint allows, read from the guesses' ``letters``)
     before any class is searched, until ``running`` reaches the cut-off ``cut``. A guess whose
     classes cannot all be split well enough is so refuted without reading a column, and the
-    cut-offs of the deep pass are tighter. Returns the raised ``running``."""
+    cut-offs of the deep pass are tighter. ``scratch`` is :func:`_family_bound`'s. Returns the
+    raised ``running``."""
     _, ws, stats = search
     members, starts, bounds = ws.members[d], ws.starts[d], ws.bounds[d]
     open_classes, present = ws.open_classes[d], ws.present[d]
@@ -1077,7 +1078,9 @@ def _family_bound(cls, kval, stamp, serial, ws, objective, constraint, letters, 
     family sets that contain the class (an upper bound on its least count, kept in
     ``ws.upper``); the guess with the highest is then bounded by every set, and only the
     guesses whose two-set bound exceeds the most found so far are bounded by the rest, each
-    until its count falls to that most. Returns an int64."""
+    until its count falls to that most. ``scratch`` is int64[≥ family rows + MAX_LENGTH], the
+    caller's (a leaf kernel allocates nothing, ``kernel_cache.leaf_kernel``). Returns an
+    int64."""
     m = cls.shape[0]
     family = ws.family
     sizes = ws.family_sizes
