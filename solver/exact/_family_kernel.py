@@ -235,8 +235,9 @@ def superset_counts(cls, family, masks, letters, out):
     """``out[h]`` = the least class count of guess h over the sets of the letter family that
     contain the class ``cls`` (every answer's set at least, :func:`superset_sets`): an upper
     bound on the classes h makes on ``cls``, since no guess makes more classes on a subset."""
-    sets = np.empty(family.shape[0], dtype=np.int64)
-    n = superset_sets(cls, masks, letters, sets, np.empty(letters.shape[1], dtype=np.int64))
+    scratch = np.empty(family.shape[0] + letters.shape[1], dtype=np.int64)  # (sets, then at)
+    sets = scratch[:family.shape[0]]
+    n = superset_sets(cls, masks, letters, sets, scratch[family.shape[0]:])
     out[:] = family[0]
     for i in range(n):
         _min_into(out, family[sets[i]])

@@ -1291,9 +1291,10 @@ def _search_kub(S, d, beta, candidates, kub_in, tables, search, objective, mode,
     group_end = 0 if lazy else nk  # the order terms are known up to here
     family_pass = (objective == TOTAL and d >= ws.family_thresholds[4] and only < 0
                    and ws.family.shape[0] > 0)
-    # (the family pass's scratch, :func:`_family_bound`'s)
-    family_scratch = np.empty(ws.family.shape[0] + MAX_LENGTH if family_pass else 0,
-                              dtype=np.int64)
+    # (the family pass's scratch, :func:`_family_bound`'s: allocated only for a state that
+    # runs the pass, most do not; an empty view otherwise)
+    family_scratch = (np.empty(ws.family.shape[0] + MAX_LENGTH, dtype=np.int64) if family_pass
+                      else ws.family_sizes[:0])
     # hard mode: the letter sets of sub_candidates, once enough classes were filtered (§10.1)
     filtered = 0
     sets = np.empty((0, 1), dtype=np.uint64)

@@ -15,6 +15,9 @@ of every module of the package the file imports, transitively (:func:`dependency
 A change to any of them makes the stamp differ, numba finds the index stale and compiles
 again (then overwrites it).
 
+It also holds :data:`leaf_kernel`, the decorator every kernel file takes with it: a kernel
+compiled without numba's reference counts.
+
 numba's locator classes are an internal API (numba 0.60–0.68 spell them with or without a
 leading underscore); tests/test_kernel_cache.py checks that a callee's change recompiles the
 caller.
