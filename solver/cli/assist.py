@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -159,34 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The console entry: ``main()``, then a quick exit. The interpreter's own shutdown (tearing
-    down numpy's and numba's modules and LLVM) takes about 0.3 s and does nothing for a
-    finished command: output is flushed and the exit handlers run, then the process ends."""
+    """The console entry: ``main()``, then a quick exit (:func:`~solver.cli._cli.exit_with`):
+    the interpreter's own teardown (numpy's and numba's modules and LLVM) takes about 0.3 s and
+    does nothing for a finished command."""
     global _as_command
     _as_command = True
-    try:
-        exit_with(main)
-    except SystemExit as exc:
-        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    else:  # pragma: no cover - exit_with always exits
-        status = 0
-    fast_exit(status)
-
-
-def fast_exit(status: int) -> None:
-    """Flush stdout and stderr, run the ``atexit`` handlers, and end the process with
-    ``status`` without the interpreter's teardown."""
-    import atexit
-
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be said
-            pass
-    run_exit = getattr(atexit, "_run_exitfuncs", None)
-    if run_exit is not None:
-        run_exit()
-    os._exit(status)
+    exit_with(main, quick_exit=True)
 
 
 if __name__ == "__main__":
