@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks import compile_bytecode
 from benchmarks.record import record
 from solver.cli import _cli
 from solver.cli._cli import EXIT_INTERRUPTED, EXIT_OK, add_debug_option, entry_point, exit_with
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 @entry_point(interrupted="interrupted; benchmarks only print, nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    compile_bytecode()  # (as installed: the timed processes load bytecode)
     from solver.game.errors import InputError
     from solver.game.wordlists import load_word_list
 

@@ -5,6 +5,7 @@ judgement of an answer, with and without a budget."""
 from __future__ import annotations
 
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,17 @@ def test_an_answer_past_the_budget_and_its_margin_fails():
     verdict, ok = judge(_answer("exact", 2287, 2287), (2287, "torse"), 2.0, 2.0 + MARGIN + 0.01)
     assert not ok and "PAST the budget" in verdict
     assert judge(_answer("exact", 2287, 2287), (2287, "torse"), 2.0, 2.0 + MARGIN)[1]
+
+
+def test_the_timed_processes_load_bytecode_even_where_runs_may_not_write_it(tmp_path, monkeypatch):
+    import importlib.util
+    import sys
+
+    from benchmarks import compile_bytecode
+
+    module = tmp_path / "package" / "module.py"
+    module.parent.mkdir()
+    module.write_text("VALUE = 1\n")
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    compile_bytecode(tmp_path, ("package",))
+    assert Path(importlib.util.cache_from_source(str(module))).is_file()
