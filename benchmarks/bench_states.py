@@ -7,10 +7,10 @@ one- and two-guess histories. Each state is answered by ``tools.assist --json --
 whole process with an empty user cache (a new cache directory per state holding only the
 feedback tables, built once beforehand: no opener's tree is cached, none is shipped for most
 openers; the checkout's bytecode compiled first, as pip compiles an installed package's
-(:func:`benchmarks.compile_bytecode`); one untimed state first, so that no timed process compiles the kernels, and under
-``--budget`` the same again within a long budget; a timed process that still says it compiles
-kernels is run again, once, and that run is timed). Each answer
-must be ``exact`` and equal (value and guess) to an independent solve of
+(:func:`benchmarks.compile_bytecode`); one untimed state first, so that no timed process
+compiles the kernels, and under ``--budget`` the same again within a long budget; a timed
+process that still says it compiles kernels is run again, once, and that run is timed). Each
+answer must be ``exact`` and equal (value and guess) to an independent solve of
 the state in this process (:func:`solver.exact.bellman.solve_from`, not timed).
 
 With ``--selby PATH`` (a ``wordle`` binary built from Selby's solver, github.com/alex1770/wordle,

@@ -4,11 +4,14 @@ judgement of an answer, with and without a budget."""
 
 from __future__ import annotations
 
+import importlib.util
 import stat
+import sys
 from pathlib import Path
 
 import pytest
 
+from benchmarks import compile_bytecode
 from benchmarks.bench_states import MARGIN, _selby, judge
 
 
@@ -68,11 +71,6 @@ def test_an_answer_past_the_budget_and_its_margin_fails():
 
 
 def test_the_timed_processes_load_bytecode_even_where_runs_may_not_write_it(tmp_path, monkeypatch):
-    import importlib.util
-    import sys
-
-    from benchmarks import compile_bytecode
-
     module = tmp_path / "package" / "module.py"
     module.parent.mkdir()
     module.write_text("VALUE = 1\n")
