@@ -15,8 +15,9 @@ from setuptools.command.build_py import build_py
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 #: The shipped files: trees (and their proofs of unwinnability, with the finite values of
-#: those openers), openers tables, Q-tables.
-PATTERNS = ("*.msgpack", "*-openers.csv", "book/*.msgpack", "book/*.unwinnable", "book/*.relaxed")
+#: those openers), openers tables, the opener tables with their shards, Q-tables.
+PATTERNS = ("*.msgpack", "*-openers.csv", "book/*.msgpack", "book/*.unwinnable", "book/*.relaxed",
+            "tables/*.csv", "tables/*/*.msgpack")
 
 
 class build_py_with_artifacts(build_py):

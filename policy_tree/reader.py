@@ -206,6 +206,21 @@ def _unpack(data: bytes, path: Path | None) -> tuple[dict, dict]:
     return document, raw
 
 
+def read_sealed(data: bytes, path: Path | None) -> dict:
+    """The map of a sealed artifact's bytes (any format written by
+    :func:`policy_tree.artifact.seal`), checked as a decision tree's are in steps 2 and 3 of
+    this module's list: one complete msgpack map, no key twice, nothing after it, every value
+    covered by the ``checksums`` record (which is dropped from the result).
+
+    Raises:
+        CorruptArtifactError: as :func:`check_seal`, or the bytes are not one msgpack map.
+        UnsupportedArtifactError: the msgpack value is not a map."""
+    document, raw = _unpack(data, path)
+    check_seal(document, raw, path)
+    document.pop(CHECKSUMS_KEY)
+    return document
+
+
 def _msgpack_problem(exc: Exception) -> str:
     """What a msgpack error says, in words: some carry no message at all."""
     if isinstance(exc, msgpack.FormatError):
@@ -232,6 +247,21 @@ def _check_checksums(document: dict, raw: dict, path: Path | None, unchecked_ok:
                 f"`python -m tools.tree upgrade {path if path is not None else 'FILE'}` (replays "
                 "the tree and checks every header figure first), or solve it again")
         return
+    check_seal(document, raw, path)
+
+
+def check_seal(document: dict, raw: dict, path: Path | None) -> None:
+    """Every value's stored bytes (``raw``, from the file) against the ``checksums`` record,
+    the last key of a sealed map (:func:`policy_tree.artifact.seal`): the same check for every
+    sealed artifact format (decision trees, opener-table shards).
+
+    Raises:
+        CorruptArtifactError: the record is missing, not last, not a map of str to hex, lists
+            other keys or another order than the file, or a value does not hash to its entry
+            (the message names the key)."""
+    if CHECKSUMS_KEY not in document:
+        raise CorruptArtifactError(path, f"the {CHECKSUMS_KEY!r} record is missing: the file is "
+                                   "corrupted")
     record = document[CHECKSUMS_KEY]
     keys = [key for key in document if key != CHECKSUMS_KEY]
     if next(reversed(document)) != CHECKSUMS_KEY:

@@ -390,6 +390,7 @@ seed = whole(0, SEED_MAX, what="a seed")
 jobs = whole(-4096, 4096, what="a number of worker processes (not 0)")
 positive_count = whole(1, 10**9)
 positive_seconds = number(0, SECONDS_MAX, lo_open=True, unit="seconds")
+positive_hours = number(0, SECONDS_MAX / 3600, lo_open=True, unit="hours")
 seconds = number(0, SECONDS_MAX, unit="seconds")
 guess_limit = whole(1, 50, what="a number of guesses")
 

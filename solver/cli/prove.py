@@ -42,6 +42,18 @@ guesses?) until an opener guarantees K; every opener then failed K - 1, so K is 
 worst case over all openers (docs/algorithms.md §9.5). Legacy lists on 2 cores: about 5
 minutes in normal mode.
 
+With --all (the total objective) it builds the opener table instead: every opener's exact
+total, or "unwinnable", and for each of its feedbacks the exact value and first optimal guess
+of the state it leaves (the second guesses), in artifacts/tables/<list>-<mode>-total.csv and
+shards of 512 openers (artifacts/tables/<list>-<mode>-total/shard-NNN.msgpack), the best
+openers first (docs/algorithms.md §9.7). It takes CPU-hours: every finished opener is
+journaled and every finished shard written, so stop it at any time (Ctrl-C, SIGKILL,
+--hours H) and rerun the same command to go on; shards on disk are checked and kept, never
+recomputed (--shards 0-3 builds only those). Progress shows the openers done of the table,
+openers per hour and the time left; CPU seconds per opener go to <name>.seconds.csv.
+--all --openers W1,W2 recomputes those rows (nothing written) and compares them with the
+table's shards: exit status 1 if any differs. Normal and hard mode.
+
 With --objective worst --all every opener gets its exact least worst case: the levels go on
 past the best one, each deciding every opener that has not yet won, up to --guess-limit; the
 CSV then holds no lower_bound row (value inf: the opener cannot win every game within the
@@ -65,9 +77,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rank", type=_cli.positive_count, default=1,
                         help="solve the K best openers exactly (default 1: the best)")
     parser.add_argument("--all", dest="all_openers", action="store_true",
-                        help="with --objective worst: every opener's exact least worst case "
-                             "(5, 6, ... or inf: cannot win every game within --guess-limit), "
-                             "not only the best one's; the CSV then has no lower_bound rows")
+                        help="every opener exactly: with the total objective the opener table "
+                             "(artifacts/tables/, resumable, see above); with --objective worst "
+                             "every opener's exact least worst case (5, 6, ... or inf: cannot "
+                             "win every game within --guess-limit); no lower_bound rows")
+    parser.add_argument("--shards", default=None, metavar="LIST",
+                        help="with --all (total): build only these shards of the table, e.g. "
+                             "'0-3,7' (default: every shard not on disk yet)")
+    parser.add_argument("--hours", type=_cli.positive_hours, default=None, metavar="H",
+                        help="with --all (total): start no new opener after H hours (the "
+                             "finished ones are kept; rerun to go on)")
+    parser.add_argument("--tables-dir", default=None, metavar="DIR",
+                        help="with --all (total): where the table's CSV and shards go "
+                             "(default: artifacts/tables)")
     parser.add_argument("--openers", default=None,
                         help="comma-separated openers: consider only these")
     parser.add_argument("--fixed-start", dest="fixed_start", type=_cli.positive_count, default=None,
@@ -118,6 +140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = Game(word_list, args.guess_limit, mode=args.mode, objective=args.objective)
     if args.fixed_start is not None:
         return _fixed_start(args, game)
+    if args.all_openers and game.objective is Objective.TOTAL:
+        return _table(args, game)
+    if args.shards is not None or args.hours is not None or args.tables_dir is not None:
+        raise InputError("--shards, --hours and --tables-dir are for --all with the total objective")
     if args.top is not None and args.tree:
         raise InputError("--tree marks the tree as proven, which --top is not: solve the tree "
                          "with python -m tools.solve --opener W")
@@ -232,6 +258,137 @@ def _report_every_opener(result, path, timings, tree_path) -> None:
     console.print(f"{levels}; {result.reused} decisions from the journal; "
                   f"{result.seconds:.1f} s in all; CSV {path} (timings: {timings})"
                   + (f"; tree {tree_path}" if tree_path else ""), soft_wrap=True, highlight=False)
+
+
+def parse_shards(text: str) -> list[int]:
+    """``--shards``: comma-separated shard numbers and ranges (``0-3,7``), as a sorted list.
+
+    Raises:
+        InputError: anything else (the message quotes the part)."""
+    from solver.game.errors import InputError
+
+    shards = set()
+    for part in (p.strip() for p in text.split(",")):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise InputError(f"--shards: {part!r} is not a shard number or a range like 0-3")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise InputError(f"--shards: the range {part!r} runs backwards")
+        shards.update(range(first, last + 1))
+    return sorted(shards)
+
+
+def _table(args, game) -> int:
+    """``--all`` with the total objective: build or resume the opener table, or (with
+    ``--openers``) recompute some rows and compare them with the table's shards."""
+    import time
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from policy_tree.opener_table import TableStatus
+    from solver.exact.proofs.table import TABLES_DIR, build_table
+    from solver.game.errors import InputError
+
+    if args.rank != 1 or args.top is not None or args.tree or args.out is not None:
+        raise InputError("--all builds the whole table: --rank, --top, --tree and --out do not "
+                         "apply (--tables-dir sets where it goes)")
+    directory = args.tables_dir or TABLES_DIR
+    if args.openers:
+        return _table_check(args, game, directory)
+    shards = parse_shards(args.shards) if args.shards is not None else None
+    deadline = None if args.hours is None else time.monotonic() + args.hours * 3600
+    console = Console(stderr=True)
+    with _progress_bar(console) as bar:
+        task = bar.add_task("", total=None, phase="openers")
+
+        def progress(info):
+            eta = "" if info["eta"] is None else f", about {_duration(info['eta'])} left"
+            bar.update(task, completed=info["done"], total=info["total"],
+                       description=f"{info['per_hour']:.0f} openers/h{eta}, shard "
+                                   f"{info['shard']}")
+
+        result = build_table(game, jobs=args.jobs, memory_gb=args.memory_gb,
+                             resume=not args.no_resume, progress=progress, backend=args.backend,
+                             scheduler=args.scheduler, directory=directory, shards=shards,
+                             deadline=deadline)
+    counts = {status: sum(1 for row in result.rows if row.status is status) for status in TableStatus}
+    exact = [row for row in result.rows if row.status is TableStatus.EXACT]
+    out = Console()
+    table = Table(title=f"opener table {result.name}: {counts[TableStatus.EXACT]} exact, "
+                        f"{counts[TableStatus.UNWINNABLE]} unwinnable, "
+                        f"{counts[TableStatus.PENDING]} pending")
+    for column in ("rank", "opener", "value", "average"):
+        table.add_column(column, justify="left" if column == "opener" else "right")
+    n_answers = game.word_list.n_answers
+    for row in exact[:10]:
+        place = 1 + sum(1 for other in exact if other.value < row.value)
+        table.add_row(str(place), row.opener, str(row.value), f"{row.value / n_answers:.5f}")
+    out.print(table)
+    if result.finished and exact:
+        best = exact[0]
+        others = [row.value for row in exact if row.opener != best.opener]
+        out.print(f"every opener decided: the best is {best.opener}, {best.value}; every other "
+                  f"opener's value is at least {min(others) if others else 'inf'}"
+                  f" ({counts[TableStatus.UNWINNABLE]} cannot win every game within "
+                  f"{game.guess_limit})", soft_wrap=True, highlight=False)
+    elif exact:
+        out.print(f"the table is partial: ranks are among the {len(exact)} decided openers only",
+                  highlight=False)
+    cpu = sum(result.cpu_seconds.values())
+    mean = f", mean {cpu / result.computed:.2f} CPU-s per opener" if result.computed else ""
+    out.print(f"shards {result.complete}/{result.shards} on disk ({len(result.written)} written now); "
+              f"{result.computed} openers searched{mean}, {result.reused} from the journal; "
+              f"{result.seconds:.1f} s; CSV {result.csv}", soft_wrap=True, highlight=False)
+    return EXIT_OK
+
+
+def _table_check(args, game, directory) -> int:
+    """``--all --openers``: recompute the rows and compare them with the shards on disk."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from policy_tree.opener_table import OpenerTable
+    from solver.exact.bellman import INF
+    from solver.exact.proofs.table import recompute
+
+    openers = [w.strip().lower() for w in args.openers.split(",") if w.strip()]
+    computed = recompute(game, openers, jobs=args.jobs, memory_gb=args.memory_gb,
+                         backend=args.backend, scheduler=args.scheduler)
+    shipped = OpenerTable.open(game.word_list, game.mode.value, game.objective.value,
+                               directory=directory, missing_ok=True)
+    table = Table(title="recomputed openers against the table")
+    for column in ("opener", "value", "table", "second guesses", "agree"):
+        table.add_column(column, justify="left" if column in ("opener", "agree") else "right")
+    differ = 0
+    for word, entry in zip(openers, computed):
+        stored = None if shipped is None else shipped.entry(word)
+        value = "inf" if entry.value >= INF else str(entry.value)
+        if stored is None:
+            table.add_row(word, value, "—", str(len(entry.codes)), "not in the table")
+            continue
+        same = (stored.value == entry.value and list(stored.codes) == list(entry.codes)
+                and list(stored.values) == list(entry.values)
+                and list(stored.guesses) == list(entry.guesses))
+        differ += not same
+        table.add_row(word, value, "inf" if stored.value >= INF else str(stored.value),
+                      str(len(entry.codes)), "yes" if same else "NO")
+    Console().print(table)
+    if differ:
+        Console(stderr=True).print(f"{differ} of {len(openers)} openers differ from the table",
+                                   highlight=False)
+        return 1
+    return EXIT_OK
+
+
+def _duration(seconds: float) -> str:
+    """A time left, in words: ``3 h 20 min``, ``12 min``, ``40 s``."""
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60)} min"
+    if seconds >= 60:
+        return f"{int(seconds // 60)} min"
+    return f"{int(seconds)} s"
 
 
 def _progress_bar(console):

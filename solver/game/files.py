@@ -39,6 +39,8 @@ INPUT_LIMITS = {
     "priors": 16 * MIB,           # --priors FILE: word,weight lines
     "journal": 1024 * MIB,        # a run's journal (the legacy proof's: about 1 MB)
     "openers table": 64 * MIB,    # an openers CSV (the legacy one: 200 kB)
+    "opener table": 16 * MIB,     # an opener table's CSV (artifacts/tables/, about 250 kB)
+    "opener table shard": 32 * MIB,  # one of its shards (a few hundred kB)
     "Q-table": 256 * MIB,         # a Q-learning artifact (the shipped ones: 200 kB)
     "artifact": 256 * MIB,        # a decision tree (policy_tree.reader.read_artifact_bytes)
     "grid": 1 * MIB,              # a shared grid (tools.analyse --grid)
