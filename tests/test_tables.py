@@ -418,3 +418,50 @@ def test_table_csv_round_trips():
     text = table_csv(rows)
     assert text.splitlines() == ["opener,status,value", "e,exact,9", "a,exact,10", "b,exact,10",
                                  "c,unwinnable,inf", "d,pending,"]
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_play_and_analysis_read_moves_one_and_two_from_the_table(tmp_path, monkeypatch, legacy,
+                                                                  mode):
+    """With a table shipped and no tree: the next guess after any first guess comes from the
+    table (exact, equal to the solver's answer for that history), and an analysis has exact
+    values for moves 1 and 2 within a tiny budget, equal to the unbudgeted solver's."""
+    import solver.game.files as files
+    from solver.evaluation.analysis import analyse_game
+    from solver.exact.advice import EXACT, Source
+    from solver.exact.bellman import solve_from
+    from solver.exact.service import SearchService
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
+    wl = random_sub_list(legacy, 8, 40, 80)
+    game = Game(wl, mode=mode)
+    built(tmp_path / "shipped", game)
+    monkeypatch.setattr(files, "shipped_artifacts_dir", lambda: tmp_path / "shipped")
+    service = SearchService(game, book=False, jobs=1)
+    P = service.table
+    rng = random.Random(3)
+    table = service.opener_table
+    assert table is not None
+    for opener in rng.sample(wl.guesses, 6):
+        codes = P[wl.guess_index(opener)]
+        for code in sorted(set(codes.tolist()) - {242}):
+            advice = service.advise([(opener, code)], top=0)
+            truth = solve_from(game, [(opener, code)], jobs=1)
+            assert (advice.status, advice.source) == (EXACT, Source.TABLE)
+            assert advice.value == truth.value
+            assert advice.next_guess == wl.guesses[int(truth.tree.node_guess[0])]
+    # an analysis within a small budget: moves 1 and 2 exact, as without a budget
+    for opener in rng.sample(wl.guesses, 3):
+        answer = rng.choice(wl.answers)
+        a = wl.answer_index(answer)
+        second = service.advise([(opener, int(P[wl.guess_index(opener), a]))], top=0).next_guess
+        words = [opener, second if second != opener else wl.guesses[0]]
+        if words[-1] != answer:
+            words.append(answer)
+        history = [(w, int(P[wl.guess_index(w), a])) for w in words]
+        quick = analyse_game(game, history, budget=0.2, service=service)
+        slow = analyse_game(game, history, service=SearchService(game, book=False, jobs=1))
+        for move_quick, move_slow in zip(quick.moves[:2], slow.moves[:2]):
+            assert move_quick.value_exact and move_quick.q_value is not None
+            assert (move_quick.value, move_quick.q_value) == (move_slow.value, move_slow.q_value)

@@ -463,7 +463,8 @@ def _value_first(service, steps, state, after, move: MoveAnalysis, progress, dea
     green = service.game.all_green
     d = move.guesses_left
     opener = service.opener_value(guess, deadline=deadline, progress=progress)
-    if service.book.solve or service.book.loaded():  # V* at the start: the proven tree (§9)
+    if service.book.solve or service.book.loaded() or service.table_root() is not None:
+        # V* at the start: the proven tree (§9), or a complete opener table (§9.7)
         budget = _seconds_to(deadline)
         root = service.advise([], top=0, budget=max(budget, 0.05) if budget is not None else None)
         move.value, move.value_exact = root.value, root.status == EXACT
@@ -553,22 +554,30 @@ def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadl
     d = move.guesses_left
     if len(state) <= FAST_ANYWAY:
         deadline = None
-    where = service.position(before, solve=deadline is None)
-    if where.tree is None:
-        if _value_within(service, before, state, d, guess, move, deadline):
-            if move.q_loses:  # gives up the sure finish: its finite value within the deadline
-                _gives_up_within(service, before, state, d, guess, move, deadline)
-            return
-        where = service.position(before)  # a lost game: solved with extra guesses (§15.2)
-    extra = where.extra  # the state's own extra guesses (§15.2), as the advice says
-    optimal = service.word_list.guesses[int(where.tree.node_guess[where.node])]
-    value = where.tree_value
+    # move 2 after an opener the table holds: V* and the optimal guess from its second guesses
+    # (docs/algorithms.md §9.7), with no search
+    known = service.table_class(*before[0], state) if t == 2 else None
+    where = None
+    if known is None:
+        where = service.position(before, solve=deadline is None)
+        if where.tree is None:
+            if _value_within(service, before, state, d, guess, move, deadline):
+                if move.q_loses:  # gives up the sure finish: its finite value within the deadline
+                    _gives_up_within(service, before, state, d, guess, move, deadline)
+                return
+            where = service.position(before)  # a lost game: solved with extra guesses (§15.2)
+        extra = where.extra  # the state's own extra guesses (§15.2), as the advice says
+        optimal = service.word_list.guesses[int(where.tree.node_guess[where.node])]
+        value = where.tree_value
+    else:
+        value, extra = known[0], 0
+        optimal = service.word_list.guesses[known[1]]
     move.value, move.value_exact, move.value_lower_bound = value, True, value
     move.optimal_guess = optimal
     move.extra_guesses = move.q_extra_guesses = extra
     if guess == optimal:
         q = value
-        child = where.tree.child(where.node, code) if code != green else -1
+        child = where.tree.child(where.node, code) if code != green and where is not None else -1
         if child >= 0 and extra == 0:  # the child's value within the limit is its own V*
             afters[t] = Bounds.exactly(service.tree_value(where.tree, child, after))
     elif deadline is not None and extra == 0:  # Q* of the move within the deadline

@@ -33,6 +33,8 @@ class Source(StrEnum):
 
     #: a decision tree the history followed (shipped, cached or solved)
     TREE = "tree"
+    #: the opener tables' second guesses (a state one guess leaves, docs/algorithms.md §9.7)
+    TABLE = "table"
     #: a state searched now (off every tree)
     SOLVER = "solver"
     #: the fast policy (the first guess of the candidate order at every node, §4.2)

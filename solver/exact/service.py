@@ -112,6 +112,7 @@ class SearchService:
                      OpeningBook(game, shipped=(), cache=False, solve=False))
         self.jobs = jobs
         self._subtrees: OrderedDict = OrderedDict()
+        self._opener_table = False  # not looked for yet (then the table, or None)
 
     @classmethod
     def for_tree(cls, tree, **options) -> SearchService:
@@ -376,6 +377,18 @@ class SearchService:
         tree = self.book.find(opener)
         if tree is None and self.book.unwinnable(opener) is not None:
             return unwinnable
+        entry = None if tree is not None or self.opener_table is None \
+            else self.opener_table.entry(opener)
+        if entry is not None:  # the opener table: Q* and every class, exactly (§9.7)
+            if entry.value >= INF:
+                return unwinnable
+            classes = {}
+            for code in np.unique(codes):
+                code = int(code)
+                if code != self.game.all_green:
+                    members = state[codes == code]
+                    classes[code] = Bounds.exactly(self.table_class(opener, code, members)[0])
+            return OpenerValue(opener, Bounds.exactly(entry.value), classes, None)
         if tree is None and deadline is None:
             try:
                 tree = self.book.tree(opener, progress=progress, jobs=self.jobs)
@@ -412,6 +425,52 @@ class SearchService:
         uppers = [b.upper for b in classes.values()]
         upper = None if None in uppers else self.q_from_classes(state, uppers)
         return OpenerValue(opener, Bounds(lower, upper), classes, tree)
+
+    @property
+    def opener_table(self):
+        """The shipped opener table of this game (:class:`policy_tree.opener_table.OpenerTable`,
+        docs/algorithms.md §9.7), or None: the tables cover the total objective in normal and
+        hard mode, the standard rule, no priors, the guess limit 6. Opened (its CSV read and
+        checked) at the first question that needs it."""
+        if self._opener_table is False:
+            from policy_tree.opener_table import TABLE_MODES, OpenerTable
+            from solver.game.spec import GUESS_LIMIT, FeedbackRule
+
+            game = self.game
+            covered = (game.objective is Objective.TOTAL and game.priors is None
+                       and game.feedback is FeedbackRule.STANDARD
+                       and game.guess_limit == GUESS_LIMIT and game.mode.value in TABLE_MODES)
+            self._opener_table = (OpenerTable.open(self.word_list, game.mode.value,
+                                                   missing_ok=True) if covered else None)
+        return self._opener_table
+
+    def table_class(self, opener: str, code: int, members: np.ndarray) -> tuple[int, int] | None:
+        """``(V*, first optimal guess index)`` of the state ``members`` that ``opener`` and its
+        feedback ``code`` leave (guess limit − 1 guesses left), from the opener table, or None
+        when the table does not hold the opener (or the state cannot be won in time). A state
+        of one or two answers is not stored: 1 and its answer, 3 and its first answer."""
+        table = self.opener_table
+        if table is None or table.entry(opener) is None:
+            return None
+        if len(members) <= 2:
+            return self.small_value(members, self.game.guess_limit - 1), int(
+                self.word_list.answer_guess_index[int(members[0])])
+        found = table.second_guess(opener, int(code))
+        if found is None or found[0] >= INF:
+            return None
+        return found
+
+    def table_root(self) -> tuple[int, str] | None:
+        """``(V*, the best opener)`` at the empty history from a complete opener table (every
+        opener decided: the least value over all of them, ties by word as the table lists
+        them), else None."""
+        from policy_tree.opener_table import TableStatus
+
+        table = self.opener_table
+        if table is None or any(row.status is TableStatus.PENDING for row in table.rows):
+            return None
+        best = table.rows[0]
+        return (best.value, best.opener) if best.status is TableStatus.EXACT else None
 
     def class_bound(self, state: np.ndarray) -> int:
         """A lower bound on ``V*`` of a state of two answers or more with no scan: ``2n − 1``
@@ -552,9 +611,19 @@ class SearchService:
                           seconds=time.perf_counter() - started, **common)
         if not steps:
             return self._root(steps, state, answers, top, deadline, started, common)
-        # the state itself: a tree's node when the book holds the opener's tree, else solved
-        # exactly now (no deadline) or searched within the deadline (_anytime)
+        # the state itself: a tree's node when the book holds the opener's tree, else the
+        # opener table's second guess, else solved exactly now (no deadline) or searched within
+        # the deadline (_anytime)
         where = self.position(steps, solve=False)
+        if where.tree is None and len(steps) == 1:
+            found = self.table_class(steps[0][0], steps[0][1], state)
+            if found is not None:
+                value, g = found
+                guess = self.word_list.guesses[g]
+                alternatives, complete = self._alternatives(where, guess, value, top, alt_deadline)
+                return Advice(name, steps, answers, guesses_left, EXACT, Source.TABLE, guess, value,
+                              value, alternatives, complete, None, time.perf_counter() - started,
+                              **common)
         if where.tree is None and deadline is None:
             from solver.exact.anytime import IN_PROCESS_MAX
 
@@ -612,6 +681,14 @@ class SearchService:
         name = self.word_list.name
         limit = self.game.guess_limit
         proven = self.book.proven()
+        from_table = self.table_root() if proven is None else None
+        if from_table is not None:  # a complete opener table: the best opener and V* (§9.7)
+            value, opener = from_table
+            alternatives = [Alternative(row.opener, row.value, True, row.opener in set(answers),
+                                        self.per_game(state))
+                            for row in self.opener_table.rows[:top]]
+            return Advice(name, steps, answers, limit, EXACT, Source.TABLE, opener, value, value,
+                          alternatives, True, None, time.perf_counter() - started, **common)
         if proven is not None and top == 0:
             value = self.tree_value(proven.tree, 0, state)
             return Advice(name, steps, answers, limit, EXACT, Source.TREE, proven.opener, value, value,

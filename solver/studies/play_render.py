@@ -60,7 +60,8 @@ def advice_text(advice: Advice) -> str:
                      " past the limit, as if the game "
                      "went on")
     if advice.status == EXACT:
-        lines.append(f"next guess: {advice.next_guess} (exact, from the {advice.source}): "
+        where = {"table": "opener table"}.get(advice.source, advice.source)
+        lines.append(f"next guess: {advice.next_guess} (exact, from the {where}): "
                      f"{_worth(advice, advice.value)}")
     else:
         worth = (_worth(advice, advice.value) if advice.value is not None else

@@ -426,7 +426,7 @@ function showAdvice(a) {
     status = a.answers_remaining === 1 ? "Not won in six guesses: this was the answer."
       : `Not won in six guesses: ${plural(a.answers_remaining, "answer was", "answers were")} still possible.`;
   } else if (a.status === "exact") {
-    status = `Exact (${a.source === "tree" ? "decision tree" : "solved now"}) · ${game}`;
+    status = `Exact (${{tree: "decision tree", table: "opener table"}[a.source] || "solved now"}) · ${game}`;
     value = `V* = ${fmt(a.expected_guesses, 4)}: guesses to go, this one included.`;
     if (a.extra_guesses) value += ` Not every answer can be won in time: counted as if the game went on (+${a.extra_guesses}).`;
   } else {
