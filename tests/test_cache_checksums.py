@@ -5,7 +5,8 @@ never served, and the answers stay exact.
 The kinds: the feedback tables (``feedback-*.npy``, the yellow rule's ``feedback-yellow-*.npy``,
 the belief setting's ``feedback-guesses-*.npy``: checksums per row and per column,
 solver/game/checked_table.py), the opening book's trees (``book/<fingerprint>/*.msgpack``:
-their own sha256s, policy_tree/reader.py). Journals carry a crc32 per record
+their own sha256s, policy_tree/reader.py) and its notes that an opener cannot win
+(``*.unwinnable``: sealed, solver/game/files.py). Journals carry a crc32 per record
 (tests/test_journal.py)."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 import pytest
 from conftest import numpy_sub_list
 
-from solver.exact.bellman import solve_from, solve_state
+from solver.exact.bellman import UnwinnableError, solve_from, solve_state
 from solver.exact.book import OpeningBook, cache_directory
 from solver.game.feedback import (TableParts, cached_feedback_table, code_to_text, feedback_rows,
                                   feedback_table, table_cache_path)
@@ -227,6 +228,29 @@ def test_a_damaged_cached_tree_is_solved_again(cache):
         again = OpeningBook(game).tree(opener, jobs=1)
         assert (again.total, again.tree_sha256) == (tree.total, tree.tree_sha256)
         assert path.read_bytes() == intact
+
+
+@pytest.mark.kernels
+def test_a_damaged_unwinnable_note_is_not_served(cache):
+    """The cached note that an opener cannot win (``.unwinnable``) with a letter flipped (its
+    size kept, still text) is not read: the opener is solved again, the reason is the true
+    one, and the note is rewritten."""
+    word_list, _ = numpy_sub_list(11, 30, 60, use_cache=False)
+    game = Game(word_list, guess_limit=2)
+    opener = word_list.guesses[1]
+    with pytest.raises(UnwinnableError) as first:
+        OpeningBook(game).tree(opener, jobs=1)
+    reason = str(first.value)
+    path = cache_directory() / (OpeningBook(game).file_name(opener) + ".unwinnable")
+    intact = path.read_bytes()
+    assert OpeningBook(game).unwinnable(opener) == reason
+    at = intact.index(b"2")  # the guess limit in the reason: "... within 2 guesses"
+    path.write_bytes(intact[:at] + b"9" + intact[at + 1:])
+    assert OpeningBook(game).unwinnable(opener) is None
+    with pytest.raises(UnwinnableError) as again:
+        OpeningBook(game).tree(opener, jobs=1)
+    assert str(again.value) == reason
+    assert path.read_bytes() == intact
 
 
 # -- issue 58's own case, with the legacy lists, through the play path --------------------------
