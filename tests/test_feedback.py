@@ -15,6 +15,7 @@ from solver.game.feedback import (
     parse_feedback, table_cache_path, words_to_letters, yellow_lookup,
 )
 from solver.game._feedback_kernel import feedback_table_kernel
+from solver.game.checked_table import write_table
 from solver.game.wordlists import from_words, load_word_list
 
 
@@ -223,8 +224,8 @@ def test_rows_and_columns_of_the_legacy_lists_are_the_tables(legacy_table, tmp_p
     table = yellow_lookup(5)[standard] if rule == "yellow" else standard
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     if cache != "empty":
-        np.save(table_cache_path(word_list, rule if cache == "this rule's table" else "standard"),
-                table if cache == "this rule's table" else standard)
+        write_table(table_cache_path(word_list, rule if cache == "this rule's table" else "standard"),
+                    table if cache == "this rule's table" else standard)
         monkeypatch.setattr(feedback_module, "feedback_code", _fail)
         monkeypatch.setattr(_feedback_kernel, "feedback_part_kernel", _fail)
     parts = TableParts(word_list, rule)

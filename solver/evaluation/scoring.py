@@ -45,7 +45,7 @@ from enum import StrEnum
 import numpy as np
 
 from solver.game.checks import worker_count
-from solver.game.feedback import table_cache_path
+from solver.game.feedback import cached_feedback_table, table_cache_path
 from solver.game.environments import Episode, HardEpisode
 from solver.game.protocol import Belief, decision_rng, decision_seed
 from solver.policies.base import Policy
@@ -453,7 +453,8 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
     else:
         path = table_cache_path(word_list)
         payload, table_path = policy, None
-        if path.exists():
+        # the workers load the cached file unchecked, so it is checked here, whole, first
+        if cached_feedback_table(word_list) is not None:
             payload = copy.copy(policy)
             payload.table = None
             table_path = str(path)

@@ -17,9 +17,13 @@ guess limit, priors), in this order:
    class, in parallel, journaled) and written to the cache. A deadline stops the solve;
    the root classes it finished stay in the solve's journal and the next call resumes.
 
-Every file found is validated on open (:func:`policy_tree.load`) and must be of this game
-(lists' identity, mode, objective, feedback rule, guess limit, priors); a damaged cached tree
-is solved again and replaced, a damaged shipped one raises :class:`policy_tree.ArtifactError`.
+Every file found is validated on open (:func:`policy_tree.load`: its sha256s, its shape) and
+must be of this game (lists' identity, mode, objective, feedback rule, guess limit, priors); a
+damaged cached tree is solved again and replaced, a damaged shipped one raises
+:class:`policy_tree.ArtifactError`. The note that an opener has no tree winning every game
+(``<tree file>.unwinnable``, :meth:`OpeningBook.unwinnable`) is sealed with its checksum in
+the cache (:func:`solver.game.files.seal`); a cached note that does not check is ignored, so
+the opener is solved again and the note rewritten.
 """
 
 from __future__ import annotations
@@ -174,19 +178,28 @@ class OpeningBook:
 
     def unwinnable(self, opener: str) -> str | None:
         """Why no tree of this opener wins every game within the limit, when that is known
-        (a solve found it: ``<tree file>.unwinnable`` shipped or cached), else None."""
+        (a solve found it: ``<tree file>.unwinnable`` shipped, or cached and sealed with its
+        checksum: :meth:`_solve`), else None. A note that cannot be read, or a cached one
+        whose seal does not check, is skipped."""
         if opener in self._unwinnable:
             return self._unwinnable[opener]
         name = self.file_name(opener) + ".unwinnable"
-        directories = self.shipped + ((cache_directory(),) if self.cache else ())
-        for directory in directories:
+        directories = [(directory, False) for directory in self.shipped]
+        if self.cache:
+            directories.append((cache_directory(), True))
+        for directory, sealed in directories:
             path = directory / name
             if path.is_file():
                 from solver.game.errors import InputError
-                from solver.game.files import read_input_file
+                from solver.game.files import read_input_file, unseal
 
                 try:  # a one-line note: a regular file of at most 64 kB, or it is skipped
                     note = read_input_file(path, "note", limit=1 << 16)
+                    if sealed:
+                        found = unseal(note)
+                        if found is None or found[0] != 0:
+                            continue  # damaged: solved again, and the note rewritten
+                        note = found[1]
                     self._unwinnable[opener] = note.decode("utf-8").strip()
                 except (InputError, UnicodeDecodeError):
                     continue
@@ -232,7 +245,7 @@ class OpeningBook:
     def _solve(self, opener: str, progress, deadline, jobs):
         import policy_tree
         from solver.exact.bellman import artifact_bytes, solve
-        from solver.game.files import write_atomic
+        from solver.game.files import seal, write_atomic
 
         from solver.exact.bellman import UnwinnableError
         from solver.runs.journal import ForeignJournalError
@@ -254,7 +267,7 @@ class OpeningBook:
             if self.cache:
                 try:
                     write_atomic(cache_directory() / (self.file_name(opener) + ".unwinnable"),
-                                 str(exc).encode())
+                                 seal(str(exc).encode()))
                 except OSError:
                     pass
             raise

@@ -21,18 +21,25 @@ disk, for whole-tree solves and proofs; a question about one state needs only pa
 the rows of the history's guesses, the columns of the state's answers — which
 :class:`TableParts` (:func:`feedback_rows`, :func:`feedback_columns`) reads from the cached
 table when there is one, else computes alone.
+
+The cached table (:func:`table_cache_path`, a ``.npy`` file; the yellow rule's in its own
+file) carries a crc32 of every row and of every column (:mod:`solver.game.checked_table`),
+and every read checks what it reads: the whole table all its rows (about 15 ms for the
+legacy lists), a part only its rows or columns, so a question stays as fast as before. A
+file that fails a check, has no checksums (one cached before they existed) or is not the
+table it should be is never used: it is computed again and replaced, atomically.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 from pathlib import Path
 
 import numpy as np
 
-from solver.game.errors import FeedbackError, short_repr
-from solver.game.files import cache_dir, usable_cache_dir, write_atomic  # cache_dir: re-exported
+from solver.game.checked_table import CheckedTable, DamagedTableError, load_checked, write_table
+from solver.game.errors import CacheError, FeedbackError, short_repr
+from solver.game.files import cache_dir, usable_cache_dir  # cache_dir: re-exported
 from solver.game.spec import FEEDBACK_RULES, FeedbackRule, all_green, code_dtype, n_patterns
 
 #: Wordle's (five letters) all-green code and pattern count; other lengths: solver.game.spec.
@@ -179,7 +186,8 @@ def table_cache_path(word_list, feedback: str = "standard") -> Path:
     """Where :func:`feedback_table` caches the table of ``word_list`` under the rule
     ``feedback``: a ``.npy`` file in :func:`solver.game.files.cache_dir` keyed by the sha256 of
     both lists and by the rule (the standard table's key is unchanged by the rule's name, so a
-    yellow table never shares a file with a standard one)."""
+    yellow table never shares a file with a standard one), with the checksums of its rows and
+    columns after the array (:mod:`solver.game.checked_table`)."""
     check_feedback_rule(feedback)
     rule = "" if feedback == FeedbackRule.STANDARD else f"{feedback}:"
     key = hashlib.sha256(
@@ -188,25 +196,27 @@ def table_cache_path(word_list, feedback: str = "standard") -> Path:
     return cache_dir() / f"feedback-{rule.rstrip(':') + '-' if rule else ''}{key}.npy"
 
 
+def open_cached_table(word_list, feedback: str = "standard") -> CheckedTable | None:
+    """The table :func:`feedback_table` cached for ``word_list`` under the rule ``feedback``,
+    memory-mapped copy-on-write, as a :class:`~solver.game.checked_table.CheckedTable` whose
+    reads check the rows or columns they read; None when the cache has no such file or it is
+    not an intact table file of these lists (unreadable, no checksums, wrong shape or dtype).
+    Raises FeedbackError for an unknown rule."""
+    # mapped copy-on-write, not read: a small state touches a few of its 30 MB, and the pages
+    # read are shared with other processes (an ordinary writable ndarray)
+    return CheckedTable.open(table_cache_path(word_list, feedback),
+                             (word_list.n_guesses, word_list.n_answers),
+                             code_dtype(word_list.word_length))
+
+
 def cached_feedback_table(word_list, feedback: str = "standard") -> np.ndarray | None:
     """The table :func:`feedback_table` cached for ``word_list`` under the rule ``feedback``,
-    memory-mapped copy-on-write (shape (n_guesses, n_answers), dtype
-    :func:`~solver.game.spec.code_dtype`: an ordinary writable ndarray), or None when the cache
-    has no such file or it is damaged (wrong shape or dtype, unreadable). Raises FeedbackError
-    for an unknown rule."""
-    path = table_cache_path(word_list, feedback)
-    if not path.exists():
-        return None
-    try:
-        # mapped copy-on-write, not read: a small state touches a few of its 30 MB, and the
-        # pages read are shared with other processes (an ordinary writable ndarray)
-        table = np.load(path, allow_pickle=False, mmap_mode="c").view(np.ndarray)
-    except (OSError, ValueError):
-        return None  # a damaged cache file: recomputed (and replaced by feedback_table)
-    if (table.shape == (word_list.n_guesses, word_list.n_answers)
-            and table.dtype == code_dtype(word_list.word_length)):
-        return table
-    return None
+    every row checked against its checksum, memory-mapped copy-on-write (shape (n_guesses,
+    n_answers), dtype :func:`~solver.game.spec.code_dtype`: an ordinary writable ndarray), or
+    None when the cache has no such file or it is damaged (:func:`open_cached_table`, or a row
+    that does not match its checksum). Raises FeedbackError for an unknown rule."""
+    return load_checked(table_cache_path(word_list, feedback),
+                        (word_list.n_guesses, word_list.n_answers), code_dtype(word_list.word_length))
 
 
 def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard") -> np.ndarray:
@@ -215,7 +225,9 @@ def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard"
 
     ``table[g, a]`` is the feedback code of guess ``g`` against answer ``a`` (indices into the
     sorted lists). Cached on disk keyed by the sha256 of both lists, so a second call loads it
-    (about 30 MB for the legacy lists) instead of recomputing; the write is atomic.
+    (about 30 MB for the legacy lists) instead of recomputing; the write is atomic, and a
+    cached table is used only when every row matches its checksum (else computed again and
+    replaced: :func:`cached_feedback_table`).
     ``feedback="yellow"``: the Yellow Wordle table, the standard one mapped by
     :func:`yellow_lookup`, cached in its own file (:func:`table_cache_path`). The whole table
     is for whole-tree solves and proofs; a question about one state reads parts of it
@@ -243,9 +255,7 @@ def feedback_table(word_list, use_cache: bool = True, feedback: str = "standard"
         feedback_table_kernel(words_to_letters(word_list.guesses),
                               words_to_letters(word_list.answers), table)
     if use_cache:
-        buffer = io.BytesIO()
-        np.save(buffer, table, allow_pickle=False)
-        write_atomic(table_cache_path(word_list, feedback), buffer.getvalue())
+        write_table(table_cache_path(word_list, feedback), table)
     return table
 
 
@@ -265,13 +275,19 @@ class TableParts:
     history's guesses and of the tree's guesses against the answers that reach them
     (:meth:`codes`), a search of the state its columns (:meth:`columns`). Each part is cut
     from the whole table when there is one — given, built by :meth:`whole`, or cached on disk
-    (:func:`cached_feedback_table`, memory-mapped; looked for again on each read until found,
-    so a table another process caches is then used) — and else computed alone, nothing
-    written: by :func:`feedback_code` when it has at most :data:`PLAIN_MOST` codes (no numba
-    to load), else by :func:`solver.game._feedback_kernel.feedback_part_kernel` (one thread:
-    no thread pool to start). A block of more than :data:`WHOLE_SHARE` of the table is read
-    from the whole table, built then by :func:`feedback_table` (and cached). Whole or in
-    parts, the codes are the same.
+    (:func:`open_cached_table`, memory-mapped; looked for again on each read until found, so a
+    table another process caches is then used) — and else computed alone, nothing written: by
+    :func:`feedback_code` when it has at most :data:`PLAIN_MOST` codes (no numba to load),
+    else by :func:`solver.game._feedback_kernel.feedback_part_kernel` (one thread: no thread
+    pool to start). A block of more than :data:`WHOLE_SHARE` of the table is read from the
+    whole table, built then by :func:`feedback_table` (and cached). Whole or in parts, the
+    codes are the same.
+
+    A read of the cached table checks the rows or columns it reads against their checksums
+    (:class:`~solver.game.checked_table.CheckedTable`). A cached file that fails, or is there
+    but not an intact table file, is never read from: the whole table is built again and
+    replaces it (:func:`feedback_table`; where the cache cannot be written, it is built for
+    this object alone), and the part is cut from that.
 
     Args:
         word_list: the :class:`~solver.game.wordlists.WordList`.
@@ -286,17 +302,23 @@ class TableParts:
         self.word_list = word_list
         self.feedback = check_feedback_rule(feedback)
         self._path = table_cache_path(word_list, feedback)
-        self._whole = table
+        # the whole table (given or built: trusted) or the cached one (its reads checked)
+        self._table: CheckedTable | None = None if table is None else CheckedTable.trusted(table)
         self._letters: tuple[np.ndarray, np.ndarray] | None = None
         # a yellow part is the standard part mapped (as the whole yellow table is)
         self._standard = TableParts(word_list) if feedback == FeedbackRule.YELLOW else None
 
     def whole(self) -> np.ndarray:
-        """The whole table, shape (n_guesses, n_answers): :func:`feedback_table` (cached, or
-        built in parallel and cached; CacheError when it cannot be), kept."""
-        if self._whole is None:
-            self._whole = feedback_table(self.word_list, feedback=self.feedback)
-        return self._whole
+        """The whole table, shape (n_guesses, n_answers): the one given, or
+        :func:`feedback_table` (cached and checked, or built in parallel and cached; CacheError
+        when it cannot be), kept."""
+        if self._table is not None:
+            try:
+                return self._table.whole()
+            except DamagedTableError:
+                pass  # feedback_table builds it again and replaces the file
+        self._table = CheckedTable.trusted(feedback_table(self.word_list, feedback=self.feedback))
+        return self._table.array
 
     def rows(self, guesses) -> np.ndarray:
         """The rows of ``guesses`` (guess indices, shape (k,)): C-contiguous array of shape
@@ -318,9 +340,9 @@ class TableParts:
         guesses, answers = np.broadcast_arrays(
             self._indices(guesses, self.word_list.n_guesses, "guess"),
             self._indices(answers, self.word_list.n_answers, "answer"))
-        table = self._table()
-        if table is not None:
-            return table[guesses, answers]
+        codes = self._read(lambda table: table.codes(guesses, answers))
+        if codes is not None:
+            return codes
         if self._standard is not None:
             return yellow_lookup(self.word_list.word_length)[self._standard.codes(guesses, answers)]
         if guesses.size <= PLAIN_MOST:
@@ -339,11 +361,35 @@ class TableParts:
             raise IndexError(f"{kind} index {bad} is not in 0..{size - 1}")
         return indices
 
-    def _table(self) -> np.ndarray | None:
-        """The whole table if this object has it or the cache holds it, else None."""
-        if self._whole is None and self._path.exists():
-            self._whole = cached_feedback_table(self.word_list, self.feedback)
-        return self._whole
+    def _cached(self) -> CheckedTable | None:
+        """The whole table if this object has it, else the cached one if the cache holds it
+        (a file there that is not an intact table file is built again: :meth:`_rebuilt`),
+        else None."""
+        if self._table is None and self._path.exists():
+            self._table = open_cached_table(self.word_list, self.feedback) or self._rebuilt()
+        return self._table
+
+    def _read(self, read):
+        """``read(table)`` of the table :meth:`_cached` gives, or None when there is none; a
+        part that does not match its checksum is read from the table built again instead."""
+        table = self._cached()
+        if table is None:
+            return None
+        try:
+            return read(table)
+        except DamagedTableError:
+            return read(self._rebuilt())
+
+    def _rebuilt(self) -> CheckedTable:
+        """The cached file is damaged: the whole table built again, which replaces it
+        (:func:`feedback_table`); where the cache cannot take it, built for this object alone.
+        Kept, and returned."""
+        try:
+            table = feedback_table(self.word_list, feedback=self.feedback)
+        except (CacheError, OSError):
+            table = feedback_table(self.word_list, use_cache=False, feedback=self.feedback)
+        self._table = CheckedTable.trusted(table)
+        return self._table
 
     def _plain(self, guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
         """:func:`feedback_code` of each (guess, answer) pair of two index arrays of one shape."""
@@ -357,13 +403,19 @@ class TableParts:
         word_list = self.word_list
         n_rows = word_list.n_guesses if guesses is None else len(guesses)
         n_columns = word_list.n_answers if answers is None else len(answers)
-        table = self._table()
-        if table is None and n_rows * n_columns > WHOLE_SHARE * word_list.n_guesses * word_list.n_answers:
-            table = self.whole()
-        if table is not None:
-            if guesses is not None:
-                table = table[guesses]
-            return np.ascontiguousarray(table if answers is None else table[:, answers])
+
+        def read(table: CheckedTable) -> np.ndarray:
+            if guesses is None:
+                return np.ascontiguousarray(table.whole()) if answers is None else table.columns(answers)
+            block = table.rows(guesses)
+            return block if answers is None else np.ascontiguousarray(block[:, answers])
+
+        block = self._read(read)
+        if block is None and n_rows * n_columns > WHOLE_SHARE * word_list.n_guesses * word_list.n_answers:
+            self.whole()
+            block = self._read(read)
+        if block is not None:
+            return block
         if self._standard is not None:
             return yellow_lookup(word_list.word_length)[self._standard._block(guesses, answers)]
         guesses = np.arange(n_rows) if guesses is None else guesses

@@ -18,6 +18,14 @@ and :func:`prepare_output_dir` create missing directories or refuse the path
 (:class:`~solver.game.errors.OutputError`), :func:`usable_cache_dir` does the same for the
 cache (:class:`~solver.game.errors.CacheError`).
 
+Nothing read back from the user cache is trusted unchecked: a cache file ends in a *seal*
+(:func:`seal`: the length and zlib.crc32 of the bytes it covers), checked by :func:`unseal`
+or, reading only a file's end, :func:`read_sealed_tail` before those bytes are used; a file
+whose seal does not check is treated as absent (computed again and replaced). The feedback
+tables seal per-row and per-column checksums, so a question reads and checks only its part
+(:mod:`solver.game.checked_table`); decision trees carry their own sha256s
+(:mod:`policy_tree.reader`), journals a crc32 per record (:mod:`solver.runs.journal`).
+
 Plain Python, no numba: the lookup tools import it.
 """
 
@@ -26,7 +34,9 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+import struct
 import sys
+import zlib
 from pathlib import Path
 
 from solver.game.errors import CacheError, InputError, OutputError
@@ -204,6 +214,60 @@ def usable_cache_dir() -> Path:
                if os.environ.get(CACHE_ENV) else f"set {CACHE_ENV} to a writable directory")
         raise CacheError(f"{where} cannot be used as the cache ({problem}); {fix}")
     return directory
+
+
+#: The footer :func:`seal` puts after the bytes it covers: a magic, their length (uint64) and
+#: their zlib.crc32 (uint32), little-endian (20 bytes).
+SEAL = struct.Struct("<8sQI")
+SEAL_MAGIC = b"EWSEAL01"
+
+
+def seal(payload: bytes) -> bytes:
+    """``payload`` followed by its seal (:data:`SEAL`): how a file of the user cache carries
+    its checksum, which :func:`unseal` or :func:`read_sealed_tail` checks before the bytes are
+    used. A crc32 is for damage at rest (a flipped bit, a zeroed block), not for tampering."""
+    return bytes(payload) + SEAL.pack(SEAL_MAGIC, len(payload), zlib.crc32(payload))
+
+
+def unseal(data: bytes) -> tuple[int, bytes] | None:
+    """The payload sealed at the end of ``data`` by :func:`seal`: ``(start, payload)``, where
+    ``start`` is its offset in ``data`` (0 when the seal covers all of it; the bytes before
+    ``start`` are not covered). None when ``data`` does not end in a seal that checks (no
+    magic, a length longer than ``data``, a crc32 that differs)."""
+    if len(data) < SEAL.size:
+        return None
+    magic, length, crc = SEAL.unpack_from(data, len(data) - SEAL.size)
+    start = len(data) - SEAL.size - length
+    if magic != SEAL_MAGIC or start < 0:
+        return None
+    payload = bytes(data[start:len(data) - SEAL.size])
+    return (start, payload) if zlib.crc32(payload) == crc else None
+
+
+def read_sealed_tail(path: str | Path, what: str, *, limit: int) -> tuple[int, bytes] | None:
+    """:func:`unseal` of the end of the file ``path``, reading only the seal and the bytes it
+    covers (what comes before them, a table whose parts carry their own checksums say, is not
+    read): ``(start, payload)`` with ``start`` the payload's offset in the file. None when the
+    file is missing, not a regular file or over ``limit`` bytes (a ``what``,
+    :func:`check_input_file`), cannot be read, or does not end in a seal that checks."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            size = check_input_file(path, what, limit=limit, info=os.fstat(file.fileno())).st_size
+            if size < SEAL.size:
+                return None
+            file.seek(size - SEAL.size)
+            length = SEAL.unpack(file.read(SEAL.size))[1]
+            if length > size - SEAL.size:
+                return None
+            file.seek(size - SEAL.size - length)
+            sealed = unseal(file.read(length + SEAL.size))
+        except (InputError, OSError, struct.error):
+            return None
+    return None if sealed is None else (size - SEAL.size - length, sealed[1])
 
 
 def prepare_output_file(path: str | Path, inputs=()) -> Path:
