@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install browser lint test test-fast test-jit-off solve tree book bench verify wordlists report screenshots clean
+.PHONY: install browser lint test test-fast test-jit-off solve tree book tables bench verify wordlists report screenshots clean
 
 install: $(STAMP)
 
@@ -31,6 +31,15 @@ tree: install
 book: install
 	for words in legacy nyt-2024; do for mode in normal hard; do \
 		$(PY) -m tools.book --words $$words --mode $$mode || exit 1; done; done
+
+# The opener tables (docs/algorithms.md §9.7): every opener's exact value and second guesses,
+# for both shipped lists and both modes, into artifacts/tables/ (CPU-hours each: run it in the
+# background). Resumable: shards on disk are read and checked, never recomputed, and finished
+# openers are journaled; with every shard on disk it only checks them and rewrites each CSV,
+# the same bytes. TABLES_OPTIONS passes options on (e.g. TABLES_OPTIONS='--hours 2').
+tables: install
+	for words in legacy nyt-2024; do for mode in normal hard; do \
+		$(PY) -m tools.prove --words $$words --mode $$mode --all $(TABLES_OPTIONS) || exit 1; done; done
 
 # The browser tests drive Debian's chromium (never a downloaded browser; the emoji font draws the
 # shared grid's squares): installed here when missing and we are root with apt-get, else a
@@ -83,6 +92,7 @@ test-jit-off: install
 bench: install
 	$(PY) -m benchmarks.bench
 	$(PY) -m benchmarks.bench_openers
+	$(PY) -m benchmarks.bench_tables
 	$(PY) -m benchmarks.bench_startup $(if $(SELBY_SOURCE),--selby-source $(SELBY_SOURCE))
 	$(PY) -m benchmarks.bench_assist
 	$(PY) -m benchmarks.bench_play $(if $(SELBY),--selby $(SELBY))

@@ -333,8 +333,6 @@ def test_an_unreachable_scheduler_is_an_input_error():
     wl = small_list(23)
     with pytest.raises(InputError, match="cannot reach the dask scheduler"):
         prove(Game(wl), jobs=1, backend="dask", scheduler="tcp://127.0.0.1:9")
-    with pytest.raises(InputError, match="--scheduler"):
-        prove(Game(wl), jobs=1, backend="dask")
     with pytest.raises(InputError, match="backend"):
         prove(Game(wl), jobs=1, backend="spark")
 

@@ -178,6 +178,21 @@ def test_a_table_is_the_same_bytes_whatever_the_workers_and_resumptions(tmp_path
     assert files(tmp_path / "three" / "tables") == reference
 
 
+@pytest.mark.kernels
+def test_a_table_built_on_a_dask_local_cluster_is_the_same(tmp_path, monkeypatch, legacy):
+    """--backend dask without a scheduler: a LocalCluster of two workers builds the same bytes
+    as one process."""
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
+    wl = random_sub_list(legacy, 9, 30, 50)
+    one = built(tmp_path / "one", Game(wl), resume=False)
+    dask = built(tmp_path / "dask", Game(wl), resume=False, backend="dask", jobs=2)
+    assert dask.computed == wl.n_guesses
+    for name in ("csv",):
+        assert dask.csv.read_bytes() == one.csv.read_bytes(), name
+    assert (shard_path(tmp_path / "dask" / "tables", dask.name, 0).read_bytes()
+            == shard_path(tmp_path / "one" / "tables", one.name, 0).read_bytes())
+
+
 def test_a_damaged_shard_is_refused_naming_the_file(tmp_path, monkeypatch, legacy):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache"))
     wl = random_sub_list(legacy, 6, 20, 40)

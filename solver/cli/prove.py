@@ -24,7 +24,8 @@ best first; the same for every run) and <same>.seconds.csv with each opener's se
 and with --tree the best opener's decision tree, marked as proven optimal. Finished work
 is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
 (--no-resume starts over). On a dask.distributed cluster: start `dask scheduler` and
-`dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS.
+`dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS
+(--backend dask alone starts a LocalCluster of --jobs workers on this machine).
 Legacy lists on 2 cores: 2 to 5 minutes with the tree (docs/benchmarks.md).
 
 With --fixed-start K (2 or 3) it proves the best K words to play blind, whatever the
@@ -101,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     _cli.add_jobs_option(parser)
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
                         help="loky: joblib processes on this machine (default); dask: the "
-                             "workers of a dask.distributed cluster (--scheduler)")
+                             "workers of a dask.distributed cluster (--scheduler, or a "
+                             "LocalCluster of --jobs workers without it)")
     parser.add_argument("--scheduler", default=None,
                         help="the dask scheduler's address, e.g. tcp://10.0.0.5:8786")
     parser.add_argument("--tree", action="store_true",

@@ -62,11 +62,13 @@ class Executor:
         workers: processes (≥ 1); with ``backend="dask"`` the cluster's threads are used
             instead (:attr:`workers` is set to their number).
         backend: ``"loky"`` or ``"dask"`` (for :meth:`map`; :meth:`as_finished` forks).
-        scheduler: the dask scheduler's address, needed with ``backend="dask"``.
+        scheduler: the dask scheduler's address with ``backend="dask"``; None starts a
+            ``distributed.LocalCluster`` of ``workers`` processes of one thread on this
+            machine, closed with the executor.
 
     Raises:
-        InputError: an unknown backend, dask without a scheduler, or a scheduler that cannot
-            be reached or has no workers.
+        InputError: an unknown backend, or a scheduler that cannot be reached or has no
+            workers.
     """
 
     def __init__(self, workers: int, backend: str = "loky", scheduler: str | None = None):
@@ -89,12 +91,15 @@ class Executor:
                 for order in ("generator", "generator_unordered"))
 
     def _dask(self, scheduler: str | None):
-        if not scheduler:
-            raise InputError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786, "
-                             "from `dask scheduler`)")
         from solver.game.errors import require_extra
 
         require_extra("distributed", "dask", "--backend dask")
+        if not scheduler:  # a cluster of this machine: one worker process per job, one thread each
+            from distributed import LocalCluster
+
+            scheduler = self._stack.enter_context(LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=True,
+                dashboard_address=None))
         try:
             from distributed import Client
             client = self._stack.enter_context(Client(scheduler, timeout="5s"))
