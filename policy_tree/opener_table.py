@@ -30,12 +30,17 @@ key                type  meaning
 ``shard``          int   this shard's number; ``shards`` int: how many the table has;
                          ``shard_size`` int: openers per shard (the last may hold fewer)
 ``solver_version`` str   the solver that computed it (provenance; values are exact either way)
-``openers``        bin   uint32[m]: the openers (guess indices), in the table's order
-``values``         bin   int64[m]: each opener's exact value, ``2**30`` when unwinnable
+``dtypes``         map   each array's numpy dtype (below), the smallest that holds its values
+``openers``        bin   uint16 (uint32 past 65,535 guesses) [m]: the openers (guess indices),
+                         in the table's order
+``values``         bin   uint32[m]: each opener's exact value, ``2**30`` when unwinnable
 ``class_start``    bin   uint32[m + 1]: opener i's classes are ``class_start[i]:class_start[i+1]``
-``class_code``     bin   uint16[k]: each class's feedback code, ascending within an opener
-``class_value``    bin   uint32[k]: its exact value with one guess fewer (``2**30``: unwinnable)
-``class_guess``    bin   uint32[k]: its first optimal guess (guess index; ``2**32 − 1`` if none)
+``class_code``     bin   uint8 (uint16 past 256 codes) [k]: each class's feedback code,
+                         ascending within an opener
+``class_value``    bin   uint16 or uint32 [k]: its exact value with one guess fewer, the
+                         dtype's largest value when unwinnable
+``class_guess``    bin   uint16 or uint32 [k]: its first optimal guess (guess index), the
+                         dtype's largest value when unwinnable
 =================  ====  ======================================================================
 
 All arrays little-endian. Reading checks the file's kind and size before a byte is read,
@@ -68,19 +73,21 @@ FORMAT_VERSION = 1
 SHARD_SIZE = 512
 #: Columns of a table's CSV.
 CSV_COLUMNS = ("opener", "status", "value")
-#: A class stores no guess (it cannot be won in time).
-NO_GUESS = 2**32 - 1
 #: Classes of fewer answers are not stored: their value and guess follow from their answers.
 STORED_MIN = 3
 #: The table kinds this module reads and writes.
 TABLE_MODES = ("normal", "hard")
 TABLE_OBJECTIVES = ("total",)
 
-_ARRAYS = (("openers", "<u4"), ("values", "<i8"), ("class_start", "<u4"), ("class_code", "<u2"),
-           ("class_value", "<u4"), ("class_guess", "<u4"))
+#: The arrays in file order, and the dtypes each may be stored in (the writer picks the
+#: smallest that holds the values; the ``dtypes`` map says which).
+_ARRAYS = (("openers", ("<u2", "<u4")), ("values", ("<u4",)), ("class_start", ("<u4",)),
+           ("class_code", ("<u1", "<u2")), ("class_value", ("<u2", "<u4")),
+           ("class_guess", ("<u2", "<u4")))
 _HEADER = (("format", str), ("format_version", int), ("word_list", str), ("answers_sha256", str),
            ("guesses_sha256", str), ("mode", str), ("objective", str), ("guess_limit", int),
-           ("shard", int), ("shards", int), ("shard_size", int), ("solver_version", str))
+           ("shard", int), ("shards", int), ("shard_size", int), ("solver_version", str),
+           ("dtypes", dict))
 
 
 class TableStatus(StrEnum):
@@ -138,6 +145,11 @@ def csv_path(directory: str | Path, name: str) -> Path:
 
 # -- shards ---------------------------------------------------------------------------------
 
+def _smallest(dtypes, largest: int) -> str:
+    """The first of ``dtypes`` (unsigned, smallest first) that holds ``largest``."""
+    return next(d for d in dtypes if largest <= np.iinfo(d).max)
+
+
 def encode_shard(*, word_list, mode: str, objective: str, guess_limit: int, shard: int,
                  shards: int, shard_size: int, solver_version: str,
                  entries: list[OpenerClasses]) -> bytes:
@@ -152,22 +164,31 @@ def encode_shard(*, word_list, mode: str, objective: str, guess_limit: int, shar
         parts = [np.asarray(getattr(entry, field), dtype=np.int64) for entry in entries]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
-    guesses = joined("guesses")
+    guesses, class_values = joined("guesses"), joined("values")
+    n_guesses = word_list.n_guesses
+    dtypes = {"openers": _smallest(("<u2", "<u4"), n_guesses - 1), "values": "<u4",
+              "class_start": "<u4",
+              "class_code": _smallest(("<u1", "<u2"), 3 ** word_list.word_length - 1),
+              "class_value": _smallest(("<u2", "<u4"), int(class_values[class_values < INF].max(initial=0)) + 1),
+              "class_guess": _smallest(("<u2", "<u4"), n_guesses)}
+    unwinnable = class_values >= INF
     arrays = {
         "openers": np.array([entry.opener for entry in entries], dtype=np.int64),
         "values": np.array([min(entry.value, INF) for entry in entries], dtype=np.int64),
         "class_start": starts,
         "class_code": joined("codes"),
-        "class_value": np.minimum(joined("values"), INF),
-        "class_guess": np.where(guesses < 0, NO_GUESS, guesses),
+        # the dtype's largest value marks an unwinnable class, in both arrays
+        "class_value": np.where(unwinnable, np.iinfo(dtypes["class_value"]).max, class_values),
+        "class_guess": np.where(unwinnable, np.iinfo(dtypes["class_guess"]).max, guesses),
     }
     document = {"format": FORMAT, "format_version": FORMAT_VERSION, "word_list": word_list.name,
                 "answers_sha256": word_list.answers_sha256,
                 "guesses_sha256": word_list.guesses_sha256, "mode": mode, "objective": objective,
                 "guess_limit": int(guess_limit), "shard": int(shard), "shards": int(shards),
-                "shard_size": int(shard_size), "solver_version": solver_version}
-    for key, dtype in _ARRAYS:
-        document[key] = np.ascontiguousarray(arrays[key], dtype=dtype).tobytes()
+                "shard_size": int(shard_size), "solver_version": solver_version,
+                "dtypes": dtypes}
+    for key, _ in _ARRAYS:
+        document[key] = np.ascontiguousarray(arrays[key], dtype=dtypes[key]).tobytes()
     return seal(document)
 
 
@@ -188,10 +209,8 @@ class Shard:
     def entry(self, i: int) -> OpenerClasses:
         """The ``i``-th opener's entry."""
         a, b = int(self.class_start[i]), int(self.class_start[i + 1])
-        guesses = self.class_guess[a:b].copy()
-        guesses[guesses == NO_GUESS] = -1
         return OpenerClasses(int(self.openers[i]), int(self.values[i]), self.class_code[a:b].copy(),
-                             self.class_value[a:b].copy(), guesses)
+                             self.class_value[a:b].copy(), self.class_guess[a:b].copy())
 
     def find(self, opener: int) -> OpenerClasses | None:
         """The entry of ``opener`` (a guess index), or None when this shard does not hold it."""
@@ -242,13 +261,26 @@ def decode_shard(data: bytes, path: Path | None = None, word_list=None) -> Shard
                                   or document["guesses_sha256"] != word_list.guesses_sha256):
         raise WordListMismatchError(path, f"the shard is of other lists than {word_list.name!r} "
                                           "(their sha256s differ)")
+    dtypes = document.get("dtypes")
+    if not isinstance(dtypes, dict):
+        raise CorruptArtifactError(path, "header field 'dtypes' is missing or not a map")
     arrays = {}
-    for key, dtype in _ARRAYS:
-        raw = document.get(key)
+    for key, allowed in _ARRAYS:
+        dtype, raw = dtypes.get(key), document.get(key)
+        if dtype not in allowed:
+            raise CorruptArtifactError(path, f"array {key!r} has dtype {dtype!r}, not one of "
+                                             f"{', '.join(allowed)}")
         if not isinstance(raw, bytes) or len(raw) % np.dtype(dtype).itemsize:
             raise CorruptArtifactError(path, f"array {key!r} is missing or of a size no {dtype} "
                                              "array has")
         arrays[key] = np.frombuffer(raw, dtype=dtype).astype(np.int64)
+    # the dtype's largest value marks an unwinnable class: INF and no guess, as in memory
+    unwinnable = arrays["class_value"] == np.iinfo(dtypes["class_value"]).max
+    if np.any(unwinnable != (arrays["class_guess"] == np.iinfo(dtypes["class_guess"]).max)):
+        raise CorruptArtifactError(path, "a class's guess disagrees with its value (a guess for "
+                                         "each winnable class, none otherwise)")
+    arrays["class_value"][unwinnable] = INF
+    arrays["class_guess"][unwinnable] = -1
     _check_arrays(arrays, document, path, word_list)
     header = {key: document[key] for key, _ in _HEADER}
     return Shard(path, header, **arrays)
@@ -283,9 +315,6 @@ def _check_arrays(arrays: dict, header: dict, path: Path | None, word_list) -> N
         bad("a class value is out of range")
     guesses = arrays["class_guess"]
     finite = class_values < INF
-    if np.any(guesses[finite] == NO_GUESS) or np.any(guesses[~finite] != NO_GUESS):
-        bad("a class's guess disagrees with its value (a guess for each winnable class, none "
-            "otherwise)")
     if n_guesses is not None and np.any(guesses[finite] >= n_guesses):
         bad("a class's guess is past the guess list")
     for i in range(m):  # codes strictly ascending within an opener

@@ -294,11 +294,11 @@ def test_the_cli_builds_checks_and_recomputes_a_table(tmp_path, monkeypatch, leg
     document = msgpack.unpackb(shard_bytes, raw=False)
     document.pop("checksums")
     assert document["format"] == FORMAT
-    values = np.frombuffer(document["values"], dtype="<i8").copy()
+    values = np.frombuffer(document["values"], dtype=document["dtypes"]["values"]).copy()
     values[0] += 1
     document["values"] = values.tobytes()
     shard.write_bytes(seal(document))
-    opener = wl.guesses[int(np.frombuffer(document["openers"], dtype="<u4")[0])]
+    opener = wl.guesses[int(np.frombuffer(document["openers"], dtype=document["dtypes"]["openers"])[0])]
     done = run("--openers", opener)
     assert done.returncode == 1 and "1 of 1 openers differ" in done.stderr
     done = run("--rank", "2")
