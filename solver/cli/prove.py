@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--shards", default=None, metavar="LIST",
                         help="with --all (total): build only these shards of the table, e.g. "
                              "'0-3,7' (default: every shard not on disk yet)")
+    parser.add_argument("--check", action="store_true",
+                        help="with --all (total): read and check the table's shards on disk and "
+                             "write its CSV from them; search nothing")
     parser.add_argument("--hours", type=_cli.positive_hours, default=None, metavar="H",
                         help="with --all (total): start no new opener after H hours (the "
                              "finished ones are kept; rerun to go on)")
@@ -144,8 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fixed_start(args, game)
     if args.all_openers and game.objective is Objective.TOTAL:
         return _table(args, game)
-    if args.shards is not None or args.hours is not None or args.tables_dir is not None:
-        raise InputError("--shards, --hours and --tables-dir are for --all with the total objective")
+    if (args.shards is not None or args.hours is not None or args.tables_dir is not None
+            or args.check):
+        raise InputError("--shards, --hours, --check and --tables-dir are for --all with the "
+                         "total objective")
     if args.top is not None and args.tree:
         raise InputError("--tree marks the tree as proven, which --top is not: solve the tree "
                          "with python -m tools.solve --opener W")
@@ -300,6 +305,10 @@ def _table(args, game) -> int:
     if args.openers:
         return _table_check(args, game, directory)
     shards = parse_shards(args.shards) if args.shards is not None else None
+    if args.check:
+        if shards is not None or args.hours is not None:
+            raise InputError("--check searches nothing: --shards and --hours do not apply")
+        shards = []
     deadline = None if args.hours is None else time.monotonic() + args.hours * 3600
     console = Console(stderr=True)
     with _progress_bar(console) as bar:
