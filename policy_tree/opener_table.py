@@ -55,22 +55,28 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from functools import cached_property
 from enum import StrEnum
 from pathlib import Path
+from typing import NamedTuple
 
+import msgpack
 import numpy as np
 
 from policy_tree.artifact import seal
 from policy_tree.errors import (CorruptArtifactError, MissingArtifactError,
                                 UnsupportedArtifactError, WordListMismatchError)
 from policy_tree.reader import read_sealed
-from solver.game.files import read_input_file
+from solver.game.errors import InputError
+from solver.game.files import check_input_file, read_input_file
 from solver.game.values import INF
 
 FORMAT = "exact-wordle/opener-table-shard"
 FORMAT_VERSION = 1
 #: Openers per shard: a shard of the legacy lists' poorer openers is a few CPU-hours.
 SHARD_SIZE = 512
+#: Bytes of a shard read to see which openers it holds (its header and openers come first).
+PEEK_BYTES = 16384
 #: Columns of a table's CSV.
 CSV_COLUMNS = ("opener", "status", "value")
 #: Classes of fewer answers are not stored: their value and guess follow from their answers.
@@ -101,17 +107,14 @@ class TableStatus(StrEnum):
     PENDING = "pending"
 
 
-@dataclass(frozen=True)
-class TableRow:
-    """One opener's row: ``value`` the optimal total (``EXACT``), ``INF`` (``UNWINNABLE``) or
-    None (``PENDING``)."""
+class TableRow(NamedTuple):
+    """One opener's row: ``status`` a :class:`TableStatus`; ``value`` the optimal total
+    (``EXACT``), ``INF`` (``UNWINNABLE``) or None (``PENDING``). (A named tuple: a table's CSV
+    makes some 15,000 of them per cold process.)"""
 
     opener: str
     status: TableStatus
     value: int | None
-
-    def __post_init__(self):
-        object.__setattr__(self, "status", TableStatus(self.status))
 
 
 @dataclass(frozen=True)
@@ -363,14 +366,14 @@ def read_table_csv(path: str | Path) -> list[TableRow]:
     if next(reader, None) != list(CSV_COLUMNS):
         raise CorruptArtifactError(path, f"the first line is not {','.join(CSV_COLUMNS)}")
     rows, seen = [], set()
+    statuses = {status.value: status for status in TableStatus}
     for line, fields in enumerate(reader, start=2):
         if len(fields) != 3:
             raise CorruptArtifactError(path, f"line {line}: {len(fields)} fields, not 3")
         opener, status, value = fields
-        try:
-            status = TableStatus(status)
-        except ValueError:
-            raise CorruptArtifactError(path, f"line {line}: unknown status {status!r}") from None
+        status = statuses.get(status)
+        if status is None:
+            raise CorruptArtifactError(path, f"line {line}: unknown status {fields[1]!r}")
         if status is TableStatus.EXACT and value.isdigit() and int(value) >= 1:
             number = int(value)
         elif status is TableStatus.UNWINNABLE and value == "inf":
@@ -417,41 +420,58 @@ class OpenerStanding:
 
 
 class OpenerTable:
-    """One table read from disk: its rows (the CSV, read at once) and its shards (each read and
-    checked the first time one of its openers is asked for). :meth:`open` finds it.
+    """One table on disk: its rows (the CSV, read and checked when first needed) and its shards
+    (each read in full and checked the first time one of its openers is asked for; the first
+    bytes of the others tell which holds it). :meth:`open` finds it.
 
     ``entry(word)`` returns an opener's :class:`OpenerClasses` or None (not in a shard on
     disk); ``second_guess(word, code)`` the (value, guess index) of the state after it, or
     None; :meth:`require_entry` raises instead."""
 
-    def __init__(self, word_list, name: str, directory: Path, rows: list[TableRow]):
+    def __init__(self, word_list, name: str, directory: Path):
         self.word_list, self.name, self.directory = word_list, name, Path(directory)
-        self.rows = rows
-        self.by_opener = {row.opener: row for row in rows}
         self._shards: dict[int, Shard] = {}
         self._where: dict[int, int] = {}
-        self._scanned = 0
+        self._peeked: set[int] = set()
+
+    @cached_property
+    def rows(self) -> list[TableRow]:
+        """Every opener's row, from the CSV (read and checked at the first use: a lookup of
+        second guesses reads only the shards).
+
+        Raises:
+            CorruptArtifactError: the CSV does not check, or its openers are not the lists'."""
+        path = csv_path(self.directory, self.name)
+        rows = read_table_csv(path)
+        if sorted(row.opener for row in rows) != list(self.word_list.guesses):
+            raise CorruptArtifactError(path, f"its openers are not the {self.word_list.name!r} guesses")
+        return rows
+
+    @cached_property
+    def by_opener(self) -> dict[str, TableRow]:
+        """:attr:`rows` by opener."""
+        return {row.opener: row for row in self.rows}
 
     @classmethod
     def open(cls, word_list, mode: str, objective: str = "total", *, directory=None,
              missing_ok: bool = False) -> OpenerTable | None:
         """The table of ``word_list`` (its :attr:`output_name`), ``mode`` and ``objective``
-        under ``directory`` (default: the shipped artifacts' ``tables/``).
+        under ``directory`` (default: the shipped artifacts' ``tables/``); its files are read
+        when first needed.
 
         Raises:
-            MissingArtifactError: no such table (None instead with ``missing_ok``).
-            CorruptArtifactError: its CSV does not check."""
+            MissingArtifactError: no such table (None instead with ``missing_ok``)."""
         from solver.game.files import shipped_artifacts_dir
 
         directory = Path(directory) if directory is not None else shipped_artifacts_dir() / "tables"
         name = table_name(word_list.output_name, mode, objective)
         path = csv_path(directory, name)
-        if not path.exists() and missing_ok:
-            return None
-        rows = read_table_csv(path)
-        if sorted(row.opener for row in rows) != list(word_list.guesses):
-            raise CorruptArtifactError(path, f"its openers are not the {word_list.name!r} guesses")
-        return cls(word_list, name, directory, rows)
+        if not path.exists():
+            if missing_ok:
+                return None
+            raise MissingArtifactError(path, f"no opener table {name} (build it with "
+                                             "`python -m tools.prove --all`)")
+        return cls(word_list, name, directory)
 
     def standing(self, word: str) -> OpenerStanding:
         """Where ``word`` stands (ties share a rank).
@@ -480,17 +500,43 @@ class OpenerTable:
 
     def entry(self, word: str) -> OpenerClasses | None:
         """The shard entry of opener ``word``, None when no shard on disk holds it (or the
-        word is no guess). Shards are read in order until one holds it, each checked once."""
-        row = self.by_opener.get(word)
-        if row is None or row.status is TableStatus.PENDING:
+        word is no guess). Shards are read in order until one holds it, each checked once;
+        the CSV is not read."""
+        try:
+            g = self.word_list.guess_index(word)
+        except InputError:
             return None
-        g = self.word_list.guess_index(word)
-        while g not in self._where and self._scanned < shard_count(self.word_list.n_guesses):
-            self._shard(self._scanned)
-            self._scanned += 1
+        if g not in self._where:
+            for shard in range(shard_count(self.word_list.n_guesses)):
+                if shard not in self._peeked and g in self._peek(shard):
+                    self._shard(shard)  # read in full and checked
+                    break
         if g not in self._where:
             return None
         return self._shards[self._where[g]].find(g)
+
+    def _peek(self, shard: int) -> set[int]:
+        """The openers shard ``shard`` says it holds, from the first bytes of its file, unchecked
+        (empty when it is not on disk or they do not parse): only to know which file to read
+        in full (and check) for an opener, instead of every shard."""
+        self._peeked.add(shard)
+        path = shard_path(self.directory, self.name, shard)
+        try:
+            if check_input_file(path, "opener table shard", missing_ok=True) is None:
+                return set()
+            with open(path, "rb") as handle:
+                head = handle.read(PEEK_BYTES)
+            unpacker = msgpack.Unpacker(raw=False, max_buffer_size=PEEK_BYTES)
+            unpacker.feed(head)
+            fields = {}
+            for _ in range(unpacker.read_map_header()):
+                key = unpacker.unpack()
+                fields[key] = unpacker.unpack()
+                if key == "openers":
+                    return set(np.frombuffer(fields["openers"], dtype=fields["dtypes"]["openers"]).tolist())
+        except (OSError, InputError, ValueError, TypeError, KeyError, msgpack.UnpackException):
+            pass
+        return set()
 
     def require_entry(self, word: str) -> OpenerClasses:
         """:meth:`entry`, raising :class:`KeyError` (naming the table) when it is None."""
