@@ -173,9 +173,13 @@ def test_random_histories_after_popular_openers_agree_with_solve_from(lists, mod
 
 def test_state_solved_off_every_tree_is_labelled_solver(legacy_table):
     word_list, table = legacy_table
-    advice = SearchService(Game(word_list), table=table, book=False).advise(["crate:bbbbb"], top=0)
+    advice = SearchService(Game(word_list), table=table, book=False, tables=False).advise(
+        ["crate:bbbbb"], top=0)
     assert advice.status == EXACT and advice.opener_tree is None
     assert advice.source == "solver"
+    from_table = SearchService(Game(word_list), table=table, book=False).advise(["crate:bbbbb"], top=0)
+    assert from_table.source == "table" and from_table.opener_tree is None
+    assert (from_table.value, from_table.next_guess) == (advice.value, advice.next_guess)
     on_tree = SearchService(Game(word_list), table=table).advise(["crate:bbbbb"], top=0)
     assert on_tree.source == "tree" and on_tree.opener_tree == "crate"
     assert (on_tree.value, on_tree.next_guess) == (advice.value, advice.next_guess)

@@ -89,6 +89,8 @@ class SearchService:
             trees given (:meth:`for_tree`), every other state searched on its own (and the
             empty history within ``ROOT_SECONDS``).
         cache: keep solved opener trees in the user cache.
+        tables: read the shipped opener tables (docs/algorithms.md §9.7) where they cover
+            the game: an opener's value and the states one guess leaves; False: searched.
         jobs: worker processes for an opener's tree, and for a state of at least
             :data:`solver.exact.bellman.STATE_SHARE_MIN` answers, searched by that many processes
             together (-1: all cores).
@@ -98,7 +100,7 @@ class SearchService:
     """
 
     def __init__(self, game: Game, *, table: np.ndarray | None = None, book: bool = True,
-                 cache: bool = True, jobs: int = -1):
+                 cache: bool = True, jobs: int = -1, tables: bool = True):
         from solver.exact.bellman import check_searchable
         from solver.exact.book import OpeningBook
 
@@ -112,7 +114,7 @@ class SearchService:
                      OpeningBook(game, shipped=(), cache=False, solve=False))
         self.jobs = jobs
         self._subtrees: OrderedDict = OrderedDict()
-        self._opener_table = False  # not looked for yet (then the table, or None)
+        self._opener_table = False if tables else None  # False: not looked for yet
 
     @classmethod
     def for_tree(cls, tree, **options) -> SearchService:
