@@ -123,10 +123,12 @@ class OpenerReport:
 
 
 def opener_report(word_list, mode: str, word: str, *, search: bool = True,
-                  directory=None) -> OpenerReport:
+                  directory=None, table=False) -> OpenerReport:
     """The :class:`OpenerReport` of ``word`` on ``word_list`` in ``mode`` (normal or hard):
     from the opener table under ``directory`` (default: the shipped ``tables/``), searched
-    when the table lacks it and ``search``.
+    when the table lacks it and ``search``. ``table``: the
+    :class:`~policy_tree.opener_table.OpenerTable` to read, already open (None: there is
+    none), instead of opening it.
 
     Raises:
         UnknownWordError: ``word`` is not an allowed guess.
@@ -138,7 +140,8 @@ def opener_report(word_list, mode: str, word: str, *, search: bool = True,
     if mode not in ("normal", "hard"):
         raise InputError(f"opener values are for normal and hard mode, not {mode!r}")
     opener = word_list.guesses[word_list.guess_index(word)]
-    table = OpenerTable.open(word_list, mode, directory=directory, missing_ok=True)
+    if table is False:
+        table = OpenerTable.open(word_list, mode, directory=directory, missing_ok=True)
     fields = {"words": word_list.name, "mode": mode, "opener": opener,
               "answers": word_list.n_answers, "openers": word_list.n_guesses}
     fields.update(_least_worst(word_list, mode, opener))

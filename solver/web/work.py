@@ -129,7 +129,9 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float,
         return "search", None, opener
     if steps and service.state_after(steps).size and steps[-1][1] != service.game.all_green:
         where = service.position(steps, solve=False)
-        if where.tree is None:  # off every tree: a search
+        in_table = len(steps) == 1 and service.table_class(
+            steps[0][0], steps[0][1], service.state_after(steps)) is not None
+        if where.tree is None and not in_table:  # off every tree and table: a search
             return "search", None, opener
     seconds = min(budget, LOOKUP_SECONDS)
     ranking = min(seconds, rank_seconds) if rank_seconds > 0 else 0.001  # 0.001 s: not started
@@ -141,7 +143,24 @@ def lookup(kind: str, words: str, mode: Mode, history, top: int, budget: float,
     # the empty history's alternatives are the book's openers, whatever the budget
     # (ExactService._root; the opener proof ranks the rest): a search would add nothing
     final = complete or not steps
-    return ("answer" if final else "partial"), advice.to_json(), opener
+    return ("answer" if final else "partial"), with_opener(advice.to_json(), words, mode, steps), opener
+
+
+def with_opener(answer: dict, words: str, mode: Mode, steps) -> dict:
+    """``answer`` with ``opener_report``: how good the history's first guess is (its exact
+    value, rank and gap from the opener tables, :func:`solver.evaluation.openers.opener_report`
+    without a search), or None (no guess yet, a mode or list without a table, or an opener
+    the table has not decided)."""
+    report = None
+    if steps and mode.value in ("normal", "hard"):
+        from solver.evaluation.openers import opener_report
+
+        service = _games[words].services[mode]
+        found = opener_report(service.word_list, mode.value, steps[0][0], search=False,
+                              table=service.opener_table)
+        report = found.as_dict() if found.value is not None else None
+    answer["opener_report"] = report
+    return answer
 
 
 def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) -> dict:
@@ -149,11 +168,14 @@ def search(kind: str, words: str, mode: Mode, history, top: int, budget: float) 
     seconds; returns the JSON answer."""
     game = _games[words]
     service = game.services[mode]
+    steps = service.normalise(history)
     if kind == "next":
-        return service.advise(history, top=top, budget=budget, alternatives_budget=budget, splits=True).to_json()
+        return with_opener(service.advise(history, top=top, budget=budget, alternatives_budget=budget,
+                                          splits=True).to_json(), words, mode, steps)
     from solver.evaluation.analysis import analyse_game
 
-    return analyse_game(service.game, history, budget=budget, service=service, splits=True).to_json()
+    return with_opener(analyse_game(service.game, history, budget=budget, service=service,
+                                    splits=True).to_json(), words, mode, steps)
 
 
 def build(words: str, mode: Mode, opener: str) -> str:

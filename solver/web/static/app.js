@@ -437,6 +437,9 @@ function showAdvice(a) {
   }
   $("status").textContent = status;
   $("value").textContent = value;
+  const opener = a.opener_report;  // how good the first guess is, from the opener tables
+  $("opener-line").hidden = !opener;
+  $("opener-line").textContent = opener ? openerLine(opener) : "";
   // not proven in time: the player may give the search the server's longest budget, once per position
   $("longer-line").hidden = solved || lost || a.status === "exact" || state.budgetCap <= state.budget
     || state.longer === positionKey();
@@ -451,6 +454,18 @@ function showAdvice(a) {
   $("remaining-details").open = n <= 12;
   labelRemaining();
   $("left-tree").textContent = a.left_tree || "";
+}
+
+// One line on the opener from the opener tables: its expected guesses, rank and the best.
+function openerLine(o) {
+  const name = o.opener.toUpperCase();
+  if (o.value === "inf") return `Opener ${name}: no policy that opens with it wins every game within six.`;
+  const among = o.decided === o.openers ? `of ${count(o.openers)} openers`
+    : `among the ${count(o.decided)} openers decided so far`;
+  const tie = o.tied ? `, tied with ${count(o.tied)}` : "";
+  const best = o.gap ? `; the best, ${o.best.toUpperCase()}, ${fmt(o.best_value / o.answers, 5)}` : "";
+  return `Opener ${name}: ${fmt(o.average, 5)} guesses per game with optimal play, rank ${o.rank}`
+    + ` ${among}${tie}${best}.`;
 }
 
 // The position the advice is for: the list, the mode and the history.
