@@ -480,3 +480,40 @@ def test_play_and_analysis_read_moves_one_and_two_from_the_table(tmp_path, monke
         for move_quick, move_slow in zip(quick.moves[:2], slow.moves[:2]):
             assert move_quick.value_exact and move_quick.q_value is not None
             assert (move_quick.value, move_quick.q_value) == (move_slow.value, move_slow.q_value)
+
+
+def run_opener(*args):
+    env = dict(os.environ, COLUMNS="200")
+    return subprocess.run([sys.executable, "-m", "tools.opener", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_opener_command_reads_value_rank_ties_and_worst_case_from_the_tables():
+    """``tools.opener`` in a subprocess, every figure checked against the shipped table's rows
+    and the worst-case proof's CSV."""
+    import json
+
+    wl, _, table = open_shipped("legacy-normal-total")
+    exact = [row for row in table.rows if row.status is TableStatus.EXACT]
+    best = exact[0]
+    tied_value = next(v for v in sorted({r.value for r in exact})
+                      if sum(1 for r in exact if r.value == v) >= 2)
+    tied = sorted(r.opener for r in exact if r.value == tied_value)
+    done = run_opener(best.opener, tied[0], "--words", "legacy")
+    assert done.returncode == 0, done.stderr
+    rank = 1 + sum(1 for r in exact if r.value < tied_value)
+    assert f"{best.opener} (legacy, normal): {best.value} guesses over 2315 answers" in done.stdout
+    assert f"rank {rank} " in done.stdout and f"tied with {len(tied) - 1} other" in done.stdout
+    assert f"gap +{tied_value - best.value} guesses" in done.stdout
+    assert "least worst case: 5 guesses" in done.stdout  # every legacy opener wins within 5
+    done = run_opener(tied[0], "--words", "legacy", "--json")
+    report = json.loads(done.stdout)
+    assert (report["value"], report["rank"], report["tied"], report["source"]) == (
+        tied_value, rank, len(tied) - 1, "table")
+    assert report["decided"] == sum(1 for r in table.rows if r.status is not TableStatus.PENDING)
+    done = run_opener("zzzzz", "--words", "legacy")
+    assert done.returncode == 2 and "zzzzz" in done.stderr
+    pending = [row.opener for row in table.rows if row.status is TableStatus.PENDING]
+    if pending:  # while the table is partial: an opener it lacks is labelled so
+        done = run_opener(pending[0], "--words", "legacy", "--no-search")
+        assert done.returncode == 0 and "not in the opener table yet" in done.stdout

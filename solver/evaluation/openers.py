@@ -90,8 +90,10 @@ class OpenerReport:
         """The report in a few plain lines."""
         head = f"{self.opener} ({self.words}, {self.mode})"
         if self.value is None:
-            return (f"{head}: not in the opener table yet ({self.decided} of {self.openers} "
-                    "openers decided); run without --no-search to search it")
+            where = ("there is no opener table for these lists and mode" if not self.decided else
+                     f"not in the opener table yet ({self.decided:,} of {self.openers:,} openers "
+                     "decided)")
+            return f"{head}: {where}; run without --no-search to search it"
         if self.value >= INF:
             lines = [f"{head}: no policy that opens with it wins every game within 6 guesses"]
         else:
