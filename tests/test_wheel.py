@@ -70,6 +70,14 @@ def test_the_installed_wheel_answers_exactly_from_elsewhere(tmp_path):
                            elsewhere, env))
     assert root["status"] == "exact" and root["next_guess"] == "salet" and root["value_total"] == 7920
 
+    # the opener tables are inside the package too: an opener's rank, the state after it
+    opener = json.loads(_run([str(bin_dir / "wordle"), "opener", "salet", "--words", "legacy", "--json"],
+                             elsewhere, env))
+    assert (opener["source"], opener["value"], opener["rank"]) == ("table", 7920, 1)
+    after = json.loads(_run([str(bin_dir / "wordle"), "assist", "reast:bbbbb", "--words", "legacy",
+                             "--json", "--top", "0"], elsewhere, env))
+    assert after["status"] == "exact" and after["source"] == "table"
+
     stats = _run([str(bin_dir / "wordle"), "tree", "stats", "legacy-normal-salet"], elsewhere, env)
     assert "7920" in stats
 
