@@ -172,6 +172,21 @@ def test_a_table_is_the_same_bytes_whatever_the_workers_and_resumptions(tmp_path
     rest = built(tmp_path / "three", game)
     assert rest.reused == 32 and rest.computed == wl.n_guesses - 32
     assert files(tmp_path / "three" / "tables") == reference
+    # a shard written by another run meanwhile (sharing the journal) is read, not recomputed
+    import shutil
+
+    four = tmp_path / "four" / "tables" / one.name
+    four.mkdir(parents=True)
+
+    def another_run_writes_shard_3(info):
+        if info["computed"] == 1:
+            shutil.copyfile(shard_path(tmp_path / "one" / "tables", one.name, 3),
+                            shard_path(tmp_path / "four" / "tables", one.name, 3))
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache-four"))
+    meanwhile = built(tmp_path / "four", game, resume=False, progress=another_run_writes_shard_3)
+    assert meanwhile.computed == wl.n_guesses - 16 and 3 not in meanwhile.written
+    assert meanwhile.finished and files(tmp_path / "four" / "tables") == reference
     # complete: a rerun reads and checks the shards, searches nothing, writes the same CSV
     again = built(tmp_path / "three", game)
     assert again.computed == 0 and again.written == [] and again.finished

@@ -209,8 +209,10 @@ def build_table(game: Game, *, jobs: int = -1, memory_gb: float = 8.0, resume: b
                                                record["values"], record["guesses"])
                     result.reused += 1
                 job = Job(word_list, game, memo_capacity(memory_gb, runner.workers))
-                _Build(game, name, directory, members, todo, entries, job, runner, journal, result,
-                       progress, started, deadline).run()
+                build = _Build(game, name, directory, members, todo, entries, job, runner, journal,
+                               result, progress, started, deadline)
+                build.run()
+                on_disk |= build.elsewhere
                 if len(on_disk) + len(result.written) == n_shards:
                     journal.discard()  # every shard on disk: nothing left to resume
         finally:
@@ -259,9 +261,12 @@ class _Build:
         self.result, self.progress = result, progress
         self.started, self.deadline = started, deadline
         self.total = sum(len(m) for m in members)
+        self.elsewhere: set[int] = set()  # shards another run wrote while this one ran
 
     def calls(self):
         for s in self.todo:
+            if self._written_elsewhere(s):
+                continue
             for g in self.members[s]:
                 if g in self.entries:
                     continue
@@ -283,10 +288,22 @@ class _Build:
             self._write_ready()
             self._report()
 
+    def _written_elsewhere(self, s: int) -> bool:
+        """Whether shard ``s`` was written meanwhile by another run of the same table (a run
+        given other ``shards``, sharing the journal): then read and checked, not recomputed."""
+        if s in self.result.written or not shard_path(self.directory, self.name, s).exists():
+            return False
+        shard = _checked_shard(self.directory, self.name, s, self.members[s], self.game.word_list,
+                               self.game, len(self.members))
+        self.entries.update((int(g), shard.entry(i)) for i, g in enumerate(shard.openers))
+        self.elsewhere.add(s)
+        return True
+
     def _write_ready(self) -> None:
         """Write every shard of ``todo`` whose openers are all in and that is not written yet."""
         for s in self.todo:
-            if s in self.result.written or any(g not in self.entries for g in self.members[s]):
+            if (s in self.result.written or s in self.elsewhere
+                    or any(g not in self.entries for g in self.members[s])):
                 continue
             word_list = self.game.word_list
             payload = encode_shard(word_list=word_list, mode=self.game.mode.value,
