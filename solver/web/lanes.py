@@ -46,6 +46,10 @@ from concurrent.futures.process import BrokenProcessPool
 
 from pebble import ProcessExpired
 from solver.exact.advice import Status
+# raised when the worker process running a task died (killed from outside), or its pool was
+# replaced while the task waited: the task was not done (also what a search raises whose own
+# child or shares died)
+from solver.game.errors import WorkerLost
 from solver.game.spec import Mode
 
 #: Seconds a search may run past its request's budget before it is stopped.
@@ -83,11 +87,6 @@ class Busy(Exception):
 
 class Disconnected(Exception):
     """The client hung up while its request waited; the work was stopped."""
-
-
-class WorkerLost(Exception):
-    """The worker process running a task died (killed from outside), or its pool was replaced
-    while the task waited: the task was not done."""
 
 
 async def _connected() -> bool:
