@@ -332,6 +332,55 @@ def _closed_by_server(sock: socket.socket) -> bool:
         return True
 
 
+def test_one_client_cannot_hold_every_connection():
+    """Issue 58: --max-connections counts idle connections too, and one client address held
+    them all (300 idle sockets: every other client's request a 503). Now one address keeps at
+    most its share open (the default of --max-connections-per-client), the connections past it
+    are closed at once, others are answered; once it closes its sockets it may connect again.
+    (The flooder connects from 127.0.0.2, another loopback address.)"""
+    started = Server("--search-workers", "1", "--build-workers", "0", "--max-connections", "40")
+    flood: list[socket.socket] = []
+    try:
+        for _ in range(60):
+            sock = socket.socket()
+            sock.bind(("127.0.0.2", 0))
+            sock.connect(("127.0.0.1", started.port))
+            flood.append(sock)
+        held, deadline = None, time.monotonic() + 5  # (the server accepts them all in a moment)
+        while time.monotonic() < deadline:
+            time.sleep(0.3)
+            before, held = held, sum(not _closed_by_server(s) for s in flood)
+            if held == before:
+                break
+        statuses = []
+        for _ in range(20):
+            connection = http.client.HTTPConnection("127.0.0.1", started.port, timeout=10)
+            connection.request("GET", "/api/config")
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+            connection.close()
+        assert statuses == [200] * 20, statuses
+        from solver.web.http import CONNECTIONS_PER_CLIENT
+
+        assert held == sum(not _closed_by_server(s) for s in flood) == CONNECTIONS_PER_CLIENT, held
+        for sock in flood:
+            sock.close()
+        flood.clear()
+        time.sleep(0.5)
+        again = socket.socket()
+        flood.append(again)
+        again.bind(("127.0.0.2", 0))
+        again.settimeout(10)
+        again.connect(("127.0.0.1", started.port))
+        again.sendall(b"GET /api/config HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert again.recv(12) == b"HTTP/1.1 200"
+    finally:
+        for sock in flood:
+            sock.close()
+        started.close()
+
+
 def test_headers_sent_slowly_are_dropped_and_others_still_served(server):
     """Connections sending their headers a byte at a time stayed open for ever (1,100 of
     1,100); with --header-timeout 2 each is closed 2 s after it opened, however often it
@@ -617,7 +666,7 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
 
 def test_help_and_troubleshooting_state_the_limits_the_code_has():
     from solver.web.app import BODY_TIMEOUT, MAX_BODY
-    from solver.web.http import HEADER_TIMEOUT
+    from solver.web.http import CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT
     from solver.web.lanes import BUILD_QUEUE, BUILDS_PER_CLIENT, GRACE_SECONDS, LOOKUP_QUEUE, LOOKUPS_PER_CLIENT
 
     done = subprocess.run([sys.executable, "-m", "tools.serve", "--help"], cwd=ROOT, capture_output=True,
@@ -627,10 +676,16 @@ def test_help_and_troubleshooting_state_the_limits_the_code_has():
     for fragment in (f"lookups {LOOKUPS_PER_CLIENT} per client address, {LOOKUP_QUEUE} in all",
                      f"builds {BUILDS_PER_CLIENT} per client address, {BUILD_QUEUE} in all",
                      f"plus {GRACE_SECONDS:g} s, then 503", f"--header-timeout [{HEADER_TIMEOUT:g} s]",
-                     f"--body-timeout [{BODY_TIMEOUT:g} s]", f"{MAX_BODY // 1024} KB at most (413)"):
+                     f"--body-timeout [{BODY_TIMEOUT:g} s]", f"{MAX_BODY // 1024} KB at most (413)",
+                     f"--max-connections-per-client [{CONNECTIONS_PER_CLIENT}]",
+                     f"open at once; more are closed as soon as they are made, the other clients' "
+                     f"unaffected (default {CONNECTIONS_PER_CLIENT})"):
         assert fragment in text, fragment
     troubleshooting = (ROOT / "docs" / "troubleshooting.md").read_text()
     assert f"| {LOOKUPS_PER_CLIENT} / {LOOKUP_QUEUE} |" in troubleshooting
     assert f"| {BUILDS_PER_CLIENT} / {BUILD_QUEUE} |" in troubleshooting
     assert f"`--header-timeout` {HEADER_TIMEOUT:g} s" in troubleshooting
     assert f"`--body-timeout` {BODY_TIMEOUT:g} s" in troubleshooting
+    assert f"`--max-connections-per-client` {CONNECTIONS_PER_CLIENT}" in troubleshooting
+    assert f"`--max-connections-per-client N` | connections one client address may have open at once " \
+           f"({CONNECTIONS_PER_CLIENT})" in (ROOT / "docs" / "play.md").read_text()
