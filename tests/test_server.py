@@ -384,8 +384,10 @@ def test_one_client_cannot_hold_every_connection():
 def test_headers_sent_slowly_are_dropped_and_others_still_served(server):
     """Connections sending their headers a byte at a time stayed open for ever (1,100 of
     1,100); with --header-timeout 2 each is closed 2 s after it opened, however often it
-    sends, while a normal request on another connection is answered."""
-    trickling = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(40)]
+    sends, while a normal request on another connection is answered. (From 40 loopback
+    addresses, each within its share of connections: --max-connections-per-client.)"""
+    trickling = [socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                          source_address=(f"127.0.0.{k + 2}", 0)) for k in range(40)]
     request = b"POST /api/next HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     started = time.monotonic()
     closed_at: dict[int, float] = {}
