@@ -5,12 +5,15 @@ budget, solver.exact.executor's forked workers) and the proofs' loky workers. Ea
 real tool in a subprocess on a small list and kills a real worker. (The web server's lanes:
 tests/test_server.py.)
 
-The shares are made to wait to be killed by a wrapper of their task, installed by the script
-:data:`HOLD` before the tool runs (a share finishes in milliseconds on a small list); before
-the fix, the run waited for the killed share's result for ever."""
+One worker is made to wait to be killed by a wrapper of its task, installed by a script that
+then runs the tool (:data:`HOLD`, :data:`HOLD_PROOF`): a share finishes in milliseconds on a
+small list, and a proof's searches come in bursts. Before the fix the solve and the search
+waited for the killed share's result for ever (the search until its budget ran out), and the
+proof said "internal error: TerminatedWorkerError"."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import signal
@@ -27,7 +30,7 @@ from solver.game.wordlists import load_word_list
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = [pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc"),
-              pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
+              pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                  reason="shares are forked")]
 
 #: Runs ``solver.cli.<argv[1]>`` with the rest of argv, every class or state of 12 answers or
@@ -130,7 +133,7 @@ def _killed_run(command, env, held: Path, *, wait_for=None, seconds: float = 120
     try:
         _wait_for(held.exists, seconds, "held share", proc)
         if wait_for is not None:
-            _wait_for(wait_for, seconds, "journaled classes", proc)
+            _wait_for(wait_for, seconds, "journal records", proc)
         victim = int(held.read_text())
         processes = _processes()
         # the other workers (not the resource trackers, which end once their users have)
@@ -159,6 +162,7 @@ def _one_line(err: str) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_a_killed_share_of_a_solve_stops_it_and_the_rerun_resumes(tmp_path, shared_list):
     """SIGKILL of one share of a shared root class: the solve stops within a second (it waited
     for ever), one line saying the worker was killed and that the finished classes are kept,
@@ -218,8 +222,8 @@ importlib.import_module("solver.cli." + sys.argv.pop(1)).run()
 @pytest.mark.timed
 def test_a_killed_share_of_a_budgeted_state_search_ends_within_the_budget(tmp_path, shared_list):
     """tools.assist with --budget on a state searched by shares (in a child process): SIGKILL
-    of a share ends the run at once with one line and exit 1, well within the budget (it waited
-    until the budget ran out; without a budget, for ever)."""
+    of a share ends the run at once with one line and exit 1, well within the budget (the run
+    went on with one share until the budget ran out; without a budget it waited for ever)."""
     words, opener = shared_list
     env = dict(os.environ, EXACT_WORDLE_CACHE=str(tmp_path / "cache"), HELD_PID=str(tmp_path / "held"))
     started = time.monotonic()
@@ -255,7 +259,6 @@ def held_search_task(*args):
             out.write(str(os.getpid()))
         os.replace(path + ".tmp", path)
         time.sleep(600)
-    from solver.exact.proofs import total
     return total._search_task(*args)
 
 total._search_task = held_search_task
@@ -264,6 +267,7 @@ prove.run()
 
 
 @pytest.mark.slow
+@pytest.mark.timed
 def test_a_killed_proof_worker_stops_the_proof_and_the_rerun_resumes(tmp_path):
     """SIGKILL of one of tools.prove's loky workers while it searches: one line saying a
     worker was killed and that the finished openers are kept (it was an "internal error:

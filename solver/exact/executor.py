@@ -38,8 +38,8 @@ a shared root (docs/algorithms.md §4.5) write one memo and one claim counter, w
 killed part-way leaves half-written, and a worker killed for its memory would be killed
 again. What a run journals (a solve's root classes, a proof's openers) is kept, so the same
 command resumes from it (the command-line tools say so in the one line they print, exit
-status 1); a deadline is kept as before, since the death is noticed within the wait's
-0.2 s. On dask a lost worker's tasks are rescheduled by the scheduler.
+status 1). A deadline is kept as before: the wait returns as soon as the pool breaks. On dask
+a lost worker's tasks are rescheduled by the scheduler.
 """
 
 from __future__ import annotations
