@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -87,6 +88,28 @@ class Server:
 
 def rows(history) -> list[dict]:
     return [{"guess": guess, "feedback": feedback} for guess, feedback in history]
+
+
+def lane_workers(server_pid: int) -> dict[int, int]:
+    """``{pid: nice value}`` of the server's lane workers: the processes its forkserver started
+    (lookups run at nice 0, searches at 5, builds at 10: solver.web.work.start)."""
+    children: dict[int, list[int]] = {}
+    names, nice = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    names[int(entry)] = cmdline.read()
+            except OSError:
+                continue
+            if fields[0] == "Z":  # ended, not yet reaped
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry))
+            nice[int(entry)] = int(fields[16])
+    forkservers = [pid for pid in children.get(server_pid, []) if b"forkserver" in names.get(pid, b"")]
+    return {pid: nice[pid] for server in forkservers for pid in children.get(server, [])}
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +265,6 @@ def test_a_killed_idle_worker_is_replaced_and_its_lane_answers_again():
     """kill -9 of an idle lookup or search worker broke its pebble pool for good (every later
     request: 500 "Unexpected error within the Pool"); the lane now replaces the pool."""
     import asyncio
-    import signal
 
     from solver.game.spec import Mode
     from solver.web.lanes import Lanes
@@ -269,6 +291,34 @@ def test_a_killed_idle_worker_is_replaced_and_its_lane_answers_again():
         assert status == 200 and answer["status"] == "exact", answer
 
 
+@pytest.mark.slow
+@pytest.mark.timed
+def test_a_replaced_pool_leaves_no_process_behind():
+    """kill -9 of an idle lookup worker breaks its pebble pool, which the lane replaces at the
+    next request; the broken pool's other worker lived on (pebble ends a pool's processes only
+    when it is joined, never when it is stopped), one process and its memory more at every kill
+    (4 kills: a lane of 7 processes). Now the lane is its size again after each kill, the killed
+    pool's other worker ends, and each next request is answered."""
+    started = Server("--search-workers", "1", "--build-workers", "0")
+    try:
+        assert len(lane_workers(started.proc.pid)) == 3  # 2 lookups, 1 search
+        for feedback in ("bbbbb", "bbbby", "bbbyb"):  # a new state each time (not a kept answer)
+            lookups = [pid for pid, nice in lane_workers(started.proc.pid).items() if nice == 0]
+            assert len(lookups) == 2, lookups
+            os.kill(lookups[0], signal.SIGKILL)
+            time.sleep(1.0)  # (pebble sees an idle worker's death within its poll: the pool breaks)
+            status, answer = started.post("/api/next", {"history": rows([("crane", feedback)]), "top": 0,
+                                                        "budget": 3})
+            assert status == 200 and answer["status"] == "exact", answer
+            deadline = time.monotonic() + 20
+            while len(lane_workers(started.proc.pid)) != 3 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            workers = lane_workers(started.proc.pid)
+            assert len(workers) == 3 and lookups[1] not in workers, (lookups, workers)
+    finally:
+        started.close()
+
+
 # -- issue 32, item 2: slow clients, limits on every kind of work, killed workers ----------------
 
 def _closed_by_server(sock: socket.socket) -> bool:
@@ -282,11 +332,62 @@ def _closed_by_server(sock: socket.socket) -> bool:
         return True
 
 
+def test_one_client_cannot_hold_every_connection():
+    """Issue 58: --max-connections counts idle connections too, and one client address held
+    them all (300 idle sockets: every other client's request a 503). Now one address keeps at
+    most its share open (the default of --max-connections-per-client), the connections past it
+    are closed at once, others are answered; once it closes its sockets it may connect again.
+    (The flooder connects from 127.0.0.2, another loopback address.)"""
+    started = Server("--search-workers", "1", "--build-workers", "0", "--max-connections", "40")
+    flood: list[socket.socket] = []
+    try:
+        for _ in range(60):
+            sock = socket.socket()
+            sock.bind(("127.0.0.2", 0))
+            sock.connect(("127.0.0.1", started.port))
+            flood.append(sock)
+        held, deadline = None, time.monotonic() + 5  # (the server accepts them all in a moment)
+        while time.monotonic() < deadline:
+            time.sleep(0.3)
+            before, held = held, sum(not _closed_by_server(s) for s in flood)
+            if held == before:
+                break
+        statuses = []
+        for _ in range(20):
+            connection = http.client.HTTPConnection("127.0.0.1", started.port, timeout=10)
+            connection.request("GET", "/api/config")
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+            connection.close()
+        assert statuses == [200] * 20, statuses
+        from solver.web.http import CONNECTIONS_PER_CLIENT
+
+        assert held == sum(not _closed_by_server(s) for s in flood) == CONNECTIONS_PER_CLIENT, held
+        for sock in flood:
+            sock.close()
+        flood.clear()
+        time.sleep(0.5)
+        again = socket.socket()
+        flood.append(again)
+        again.bind(("127.0.0.2", 0))
+        again.settimeout(10)
+        again.connect(("127.0.0.1", started.port))
+        again.sendall(b"GET /api/config HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert again.recv(12) == b"HTTP/1.1 200"
+    finally:
+        for sock in flood:
+            sock.close()
+        started.close()
+
+
 def test_headers_sent_slowly_are_dropped_and_others_still_served(server):
     """Connections sending their headers a byte at a time stayed open for ever (1,100 of
     1,100); with --header-timeout 2 each is closed 2 s after it opened, however often it
-    sends, while a normal request on another connection is answered."""
-    trickling = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(40)]
+    sends, while a normal request on another connection is answered. (From 40 loopback
+    addresses, each within its share of connections: --max-connections-per-client.)"""
+    trickling = [socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                          source_address=(f"127.0.0.{k + 2}", 0)) for k in range(40)]
     request = b"POST /api/next HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     started = time.monotonic()
     closed_at: dict[int, float] = {}
@@ -472,7 +573,6 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
     right (the tree's next guess, or the exact value the API computes here) or a clean 503;
     none is a 500, a 499 or a hang; afterwards every lane answers again."""
     import random
-    import signal
 
     import policy_tree
     import solver
@@ -506,25 +606,9 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
     kills: list[int] = []
     stop = threading.Event()
 
-    def workers() -> list[int]:
-        children: dict[int, list[int]] = {}
-        names = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as stat:
-                        fields = stat.read().rsplit(")", 1)[1].split()
-                    with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                        names[int(entry)] = cmdline.read()
-                except OSError:
-                    continue
-                children.setdefault(int(fields[1]), []).append(int(entry))
-        forkservers = [pid for pid in children.get(started.proc.pid, []) if b"forkserver" in names.get(pid, b"")]
-        return [pid for server in forkservers for pid in children.get(server, [])]
-
     def killer() -> None:
         while not stop.wait(rng.uniform(1.5, 3.0)):
-            pids = workers()
+            pids = list(lane_workers(started.proc.pid))
             if pids:
                 pid = rng.choice(pids)
                 try:
@@ -584,7 +668,7 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
 
 def test_help_and_troubleshooting_state_the_limits_the_code_has():
     from solver.web.app import BODY_TIMEOUT, MAX_BODY
-    from solver.web.http import HEADER_TIMEOUT
+    from solver.web.http import CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT
     from solver.web.lanes import BUILD_QUEUE, BUILDS_PER_CLIENT, GRACE_SECONDS, LOOKUP_QUEUE, LOOKUPS_PER_CLIENT
 
     done = subprocess.run([sys.executable, "-m", "tools.serve", "--help"], cwd=ROOT, capture_output=True,
@@ -594,10 +678,16 @@ def test_help_and_troubleshooting_state_the_limits_the_code_has():
     for fragment in (f"lookups {LOOKUPS_PER_CLIENT} per client address, {LOOKUP_QUEUE} in all",
                      f"builds {BUILDS_PER_CLIENT} per client address, {BUILD_QUEUE} in all",
                      f"plus {GRACE_SECONDS:g} s, then 503", f"--header-timeout [{HEADER_TIMEOUT:g} s]",
-                     f"--body-timeout [{BODY_TIMEOUT:g} s]", f"{MAX_BODY // 1024} KB at most (413)"):
+                     f"--body-timeout [{BODY_TIMEOUT:g} s]", f"{MAX_BODY // 1024} KB at most (413)",
+                     f"--max-connections-per-client [{CONNECTIONS_PER_CLIENT}]",
+                     f"open at once; more are closed as soon as they are made, the other clients' "
+                     f"unaffected (default {CONNECTIONS_PER_CLIENT})"):
         assert fragment in text, fragment
     troubleshooting = (ROOT / "docs" / "troubleshooting.md").read_text()
     assert f"| {LOOKUPS_PER_CLIENT} / {LOOKUP_QUEUE} |" in troubleshooting
     assert f"| {BUILDS_PER_CLIENT} / {BUILD_QUEUE} |" in troubleshooting
     assert f"`--header-timeout` {HEADER_TIMEOUT:g} s" in troubleshooting
     assert f"`--body-timeout` {BODY_TIMEOUT:g} s" in troubleshooting
+    assert f"`--max-connections-per-client` {CONNECTIONS_PER_CLIENT}" in troubleshooting
+    assert f"`--max-connections-per-client N` | connections one client address may have open at once " \
+           f"({CONNECTIONS_PER_CLIENT})" in (ROOT / "docs" / "play.md").read_text()

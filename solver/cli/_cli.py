@@ -8,7 +8,9 @@ status  meaning
 ======  =====================================================================================
 0       done
 1       the work failed: a verification failed (``tree verify``), a write failed after the
-        work was done (the message says where the finished work is kept), a dependency is
+        work was done (the message says where the finished work is kept), a worker process
+        died (killed from outside, e.g. by the out-of-memory killer: the message says how,
+        and what was kept, as Ctrl-C's does), a dependency is
         not installed in the Python that runs the tool (one plain line naming the package
         and ``make install``), or an internal error (a short message; the traceback only
         with ``--debug``)
@@ -34,7 +36,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 
-from solver.game.errors import InputError, UnwinnableError
+from solver.game.errors import InputError, UnwinnableError, WorkerLost
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_UNWINNABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEBUG_HELP = "on an internal error, print the traceback too"
@@ -197,8 +199,9 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
     """Call ``body(argv)`` and map every outcome to an exit status (module docstring).
 
     ``argv`` defaults to ``sys.argv[1:]``. ``interrupted`` is the Ctrl-C message, or a
-    callable building it from argv. Never raises (SystemExit from argparse is returned as
-    its status)."""
+    callable building it from argv; what it says was kept is said too when a worker process
+    died (:class:`~solver.game.errors.WorkerLost`), which stops the run the same way. Never
+    raises (SystemExit from argparse is returned as its status)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     # joblib warns when a run stops early (an error, Ctrl-C) with tasks still queued: noise
@@ -228,6 +231,12 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
             traceback.print_exc()
         print_error(_first_line(str(exc), limit=2000) or type(exc).__name__)
         return EXIT_UNWINNABLE
+    except WorkerLost as exc:  # the run stopped part-way, as at Ctrl-C: the same work is kept
+        if debug:
+            traceback.print_exc()
+        kept = _what_was_kept(interrupted(argv) if callable(interrupted) else interrupted)
+        print_error(f"{_first_line(str(exc))}; {kept or 'rerun the command'}")
+        return EXIT_FAILED
     except ModuleNotFoundError as exc:  # a Python without the dependencies: one plain line
         message = missing_dependency(exc)
         if message is None:  # one of our own modules: a broken checkout
@@ -254,6 +263,13 @@ def run_main(body: Callable[[list[str]], int], argv: Sequence[str] | None = None
         detail = _first_line(str(exc))
         print_error(f"internal error: {type(exc).__name__}{': ' + detail if detail else ''}{hint}")
         return EXIT_FAILED
+
+
+def _what_was_kept(interrupted: str) -> str:
+    """What a tool's Ctrl-C message says was kept, without its "interrupted" ("" if nothing)."""
+    import re
+
+    return re.sub(r"^interrupted[:;]?\s*", "", interrupted.strip())
 
 
 def journal_kept(pieces: str, run: str) -> Callable[[list[str]], str]:

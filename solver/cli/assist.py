@@ -45,9 +45,10 @@ that could not is refused with the earlier guess whose feedback it contradicts.
 Feedback is five of b/y/g (gray/yellow/green, first letter first), five digits 0/1/2, or the
 squares Wordle shares (⬛ or ⬜, 🟨, 🟩).
 
-Exit status: 0 answered, 1 an internal error (--debug shows the traceback), 2 bad input (a
-word not in the guess list, malformed feedback, a history nothing fits, naming the guess at
-fault; a bad option value or word list), 130 interrupted.
+Exit status: 0 answered, 1 an internal error (--debug shows the traceback) or a worker process
+killed (e.g. by the out-of-memory killer), 2 bad input (a word not in the guess list, malformed
+feedback, a history nothing fits, naming the guess at fault; a bad option value or word list),
+130 interrupted.
 """
 
 

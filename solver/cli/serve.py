@@ -40,7 +40,9 @@ Limits (defaults in brackets; past a client's own limit: HTTP 429, past the serv
                    searches); each runs at most its request's budget (--budget-cap [5 s])
                    plus 2 s, then 503; stopped when its client hangs up
   builds           1 per client address, 4 in all (more are not started; nothing waits)
-  connections      --max-connections [256] connections or requests at once (more: 503)
+  connections      --max-connections [256] connections or requests at once (more: 503);
+                   --max-connections-per-client [32] open from one client address (more are
+                   closed at once, so one client cannot take the others' connections)
   request headers  --header-timeout [10 s] to arrive (else the connection is closed)
   request body     --body-timeout [10 s] to arrive (408); 16 KB at most (413); JSON nested 8
                    deep at most (400); POSTs must be sent as JSON (415)
@@ -80,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="searches that may wait for a free worker (default 8)")
     parser.add_argument("--max-connections", type=_cli.whole(1, 65535), default=256, metavar="N",
                         help="connections and requests handled at once; more get 503 (default 256)")
+    parser.add_argument("--max-connections-per-client", type=_cli.whole(1, 65535), default=32, metavar="N",
+                        help="connections one client address may have open at once; more are closed as "
+                             "soon as they are made, the other clients' unaffected (default 32)")
     parser.add_argument("--header-timeout", type=_cli.positive_seconds, default=10.0, metavar="SECONDS",
                         help="seconds a client has to send a request's headers, else its connection is "
                              "closed (default 10)")
@@ -112,10 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                      allow_hosts=args.allow_host, body_timeout=args.body_timeout)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"serving http://{shown}:{args.port}/ (Ctrl-C stops)", flush=True)
-    # h11 with a deadline on the headers (uvicorn has none: solver.web.http); uvicorn's own
-    # limit on connections and requests at once, and its keep-alive timeout
-    # and at a stop, requests still running get STOP_SECONDS before their connections close
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=protocol_with(args.header_timeout),
+    # h11 with a deadline on the headers and a bound on each client's connections (uvicorn has
+    # neither: solver.web.http); uvicorn's own limit on connections and requests at once, and
+    # its keep-alive timeout; at a stop, requests still running get STOP_SECONDS before their
+    # connections close
+    protocol = protocol_with(args.header_timeout, args.max_connections_per_client)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=protocol,
                                            limit_concurrency=args.max_connections, timeout_keep_alive=5,
                                            timeout_graceful_shutdown=STOP_SECONDS))
     server.run(sockets=[sock])

@@ -28,9 +28,10 @@ another solver version or other kernels is refused: use --no-resume. The output 
 checked (its directory created) before any work. The artifact holds no timing (two solves
 write the same bytes); the wall time is printed.
 
-Exit status: 0 written, 1 a write or internal error, 2 bad input (word list, opener, option
-value, output path, cache directory), 3 unwinnable (no policy with this opener wins every game
-within the guess limit), 130 interrupted (rerun to resume).
+Exit status: 0 written, 1 a write or internal error, or a worker process killed (e.g. by the
+out-of-memory killer; rerun to resume), 2 bad input (word list, opener, option value, output
+path, cache directory), 3 unwinnable (no policy with this opener wins every game within the
+guess limit), 130 interrupted (rerun to resume).
 """
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.game.errors import InputError
+from solver.game.errors import InputError, WorkerLost
 from solver.game.spec import Game
 from solver.game.values import INF
 from solver.game.wordlists import WordList
@@ -389,8 +389,10 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
 
     Returns:
         :class:`Ranking` (values in the objective's units: total guesses, the worst case, or
-        the weighted total). Raises InputError for an empty state or ``guesses_left < 1``, and
-        RuntimeError if the search failed (not a timeout).
+        the weighted total). Raises InputError for an empty state or ``guesses_left < 1``,
+        :class:`~solver.game.errors.WorkerLost` when the search's child process or one of its
+        shares died (killed from outside; seen at once, within the budget), and RuntimeError
+        if the search failed otherwise (not a timeout).
     """
     from solver.exact.bellman import (_memo_capacity, allowed_after, local_rules,
                                       new_shared_root, objective_id, release_shared_root,
@@ -465,6 +467,8 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
                     for message in messages:
                         if _record(ranking, message):
                             break
+                except WorkerLost:  # the child or a share died: said as such, not as a failure
+                    raise
                 except RuntimeError as error:
                     raise RuntimeError(f"the exact search failed: {error}") from None
             if root is not None and not ranking.proven:  # what the shares settled in time

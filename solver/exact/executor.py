@@ -25,17 +25,33 @@ cluster, however few its workers. On an exception or Ctrl-C the workers are stop
 the tasks not yet finished are cancelled), so nothing outlives the run; on Linux every worker
 process on this machine (forked or loky's) also dies with the run when it is killed (SIGKILL
 included: :func:`die_with_parent`).
+
+No wait on a worker outlasts its death. When a worker process dies before it finishes its
+task — killed from outside (``kill -9``, the out-of-memory killer) or crashed — the run
+stops at once with :class:`~solver.game.errors.WorkerLost`, whose message says how the worker
+ended, and the other workers are stopped: :meth:`~Executor.as_finished` runs on
+:class:`concurrent.futures.ProcessPoolExecutor`, which breaks when a worker dies
+(multiprocessing's Pool, used before, started another and waited for the lost task's result
+for ever), :meth:`~Executor.map` on loky, which does the same (TerminatedWorkerError), and a
+:class:`Stream`'s child that dies closes its pipe. The lost task is not redone: the shares of
+a shared root (docs/algorithms.md §4.5) write one memo and one claim counter, which a share
+killed part-way leaves half-written, and a worker killed for its memory would be killed
+again. What a run journals (a solve's root classes, a proof's openers) is kept, so the same
+command resumes from it (the command-line tools say so in the one line they print, exit
+status 1). A deadline is kept as before: the wait returns as soon as the pool breaks. On dask
+a lost worker's tasks are rescheduled by the scheduler.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import os
 import sys
 import time
 
-from solver.game.errors import InputError
+from solver.game.errors import InputError, WorkerLost
 
 #: The backends of :meth:`Executor.map`.
 BACKENDS = ("loky", "dask")
@@ -141,7 +157,8 @@ class Executor:
             for args in calls:
                 yield function(*args)
         else:
-            yield from self._parallel(delayed(function)(*args) for args in calls)
+            with _loky_deaths():
+                yield from self._parallel(delayed(function)(*args) for args in calls)
 
     def map_unordered(self, function, calls):
         """Yield ``function(*args)`` for each args tuple of ``calls``, as they finish (on loky
@@ -154,7 +171,8 @@ class Executor:
             for args in calls:
                 yield function(*args)
         else:
-            yield from self._unordered(delayed(function)(*args) for args in calls)
+            with _loky_deaths():
+                yield from self._unordered(delayed(function)(*args) for args in calls)
 
     def as_finished(self, function, tasks, n_tasks: int, deadline: float | None = None):
         """Yield ``function(task)`` for each of the ``n_tasks`` tasks (an iterable, consumed
@@ -162,7 +180,9 @@ class Executor:
         (in this process for one worker without a deadline). ``function`` is a module-level
         function (the spawn start method, where there is no fork, pickles it by name). Past
         ``deadline`` (:func:`time.monotonic`), :class:`DeadlineReached` is raised and the
-        workers are stopped."""
+        workers are stopped; when a worker dies before it finishes its task,
+        :class:`~solver.game.errors.WorkerLost` is raised as soon as its death is seen (the
+        task is not redone) and the other workers are stopped."""
         import multiprocessing
 
         n_jobs = min(self.workers, n_tasks)
@@ -185,22 +205,50 @@ class Executor:
     @staticmethod
     def _pooled(context, function, tasks, n_jobs: int, deadline: float | None):
         import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
 
-        with context.Pool(max(n_jobs, 1), _worker_start, (os.getpid(),)) as pool:
-            # one task at a time, in the order given: the pool's task thread builds the tasks
-            # as workers ask, so the first start at once
-            results = pool.imap_unordered(function, tasks, chunksize=1)
+        tasks = iter(tasks)
+        # concurrent.futures' pool, not multiprocessing.Pool: when a worker dies, Pool starts
+        # another and the task it ran is lost, its result waited for for ever; this pool
+        # breaks instead, every task not done raises BrokenProcessPool at once, and its other
+        # workers are stopped
+        pool = ProcessPoolExecutor(n_jobs, mp_context=context, initializer=_worker_start,
+                                   initargs=(os.getpid(),))
+        before = set(multiprocessing.active_children())
+        workers: list = []
+        pending: set = set()
+        try:
             while True:
-                try:
-                    # a bounded wait: Ctrl-C may reach one of the pool's threads, and only the
-                    # main thread running again raises KeyboardInterrupt
-                    yield results.next(timeout=0.2)
-                except multiprocessing.TimeoutError:
-                    if deadline is not None and time.monotonic() >= deadline:
-                        raise DeadlineReached("the solve reached its deadline") from None
-                    continue
-                except StopIteration:
+                # each worker a task ahead, in the order given (the tasks are built as they
+                # are handed out)
+                for task in itertools.islice(tasks, 2 * n_jobs - len(pending)):
+                    pending.add(pool.submit(function, task))
+                # its workers, to stop them and to say how one died (a forking pool starts
+                # them all at the first task, a spawning one as tasks come): once seen, kept
+                workers += [p for p in multiprocessing.active_children()
+                            if p not in before and p not in workers]
+                if not pending:
                     return
+                # a bounded wait: the deadline is checked, and Ctrl-C raises KeyboardInterrupt
+                # only once the main thread runs again
+                left = 0.2 if deadline is None else min(0.2, max(deadline - time.monotonic(), 0.0))
+                done, pending = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+                for future in done:
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        raise WorkerLost(_lost_worker(_exit_codes(workers))) from None
+                    yield result
+                if pending and deadline is not None and time.monotonic() >= deadline:
+                    raise DeadlineReached("the solve reached its deadline")
+        finally:
+            # stop the workers still computing (a root class may take minutes), then the pool's
+            # threads; a worker killed here breaks the pool, which is being stopped anyway
+            for worker in workers:
+                if worker.is_alive():
+                    worker.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         """Release the dask client, if any. Idempotent."""
@@ -230,7 +278,8 @@ class Stream:
     block) stops it early. ``steps`` is a module-level function.
 
     Iterating raises RuntimeError when ``steps`` raised in the child (its type and message),
-    or the child died without a word (its exit code).
+    and :class:`~solver.game.errors.WorkerLost` when the child died without a word (how it
+    ended) or ``steps`` raised it (a worker the child forked died).
     """
 
     def __init__(self, steps, args: tuple, deadline: float):
@@ -258,13 +307,16 @@ class Stream:
                     return
                 try:
                     kind, item = self._receiver.recv()
-                except EOFError:  # the child died without a word
-                    raise RuntimeError(f"the child process stopped unexpectedly (exit code "
-                                       f"{self._child.exitcode})") from None
+                except EOFError:  # the child died without a word (its pipe closes as it ends)
+                    self._child.join(1.0)
+                    raise WorkerLost(f"the search's child process died "
+                                     f"({_how_it_ended(self._child.exitcode)})") from None
                 if kind == "end":
                     return
                 if kind == "error":
                     raise RuntimeError(item)
+                if kind == "lost":
+                    raise WorkerLost(item)
                 yield item
         finally:
             self.close()
@@ -303,6 +355,8 @@ def _stream_child(conn, steps, args: tuple, parent: int) -> None:
         for item in steps(*args):
             conn.send(("item", item))
         conn.send(("end", None))
+    except WorkerLost as exc:  # one of its own workers died: the parent raises it as such
+        conn.send(("lost", str(exc)))
     except BaseException as exc:  # noqa: B036 - the parent must hear of any failure
         try:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
@@ -313,12 +367,73 @@ def _stream_child(conn, steps, args: tuple, parent: int) -> None:
 
 
 def _worker_start(parent: int) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (it terminates the pool), and on
-    Linux a worker dies with its parent, so that a killed run leaves nothing computing."""
+    """Pool initializer: Ctrl-C is the parent's to handle (it stops the pool), SIGTERM ends
+    the worker at once, and on Linux a worker dies with its parent, so that a killed run
+    leaves nothing computing."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a pool broken by a worker's death terminates the others and waits for them: a handler
+    # inherited from the parent (the web server's pebble workers install one) would run only
+    # once the numba kernel returns, minutes later
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
+
+
+def _how_it_ended(exitcode: int | None) -> str:
+    """How a process with this exit code ended, in words (None: not known)."""
+    import signal
+
+    if exitcode is None:
+        return "how is not known"
+    if exitcode >= 0:
+        return f"exit status {exitcode}"
+    if -exitcode == signal.SIGKILL:
+        return "killed by SIGKILL: kill -9, or the out-of-memory killer"
+    try:
+        return f"killed by {signal.Signals(-exitcode).name}"
+    except ValueError:
+        return f"killed by signal {-exitcode}"
+
+
+def _exit_codes(workers) -> list:
+    """The exit codes of a broken pool's worker processes (None: running). Those that ended are
+    waited for first: the pool breaks as soon as a dead worker's pipe closes, which can be
+    before the kernel has its exit status."""
+    from multiprocessing.connection import wait
+
+    ended = wait([worker.sentinel for worker in workers], timeout=1.0)
+    for worker in workers:
+        if worker.sentinel in ended:
+            worker.join(1.0)
+    return [worker.exitcode for worker in workers]
+
+
+def _lost_worker(exitcodes) -> str:
+    """:class:`WorkerLost`'s message for a pool broken by a worker's death, from its workers'
+    exit codes (None or 0: running, or ended normally): the first other than SIGTERM's, which
+    the broken pool sends the others."""
+    import signal
+
+    ended = [code for code in exitcodes if code]
+    code = next((c for c in ended if c != -signal.SIGTERM), ended[0] if ended else None)
+    return f"a worker process died before it finished its task ({_how_it_ended(code)})"
+
+
+@contextlib.contextmanager
+def _loky_deaths():
+    """loky's TerminatedWorkerError (a BrokenProcessPool, its message naming the workers' exit
+    codes, e.g. ``{SIGKILL(-9)}``) raised as :class:`WorkerLost`."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        yield
+    except BrokenProcessPool as error:
+        import re
+
+        named = re.search(r"exit codes of the workers are \{([^}]*)\}", str(error))
+        codes = [int(code) for code in re.findall(r"-?\d+", named.group(1))] if named else []
+        raise WorkerLost(_lost_worker(codes)) from None
 
 
 #: The process id for which :func:`die_with_parent` has armed the death signal.

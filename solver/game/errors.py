@@ -3,8 +3,9 @@
 Every error a user can cause by what they pass in (a word list, a word, a feedback string,
 an artifact) derives from :class:`InputError`; the command-line tools map it to exit status 2
 in one place (``solver/cli/_cli.py``). A solver outcome is not bad input:
-:class:`UnwinnableError` (no policy wins every game in time) has its own exit status, 3.
-Programming errors are left as ordinary exceptions.
+:class:`UnwinnableError` (no policy wins every game in time) has its own exit status, 3. The
+failures of a run that are nobody's input (:class:`WriteFailedError`, :class:`WorkerLost`)
+exit with status 1. Programming errors are left as ordinary exceptions.
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ class UnwinnableError(Exception):
     """No policy wins every game within the guess limit from this opener or state: an answer
     of the solver about well-formed input, not bad input (exit status 3 in the CLI; the web
     page answers 422). Raised by the exact solver (:mod:`solver.exact.bellman`)."""
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died before it finished its task: killed from outside (``kill -9``, the
+    out-of-memory killer) or crashed. The run stops instead of waiting for a result that will
+    never come (:mod:`solver.exact.executor`); the message says how the worker ended, and a
+    run that journals its work adds what was kept (a rerun resumes from it). Not an
+    :class:`InputError`: the command-line tools print it as one line and exit with status 1;
+    the web server answers 503 ("try again")."""
 
 
 class WriteFailedError(OSError):

@@ -1,4 +1,5 @@
-"""The web server's HTTP connections: uvicorn's h11 protocol with a deadline on a request's headers.
+"""The web server's HTTP connections: uvicorn's h11 protocol with a deadline on a request's headers
+and a bound on each client's open connections.
 
 uvicorn (0.54) has no timeout on receiving a request: ``timeout_keep_alive`` covers the idle time
 *between* requests and is reset by every byte received, so a client that sends its headers one
@@ -11,6 +12,13 @@ within ``header_timeout`` seconds of the connection (or of the end of the previo
 kept-alive connection) is closed. The body has its own deadline, in the app
 (:func:`solver.web.app.read_json`: 408), and uvicorn's ``limit_concurrency`` caps the connections
 and requests handled at once (more: 503).
+
+That cap counts every open connection, idle ones too, and is the same for everyone: one client
+holding 260 idle sockets made most other clients' requests 503 until it let go. So each client
+address may hold at most ``per_client`` connections open at once
+(:data:`CONNECTIONS_PER_CLIENT` by default); one more is closed as soon as it is made, before
+it can count against the others. uvicorn has no such setting, so the count is kept by the same
+protocol subclass. A browser opens at most six HTTP/1.1 connections to one server.
 """
 
 from __future__ import annotations
@@ -22,17 +30,34 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: Seconds a client has to send a request's line and headers, by default.
 HEADER_TIMEOUT = 10.0
+#: Connections one client address may have open at once, by default (a browser opens at most 6;
+#: an office behind one address, a few browsers).
+CONNECTIONS_PER_CLIENT = 32
 
 
 class HeaderDeadlineProtocol(H11Protocol):
     """uvicorn's h11 protocol, closing a connection whose request headers are not all received
-    within :attr:`header_timeout` seconds (set it on the class with :func:`protocol_with`)."""
+    within :attr:`header_timeout` seconds, and a connection that would give its client address
+    more than :attr:`per_client` open at once (set both on a class of one server's own with
+    :func:`protocol_with`: it holds the count of each address's connections)."""
 
     header_timeout: float = HEADER_TIMEOUT
+    per_client: int = CONNECTIONS_PER_CLIENT
+    #: Open connections by client address (host), of the connections this class made.
+    open_by_client: dict[str, int] = {}
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._header_deadline: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
+        host = self.client[0] if self.client else None  # None: not an IP socket
+        if host is not None:
+            open_now = self.open_by_client.get(host, 0)
+            if open_now >= self.per_client:
+                transport.close()  # nothing was asked yet: nothing to answer
+                return
+            self.open_by_client[host] = open_now + 1
+            self._counted = host
         self._arm()
 
     def _arm(self) -> None:
@@ -62,10 +87,21 @@ class HeaderDeadlineProtocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        host = getattr(self, "_counted", None)
+        if host is not None:
+            self._counted = None
+            self.open_by_client[host] -= 1
+            if not self.open_by_client[host]:
+                del self.open_by_client[host]
         super().connection_lost(exc)
 
 
-def protocol_with(header_timeout: float) -> type[HeaderDeadlineProtocol]:
+def protocol_with(header_timeout: float = HEADER_TIMEOUT,
+                  per_client: int = CONNECTIONS_PER_CLIENT) -> type[HeaderDeadlineProtocol]:
     """A :class:`HeaderDeadlineProtocol` subclass whose deadline is ``header_timeout`` seconds
-    (uvicorn makes one protocol object per connection from the class it is given)."""
-    return type("HeaderDeadlineProtocol", (HeaderDeadlineProtocol,), {"header_timeout": float(header_timeout)})
+    and which lets each client address hold ``per_client`` connections (≥ 1) open at once,
+    with a count of its own (uvicorn makes one protocol object per connection from the class it
+    is given)."""
+    return type("HeaderDeadlineProtocol", (HeaderDeadlineProtocol,),
+                {"header_timeout": float(header_timeout), "per_client": int(per_client),
+                 "open_by_client": {}})

@@ -30,9 +30,11 @@ stop a running task by stopping its process):
   outlives the request that named its opener (it serves the game's later requests).
 
 A worker killed from outside (``kill -9``, the out-of-memory killer) is replaced: an idle one's
-pool is replaced at the next task; a lookup it was running is searched instead; a search or
+pool is replaced at the next task, and the broken pool is stopped for good (its other
+processes end: none is left behind); a lookup it was running is searched instead; a search or
 analysis it was running is answered with a clean 503 ("try again"), never a 500, and the
-lane goes on.
+lane goes on. So is a search whose own child process or shares died
+(:class:`~solver.game.errors.WorkerLost`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ from concurrent.futures.process import BrokenProcessPool
 
 from pebble import ProcessExpired
 from solver.exact.advice import Status
+# raised when the worker process running a task died (killed from outside), or its pool was
+# replaced while the task waited: the task was not done (also what a search raises whose own
+# child or shares died)
+from solver.game.errors import WorkerLost
 from solver.game.spec import Mode
 
 #: Seconds a search may run past its request's budget before it is stopped.
@@ -73,6 +79,24 @@ LOOKUP_QUEUE = 64
 CLOSE_SECONDS = 10.0
 
 
+def _stop_for_good(pools) -> threading.Thread:
+    """Stop ``pools``: their pending tasks dropped and their processes ended, by a thread that
+    it returns. pebble ends a pool's processes in its ``join`` only (``stop`` just marks the
+    pool stopped: a broken pool replaced with ``stop`` alone kept its live worker, a process
+    and its memory leaked at every kill), and a join can hang (:data:`CLOSE_SECONDS`), so it
+    runs in that thread, which the event loop never waits for."""
+
+    def join() -> None:
+        for pool in pools:
+            pool.join()
+
+    for pool in pools:
+        pool.stop()
+    joiner = threading.Thread(target=join, daemon=True, name="lanes-stop")
+    joiner.start()
+    return joiner
+
+
 class Busy(Exception):
     """Too much work waiting (HTTP 503) or too many searches of one client (HTTP 429)."""
 
@@ -83,11 +107,6 @@ class Busy(Exception):
 
 class Disconnected(Exception):
     """The client hung up while its request waited; the work was stopped."""
-
-
-class WorkerLost(Exception):
-    """The worker process running a task died (killed from outside), or its pool was replaced
-    while the task waited: the task was not done."""
 
 
 async def _connected() -> bool:
@@ -135,7 +154,7 @@ class Lanes:
             return self.pools[role].schedule(function, args, timeout=timeout)
         except RuntimeError:
             broken, self.pools[role] = self.pools[role], self._new_pool(role)
-            broken.stop()
+            _stop_for_good([broken])
             return self.pools[role].schedule(function, args, timeout=timeout)
 
     def warm(self, timeout: float = 600.0) -> None:
@@ -153,13 +172,7 @@ class Lanes:
         which its workers do not outlive)."""
         for task in list(self.following.values()):
             task.cancel()
-        pools = list(self.pools.values())
-        for pool in pools:
-            pool.stop()
-        joiner = threading.Thread(target=lambda: [pool.join() for pool in pools], daemon=True,
-                                  name="lanes-close")
-        joiner.start()
-        joiner.join(CLOSE_SECONDS)
+        _stop_for_good(list(self.pools.values())).join(CLOSE_SECONDS)
 
     async def _wait(self, future, is_disconnected, stop_running: bool = True):
         """The (pebble) future's result. Stops the task (and raises Disconnected) when the
