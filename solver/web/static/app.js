@@ -214,6 +214,7 @@ async function submit() {
     state.current = { letters: row.guess, colours: row.colours, typed: LENGTH };
     drawBoard();
     save();
+    showAnswered();  // the position before it, answered already: its answers again
   }
 }
 
@@ -352,37 +353,43 @@ function busy(on) {
   for (const id of ["advice", "alternatives-section", "remaining-section"]) $(id).classList.toggle("waiting", on);
 }
 
-// Ask for the next guess, then the alternatives, or the analysis once the game is over (or
+// Ask for the next guess with its alternatives, or the analysis once the game is over (or
 // when asked: ``analyse``; ``analysis``: one already received, for a pasted game).
-// ``budget``: seconds each search may take (the page's default budget, or the server's cap
-// when the player asks to search longer).
+// ``budget``: seconds the position's search may take (the page's default budget, or the
+// server's cap when the player asks to search longer). Returns the Error when the next guess
+// could not be had (its panels then say so), else null.
 async function refresh({ analysis = null, analyse = false, budget = state.budget } = {}) {
   const ticket = ++state.ticket;
+  const key = positionKey();
   const body = { words: state.words, mode: state.mode, history: history() };
+  const analysing = over() || analysis !== null || analyse;
   busy(true);
   showError("");
   showProgress(`Searching this position (at most ${fmt(budget, 0)} s)…`);
   let advice;
   try {
-    advice = await post("/api/next", { ...body, top: 0, budget }, ticket);
+    // the next guess and its alternatives in one request, so that the position takes at most
+    // the budget said: asked one after the other, each search took the whole budget (a 5 s
+    // search took 10 s). A state on a tree is answered at once, its alternatives followed.
+    advice = await post("/api/next", { ...body, top: analysing ? 0 : 5, budget }, ticket);
   } catch (err) {
     if (ticket !== state.ticket) return null;
     busy(false);
     showProgress(null);
+    failed(`No next guess for this position: ${err.message}`);
     showError(err.message);
     return err;
   }
   if (ticket !== state.ticket) return null;
   state.advice = advice;
+  state.answered = { key, advice, alternatives: analysing ? null : advice };
   showAdvice(advice);
   drawBoard();
   try {
-    if (over() || analysis || analyse) {
+    if (analysing) {
       $("alternatives-section").hidden = true;
       if (!analysis) {
-        $("analysis-section").hidden = false;
-        $("analysis-note").textContent = "Analysing the game…";
-        $("analysis-section").classList.add("waiting");
+        clearAnalysis("Analysing the game…");  // never the previous game's rows beside this board
         analysis = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
         if (ticket !== state.ticket) return null;
       }
@@ -390,24 +397,80 @@ async function refresh({ analysis = null, analyse = false, budget = state.budget
     } else {
       $("analysis-section").hidden = true;
       $("alternatives-section").hidden = false;
-      $("alternatives-note").textContent = "Valuing the alternatives…";
-      let full = await post("/api/next", { ...body, top: 5, budget }, ticket);
-      if (ticket !== state.ticket) return null;
-      showAlternatives(full);
-      if (full.alternatives_pending) {  // the rest are being proven: fill them in when they arrive
+      showAlternatives(advice);
+      if (advice.alternatives_pending) {  // the rest are being proven: fill them in when they arrive
         $("alternatives-note").textContent = "Proving the other alternatives…";
-        full = await post("/api/next", { ...body, top: 5, budget, follow: true }, ticket);
-        if (ticket !== state.ticket) return null;
-        showAlternatives(full);
+        try {
+          const full = await post("/api/next", { ...body, top: 5, budget, follow: true }, ticket);
+          if (ticket !== state.ticket) return null;
+          state.answered.alternatives = full;
+          showAlternatives(full);
+        } catch (err) {  // the guesses shown are this position's, as found at once: kept
+          if (ticket !== state.ticket) return null;
+          $("alternatives-note").textContent = `The other alternatives could not be proven: ${err.message}`;
+        }
       }
     }
   } catch (err) {
     if (ticket !== state.ticket) return null;
-    showError(err.message);
+    if (analysing) {  // the panel says what failed, with no rows of an earlier game, and offers again
+      clearAnalysis("");
+      $("summary").replaceChildren(`The analysis failed: ${err.message}.`);
+      $("analysis-retry").hidden = false;
+      showError(`The analysis failed: ${err.message}`);
+    } else showError(err.message);
   }
   busy(false);
-  $("analysis-section").classList.remove("waiting");
   return null;
+}
+
+// A position not answered: the advice, the alternatives and the answers left are emptied
+// (never the previous position's beside the new board) and ``text`` says what failed.
+function failed(text) {
+  state.advice = null;
+  document.querySelector("#advice .label").textContent = "next guess";
+  $("suggestion").textContent = "—";
+  $("suggestion").classList.remove("solved");
+  $("status").textContent = text;
+  $("value").textContent = "";
+  $("longer-line").hidden = true;
+  $("use-suggestion").classList.remove("invisible");
+  $("alternatives-section").hidden = over();
+  showAlternatives({ alternatives: [], alternatives_complete: true });
+  $("alternatives-note").textContent = "";
+  $("remaining-section").hidden = false;
+  $("remaining-count").textContent = "Answers remaining: not known";
+  $("remaining-list").textContent = "";
+  $("left-tree").textContent = "";
+  $("analysis-section").hidden = true;
+  clearAnalysis("");
+  drawBoard();
+}
+
+// The answers of the position on the board, when it was answered already (a row refused goes
+// back to the position before it).
+function showAnswered() {
+  const answered = state.answered;
+  if (!answered || answered.key !== positionKey()) return;
+  state.advice = answered.advice;
+  showAdvice(answered.advice);
+  if (answered.alternatives) {
+    $("alternatives-section").hidden = false;
+    showAlternatives(answered.alternatives);
+  }
+  drawBoard();
+}
+
+// The analysis panel emptied (its rows, summary, notes and the text to share), ``note`` shown.
+function clearAnalysis(note) {
+  state.analysis = null;
+  $("analysis").querySelector("tbody").replaceChildren();
+  $("summary").replaceChildren();
+  $("analysis-note").textContent = note;
+  $("analysis-retry").hidden = true;
+  $("result-text").value = "";
+  $("copy-status").textContent = "";
+  if (note) $("analysis-section").hidden = false;
 }
 
 function showAdvice(a) {
@@ -574,6 +637,7 @@ function showAnalysis(g) {
   state.analysis = g;
   $("analysis-section").hidden = false;
   $("analysis-note").textContent = "";
+  $("analysis-retry").hidden = true;
   const body = $("analysis").querySelector("tbody");
   body.replaceChildren();
   for (const m of g.moves) {
@@ -1235,6 +1299,7 @@ async function init() {
   });
   $("new-game").addEventListener("click", newGame);
   $("analyse-now").addEventListener("click", () => refresh({ analyse: true }));
+  $("analysis-retry").addEventListener("click", () => refresh({ analyse: true }));
   $("copy").addEventListener("click", copyResult);
   $("remaining-details").addEventListener("toggle", labelRemaining);
   $("theme").addEventListener("click", switchTheme);
