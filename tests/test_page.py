@@ -728,7 +728,8 @@ def test_the_history_exports_imports_and_clears(server, browser, tmp_path):
 
 def test_a_position_not_proven_in_time_can_be_searched_longer(server, browser):
     """After PIZZA (no tree shipped) the all-gray state, 747 answers, is not proven within the
-    page's 2 s: the advice says so and offers to search longer; the
+    page's 2 s: the advice says so and offers to search longer, and the alternatives' note
+    says why none is listed (no guess valued exactly in time; not "one guess is left"); the
     button asks the same position again with the server's longest budget (5 s), says so while
     it waits, then shows that position's advice within the 5 s and the server's grace (one
     request: the next guess with its alternatives, not two searches of 5 s each), and is not
@@ -749,6 +750,11 @@ def test_a_position_not_proven_in_time_can_be_searched_longer(server, browser):
     expect(button).to_be_visible()
     expect(button).to_have_text("Search longer (up to 5 s)")
     expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=30_000)
+    note = page.locator("#alternatives-note")
+    expect(note).not_to_contain_text("one guess is left")
+    if page.locator("#alternatives tbody tr:not(.blank)").count() == 0:  # none valued exactly in 2 s
+        expect(note).to_have_text("No guess was valued exactly within the time budget: the next guess "
+                                  "above is the best found.")
     audit(page, "light, search longer offered (the long list of answers open: it scrolls, by keyboard too)")
     assert budgets == [2], budgets
     budgets.clear()
@@ -765,5 +771,89 @@ def test_a_position_not_proven_in_time_can_be_searched_longer(server, browser):
     assert budgets == [5], budgets
     enter_row(page, 2, "torse", "bbbbb", "typed")
     expect(page.locator("#remaining-count")).not_to_have_text(remaining_text(747), timeout=30_000)
+    assert errors == []
+    context.close()
+
+
+def test_a_keyboard_only_game_in_high_contrast(server, browser, tree):
+    """A game played with the keyboard alone: Tab to *Use it*, Enter, the colours typed, Enter
+    again submits the row (the focus left *Use it*: Enter does not press it again and wipe the
+    row). In the high-contrast palette every colour is named as it is drawn (blue for present,
+    orange for placed: the colour keys, the tiles, the analysis's squares), and named yellow
+    and green again once the palette is switched back."""
+    from playwright.sync_api import expect
+
+    from solver.game.feedback import code_to_text
+
+    game = [(guess, code_to_text(code)) for guess, code in tree.game(WON_ANSWER)]
+    context, page, errors = open_page(browser, server["url"], DESKTOP, "light")
+    page.click("#palette")
+    expect(page.locator("html")).to_have_attribute("data-palette", "contrast")
+    keys = page.locator("#keyboard .key.colour")
+    expect(keys).to_have_text(["gray b", "blue y", "orange g"])
+    assert [keys.nth(i).get_attribute("aria-label") for i in range(3)] == [
+        "next tile gray (b or 0)", "next tile blue (y or 1)", "next tile orange (g or 2)"]
+    names = {"b": "gray: not in the word", "y": "blue: in the word, elsewhere", "g": "orange: in place"}
+    for number, (guess, feedback) in enumerate(game, start=1):
+        expect(page.locator("#suggestion")).to_have_text(guess, timeout=20_000)
+        expect(page.locator("#use-suggestion")).to_be_enabled()
+        page.evaluate("document.activeElement && document.activeElement.blur(); scrollTo(0, 0)")
+        page.mouse.click(2, 2)
+        for _ in range(12):  # Tab to Use it, as a keyboard-only player does
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "use-suggestion":
+                break
+        assert page.evaluate("document.activeElement.id") == "use-suggestion"
+        page.keyboard.press("Enter")
+        row = page.locator("#board .row").nth(number - 1)
+        expect(row.locator(".tile")).to_have_text(list(guess), ignore_case=True)
+        assert page.evaluate("document.activeElement.id") == "board"
+        page.keyboard.type(feedback)
+        expect(row.locator(".tile").nth(0)).to_have_attribute(
+            "aria-label", f"{guess[0]}, {names[feedback[0]].split(':')[0]}: tap to change the colour")
+        page.keyboard.press("Enter")
+        expect(row).to_have_class(re.compile(r"\bdone\b"))
+        for i, (letter, colour) in enumerate(zip(guess, feedback)):
+            expect(row.locator(".tile").nth(i)).to_have_attribute("aria-label", f"{letter.upper()}, {names[colour]}")
+    expect(page.locator("#analysis tbody tr")).to_have_count(len(game), timeout=30_000)
+    colour = {"b": "gray", "y": "blue", "g": "orange"}
+    squares = page.locator("#analysis .mini")
+    assert [squares.nth(i).get_attribute("aria-label") for i in range(len(game))] == [
+        " ".join(colour[c] for c in feedback) for _, feedback in game]
+    page.click("#palette")  # back to yellow and green, named so
+    expect(keys).to_have_text(["gray b", "yellow y", "green g"])
+    plain = {"b": "gray: not in the word", "y": "yellow: in the word, elsewhere", "g": "green: in place"}
+    (second, colours) = game[1]
+    expect(page.locator("#board .row").nth(1).locator(".tile").nth(0)).to_have_attribute(
+        "aria-label", f"{second[0].upper()}, {plain[colours[0]]}")
+    assert squares.nth(len(game) - 1).get_attribute("aria-label") == "green green green green green"
+    assert errors == []
+    context.close()
+
+
+def test_a_lost_game_names_the_answers_it_may_have_been(server, browser, legacy):
+    """Lost with two answers left (CATCH, BATCH, LATCH, MATCH, HATCH, DUTCH; the answer:
+    WATCH): the word shown where the answer goes is every answer it may have been, "patch /
+    watch", under "the answer was one of" (not the best seventh guess, PATCH, as if it were
+    the answer)."""
+    from playwright.sync_api import expect
+
+    from solver.game.feedback import code_to_text, feedback_code
+
+    guesses = ["catch", "batch", "latch", "match", "hatch", "dutch"]
+    game = [(g, code_to_text(feedback_code(g, "watch"))) for g in guesses]
+    left = [sum(all(feedback_code(g, a) == feedback_code(g, "watch") for g in guesses[:k]) for a in legacy.answers)
+            for k in range(1, 7)]
+    assert left[-1] == 2
+    context, page, errors = open_page(browser, server["url"], PHONE, "light")
+    expect(page.locator("#suggestion")).to_have_text("salet", timeout=20_000)
+    for number, (guess, feedback) in enumerate(game, start=1):
+        enter_row(page, number, guess, feedback, "typed")
+        expect(page.locator("#remaining-count")).to_have_text(remaining_text(left[number - 1]), timeout=30_000)
+    expect(page.locator("#advice .label")).to_have_text("the answer was one of")
+    expect(page.locator("#suggestion")).to_have_text("patch / watch")
+    expect(page.locator("#status")).to_have_text("Not won in six guesses: 2 answers were still possible.")
+    expect(page.locator("#analysis tbody tr")).to_have_count(6, timeout=120_000)
+    shot(page, "lost-two-left-390.png")
     assert errors == []
     context.close()

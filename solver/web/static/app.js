@@ -6,14 +6,23 @@
 const LENGTH = 5;
 const LIMIT = 6;
 const COLOURS = "byg";
-const COLOUR_NAMES = ["gray", "yellow", "green"];
 const SQUARES = ["⬜", "🟨", "🟩"];
 const STORE = "exact-wordle-game";
 const THEME = "exact-wordle-theme";
 const PALETTE = "exact-wordle-palette";
-// What a tile's and a key's colour says, in words (screen readers read these).
-const TILE_WORDS = ["gray: not in the word", "yellow: in the word, elsewhere", "green: in place"];
+// What a tile's and a key's colour says, in words (screen readers read these). The colours are
+// named as the palette draws them: the high-contrast one (style.css) draws "present" blue and
+// "placed" orange, and a player who hears "yellow" sees no yellow.
+const colourNames = () => (document.documentElement.dataset.palette === "contrast"
+  ? ["gray", "blue", "orange"] : ["gray", "yellow", "green"]);
+const MEANINGS = ["not in the word", "in the word, elsewhere", "in place"];
+const tileWords = (c) => `${colourNames()[c]}: ${MEANINGS[c]}`;
 const KEY_WORDS = ["", "ruled out", "present", "placed"];
+
+// How a game's scores come from its moves' (tools.analyse's summary says the same): its regrets
+// add up, its scores do not, so moves of 98, 50 and 66 make a game of 40.
+const GAME_SCORES = "Game skill is scored from the total regret of the game, not averaged over moves "
+  + "(game luck likewise from the total luck).";
 
 // Plain-words explanations: the table headers' notes (hover or tap) and the explainer section.
 const TERMS = {
@@ -33,7 +42,7 @@ const TERMS = {
     + "luck, is exactly the number of guesses the game took (a lost game: plus what the answers "
     + "left would still take).",
   skill: "Skill from 0 to 99, from the regret: 99 only for a best guess, 49 at half a guess "
-    + "of regret, 33 at one guess (⌊99 · ½ / (½ + regret)⌋).",
+    + "of regret, 33 at one guess (⌊99 · ½ / (½ + regret)⌋). " + GAME_SCORES,
   luckScore: "Luck from 0 to 99, from the luck: 50 when the feedback was as good as expected, "
     + "more when it was kinder, less when it was not.",
   answer: "Whether this guess is one of the answers still possible: only such a guess can win on "
@@ -159,6 +168,9 @@ function setGuess(word) {
   state.current = { letters: word.slice(0, LENGTH), colours: [0, 0, 0, 0, 0], typed: 0 };
   showError("");
   drawBoard();
+  // the keys typed next (the colours, Enter) go to the board: a button keeping the focus would
+  // take the next Enter, set the guess again and wipe the colours typed
+  $("board").focus({ preventScroll: true });
 }
 
 function key(k) {
@@ -242,7 +254,7 @@ function drawBoard() {
       row.classList.add("done");
       row.setAttribute("aria-label", `guess ${r + 1}: ${done.guess.toUpperCase()}`);
       [...done.guess].forEach((letter, i) => row.appendChild(tile(letter, done.colours[i], {
-        label: `${letter.toUpperCase()}, ${TILE_WORDS[done.colours[i]]}` })));
+        label: `${letter.toUpperCase()}, ${tileWords(done.colours[i])}` })));
     } else if (r === state.rows.length && !over()) {
       const cur = state.current;
       const full = cur.letters.length === LENGTH;
@@ -253,7 +265,7 @@ function drawBoard() {
         if (!full) { row.appendChild(tile(letter, null)); continue; }
         const t = tile(letter, cur.colours[i], {
           button: true, next: i === cur.typed,
-          label: `${letter}, ${COLOUR_NAMES[cur.colours[i]]}: tap to change the colour`,
+          label: `${letter}, ${colourNames()[cur.colours[i]]}: tap to change the colour`,
         });
         t.addEventListener("click", (e) => {
           cur.colours[i] = (cur.colours[i] + 1) % 3;
@@ -298,22 +310,46 @@ function buildKeyboard() {
   }
   const colours = document.createElement("div");
   colours.className = "key-row colours";
-  COLOUR_NAMES.forEach((name, c) => {
+  COLOURS.split("").forEach((letter, c) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = `key colour ${COLOURS[c]}`;
+    button.className = `key colour ${letter}`;
     button.dataset.key = `colour-${c}`;
-    button.innerHTML = `${name} <kbd>${COLOURS[c]}</kbd>`;
-    button.setAttribute("aria-label", `next tile ${name} (${COLOURS[c]} or ${c})`);
     button.tabIndex = -1;
     colours.appendChild(button);
   });
   keyboard.appendChild(colours);
+  labelColourKeys();
   keyboard.addEventListener("click", (e) => {
     const button = e.target.closest("button.key");
     if (!button) return;
     key(button.dataset.key);
   });
+}
+
+// The colour keys say the colour they set, as the palette draws it (b/y/g stay the letters typed).
+function labelColourKeys() {
+  const names = colourNames();
+  for (const button of document.querySelectorAll("#keyboard .key.colour")) {
+    const c = Number(button.dataset.key.slice(7));
+    const kbd = document.createElement("kbd");
+    kbd.textContent = COLOURS[c];
+    button.replaceChildren(`${names[c]} `, kbd);
+    button.setAttribute("aria-label", `next tile ${names[c]} (${COLOURS[c]} or ${c})`);
+  }
+}
+
+// Every colour named in words (the board's tiles, the colour keys, the analysis's squares),
+// named again when the palette changes.
+function labelColours() {
+  labelColourKeys();
+  drawBoard();
+  for (const squares of document.querySelectorAll(".mini[data-feedback]")) labelSquares(squares);
+}
+
+function labelSquares(squares) {
+  const names = colourNames();
+  squares.setAttribute("aria-label", [...squares.dataset.feedback].map((c) => names[COLOURS.indexOf(c)]).join(" "));
 }
 
 // Keys coloured by what is known: green beats yellow beats absent (a letter may repeat).
@@ -430,11 +466,12 @@ function failed(text) {
   state.advice = null;
   document.querySelector("#advice .label").textContent = "next guess";
   $("suggestion").textContent = "—";
-  $("suggestion").classList.remove("solved");
+  $("suggestion").classList.remove("solved", "several", "count");
   $("status").textContent = text;
   $("value").textContent = "";
   $("longer-line").hidden = true;
   $("use-suggestion").classList.remove("invisible");
+  $("use-suggestion").hidden = false;
   $("alternatives-section").hidden = over();
   showAlternatives({ alternatives: [], alternatives_complete: true });
   $("alternatives-note").textContent = "";
@@ -478,10 +515,18 @@ function showAdvice(a) {
   const lost = !solved && (a.game_over || state.rows.length >= LIMIT);
   const list = state.lists.find((l) => l.name === a.word_list);
   const game = `${list ? list.title : a.word_list} · ${a.mode}`;  // which game the advice is for
-  $("suggestion").textContent = solved ? state.rows[state.rows.length - 1].guess : (a.next_guess || "—");
+  const n = a.answers_remaining;
+  // after a loss the word shown is the answer, or the answers it may have been (never the
+  // best guess past the sixth: it read as the answer, PATCH for WATCH)
+  const several = lost && n > 1;
+  $("suggestion").textContent = solved ? state.rows[state.rows.length - 1].guess
+    : !lost ? (a.next_guess || "—") : n === 1 ? a.answers[0]
+      : n <= 3 ? a.answers.join(" / ") : `${count(n)} answers`;
   $("suggestion").classList.toggle("solved", solved);
+  $("suggestion").classList.toggle("several", several);
+  $("suggestion").classList.toggle("count", several && n > 3);
   document.querySelector("#advice .label").textContent = solved ? "solved"
-    : lost ? (a.answers_remaining === 1 ? "the answer" : "past six") : "next guess";
+    : lost ? (n === 1 ? "the answer" : "the answer was one of") : "next guess";
   let status = "", value = "";
   if (solved) {
     status = `Won in ${plural(state.rows.length, "guess", "guesses")}.`;
@@ -504,9 +549,9 @@ function showAdvice(a) {
   $("longer-line").hidden = solved || lost || a.status === "exact" || state.budgetCap <= state.budget
     || state.longer === positionKey();
   $("search-longer").textContent = `Search longer (up to ${fmt(state.budgetCap, 0)} s)`;
-  const n = a.answers_remaining;
   $("remaining-section").hidden = solved;
-  $("use-suggestion").classList.toggle("invisible", solved || lost);
+  $("use-suggestion").classList.toggle("invisible", solved);
+  $("use-suggestion").hidden = lost;  // room for the answers it may have been
   $("remaining-count").textContent = a.outside_list
     ? `No answer of the list fits: ${plural(n, "allowed guess does", "allowed guesses do")}`
     : `${count(n)} answer${n === 1 ? " remains" : "s remain"}`;
@@ -592,7 +637,10 @@ function showAlternatives(a) {
   });
   while (body.children.length < 5) body.appendChild(placeholderRow());
   const allExact = a.alternatives.every((alt) => alt.exact);
-  $("alternatives-note").textContent = a.alternatives.length === 0 ? "Nothing to compare: one guess is left."
+  // none: the search valued no guess exactly in time (a large state), unless one answer is left
+  $("alternatives-note").textContent = a.alternatives.length === 0
+    ? (a.next_guess === undefined ? "" : a.answers_remaining === 1 ? "Nothing to compare: one answer is left."
+      : "No guess was valued exactly within the time budget: the next guess above is the best found.")
     : a.alternatives_complete ? "Proven to be the best guesses; each Q* is exact. Tap a guess to play it."
       : (allExact ? "Each Q* is exact; guesses not valued in time may be as good as the lower ones."
         : "The guesses valued within the time budget (* best found, not proven).") + " Tap a guess to play it.";
@@ -651,7 +699,8 @@ function showAnalysis(g) {
     const squares = document.createElement("span");
     squares.className = "mini";
     squares.setAttribute("role", "img");
-    squares.setAttribute("aria-label", [...m.feedback].map((c) => COLOUR_NAMES[COLOURS.indexOf(c)]).join(" "));
+    squares.dataset.feedback = m.feedback;
+    labelSquares(squares);
     for (const c of m.feedback) {
       const s = document.createElement("i");
       s.className = c;
@@ -722,6 +771,12 @@ function summaryNodes(g) {
     text(luck === null ? ` (proven bounds ${interval(g.total_luck_interval, signed)}: not exact in time).`
       : ` (${signed(luck)} guesses: ${luck > 1e-9 ? "the feedback was kinder than average"
         : luck < -1e-9 ? "the feedback was less helpful than average" : "average feedback"}).`));
+  if (g.moves.length > 1) {  // a game's score is not the mean of its moves': said where it is shown
+    const note = document.createElement("span");
+    note.className = "skill-note";
+    note.textContent = ` ${GAME_SCORES}`;
+    out.push(note);
+  }
   if (regret !== null && luck !== null && g.start_expected !== null && g.final_expected !== null) {
     const p = document.createElement("span");
     p.className = "equation";
@@ -1201,6 +1256,7 @@ function switchPalette() {
     if (contrast) localStorage.setItem(PALETTE, "contrast"); else localStorage.removeItem(PALETTE);
   } catch (err) { /* kept for this visit only */ }
   labelPalette();
+  labelColours();
 }
 
 // ----------------------------------------------------------------------------- pasted grid --
