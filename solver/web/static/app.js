@@ -421,6 +421,7 @@ async function refresh({ analysis = null, analyse = false, budget = state.budget
   state.answered = { key, advice, alternatives: analysing ? null : advice };
   showAdvice(advice);
   drawBoard();
+  if (over()) recordFinished();  // kept now, whatever becomes of its analysis
   try {
     if (analysing) {
       $("alternatives-section").hidden = true;
@@ -648,7 +649,10 @@ function showAlternatives(a) {
 
 function analysisCell(text, cls) {
   const td = document.createElement("td");
-  td.textContent = text;
+  // an interval "3.421…3.512" may wrap after its "…", the answers "2,315→150" after the "→"
+  // (a zero-width space: no break is offered there otherwise), so that a narrow table wraps
+  // between two numbers rather than hide one behind a scroll
+  td.textContent = text.replace(/[…→]/g, "$&\u200b");
   if (cls) td.className = cls;
   return td;
 }
@@ -708,7 +712,7 @@ function showAnalysis(g) {
     }
     const inline = document.createElement("span");
     inline.className = "answers-inline";
-    inline.textContent = `${count(m.answers_before)}→${count(m.answers_after)}`;
+    inline.textContent = `${count(m.answers_before)}→\u200b${count(m.answers_after)}`;  // may wrap after →
     const optimalAlso = m.optimal_guess && m.optimal_guess !== m.guess && !(m.regret === 0 && !m.q_loses);
     if (m.split) {  // the guess opens its "why": how it and the best guess split the answers
       const sides = [{ role: optimalAlso || !m.optimal_split ? "your guess" : "your guess, a best guess",
@@ -961,18 +965,26 @@ function checkGame(g) {
   if (!won && g.history.length < LIMIT) return "history: not a finished game";
   if (typeof g.saved !== "string" || Number.isNaN(Date.parse(g.saved))) return "saved: not a date";
   for (const name of ["regret", "luck"]) if (g[name] !== null && !finite(g[name])) return `${name}: not a number or null`;
+  if (g.regret_finite !== undefined && g.regret_finite !== null && !(finite(g.regret_finite) && g.regret_finite >= 0)) {
+    return "regret_finite: not a number ≥ 0 or null";
+  }
+  if (g.exact !== undefined && typeof g.exact !== "boolean") return "exact: not true or false";
   for (const name of ["skill_score", "luck_score"]) {
     if (g[name] !== undefined && g[name] !== null && !score(g[name])) return `${name}: not a whole number from 0 to 99`;
   }
   return null;
 }
 
-// The record of an analysed game (the analysis JSON ``g``), or null when it is not finished.
+// The record of an analysed game (the analysis JSON ``g``), or null when it is not finished:
+// ``regret`` the strict total regret (null when a guess gave up a sure win: ∞), ``regret_finite``
+// the finite one (docs/algorithms.md §15.4) and ``luck`` in guesses (null when not exact),
+// ``skill_score`` and ``luck_score`` 0–99 (a proven bound when ``exact`` is false).
 function gameRecord(g) {
   if (!(g.won || g.guesses >= LIMIT)) return null;
   const record = {
     words: g.word_list, mode: g.mode, history: g.history, won: g.won, saved: new Date().toISOString(),
-    regret: g.moves.some((m) => m.q_loses) ? null : g.total_regret, luck: g.total_luck,
+    regret: g.moves.some((m) => m.q_loses) ? null : g.total_regret, regret_finite: g.total_regret_finite,
+    luck: g.total_luck, exact: g.all_values_exact,
   };
   if (score(g.skill_score)) record.skill_score = g.skill_score;
   if (score(g.luck_score)) record.luck_score = g.luck_score;
@@ -993,38 +1005,82 @@ function recordGame(g) {
   renderHistory(games);
 }
 
+// The game on the board, once over, kept before its analysis comes (or if it fails: the game
+// still counts, and opening it again analyses it); a game kept already is left as it is.
+function recordFinished() {
+  const record = {
+    words: state.words, mode: state.mode, history: history().map((h) => `${h.guess}:${h.feedback}`),
+    won: won(), saved: new Date().toISOString(), regret: null, luck: null,
+  };
+  if (checkGame(record) !== null) return;
+  const games = loadHistory();
+  if (games.some((x) => gameKey(x) === gameKey(record))) return;
+  games.push(record);
+  storeHistory(games);
+  renderHistory(games);
+}
+
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-// What the skill and luck columns show: the 0–99 scores when the games have them, else the
-// exact regret and luck in guesses.
-function measures(games) {
-  const scored = games.length > 0 && games.every((g) => score(g.skill_score) && score(g.luck_score));
-  return scored
-    ? { scored, skill: (g) => g.skill_score, luck: (g) => g.luck_score, show: (x) => String(Math.round(x)),
-        names: ["skill", "luck"], unit: "0–99, 99 best" }
-    : { scored, skill: (g) => g.regret, luck: (g) => g.luck, show: fmt, showLuck: signed,
-        names: ["regret", "luck"], unit: "in guesses" };
+// A game's 0–99 skill and luck: its analysis's scores (skill from the total finite regret), else
+// (a record without them, from an older page) scored here from its finite regret and its luck
+// by solver/evaluation/scores.py's formulas, in floating point; null: not analysed yet.
+function skillOf(g) {
+  if (score(g.skill_score)) return g.skill_score;
+  const regret = finite(g.regret_finite) ? g.regret_finite : g.regret;
+  return finite(regret) ? Math.floor((99 * 0.5) / (0.5 + Math.max(regret, 0))) : null;
+}
+function luckOf(g) {
+  if (score(g.luck_score)) return g.luck_score;
+  return finite(g.luck) ? Math.floor(99 * (0.5 + g.luck / (2 * (0.5 + Math.abs(g.luck)))) + 0.5) : null;
+}
+// A score as the history shows it: "≥" when it is a proven bound (not exact in time).
+const shownScore = (g, x) => (x === null ? "—" : `${g.exact === false ? "≥" : ""}${x}`);
+
+// The games in the order they were played (the oldest first).
+const played = (games) => games.map((g, i) => [g, i])
+  .sort((a, b) => Date.parse(a[0].saved) - Date.parse(b[0].saved) || a[1] - b[1]).map(([g]) => g);
+
+// The current streak of wins (up to the latest game) and the longest.
+function streaks(games) {
+  let current = 0, longest = 0;
+  for (const g of played(games)) {
+    current = g.won ? current + 1 : 0;
+    longest = Math.max(longest, current);
+  }
+  return { current, longest };
+}
+
+// How many games were won in 1, 2, … 6 guesses, and how many were lost (the last).
+function distribution(games) {
+  const counts = Array(LIMIT + 1).fill(0);
+  for (const g of games) counts[g.won ? g.history.length - 1 : LIMIT] += 1;
+  return counts;
 }
 
 function renderHistory(games = loadHistory()) {
-  const m = measures(games);
-  $("history-skill-head").textContent = $("history-list-skill-head").textContent = m.names[0];
-  $("history-luck-head").textContent = $("history-list-luck-head").textContent = m.names[1];
-  $("history-unit").textContent = `${m.names[0]} and ${m.names[1]}: ${m.unit}`
-    + (m.scored ? "." : " (regret: 0 is perfect play; luck: above 0 is lucky).");
+  const scored = games.filter((g) => skillOf(g) !== null);
+  const bounds = scored.filter((g) => g.exact === false).length;
+  // every game counts in each average: the 0-99 scores come from the finite regret, so a game
+  // whose guess gave up a sure win (strict regret ∞) is no longer left out
+  $("history-unit").textContent = "skill and luck: 0–99, 99 best. Every game counts: a guess that "
+    + "gave up a sure win (!) counts by its finite regret."
+    + (bounds ? ` ${plural(bounds, "game was", "games were")} not proven in time: scored at the proven bound (≥).` : "")
+    + (games.length > scored.length ? ` ${plural(games.length - scored.length, "game is", "games are")} not `
+      + "analysed yet (Open it in the list to analyse it): counted in games, won and guesses only." : "");
   const body = $("history-averages").querySelector("tbody");
   body.replaceChildren();
-  const rows = [[`last ${RECENT}`, games.slice(-RECENT)], ["all", games]];
+  const rows = [[`last ${RECENT}`, played(games).slice(-RECENT)], ["all", games]];
   for (const [label, chosen] of rows) {
     const tr = document.createElement("tr");
     const wins = chosen.filter((g) => g.won);
-    const skills = chosen.map(m.skill).filter(finite), lucks = chosen.map(m.luck).filter(finite);
+    const skills = chosen.map(skillOf).filter(finite), lucks = chosen.map(luckOf).filter(finite);
     const cells = [
       label, count(chosen.length),
       chosen.length ? `${Math.round(100 * wins.length / chosen.length)}%` : "—",
       wins.length ? fmt(mean(wins.map((g) => g.history.length)), 2) : "—",
-      skills.length ? m.show(mean(skills)) : "—",
-      lucks.length ? (m.showLuck || m.show)(mean(lucks)) : "—",
+      skills.length ? String(Math.round(mean(skills))) : "—",
+      lucks.length ? String(Math.round(mean(lucks))) : "—",
     ];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -1033,19 +1089,19 @@ function renderHistory(games = loadHistory()) {
     }
     body.appendChild(tr);
   }
-  drawTrend(games, m);
+  drawStreaksAndDistribution(games);
+  drawTrend(played(games));
   const list = $("history-list").querySelector("tbody");
   list.replaceChildren();
   for (const g of [...games].reverse()) {
     const tr = document.createElement("tr");
     const lists = state.lists.find((l) => l.name === g.words);
-    const skill = m.skill(g), luck = m.luck(g);
     const cells = [
       new Date(g.saved).toLocaleDateString("en-CA"),
       `${lists ? lists.title : g.words}${g.mode !== "normal" ? `, ${g.mode}` : ""}: ${g.history.map((x) => x.slice(0, 5)).join(" ")}`,
       `${g.won ? g.history.length : "X"}/${LIMIT}`,
-      finite(skill) ? m.show(skill) : "—",
-      finite(luck) ? (m.showLuck || m.show)(luck) : "—",
+      shownScore(g, skillOf(g)),
+      shownScore(g, luckOf(g)),
     ];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -1070,15 +1126,46 @@ function renderHistory(games = loadHistory()) {
   $("history-clear").disabled = games.length === 0;
 }
 
+// The streaks of wins, and the guesses per game (1 to 6, X: lost) as bars, as every Wordle shows.
+function drawStreaksAndDistribution(games) {
+  const { current, longest } = streaks(games);
+  $("history-streaks").textContent = games.length
+    ? `Current streak: ${count(current)} · Max streak: ${count(longest)} (games won in a row)` : "";
+  const table = $("history-distribution");
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  table.hidden = games.length === 0;
+  const counts = distribution(games);
+  const most = Math.max(1, ...counts);
+  counts.forEach((n, i) => {
+    const tr = document.createElement("tr");
+    tr.className = i < LIMIT ? "won" : "lost";
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = i < LIMIT ? String(i + 1) : "X";
+    if (i === LIMIT) th.title = "lost";
+    const bar = document.createElement("td");
+    bar.className = "bar-cell";
+    const fill = document.createElement("span");
+    fill.className = "bar";
+    fill.style.width = `${(100 * n) / most}%`;
+    fill.hidden = n === 0;
+    bar.appendChild(fill);
+    const number = document.createElement("td");
+    number.className = "n";
+    number.textContent = count(n);
+    tr.append(th, bar, number);
+    body.appendChild(tr);
+  });
+}
+
 // The trend of skill and luck over the last 30 games, as a small inline SVG line chart.
-function drawTrend(games, m) {
+function drawTrend(games) {
   const figure = $("history-trend");
   const recent = games.slice(-30);
-  const points = recent.map((g) => [m.skill(g), m.luck(g)]);
+  const points = recent.map((g) => [skillOf(g), luckOf(g)]);
   if (recent.length < 2) { figure.hidden = true; figure.replaceChildren(); return; }
-  const values = points.flat().filter(finite);
-  let low = m.scored ? 0 : Math.min(0, ...values), high = m.scored ? 99 : Math.max(0.5, ...values);
-  if (high - low < 1e-9) high = low + 1;
+  const low = 0, high = 99;
   const W = 340, H = 120, pad = 22;
   const x = (i) => pad + (i * (W - 2 * pad)) / (recent.length - 1);
   const y = (v) => H - pad - ((v - low) * (H - 2 * pad)) / (high - low);
@@ -1086,7 +1173,7 @@ function drawTrend(games, m) {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  const label = `${m.names[0]} and ${m.names[1]} of your last ${recent.length} games, oldest first`;
+  const label = `skill and luck of your last ${recent.length} games, oldest first`;
   svg.setAttribute("aria-label", label);
   const line = (x1, y1, x2, y2, cls) => {
     const el = document.createElementNS(ns, "line");
@@ -1095,14 +1182,13 @@ function drawTrend(games, m) {
     svg.appendChild(el);
   };
   line(pad, y(low), W - pad, y(low), "chart-axis");
-  if (low < 0) line(pad, y(0), W - pad, y(0), "chart-axis");
   line(pad, y(high), W - pad, y(high), "chart-axis");
   for (const [v, at] of [[high, y(high)], [low, y(low)]]) {
     const t = document.createElementNS(ns, "text");
     t.setAttribute("x", 2);
     t.setAttribute("y", at + 4);
     t.setAttribute("class", "chart-label");
-    t.textContent = m.scored ? String(v) : fmt(v, 1);
+    t.textContent = String(v);
     svg.appendChild(t);
   }
   [0, 1].forEach((k) => {
@@ -1113,7 +1199,7 @@ function drawTrend(games, m) {
     svg.appendChild(poly);
   });
   const caption = document.createElement("figcaption");
-  caption.textContent = `${label}: ${m.names[0]} solid, ${m.names[1]} dashed.`;
+  caption.textContent = `${label}: skill solid, luck dashed.`;
   figure.replaceChildren(svg, caption);
   figure.hidden = false;
 }
