@@ -123,3 +123,30 @@ def test_cli_bad_input_is_status_2():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: guess 1 (salet) has no feedback")
+
+
+@pytest.mark.slow
+def test_cli_prints_every_number_whole_in_80_columns():
+    """In an 80-column terminal the table is the compact one: every line fits, no number is
+    cut (rich's … never appears), and each move's V*, Q*, regret, skill, luck and luck score
+    are printed whole, as the JSON has them; the summary says how the game's skill is scored
+    (three moves of 98, 50 and 66 make a game of 40)."""
+    args = [sys.executable, "-m", "tools.analyse", "salet", "crane", "birth", "--answer", "birth"]
+    env = {"COLUMNS": "80", "PATH": ""}
+    doc = json.loads(subprocess.run([*args, "--json"], cwd=ROOT, capture_output=True, text=True,
+                                    timeout=600, env=env, check=True).stdout)
+    proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    table = lines[:lines.index(next(line for line in lines if line.startswith("1 salet:")))]
+    assert all(len(line) <= 80 for line in table), table
+    assert "…" not in "\n".join(table)
+    for m in doc["moves"]:
+        row = next(line.split() for line in table if line.startswith(m["guess"] + " "))
+        assert row == [m["guess"], m["feedback"], str(m["answers_before"]), f"{m['v_star']:.3f}",
+                       f"{m['q_star']:.3f}", f"{m['regret']:+.3f}", str(m["skill_score"]),
+                       f"{m['luck']:+.3f}", str(m["luck_score"]), m["optimal_guess"]]
+    assert [m["skill_score"] for m in doc["moves"]] == [98, 50, 66] and doc["skill_score"] == 40
+    summary = lines[-1]
+    assert summary.startswith("won in 3 guesses; skill 40, luck ")
+    assert "game skill is scored from the total regret of the game, not averaged over moves" in summary

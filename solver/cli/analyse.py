@@ -22,8 +22,11 @@ regret Q* − V* (0 for an optimal move) and its skill score (0-99, 99: optimal)
 many fewer guesses the state the feedback left needs than the move's expectation (positive:
 lucky) and its score (0-99, 50: as expected); the optimal move; and a plain line on what the
 guess did. The summary adds them up: guesses used = V*(start) + total regret − total luck
-(a lost game: plus what the answers left would still take), with the game's two scores
-(docs/play.md gives the mapping).
+(a lost game: plus what the answers left would still take), with the game's two scores:
+scored from the game's total regret and total luck, not averaged over the moves (three
+moves of skill 98, 50 and 66 make a game of 40: their regrets add up), docs/play.md gives
+the mapping. A terminal too narrow for the table (80 columns) gets a compact one, every
+number printed whole.
 
 Every value is exact. Move 1's Q* takes every root class of the opener played, so its tree
 is read (shipped or cached) or solved once (a progress bar shows it) and kept; the later
@@ -112,10 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     from rich.console import Console
 
-    from solver.studies.play_render import analysis_summary, analysis_table, moves_in_words
+    from solver.studies.play_render import analysis_summary, fitting_analysis_table, moves_in_words
 
     console = Console(highlight=False)
-    console.print(analysis_table(analysis))
+    console.print(fitting_analysis_table(analysis, console))
     console.print(moves_in_words(analysis), soft_wrap=True)
     console.print(analysis_summary(analysis), soft_wrap=True)
     return EXIT_OK

@@ -108,60 +108,89 @@ def _signed(x: Fraction | None) -> str:
     return "?" if x is None else f"{float(x):+.3f}"
 
 
-def _bounded(exact: Fraction | None, bounds) -> str:
-    """An exact figure, or its proven interval ``low…high`` (``≥low`` when unbounded)."""
+def _bounded(exact: Fraction | None, bounds, between: str = "") -> str:
+    """An exact figure, or its proven interval ``low…high`` (``≥low`` when unbounded);
+    ``between`` goes after the ``…`` (a newline: each end on its own line)."""
     if exact is not None or bounds is None:
         return _signed(exact)
     low, high = bounds
     if low is None:
         return f"≤{_signed(high)}"
-    return f"≥{_signed(low)}" if high is None else f"{_signed(low)}…{_signed(high)}"
+    return f"≥{_signed(low)}" if high is None else f"{_signed(low)}…{between}{_signed(high)}"
 
 
-def _range(low: int | None, high: int | None, per_game: int) -> str:
+def _range(low: int | None, high: int | None, per_game: int, between: str = "") -> str:
     """An interval of totals as expected guesses: ``a…b``, ``≥a``, or ?."""
     if low is None:
         return "?"
     if high is None:
         return f"≥{low / per_game:.3f}"
-    return f"{low / per_game:.3f}…{high / per_game:.3f}"
+    return f"{low / per_game:.3f}…{between}{high / per_game:.3f}"
 
 
-def analysis_table(analysis: GameAnalysis) -> Table:
-    """One row per move: answers before, V*, Q*, regret, skill, luck, luck score, the optimal move."""
-    table = Table(title=escape(f"game analysis: {' '.join(f'{g}' for g, _ in analysis.history)} "
-                               f"({analysis.word_list})"))
-    for name, justify in (("move", "right"), ("guess", "left"), ("feedback", "left"),
-                          ("answers", "right"), ("V*", "right"), ("Q*", "right"),
-                          ("regret", "right"), ("skill", "right"), ("luck", "right"),
-                          ("luck score", "right"), ("optimal", "left")):
-        table.add_column(name, justify=justify)
+#: The columns of :func:`analysis_table`: (header, compact header, justify). Compact headers
+#: are on two lines where a word fits the numbers' width better that way.
+_COLUMNS = (("move", None, "right"), ("guess", "guess", "left"), ("feedback", "feedback", "left"),
+            ("answers", "answers", "right"), ("V*", "V*", "right"), ("Q*", "Q*", "right"),
+            ("regret", "regret", "right"), ("skill", "skill", "right"), ("luck", "luck", "right"),
+            ("luck score", "luck\nscore", "right"), ("optimal", "best\nguess", "left"))
+
+
+def analysis_table(analysis: GameAnalysis, compact: bool = False) -> Table:
+    """One row per move: answers before, V*, Q*, regret, skill, luck, luck score, the optimal move.
+
+    ``compact``: for a narrow terminal (it fits 80 columns): no move number (the plain lines
+    below number the moves), a light frame, headers on two lines, and a value's two parts (an
+    interval's ends, a value's ``+N`` past the limit) on two lines, so that every number is
+    printed whole. Every column is ``no_wrap``: rich never cuts a number to fit."""
+    from rich import box
+
+    title = escape(f"game analysis: {' '.join(f'{g}' for g, _ in analysis.history)} "
+                   f"({analysis.word_list})")
+    table = (Table(title=title, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False,
+                   show_edge=False) if compact else Table(title=title))
+    for name, short, justify in _COLUMNS:
+        if compact and short is None:
+            continue
+        table.add_column(short if compact else name, justify=justify, no_wrap=True)
+    between, plus = ("\n", "\n") if compact else ("", " ")
     from solver.game.feedback import code_to_text
 
     for m in analysis.moves:
         per_game = m.per_game or m.answers_before
         v = (f"{m.expected:.3f}" if m.value_exact else
-             _range(m.value_lower_bound, m.value, per_game))
+             _range(m.value_lower_bound, m.value, per_game, between))
         if m.q_loses:  # gives up the sure finish: Q* with the limit relaxed (§15.4)
-            q = (f"{m.relaxed_q / per_game:.3f} +{m.q_extra_guesses}" if m.relaxed_q is not None else
-                 _range(*(m.relaxed_q_bounds or (None, None)), per_game) + " +?")
+            q = (f"{m.relaxed_q / per_game:.3f}{plus}+{m.q_extra_guesses}" if m.relaxed_q is not None else
+                 _range(*(m.relaxed_q_bounds or (None, None)), per_game, between) + f"{plus}+?")
         else:
-            q = _range(m.q_lower_bound, m.q_upper_bound, per_game) if m.q_expected is None \
+            q = _range(m.q_lower_bound, m.q_upper_bound, per_game, between) if m.q_expected is None \
                 else f"{m.q_expected:.3f}"
-        regret = _bounded(m.regret_finite, m.regret_finite_bounds)
+        regret = _bounded(m.regret_finite, m.regret_finite_bounds, between)
         if m.q_loses:
             regret += "!"
         elif m.regret is not None and not m.value_exact:
             regret += "*"
-        luck = _bounded(m.luck, m.luck_bounds)
+        luck = _bounded(m.luck, m.luck_bounds, between)
         if m.extra_guesses:  # the state valued as if the game went on past the limit (§15.2)
-            v = f"{v} +{m.extra_guesses}"
+            v = f"{v}{plus}+{m.extra_guesses}"
             if not m.q_loses:
-                q = f"{q} +{m.extra_guesses}"
-        table.add_row(str(m.number), m.guess, code_to_text(m.feedback, len(m.guess)),
-                      str(m.answers_before), v, q, regret, _score(m.skill_score), luck,
-                      _score(m.luck_score), m.optimal_guess or "?")
+                q = f"{q}{plus}+{m.extra_guesses}"
+        cells = [code_to_text(m.feedback, len(m.guess)), str(m.answers_before), v, q, regret,
+                 _score(m.skill_score), luck, _score(m.luck_score), m.optimal_guess or "?"]
+        table.add_row(*([] if compact else [str(m.number)]), m.guess, *cells)
     return table
+
+
+def fitting_analysis_table(analysis: GameAnalysis, console) -> Table:
+    """:func:`analysis_table` as it fits ``console`` (a rich Console): the full table when it
+    is as wide as the terminal or narrower, else the compact one."""
+    table = analysis_table(analysis)
+    # measured as if the terminal were unbounded: rich caps a measure at the width it is given
+    natural = console.measure(table, options=console.options.update_width(1_000_000)).maximum
+    if natural <= console.width:
+        return table
+    return analysis_table(analysis, compact=True)
 
 
 def _score(score: int | None) -> str:
@@ -173,6 +202,11 @@ def moves_in_words(analysis: GameAnalysis) -> str:
     return "\n".join(f"{m.number} {m.guess}: {m.in_words}" for m in analysis.moves)
 
 
+#: How a game's two scores come from its moves, in the summary's words.
+GAME_SCORES = ("game skill is scored from the total regret of the game, not averaged over "
+               "moves; game luck likewise from the total luck")
+
+
 def analysis_summary(analysis: GameAnalysis) -> str:
     """The summary line, and a note when some value is not proven."""
     count = counted(len(analysis.history), "guess")
@@ -180,8 +214,10 @@ def analysis_summary(analysis: GameAnalysis) -> str:
                f"the game is over: not won in {count}" if analysis.game_over else
                f"not finished after {count}")
     regret, luck = analysis.total_regret_finite, analysis.total_luck
+    # the game's skill is not the mean of its moves' (regrets add up; scores do not): said,
+    # since three moves of 98, 50 and 66 make a game of 40
     line = (f"{outcome}; skill {_score(analysis.skill_score)}, luck {_score(analysis.luck_score)} "
-            f"(0-99; 99: perfect play, 50: average luck); total regret "
+            f"(0-99; 99: perfect play, 50: average luck; {GAME_SCORES}); total regret "
             f"{_bounded(regret, analysis.total_regret_finite_bounds).lstrip('+')} guesses "
             f"(0 is perfect play), luck {_bounded(luck, analysis.total_luck_bounds)} guesses "
             "(positive: luckier than expected)")

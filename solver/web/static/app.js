@@ -6,14 +6,23 @@
 const LENGTH = 5;
 const LIMIT = 6;
 const COLOURS = "byg";
-const COLOUR_NAMES = ["gray", "yellow", "green"];
 const SQUARES = ["⬜", "🟨", "🟩"];
 const STORE = "exact-wordle-game";
 const THEME = "exact-wordle-theme";
 const PALETTE = "exact-wordle-palette";
-// What a tile's and a key's colour says, in words (screen readers read these).
-const TILE_WORDS = ["gray: not in the word", "yellow: in the word, elsewhere", "green: in place"];
+// What a tile's and a key's colour says, in words (screen readers read these). The colours are
+// named as the palette draws them: the high-contrast one (style.css) draws "present" blue and
+// "placed" orange, and a player who hears "yellow" sees no yellow.
+const colourNames = () => (document.documentElement.dataset.palette === "contrast"
+  ? ["gray", "blue", "orange"] : ["gray", "yellow", "green"]);
+const MEANINGS = ["not in the word", "in the word, elsewhere", "in place"];
+const tileWords = (c) => `${colourNames()[c]}: ${MEANINGS[c]}`;
 const KEY_WORDS = ["", "ruled out", "present", "placed"];
+
+// How a game's scores come from its moves' (tools.analyse's summary says the same): its regrets
+// add up, its scores do not, so moves of 98, 50 and 66 make a game of 40.
+const GAME_SCORES = "Game skill is scored from the total regret of the game, not averaged over moves "
+  + "(game luck likewise from the total luck).";
 
 // Plain-words explanations: the table headers' notes (hover or tap) and the explainer section.
 const TERMS = {
@@ -33,7 +42,7 @@ const TERMS = {
     + "luck, is exactly the number of guesses the game took (a lost game: plus what the answers "
     + "left would still take).",
   skill: "Skill from 0 to 99, from the regret: 99 only for a best guess, 49 at half a guess "
-    + "of regret, 33 at one guess (⌊99 · ½ / (½ + regret)⌋).",
+    + "of regret, 33 at one guess (⌊99 · ½ / (½ + regret)⌋). " + GAME_SCORES,
   luckScore: "Luck from 0 to 99, from the luck: 50 when the feedback was as good as expected, "
     + "more when it was kinder, less when it was not.",
   answer: "Whether this guess is one of the answers still possible: only such a guess can win on "
@@ -159,6 +168,9 @@ function setGuess(word) {
   state.current = { letters: word.slice(0, LENGTH), colours: [0, 0, 0, 0, 0], typed: 0 };
   showError("");
   drawBoard();
+  // the keys typed next (the colours, Enter) go to the board: a button keeping the focus would
+  // take the next Enter, set the guess again and wipe the colours typed
+  $("board").focus({ preventScroll: true });
 }
 
 function key(k) {
@@ -214,6 +226,7 @@ async function submit() {
     state.current = { letters: row.guess, colours: row.colours, typed: LENGTH };
     drawBoard();
     save();
+    showAnswered();  // the position before it, answered already: its answers again
   }
 }
 
@@ -241,7 +254,7 @@ function drawBoard() {
       row.classList.add("done");
       row.setAttribute("aria-label", `guess ${r + 1}: ${done.guess.toUpperCase()}`);
       [...done.guess].forEach((letter, i) => row.appendChild(tile(letter, done.colours[i], {
-        label: `${letter.toUpperCase()}, ${TILE_WORDS[done.colours[i]]}` })));
+        label: `${letter.toUpperCase()}, ${tileWords(done.colours[i])}` })));
     } else if (r === state.rows.length && !over()) {
       const cur = state.current;
       const full = cur.letters.length === LENGTH;
@@ -252,7 +265,7 @@ function drawBoard() {
         if (!full) { row.appendChild(tile(letter, null)); continue; }
         const t = tile(letter, cur.colours[i], {
           button: true, next: i === cur.typed,
-          label: `${letter}, ${COLOUR_NAMES[cur.colours[i]]}: tap to change the colour`,
+          label: `${letter}, ${colourNames()[cur.colours[i]]}: tap to change the colour`,
         });
         t.addEventListener("click", (e) => {
           cur.colours[i] = (cur.colours[i] + 1) % 3;
@@ -297,22 +310,46 @@ function buildKeyboard() {
   }
   const colours = document.createElement("div");
   colours.className = "key-row colours";
-  COLOUR_NAMES.forEach((name, c) => {
+  COLOURS.split("").forEach((letter, c) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = `key colour ${COLOURS[c]}`;
+    button.className = `key colour ${letter}`;
     button.dataset.key = `colour-${c}`;
-    button.innerHTML = `${name} <kbd>${COLOURS[c]}</kbd>`;
-    button.setAttribute("aria-label", `next tile ${name} (${COLOURS[c]} or ${c})`);
     button.tabIndex = -1;
     colours.appendChild(button);
   });
   keyboard.appendChild(colours);
+  labelColourKeys();
   keyboard.addEventListener("click", (e) => {
     const button = e.target.closest("button.key");
     if (!button) return;
     key(button.dataset.key);
   });
+}
+
+// The colour keys say the colour they set, as the palette draws it (b/y/g stay the letters typed).
+function labelColourKeys() {
+  const names = colourNames();
+  for (const button of document.querySelectorAll("#keyboard .key.colour")) {
+    const c = Number(button.dataset.key.slice(7));
+    const kbd = document.createElement("kbd");
+    kbd.textContent = COLOURS[c];
+    button.replaceChildren(`${names[c]} `, kbd);
+    button.setAttribute("aria-label", `next tile ${names[c]} (${COLOURS[c]} or ${c})`);
+  }
+}
+
+// Every colour named in words (the board's tiles, the colour keys, the analysis's squares),
+// named again when the palette changes.
+function labelColours() {
+  labelColourKeys();
+  drawBoard();
+  for (const squares of document.querySelectorAll(".mini[data-feedback]")) labelSquares(squares);
+}
+
+function labelSquares(squares) {
+  const names = colourNames();
+  squares.setAttribute("aria-label", [...squares.dataset.feedback].map((c) => names[COLOURS.indexOf(c)]).join(" "));
 }
 
 // Keys coloured by what is known: green beats yellow beats absent (a letter may repeat).
@@ -352,37 +389,44 @@ function busy(on) {
   for (const id of ["advice", "alternatives-section", "remaining-section"]) $(id).classList.toggle("waiting", on);
 }
 
-// Ask for the next guess, then the alternatives, or the analysis once the game is over (or
+// Ask for the next guess with its alternatives, or the analysis once the game is over (or
 // when asked: ``analyse``; ``analysis``: one already received, for a pasted game).
-// ``budget``: seconds each search may take (the page's default budget, or the server's cap
-// when the player asks to search longer).
+// ``budget``: seconds the position's search may take (the page's default budget, or the
+// server's cap when the player asks to search longer). Returns the Error when the next guess
+// could not be had (its panels then say so), else null.
 async function refresh({ analysis = null, analyse = false, budget = state.budget } = {}) {
   const ticket = ++state.ticket;
+  const key = positionKey();
   const body = { words: state.words, mode: state.mode, history: history() };
+  const analysing = over() || analysis !== null || analyse;
   busy(true);
   showError("");
   showProgress(`Searching this position (at most ${fmt(budget, 0)} s)…`);
   let advice;
   try {
-    advice = await post("/api/next", { ...body, top: 0, budget }, ticket);
+    // the next guess and its alternatives in one request, so that the position takes at most
+    // the budget said: asked one after the other, each search took the whole budget (a 5 s
+    // search took 10 s). A state on a tree is answered at once, its alternatives followed.
+    advice = await post("/api/next", { ...body, top: analysing ? 0 : 5, budget }, ticket);
   } catch (err) {
     if (ticket !== state.ticket) return null;
     busy(false);
     showProgress(null);
+    failed(`No next guess for this position: ${err.message}`);
     showError(err.message);
     return err;
   }
   if (ticket !== state.ticket) return null;
   state.advice = advice;
+  state.answered = { key, advice, alternatives: analysing ? null : advice };
   showAdvice(advice);
   drawBoard();
+  if (over()) recordFinished();  // kept now, whatever becomes of its analysis
   try {
-    if (over() || analysis || analyse) {
+    if (analysing) {
       $("alternatives-section").hidden = true;
       if (!analysis) {
-        $("analysis-section").hidden = false;
-        $("analysis-note").textContent = "Analysing the game…";
-        $("analysis-section").classList.add("waiting");
+        clearAnalysis("Analysing the game…");  // never the previous game's rows beside this board
         analysis = await post("/api/analyse", { ...body, budget: state.budget }, ticket);
         if (ticket !== state.ticket) return null;
       }
@@ -390,24 +434,81 @@ async function refresh({ analysis = null, analyse = false, budget = state.budget
     } else {
       $("analysis-section").hidden = true;
       $("alternatives-section").hidden = false;
-      $("alternatives-note").textContent = "Valuing the alternatives…";
-      let full = await post("/api/next", { ...body, top: 5, budget }, ticket);
-      if (ticket !== state.ticket) return null;
-      showAlternatives(full);
-      if (full.alternatives_pending) {  // the rest are being proven: fill them in when they arrive
+      showAlternatives(advice);
+      if (advice.alternatives_pending) {  // the rest are being proven: fill them in when they arrive
         $("alternatives-note").textContent = "Proving the other alternatives…";
-        full = await post("/api/next", { ...body, top: 5, budget, follow: true }, ticket);
-        if (ticket !== state.ticket) return null;
-        showAlternatives(full);
+        try {
+          const full = await post("/api/next", { ...body, top: 5, budget, follow: true }, ticket);
+          if (ticket !== state.ticket) return null;
+          state.answered.alternatives = full;
+          showAlternatives(full);
+        } catch (err) {  // the guesses shown are this position's, as found at once: kept
+          if (ticket !== state.ticket) return null;
+          $("alternatives-note").textContent = `The other alternatives could not be proven: ${err.message}`;
+        }
       }
     }
   } catch (err) {
     if (ticket !== state.ticket) return null;
-    showError(err.message);
+    if (analysing) {  // the panel says what failed, with no rows of an earlier game, and offers again
+      clearAnalysis("");
+      $("summary").replaceChildren(`The analysis failed: ${err.message}.`);
+      $("analysis-retry").hidden = false;
+      showError(`The analysis failed: ${err.message}`);
+    } else showError(err.message);
   }
   busy(false);
-  $("analysis-section").classList.remove("waiting");
   return null;
+}
+
+// A position not answered: the advice, the alternatives and the answers left are emptied
+// (never the previous position's beside the new board) and ``text`` says what failed.
+function failed(text) {
+  state.advice = null;
+  document.querySelector("#advice .label").textContent = "next guess";
+  $("suggestion").textContent = "—";
+  $("suggestion").classList.remove("solved", "several", "count");
+  $("status").textContent = text;
+  $("value").textContent = "";
+  $("longer-line").hidden = true;
+  $("use-suggestion").classList.remove("invisible");
+  $("use-suggestion").hidden = false;
+  $("alternatives-section").hidden = over();
+  showAlternatives({ alternatives: [], alternatives_complete: true });
+  $("alternatives-note").textContent = "";
+  $("remaining-section").hidden = false;
+  $("remaining-count").textContent = "Answers remaining: not known";
+  $("remaining-list").textContent = "";
+  $("left-tree").textContent = "";
+  $("analysis-section").hidden = true;
+  clearAnalysis("");
+  drawBoard();
+}
+
+// The answers of the position on the board, when it was answered already (a row refused goes
+// back to the position before it).
+function showAnswered() {
+  const answered = state.answered;
+  if (!answered || answered.key !== positionKey()) return;
+  state.advice = answered.advice;
+  showAdvice(answered.advice);
+  if (answered.alternatives) {
+    $("alternatives-section").hidden = false;
+    showAlternatives(answered.alternatives);
+  }
+  drawBoard();
+}
+
+// The analysis panel emptied (its rows, summary, notes and the text to share), ``note`` shown.
+function clearAnalysis(note) {
+  state.analysis = null;
+  $("analysis").querySelector("tbody").replaceChildren();
+  $("summary").replaceChildren();
+  $("analysis-note").textContent = note;
+  $("analysis-retry").hidden = true;
+  $("result-text").value = "";
+  $("copy-status").textContent = "";
+  if (note) $("analysis-section").hidden = false;
 }
 
 function showAdvice(a) {
@@ -415,10 +516,18 @@ function showAdvice(a) {
   const lost = !solved && (a.game_over || state.rows.length >= LIMIT);
   const list = state.lists.find((l) => l.name === a.word_list);
   const game = `${list ? list.title : a.word_list} · ${a.mode}`;  // which game the advice is for
-  $("suggestion").textContent = solved ? state.rows[state.rows.length - 1].guess : (a.next_guess || "—");
+  const n = a.answers_remaining;
+  // after a loss the word shown is the answer, or the answers it may have been (never the
+  // best guess past the sixth: it read as the answer, PATCH for WATCH)
+  const several = lost && n > 1;
+  $("suggestion").textContent = solved ? state.rows[state.rows.length - 1].guess
+    : !lost ? (a.next_guess || "—") : n === 1 ? a.answers[0]
+      : n <= 3 ? a.answers.join(" / ") : `${count(n)} answers`;
   $("suggestion").classList.toggle("solved", solved);
+  $("suggestion").classList.toggle("several", several);
+  $("suggestion").classList.toggle("count", several && n > 3);
   document.querySelector("#advice .label").textContent = solved ? "solved"
-    : lost ? (a.answers_remaining === 1 ? "the answer" : "past six") : "next guess";
+    : lost ? (n === 1 ? "the answer" : "the answer was one of") : "next guess";
   let status = "", value = "";
   if (solved) {
     status = `Won in ${plural(state.rows.length, "guess", "guesses")}.`;
@@ -444,9 +553,9 @@ function showAdvice(a) {
   $("longer-line").hidden = solved || lost || a.status === "exact" || state.budgetCap <= state.budget
     || state.longer === positionKey();
   $("search-longer").textContent = `Search longer (up to ${fmt(state.budgetCap, 0)} s)`;
-  const n = a.answers_remaining;
   $("remaining-section").hidden = solved;
-  $("use-suggestion").classList.toggle("invisible", solved || lost);
+  $("use-suggestion").classList.toggle("invisible", solved);
+  $("use-suggestion").hidden = lost;  // room for the answers it may have been
   $("remaining-count").textContent = a.outside_list
     ? `No answer of the list fits: ${plural(n, "allowed guess does", "allowed guesses do")}`
     : `${count(n)} answer${n === 1 ? " remains" : "s remain"}`;
@@ -544,7 +653,10 @@ function showAlternatives(a) {
   });
   while (body.children.length < 5) body.appendChild(placeholderRow());
   const allExact = a.alternatives.every((alt) => alt.exact);
-  $("alternatives-note").textContent = a.alternatives.length === 0 ? "Nothing to compare: one guess is left."
+  // none: the search valued no guess exactly in time (a large state), unless one answer is left
+  $("alternatives-note").textContent = a.alternatives.length === 0
+    ? (a.next_guess === undefined ? "" : a.answers_remaining === 1 ? "Nothing to compare: one answer is left."
+      : "No guess was valued exactly within the time budget: the next guess above is the best found.")
     : a.alternatives_complete ? "Proven to be the best guesses; each Q* is exact. Tap a guess to play it."
       : (allExact ? "Each Q* is exact; guesses not valued in time may be as good as the lower ones."
         : "The guesses valued within the time budget (* best found, not proven).") + " Tap a guess to play it.";
@@ -552,7 +664,10 @@ function showAlternatives(a) {
 
 function analysisCell(text, cls) {
   const td = document.createElement("td");
-  td.textContent = text;
+  // an interval "3.421…3.512" may wrap after its "…", the answers "2,315→150" after the "→"
+  // (a zero-width space: no break is offered there otherwise), so that a narrow table wraps
+  // between two numbers rather than hide one behind a scroll
+  td.textContent = text.replace(/[…→]/g, "$&\u200b");
   if (cls) td.className = cls;
   return td;
 }
@@ -589,6 +704,7 @@ function showAnalysis(g) {
   state.analysis = g;
   $("analysis-section").hidden = false;
   $("analysis-note").textContent = "";
+  $("analysis-retry").hidden = true;
   const body = $("analysis").querySelector("tbody");
   body.replaceChildren();
   for (const m of g.moves) {
@@ -602,7 +718,8 @@ function showAnalysis(g) {
     const squares = document.createElement("span");
     squares.className = "mini";
     squares.setAttribute("role", "img");
-    squares.setAttribute("aria-label", [...m.feedback].map((c) => COLOUR_NAMES[COLOURS.indexOf(c)]).join(" "));
+    squares.dataset.feedback = m.feedback;
+    labelSquares(squares);
     for (const c of m.feedback) {
       const s = document.createElement("i");
       s.className = c;
@@ -610,7 +727,7 @@ function showAnalysis(g) {
     }
     const inline = document.createElement("span");
     inline.className = "answers-inline";
-    inline.textContent = `${count(m.answers_before)}→${count(m.answers_after)}`;
+    inline.textContent = `${count(m.answers_before)}→\u200b${count(m.answers_after)}`;  // may wrap after →
     const optimalAlso = m.optimal_guess && m.optimal_guess !== m.guess && !(m.regret === 0 && !m.q_loses);
     if (m.split) {  // the guess opens its "why": how it and the best guess split the answers
       const sides = [{ role: optimalAlso || !m.optimal_split ? "your guess" : "your guess, a best guess",
@@ -673,6 +790,12 @@ function summaryNodes(g) {
     text(luck === null ? ` (proven bounds ${interval(g.total_luck_interval, signed)}: not exact in time).`
       : ` (${signed(luck)} guesses: ${luck > 1e-9 ? "the feedback was kinder than average"
         : luck < -1e-9 ? "the feedback was less helpful than average" : "average feedback"}).`));
+  if (g.moves.length > 1) {  // a game's score is not the mean of its moves': said where it is shown
+    const note = document.createElement("span");
+    note.className = "skill-note";
+    note.textContent = ` ${GAME_SCORES}`;
+    out.push(note);
+  }
   if (regret !== null && luck !== null && g.start_expected !== null && g.final_expected !== null) {
     const p = document.createElement("span");
     p.className = "equation";
@@ -857,18 +980,26 @@ function checkGame(g) {
   if (!won && g.history.length < LIMIT) return "history: not a finished game";
   if (typeof g.saved !== "string" || Number.isNaN(Date.parse(g.saved))) return "saved: not a date";
   for (const name of ["regret", "luck"]) if (g[name] !== null && !finite(g[name])) return `${name}: not a number or null`;
+  if (g.regret_finite !== undefined && g.regret_finite !== null && !(finite(g.regret_finite) && g.regret_finite >= 0)) {
+    return "regret_finite: not a number ≥ 0 or null";
+  }
+  if (g.exact !== undefined && typeof g.exact !== "boolean") return "exact: not true or false";
   for (const name of ["skill_score", "luck_score"]) {
     if (g[name] !== undefined && g[name] !== null && !score(g[name])) return `${name}: not a whole number from 0 to 99`;
   }
   return null;
 }
 
-// The record of an analysed game (the analysis JSON ``g``), or null when it is not finished.
+// The record of an analysed game (the analysis JSON ``g``), or null when it is not finished:
+// ``regret`` the strict total regret (null when a guess gave up a sure win: ∞), ``regret_finite``
+// the finite one (docs/algorithms.md §15.4) and ``luck`` in guesses (null when not exact),
+// ``skill_score`` and ``luck_score`` 0–99 (a proven bound when ``exact`` is false).
 function gameRecord(g) {
   if (!(g.won || g.guesses >= LIMIT)) return null;
   const record = {
     words: g.word_list, mode: g.mode, history: g.history, won: g.won, saved: new Date().toISOString(),
-    regret: g.moves.some((m) => m.q_loses) ? null : g.total_regret, luck: g.total_luck,
+    regret: g.moves.some((m) => m.q_loses) ? null : g.total_regret, regret_finite: g.total_regret_finite,
+    luck: g.total_luck, exact: g.all_values_exact,
   };
   if (score(g.skill_score)) record.skill_score = g.skill_score;
   if (score(g.luck_score)) record.luck_score = g.luck_score;
@@ -889,38 +1020,82 @@ function recordGame(g) {
   renderHistory(games);
 }
 
+// The game on the board, once over, kept before its analysis comes (or if it fails: the game
+// still counts, and opening it again analyses it); a game kept already is left as it is.
+function recordFinished() {
+  const record = {
+    words: state.words, mode: state.mode, history: history().map((h) => `${h.guess}:${h.feedback}`),
+    won: won(), saved: new Date().toISOString(), regret: null, luck: null,
+  };
+  if (checkGame(record) !== null) return;
+  const games = loadHistory();
+  if (games.some((x) => gameKey(x) === gameKey(record))) return;
+  games.push(record);
+  storeHistory(games);
+  renderHistory(games);
+}
+
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-// What the skill and luck columns show: the 0–99 scores when the games have them, else the
-// exact regret and luck in guesses.
-function measures(games) {
-  const scored = games.length > 0 && games.every((g) => score(g.skill_score) && score(g.luck_score));
-  return scored
-    ? { scored, skill: (g) => g.skill_score, luck: (g) => g.luck_score, show: (x) => String(Math.round(x)),
-        names: ["skill", "luck"], unit: "0–99, 99 best" }
-    : { scored, skill: (g) => g.regret, luck: (g) => g.luck, show: fmt, showLuck: signed,
-        names: ["regret", "luck"], unit: "in guesses" };
+// A game's 0–99 skill and luck: its analysis's scores (skill from the total finite regret), else
+// (a record without them, from an older page) scored here from its finite regret and its luck
+// by solver/evaluation/scores.py's formulas, in floating point; null: not analysed yet.
+function skillOf(g) {
+  if (score(g.skill_score)) return g.skill_score;
+  const regret = finite(g.regret_finite) ? g.regret_finite : g.regret;
+  return finite(regret) ? Math.floor((99 * 0.5) / (0.5 + Math.max(regret, 0))) : null;
+}
+function luckOf(g) {
+  if (score(g.luck_score)) return g.luck_score;
+  return finite(g.luck) ? Math.floor(99 * (0.5 + g.luck / (2 * (0.5 + Math.abs(g.luck)))) + 0.5) : null;
+}
+// A score as the history shows it: "≥" when it is a proven bound (not exact in time).
+const shownScore = (g, x) => (x === null ? "—" : `${g.exact === false ? "≥" : ""}${x}`);
+
+// The games in the order they were played (the oldest first).
+const played = (games) => games.map((g, i) => [g, i])
+  .sort((a, b) => Date.parse(a[0].saved) - Date.parse(b[0].saved) || a[1] - b[1]).map(([g]) => g);
+
+// The current streak of wins (up to the latest game) and the longest.
+function streaks(games) {
+  let current = 0, longest = 0;
+  for (const g of played(games)) {
+    current = g.won ? current + 1 : 0;
+    longest = Math.max(longest, current);
+  }
+  return { current, longest };
+}
+
+// How many games were won in 1, 2, … 6 guesses, and how many were lost (the last).
+function distribution(games) {
+  const counts = Array(LIMIT + 1).fill(0);
+  for (const g of games) counts[g.won ? g.history.length - 1 : LIMIT] += 1;
+  return counts;
 }
 
 function renderHistory(games = loadHistory()) {
-  const m = measures(games);
-  $("history-skill-head").textContent = $("history-list-skill-head").textContent = m.names[0];
-  $("history-luck-head").textContent = $("history-list-luck-head").textContent = m.names[1];
-  $("history-unit").textContent = `${m.names[0]} and ${m.names[1]}: ${m.unit}`
-    + (m.scored ? "." : " (regret: 0 is perfect play; luck: above 0 is lucky).");
+  const scored = games.filter((g) => skillOf(g) !== null);
+  const bounds = scored.filter((g) => g.exact === false).length;
+  // every game counts in each average: the 0-99 scores come from the finite regret, so a game
+  // whose guess gave up a sure win (strict regret ∞) is no longer left out
+  $("history-unit").textContent = "skill and luck: 0–99, 99 best. Every game counts: a guess that "
+    + "gave up a sure win (!) counts by its finite regret."
+    + (bounds ? ` ${plural(bounds, "game was", "games were")} not proven in time: scored at the proven bound (≥).` : "")
+    + (games.length > scored.length ? ` ${plural(games.length - scored.length, "game is", "games are")} not `
+      + "analysed yet (Open it in the list to analyse it): counted in games, won and guesses only." : "");
   const body = $("history-averages").querySelector("tbody");
   body.replaceChildren();
-  const rows = [[`last ${RECENT}`, games.slice(-RECENT)], ["all", games]];
+  const rows = [[`last ${RECENT}`, played(games).slice(-RECENT)], ["all", games]];
   for (const [label, chosen] of rows) {
     const tr = document.createElement("tr");
     const wins = chosen.filter((g) => g.won);
-    const skills = chosen.map(m.skill).filter(finite), lucks = chosen.map(m.luck).filter(finite);
+    const skills = chosen.map(skillOf).filter(finite), lucks = chosen.map(luckOf).filter(finite);
     const cells = [
       label, count(chosen.length),
       chosen.length ? `${Math.round(100 * wins.length / chosen.length)}%` : "—",
       wins.length ? fmt(mean(wins.map((g) => g.history.length)), 2) : "—",
-      skills.length ? m.show(mean(skills)) : "—",
-      lucks.length ? (m.showLuck || m.show)(mean(lucks)) : "—",
+      skills.length ? String(Math.round(mean(skills))) : "—",
+      lucks.length ? String(Math.round(mean(lucks))) : "—",
     ];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -929,19 +1104,19 @@ function renderHistory(games = loadHistory()) {
     }
     body.appendChild(tr);
   }
-  drawTrend(games, m);
+  drawStreaksAndDistribution(games);
+  drawTrend(played(games));
   const list = $("history-list").querySelector("tbody");
   list.replaceChildren();
   for (const g of [...games].reverse()) {
     const tr = document.createElement("tr");
     const lists = state.lists.find((l) => l.name === g.words);
-    const skill = m.skill(g), luck = m.luck(g);
     const cells = [
       new Date(g.saved).toLocaleDateString("en-CA"),
       `${lists ? lists.title : g.words}${g.mode !== "normal" ? `, ${g.mode}` : ""}: ${g.history.map((x) => x.slice(0, 5)).join(" ")}`,
       `${g.won ? g.history.length : "X"}/${LIMIT}`,
-      finite(skill) ? m.show(skill) : "—",
-      finite(luck) ? (m.showLuck || m.show)(luck) : "—",
+      shownScore(g, skillOf(g)),
+      shownScore(g, luckOf(g)),
     ];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -966,15 +1141,46 @@ function renderHistory(games = loadHistory()) {
   $("history-clear").disabled = games.length === 0;
 }
 
+// The streaks of wins, and the guesses per game (1 to 6, X: lost) as bars, as every Wordle shows.
+function drawStreaksAndDistribution(games) {
+  const { current, longest } = streaks(games);
+  $("history-streaks").textContent = games.length
+    ? `Current streak: ${count(current)} · Max streak: ${count(longest)} (games won in a row)` : "";
+  const table = $("history-distribution");
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  table.hidden = games.length === 0;
+  const counts = distribution(games);
+  const most = Math.max(1, ...counts);
+  counts.forEach((n, i) => {
+    const tr = document.createElement("tr");
+    tr.className = i < LIMIT ? "won" : "lost";
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = i < LIMIT ? String(i + 1) : "X";
+    if (i === LIMIT) th.title = "lost";
+    const bar = document.createElement("td");
+    bar.className = "bar-cell";
+    const fill = document.createElement("span");
+    fill.className = "bar";
+    fill.style.width = `${(100 * n) / most}%`;
+    fill.hidden = n === 0;
+    bar.appendChild(fill);
+    const number = document.createElement("td");
+    number.className = "n";
+    number.textContent = count(n);
+    tr.append(th, bar, number);
+    body.appendChild(tr);
+  });
+}
+
 // The trend of skill and luck over the last 30 games, as a small inline SVG line chart.
-function drawTrend(games, m) {
+function drawTrend(games) {
   const figure = $("history-trend");
   const recent = games.slice(-30);
-  const points = recent.map((g) => [m.skill(g), m.luck(g)]);
+  const points = recent.map((g) => [skillOf(g), luckOf(g)]);
   if (recent.length < 2) { figure.hidden = true; figure.replaceChildren(); return; }
-  const values = points.flat().filter(finite);
-  let low = m.scored ? 0 : Math.min(0, ...values), high = m.scored ? 99 : Math.max(0.5, ...values);
-  if (high - low < 1e-9) high = low + 1;
+  const low = 0, high = 99;
   const W = 340, H = 120, pad = 22;
   const x = (i) => pad + (i * (W - 2 * pad)) / (recent.length - 1);
   const y = (v) => H - pad - ((v - low) * (H - 2 * pad)) / (high - low);
@@ -982,7 +1188,7 @@ function drawTrend(games, m) {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  const label = `${m.names[0]} and ${m.names[1]} of your last ${recent.length} games, oldest first`;
+  const label = `skill and luck of your last ${recent.length} games, oldest first`;
   svg.setAttribute("aria-label", label);
   const line = (x1, y1, x2, y2, cls) => {
     const el = document.createElementNS(ns, "line");
@@ -991,14 +1197,13 @@ function drawTrend(games, m) {
     svg.appendChild(el);
   };
   line(pad, y(low), W - pad, y(low), "chart-axis");
-  if (low < 0) line(pad, y(0), W - pad, y(0), "chart-axis");
   line(pad, y(high), W - pad, y(high), "chart-axis");
   for (const [v, at] of [[high, y(high)], [low, y(low)]]) {
     const t = document.createElementNS(ns, "text");
     t.setAttribute("x", 2);
     t.setAttribute("y", at + 4);
     t.setAttribute("class", "chart-label");
-    t.textContent = m.scored ? String(v) : fmt(v, 1);
+    t.textContent = String(v);
     svg.appendChild(t);
   }
   [0, 1].forEach((k) => {
@@ -1009,7 +1214,7 @@ function drawTrend(games, m) {
     svg.appendChild(poly);
   });
   const caption = document.createElement("figcaption");
-  caption.textContent = `${label}: ${m.names[0]} solid, ${m.names[1]} dashed.`;
+  caption.textContent = `${label}: skill solid, luck dashed.`;
   figure.replaceChildren(svg, caption);
   figure.hidden = false;
 }
@@ -1152,6 +1357,7 @@ function switchPalette() {
     if (contrast) localStorage.setItem(PALETTE, "contrast"); else localStorage.removeItem(PALETTE);
   } catch (err) { /* kept for this visit only */ }
   labelPalette();
+  labelColours();
 }
 
 // ----------------------------------------------------------------------------- pasted grid --
@@ -1250,6 +1456,7 @@ async function init() {
   });
   $("new-game").addEventListener("click", newGame);
   $("analyse-now").addEventListener("click", () => refresh({ analyse: true }));
+  $("analysis-retry").addEventListener("click", () => refresh({ analyse: true }));
   $("copy").addEventListener("click", copyResult);
   $("remaining-details").addEventListener("toggle", labelRemaining);
   $("theme").addEventListener("click", switchTheme);
