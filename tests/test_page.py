@@ -993,3 +993,60 @@ def test_a_lost_game_names_the_answers_it_may_have_been(server, browser, legacy)
     shot(page, "lost-two-left-390.png", docs=False)
     assert errors == []
     context.close()
+
+
+def test_an_odd_opener_is_scored_from_the_opener_table(server, browser, legacy):
+    """A game opened with the poorest opener the shipped legacy table has decided (QAJAQ once
+    the table is complete), then the page's own suggestions to the answer: after the first row
+    the page says how good the opener is (from the table: value, rank, the best), the next
+    guess is exact from the table, and the analysis scores moves 1 and 2 with exact 0–99
+    values within the page's default budget, equal to the command line's (its JSON)."""
+    import subprocess
+    import sys
+
+    from playwright.sync_api import expect
+
+    from policy_tree.opener_table import OpenerTable, TableStatus
+    from solver.evaluation.scores import skill_score
+    from solver.game.feedback import code_to_text, feedback_code
+
+    table = OpenerTable.open(legacy, "normal", directory=ROOT / "artifacts" / "tables")
+    exact = [row for row in table.rows if row.status is TableStatus.EXACT]
+    opener = next(row for row in reversed(exact)
+                  if not (ROOT / "artifacts" / "book" / f"legacy-normal-{row.opener}.msgpack").exists())
+    standing = table.standing(opener.opener)
+    answer = random.Random(55).choice(legacy.answers)
+    context, page, errors = open_page(browser, server["url"], DESKTOP, "light")
+    expect(page.locator("#suggestion")).to_have_text("salet", timeout=20_000)
+    steps = []
+    guess = opener.opener
+    while True:
+        feedback = code_to_text(feedback_code(guess, answer))
+        enter_row(page, len(steps) + 1, guess, feedback, "typed")
+        steps.append((guess, feedback))
+        if feedback == "ggggg" or len(steps) == 6:
+            break
+        expect(page.locator("#error")).to_have_text("")
+        if len(steps) == 1:
+            expect(page.locator("#status")).to_contain_text("Exact (opener table)", timeout=20_000)
+            line = page.locator("#opener-line")
+            expect(line).to_contain_text(f"Opener {opener.opener.upper()}: "
+                                         f"{fmt(opener.value / legacy.n_answers, 5)} guesses per game")
+            expect(line).to_contain_text(f"rank {standing.rank} ")
+            expect(line).to_contain_text(f"the best, SALET, {fmt(7920 / legacy.n_answers, 5)}")
+        expect(page.locator("#alternatives-section")).not_to_have_class(re.compile("waiting"), timeout=30_000)
+        guess = page.locator("#suggestion").inner_text().strip().lower()
+    expect(page.locator("#analysis > tbody > tr:not(.why-row)")).to_have_count(len(steps), timeout=60_000)
+    skills = page.locator("#analysis tbody td.skill")
+    history = " ".join(f"{g}:{f}" for g, f in steps)
+    done = subprocess.run([sys.executable, "-m", "tools.analyse", "--words", "legacy", "--json",
+                           *history.split()], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    cli = json.loads(done.stdout)
+    for number in range(min(2, len(steps))):
+        move = cli["moves"][number]
+        assert move["value_exact"] and move["q_total"] is not None, move
+        expect(skills.nth(number)).to_have_text(str(move["skill_score"]))
+        assert skill_score(Fraction(move["regret_fraction"])) == move["skill_score"]
+    assert errors == []
+    context.close()
