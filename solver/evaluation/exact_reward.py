@@ -48,6 +48,7 @@ import numpy as np
 
 from solver.exact.anytime import INF
 from solver.exact.service import EXACT
+from solver.game.errors import InputError
 from solver.game.feedback import answers_after, code_to_text
 
 #: States whose value an :class:`ExactReward` keeps (least recently used dropped).
@@ -177,6 +178,43 @@ class MoveReward:
                 "regret_interval": list(self.regret_interval),
                 "luck_interval": None if self.luck_interval is None else list(self.luck_interval),
                 "won": self.won}
+
+
+@dataclass(frozen=True)
+class RewardWeights:
+    """How the text and verifiers environments combine win, loss, regret and format.
+
+    Per guess the reward is ``−regret × regret_finite`` (the move's finite regret in expected
+    guesses; at a move valued only within a budget, the regret's proven upper end), plus
+    ``win`` on the guess that wins and ``loss`` on the last guess of a lost game; an invalid
+    move (format, unknown word, repeated word) costs ``invalid``. Defaults: win 1, loss 0,
+    regret 1, invalid 0.1: an optimal player's game is worth exactly 1, whatever the answer,
+    and an expected guess given away costs as much as the win.
+
+    Raises:
+        InputError: a weight that is not a finite number, or a negative ``regret`` or
+            ``invalid`` (they are costs).
+    """
+
+    win: float = 1.0
+    loss: float = 0.0
+    regret: float = 1.0
+    invalid: float = 0.1
+
+    def __post_init__(self):
+        for name in ("win", "loss", "regret", "invalid"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InputError(f"the {name} weight is a finite number, not {value!r}")
+        if self.regret < 0 or self.invalid < 0:
+            raise InputError("the regret and invalid weights are costs: numbers ≥ 0")
+
+    def move_reward(self, move: MoveReward, *, won: bool, lost: bool) -> float:
+        """The reward of one guess (class docstring)."""
+        regret = move.regret_finite if move.regret_finite is not None else move.regret_interval[1]
+        if regret is None:  # no upper bound was found in time: the win is the most it can cost
+            regret = max(self.win - self.loss, 0.0)
+        return -self.regret * regret + (self.win if won else 0.0) + (self.loss if lost else 0.0)
 
 
 class ExactReward:
