@@ -72,7 +72,12 @@ def _service(word_list, guess_limit: int):
 
     game = Game(word_list, guess_limit)
     if game not in _SERVICES:
+        from solver.evaluation.exact_reward import ensure_exact_root
+
         _SERVICES[game] = SearchService(game)
+        # lists with no proven opener: the empty history solved exactly once, here, so that
+        # every reset reads V* at the start from its tree
+        ensure_exact_root(_SERVICES[game])
     return _SERVICES[game]
 
 
