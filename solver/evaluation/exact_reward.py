@@ -316,6 +316,14 @@ class ExactReward:
         self._put(self._moves, key, result, self.move_cache)
         return result
 
+    def q_total(self, steps, guess: str, state: np.ndarray | None = None) -> tuple[int, int | None]:
+        """``(Q*, finite cost)`` totals of ``guess`` after ``steps``, exactly (``Q*`` INF and
+        the cost of docs/algorithms.md §15.4 when the move gives up the sure finish; the cost
+        None otherwise), kept in the move cache."""
+        steps = list(steps)
+        state = self.state_after(steps) if state is None else state
+        return self._q(steps, state, self.state_value(steps, state), guess)
+
     def move(self, steps, guess: str, code: int) -> MoveReward:
         """The move ``guess`` with feedback ``code`` played after ``steps``, priced.
 
