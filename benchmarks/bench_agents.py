@@ -59,10 +59,15 @@ class Agent:
     """A policy of the registry playing from ``opener``; decisions of the deterministic one
     are kept by history (the benchmark times the environments, not the agents)."""
 
-    def __init__(self, name: str, policy, opener: str, rng: np.random.Generator):
-        self.name, self.policy, self.rng = name, policy, rng
+    def __init__(self, name: str, policy, opener: str, seed_value: int):
+        self.name, self.policy, self.seed = name, policy, seed_value
         self.opener = opener
         self._memo: dict = {}
+        self.restart()
+
+    def restart(self) -> None:
+        """Its random choices from the start again: a pass replays the same games."""
+        self.rng = np.random.default_rng(self.seed)
 
     def guess(self, service, steps) -> str:
         from solver.game.protocol import Belief
@@ -85,7 +90,7 @@ def make_agents(service, seed_value: int) -> list[Agent]:
 
     opener = service.advise([], top=0).next_guess
     table = service.table
-    return [Agent(name, make_policy(policy, service.word_list, table), opener, np.random.default_rng(seed_value))
+    return [Agent(name, make_policy(policy, service.word_list, table), opener, seed_value)
             for name, policy in AGENTS.items()]
 
 
@@ -127,6 +132,7 @@ def time_text_env(words, agent: Agent, answers) -> tuple[int, float]:
     from solver.evaluation.text_env import ExactWordleTextEnv
 
     env = ExactWordleTextEnv(words, textarena=False)
+    agent.restart()
     steps, seconds = 0, 0.0
     for answer in answers:
         env.reset(answer=answer)
@@ -145,6 +151,7 @@ def time_gym_env(words, agent: Agent, answers) -> tuple[int, float]:
 
     env = ExactWordleEnv(words, opener=agent.opener)
     service = env.service
+    agent.restart()
     steps, seconds = 0, 0.0
     for answer in answers:
         if answer == agent.opener:
@@ -235,7 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                ("lists", "environment", "agent", "steps", "steps/s", "steps (warm)", "steps/s (warm)"),
                steps_rows, prog=PROG, argv=argv_list,
                notes=(f"{args.episodes} episodes per agent and environment, step() alone timed (not the agents' "
-                      "choices); 'warm' replays the same episodes with the caches the first pass filled.",
+                      "choices); 'warm' replays the same episodes (the random agent's choices from the same seed) "
+                      "with the caches the first pass filled.",
                       f"The user's list: {args.custom} legacy answers and 4 times as many other guesses drawn with "
                       f"seed {args.seed}; its empty history solved exactly first in {root_seconds:.1f} s (not in "
                       "the steps)."))
