@@ -127,3 +127,55 @@ def test_bad_arguments_are_input_errors(small):
         ExactWordleTextEnv("no-such-list")
     with pytest.raises(InputError):
         ExactReward(ExactWordleTextEnv(small, textarena=False).service, budget=0)
+
+
+@pytest.mark.kernels
+def test_hard_mode_refuses_a_guess_that_ignores_a_hint_as_an_invalid_move(small):
+    from solver.game.feedback import feedback_code
+
+    env = ExactWordleTextEnv(small, mode="hard", textarena=False, error_allowance=2)
+    answer = small.answers[0]
+    env.reset(answer=answer)
+    first = next(w for w in small.guesses if 0 < feedback_code(w, answer) < 3**5 - 1)
+    assert not env.step(f"[{first}]")[0]
+    allowed = {small.guesses[int(i)] for i in env.reward.service.state_after(env.steps)} | {first}
+    ignoring = next(w for w in small.guesses if w not in allowed and
+                    feedback_code(first, w) != feedback_code(first, answer))
+    done, info = env.step(f"[{ignoring}]")
+    assert not done and "hard mode" in info["invalid"] and len(env.steps) == 1
+
+
+@pytest.mark.slow
+def test_within_a_budget_a_move_gets_a_proven_interval_holding_the_exact_regret(tmp_path):
+    """A list of 300 answers, an odd opener, a budget of a millisecond: the move is not
+    valued in time, so its regret is a proven interval (labelled not exact, the reward at its
+    upper end) that holds the exact regret; score-games with --budget marks it too."""
+    import random
+
+    from solver.evaluation.game_log import GameScorer
+    from solver.evaluation.text_env import _service
+    from solver.game.feedback import feedback_code
+    from solver.game.wordlists import from_words, load_word_list
+
+    legacy = load_word_list("legacy")
+    rng = random.Random(4)
+    answers = rng.sample(legacy.answers, 300)
+    word_list = from_words(answers, answers + rng.sample([w for w in legacy.guesses if w not in set(answers)], 300),
+                           name="mid")
+    service = _service(word_list, "normal")
+    exact = ExactReward(service)  # the root solved exactly first
+    opener, answer = "fuzzy" if "fuzzy" in word_list.guesses else word_list.guesses[-1], word_list.answers[0]
+    code = feedback_code(opener, answer)
+    truth = exact.move([], opener, code)
+    assert truth.exact and truth.regret_fraction > 0
+    fresh = type(service)(service.game, book=False, cache=False)
+    bounded = ExactReward(fresh, budget=0.001).move([], opener, code)
+    low, high = bounded.regret_interval
+    assert not bounded.exact and low is not None and low <= float(truth.regret_fraction)
+    assert high is None or float(truth.regret_fraction) <= high
+    weights = RewardWeights()
+    expected = -(high if high is not None else weights.win)
+    assert weights.move_reward(bounded, won=False, lost=False) == pytest.approx(expected)
+    line = f'{{"answer": "{answer}", "guesses": ["{opener}", "{answer}"]}}'
+    scored = GameScorer(word_list, budget=0.001).score_log([line])
+    assert scored.games and not scored.games[0].analysis.all_exact
