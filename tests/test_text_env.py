@@ -179,3 +179,25 @@ def test_within_a_budget_a_move_gets_a_proven_interval_holding_the_exact_regret(
     line = f'{{"answer": "{answer}", "guesses": ["{opener}", "{answer}"]}}'
     scored = GameScorer(word_list, budget=0.001).score_log([line])
     assert scored.games and not scored.games[0].analysis.all_exact
+
+
+@pytest.mark.slow
+def test_within_a_budget_an_odd_opener_on_the_shipped_lists_is_not_solved_whole():
+    """nyt-2024: V* at the start is exact (the opener table), but an opener with no tree would
+    need its whole tree: within a budget of 0.2 s it is a proven interval, answered in time."""
+    import time
+
+    from solver.evaluation.text_env import _service
+    from solver.game.feedback import feedback_code
+    from solver.game.wordlists import load_word_list
+
+    word_list = load_word_list("nyt-2024")
+    reward = ExactReward(_service(word_list, "normal"), budget=0.2)
+    started = time.monotonic()
+    move = reward.move([], "xylyl", feedback_code("xylyl", "gland"))
+    assert time.monotonic() - started < 30
+    low, high = move.regret_interval
+    assert not move.exact and move.regret_fraction is None and low is not None and low >= 0
+    assert high is None or high >= low
+    optimal = reward.move([], "tarse", feedback_code("tarse", "gland"))
+    assert optimal.regret_fraction == 0

@@ -282,9 +282,8 @@ class ExactReward:
         if found is not None:
             return found
         advice = self.service.advise(steps, top=0, budget=self.budget)
-        result = StateValue(advice.value, advice.lower_bound if advice.lower_bound is not None else None,
-                            advice.status == EXACT, advice.next_guess, advice.extra_guesses,
-                            int(len(state)))
+        result = StateValue(advice.value, advice.lower_bound, advice.status == EXACT, advice.next_guess,
+                            advice.extra_guesses, int(len(state)))
         if advice.status != EXACT and self.budget is None:  # the root of lists with no opener proof
             tree, value, extra = self.service.optimal_subtree(state, self.game.guess_limit - len(steps), steps)
             result = StateValue(value, value, True, self.service.word_list.guesses[int(tree.node_guess[0])],
@@ -343,9 +342,13 @@ class ExactReward:
         won = code == self.game.all_green
         n = int(len(state))
         if self.budget is not None:
+            # within the budget: the move's Q* from the cache, or the optimal guess's (V*);
+            # any other move is valued by the analysis within what is left (its Q* may need
+            # a whole opener's tree or large classes solved: not bounded here)
             before = self.state_value(steps, state)
             left = self.budget - (time.monotonic() - started)
-            if not before.exact or left <= 0:
+            known = (*self._key(steps, state), guess) in self._moves or guess == before.optimal_guess
+            if not before.exact or left <= 0 or not known:
                 return self._within_budget(steps, guess, code, max(left, 0.05))
         before = self.state_value(steps, state)
         q, cost = self._q(steps, state, before, guess)
