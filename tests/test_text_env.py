@@ -153,7 +153,8 @@ def test_within_a_budget_a_move_gets_a_proven_interval_holding_the_exact_regret(
     import random
 
     from solver.evaluation.game_log import GameScorer
-    from solver.evaluation.text_env import _service
+    from solver.evaluation.exact_reward import shared_reward
+    from solver.game.spec import Game
     from solver.game.feedback import feedback_code
     from solver.game.wordlists import from_words, load_word_list
 
@@ -162,8 +163,8 @@ def test_within_a_budget_a_move_gets_a_proven_interval_holding_the_exact_regret(
     answers = rng.sample(legacy.answers, 300)
     word_list = from_words(answers, answers + rng.sample([w for w in legacy.guesses if w not in set(answers)], 300),
                            name="mid")
-    service = _service(word_list, "normal")
-    exact = ExactReward(service)  # the root solved exactly first
+    exact = shared_reward(Game(word_list))  # the root solved exactly first
+    service = exact.service
     opener, answer = "fuzzy" if "fuzzy" in word_list.guesses else word_list.guesses[-1], word_list.answers[0]
     code = feedback_code(opener, answer)
     truth = exact.move([], opener, code)
@@ -187,12 +188,13 @@ def test_within_a_budget_an_odd_opener_on_the_shipped_lists_is_not_solved_whole(
     need its whole tree: within a budget of 0.2 s it is a proven interval, answered in time."""
     import time
 
-    from solver.evaluation.text_env import _service
+    from solver.evaluation.exact_reward import shared_reward
+    from solver.game.spec import Game
     from solver.game.feedback import feedback_code
     from solver.game.wordlists import load_word_list
 
     word_list = load_word_list("nyt-2024")
-    reward = ExactReward(_service(word_list, "normal"), budget=0.2)
+    reward = ExactReward(shared_reward(Game(word_list)).service, budget=0.2)
     started = time.monotonic()
     move = reward.move([], "xylyl", feedback_code("xylyl", "gland"))
     assert time.monotonic() - started < 30

@@ -15,6 +15,9 @@ from verifiers.v1.agent import Segment
 from verifiers.v1.trace import AgentInfo, Trace, TraceTask
 
 from solver.evaluation.analysis import analyse_game
+from solver.evaluation.exact_reward import shared_reward
+from solver.game.spec import Game
+from solver.game.wordlists import load_word_list
 from solver.evaluation.verifiers_env import load_environment
 from solver.game.feedback import parse_feedback
 
@@ -85,11 +88,9 @@ def small_dir(tmp_path_factory):
 def test_the_optimal_model_scores_win_plus_format_with_zero_regret_every_turn(small_dir):
     directory, word_list = small_dir
     env = load_environment(str(directory))
-    from solver.evaluation.text_env import _SERVICES
-
     tasks = list(env.taskset)
     assert sorted(t.data.info["answer"] for t in tasks) == sorted(word_list.answers)
-    service = next(s for g, s in _SERVICES.items() if g.word_list.identity == word_list.identity)
+    service = shared_reward(Game(load_word_list(directory))).service
 
     def optimal(messages):
         return f"Let me think. My guess: [{service.advise(history_of(messages), top=0).next_guess}]"
@@ -113,9 +114,7 @@ def test_a_fixed_suboptimal_model_gets_the_regret_analyse_gives_and_loses_format
     directory, word_list = small_dir
     env = load_environment(str(directory), win=2.0, regret=0.5)
     task = list(env.taskset)[5]
-    from solver.evaluation.text_env import _SERVICES
-
-    service = next(s for g, s in _SERVICES.items() if g.word_list.identity == word_list.identity)
+    service = shared_reward(Game(load_word_list(directory))).service
 
     def fixed(messages):
         replies = sum(1 for m in messages if m["role"] == "assistant")

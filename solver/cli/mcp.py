@@ -65,13 +65,13 @@ class Sessions:
         self._ids = itertools.count(1)
 
     def reward(self, words: str | None, mode: str | None):
-        from solver.evaluation.exact_reward import ExactReward
-        from solver.evaluation.text_env import _service
+        from solver.evaluation.exact_reward import shared_reward
+        from solver.game.spec import Game
         from solver.game.wordlists import load_word_list
 
         key = (words or self.words, mode or "normal")
         if key not in self._rewards:
-            self._rewards[key] = ExactReward(_service(load_word_list(key[0]), key[1]))
+            self._rewards[key] = shared_reward(Game(load_word_list(key[0]), mode=key[1]))
         return self._rewards[key]
 
     def start(self, words, mode, answer, seed) -> dict[str, Any]:

@@ -55,6 +55,8 @@ from solver.game.feedback import answers_after, code_to_text
 STATE_CACHE = 65_536
 #: Moves (state, guess) whose ``Q*`` an :class:`ExactReward` keeps.
 MOVE_CACHE = 65_536
+#: The process's exact rewards by game (:func:`shared_reward`).
+_SHARED: dict = {}
 
 
 def ensure_exact_root(service) -> bool:
@@ -394,6 +396,20 @@ class ExactReward:
                           move.optimal_guess, move.exact, (side(regret_bounds[0]), side(regret_bounds[1])),
                           None if move.luck_bounds is None else tuple(side(x) for x in move.luck_bounds),
                           code == self.game.all_green)
+
+
+def shared_reward(game) -> ExactReward:
+    """The one :class:`ExactReward` (exact, no budget) of ``game`` (a
+    :class:`~solver.game.spec.Game`: lists, mode, guess limit) in this process, on the one
+    search service of that game: the environments (Gymnasium, text, verifiers) and the MCP
+    server's games share what was solved and cached (vectorised copies too). Made on first
+    use (on lists with no opener proof, the empty history is solved then:
+    :func:`ensure_exact_root`)."""
+    if game not in _SHARED:
+        from solver.exact.service import SearchService
+
+        _SHARED[game] = ExactReward(SearchService(game))
+    return _SHARED[game]
 
 
 def check_guess(service, steps, word: str) -> str:

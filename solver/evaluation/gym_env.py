@@ -60,26 +60,15 @@ from solver.game.spec import GUESS_LIMIT, Game, all_green, n_patterns
 
 from solver import register_environment
 
-#: One search service per word list and guess limit, shared by the environments of a process
-#: (vectorised copies reuse what the others solved), and its exact reward (the values of the
-#: states and moves met, in bounded caches: :class:`solver.evaluation.exact_reward.ExactReward`).
-_SERVICES: dict = {}
-_REWARDS: dict = {}
+def _shared(word_list, guess_limit: int):
+    """The process's one exact reward and search service of these lists and guess limit
+    (:func:`solver.evaluation.exact_reward.shared_reward`): environments of a process, and
+    vectorised copies, share what was solved and the values of the states and moves met
+    (bounded caches); on lists with no proven opener the empty history is solved exactly
+    once, so that every reset reads V* at the start from its tree."""
+    from solver.evaluation.exact_reward import shared_reward
 
-
-def _service(word_list, guess_limit: int):
-    from solver.exact.service import SearchService
-
-    game = Game(word_list, guess_limit)
-    if game not in _SERVICES:
-        from solver.evaluation.exact_reward import ExactReward, ensure_exact_root
-
-        _SERVICES[game] = SearchService(game)
-        # lists with no proven opener: the empty history solved exactly once, here, so that
-        # every reset reads V* at the start from its tree
-        ensure_exact_root(_SERVICES[game])
-        _REWARDS[game] = ExactReward(_SERVICES[game])
-    return _SERVICES[game]
+    return shared_reward(Game(word_list, guess_limit))
 
 
 class ExactWordleEnv(gym.Env):
@@ -119,8 +108,8 @@ class ExactWordleEnv(gym.Env):
         self.guess_limit = guess_limit
         self.loss_penalty = float(loss_penalty)
         self.render_mode = render_mode
-        self.service = _service(self.word_list, guess_limit)
-        self._reward = _REWARDS[Game(self.word_list, guess_limit)]
+        self._reward = _shared(self.word_list, guess_limit)
+        self.service = self._reward.service
         self.length = self.word_list.word_length
         self.green = all_green(self.length)
         self.action_space = spaces.Discrete(self.word_list.n_guesses)

@@ -57,8 +57,6 @@ from solver.game.errors import InputError
 TEXTARENA_ID = "ExactWordle-v0"
 #: The first ``[word]`` of a reply (TextArena's Wordle reads the same pattern).
 ACTION = re.compile(r"\[(\w+)\]")
-#: Where :func:`_service` keeps one search service per lists and mode.
-_SERVICES: dict = {}
 
 
 def _textarena():
@@ -149,17 +147,6 @@ class _SinglePlayerState:
         return self.rewards, self.game_info
 
 
-def _service(word_list, mode: str):
-    """One search service per lists and mode in a process (environments share what they solved)."""
-    from solver.exact.service import SearchService
-    from solver.game.spec import Game
-
-    game = Game(word_list, mode=mode)
-    if game not in _SERVICES:
-        _SERVICES[game] = SearchService(game)
-    return _SERVICES[game]
-
-
 class ExactWordleTextEnv:
     """Wordle as text, TextArena's way, with the exact reward (module docstring).
 
@@ -190,8 +177,12 @@ class ExactWordleTextEnv:
         if textarena:
             require_extra("textarena", "agents", "the TextArena state")
         self._ta = None if textarena is False else _textarena()
-        self.service = _service(self.word_list, mode)
-        self.reward = ExactReward(self.service, budget=budget)
+        from solver.evaluation.exact_reward import shared_reward
+        from solver.game.spec import Game
+
+        shared = shared_reward(Game(self.word_list, mode=mode))  # the process's one service of the game
+        self.service = shared.service
+        self.reward = shared if budget is None else ExactReward(self.service, budget=budget)
         self.length = self.word_list.word_length
         self.guess_limit = self.service.game.guess_limit
 
