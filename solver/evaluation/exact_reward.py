@@ -22,9 +22,12 @@ lookup, not a whole analysis.
 
 **Caches.** The states an agent meets recur from game to game (the same opener, the same
 replies); their values and the moves' ``Q*`` are kept in two least-recently-used maps of at
-most :data:`STATE_CACHE` states and :data:`MOVE_CACHE` moves (each entry a few hundred bytes:
-about 20 MB at most), on top of the service's own (its opener trees, its
-:data:`~solver.exact.service.SUBTREE_CACHE` solved subtrees).
+most :data:`STATE_CACHE` states and :data:`MOVE_CACHE` moves, on top of the service's own
+(its opener trees, its :data:`~solver.exact.service.SUBTREE_CACHE` solved subtrees). An
+entry's key holds the state's answer indices (4 bytes each) and the entry about 200 bytes
+more: the states met after a first guess hold tens of answers, so full caches take some tens
+of MB (a few large states, the start and the first guesses' classes, add up to 9 kB each on
+the NYT's lists).
 
 **Budgets.** With ``budget`` seconds per move, a move whose values are not proven within it
 is valued by the analysis itself within that budget (:func:`solver.evaluation.analysis.
