@@ -40,10 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 COLUMNS = 160
 #: Tools whose documented runs need the solver (numba, the feedback table): marked slow.
-SOLVER_TOOLS = {"tools.assist", "tools.analyse", "tools.absurdle", "tools.solve", "tools.prove"}
+SOLVER_TOOLS = {"tools.assist", "tools.analyse", "tools.absurdle", "tools.solve", "tools.prove",
+                "tools.score_games"}
 #: Tools whose documented outputs are run (the others take minutes or write artifacts; their
 #: arguments are still parsed). A documented error of any tool is run too.
-RUN_TOOLS = {"tools.tree", "tools.assist", "tools.analyse", "tools.absurdle"}
+RUN_TOOLS = {"tools.tree", "tools.assist", "tools.analyse", "tools.absurdle", "tools.score_games"}
 ELLIPSES = ("...", "…")
 
 

@@ -89,3 +89,17 @@ def test_the_report_checks_matplotlib_before_any_work(tmp_path):
     assert done.returncode == 2, done.stderr
     assert "pip install 'exact-wordle[studies]'" in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_the_agents_tools_name_their_extra_before_any_work(tmp_path):
+    """wordle mcp without the mcp SDK, score-games --plot without matplotlib: exit 2 naming
+    the extra, in one line, before any scoring or output."""
+    done = run_without("mcp", "tools.mcp")
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'exact-wordle[agents]'" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    out = tmp_path / "moves.csv"
+    done = run_without("matplotlib", "tools.score_games", "docs/examples/agents.jsonl", "--csv", str(out),
+                       "--plot", str(tmp_path / "regret.png"))
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'exact-wordle[studies]'" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not list(tmp_path.glob("*.png"))

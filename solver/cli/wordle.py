@@ -18,6 +18,8 @@ from solver.cli import _cli
 COMMANDS: dict[str, tuple[str, str]] = {
     "assist": ("assist", "the exact next guess from any position (any history, any opener)"),
     "analyse": ("analyse", "regret (skill) and luck of every move of a finished game"),
+    "score-games": ("score_games", "logged games (JSON Lines) scored exactly: regret per move, totals per agent"),
+    "mcp": ("mcp", "an MCP server (stdio): play scored by exact regret, best guess, analyse (extra: agents)"),
     "opener": ("opener", "how good is an opener: its exact value and rank among all openers"),
     "solve": ("solve", "solve the optimal decision tree for an opener and save it"),
     "prove": ("prove", "prove the best first guess over all allowed guesses"),

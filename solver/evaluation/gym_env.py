@@ -56,24 +56,19 @@ from gymnasium import spaces
 
 from solver.game.environments import Episode
 from solver.game.feedback import code_to_text
-from solver.game.spec import GUESS_LIMIT, all_green, n_patterns
-from solver.exact.advice import Status
+from solver.game.spec import GUESS_LIMIT, Game, all_green, n_patterns
 
 from solver import register_environment
 
-#: One search service per word list and guess limit, shared by the environments of a process
-#: (vectorised copies reuse what the others solved).
-_SERVICES: dict = {}
+def _shared(word_list, guess_limit: int):
+    """The process's one exact reward and search service of these lists and guess limit
+    (:func:`solver.evaluation.exact_reward.shared_reward`): environments of a process, and
+    vectorised copies, share what was solved and the values of the states and moves met
+    (bounded caches); on lists with no proven opener the empty history is solved exactly
+    once, so that every reset reads V* at the start from its tree."""
+    from solver.evaluation.exact_reward import shared_reward
 
-
-def _service(word_list, guess_limit: int):
-    from solver.exact.service import SearchService
-    from solver.game.spec import Game
-
-    game = Game(word_list, guess_limit)
-    if game not in _SERVICES:
-        _SERVICES[game] = SearchService(game)
-    return _SERVICES[game]
+    return shared_reward(Game(word_list, guess_limit))
 
 
 class ExactWordleEnv(gym.Env):
@@ -113,7 +108,8 @@ class ExactWordleEnv(gym.Env):
         self.guess_limit = guess_limit
         self.loss_penalty = float(loss_penalty)
         self.render_mode = render_mode
-        self.service = _service(self.word_list, guess_limit)
+        self._reward = _shared(self.word_list, guess_limit)
+        self.service = self._reward.service
         self.length = self.word_list.word_length
         self.green = all_green(self.length)
         self.action_space = spaces.Discrete(self.word_list.n_guesses)
@@ -139,36 +135,20 @@ class ExactWordleEnv(gym.Env):
         if over:
             return {"answers_left": n, "optimal_value": 0, "optimal_expected": 0.0, "optimal_guess": "",
                     "extra_guesses": 0}
-        advice = self.service.advise(self._steps, top=0)
-        value, guess, extra = advice.value, advice.next_guess, advice.extra_guesses
-        if advice.status != Status.EXACT:
-            # the empty history of lists whose best opener is not proven (or not within the
-            # service's root budget): the whole game solved exactly, once (kept by the service)
-            tree, value, extra = self.service.optimal_subtree(self._state, self.guess_limit - len(self._steps),
-                                                          self._steps)
-            guess = self.word_list.guesses[int(tree.node_guess[0])]
-        return {"answers_left": n, "optimal_value": int(value), "optimal_expected": float(value) / n,
-                "optimal_guess": guess, "extra_guesses": int(extra)}
+        # exact (the empty history of lists with no opener proof solved once, by the service)
+        value = self._reward.state_value(self._steps, self._state)
+        return {"answers_left": n, "optimal_value": int(value.value), "optimal_expected": float(value.value) / n,
+                "optimal_guess": value.optimal_guess, "extra_guesses": int(value.extra)}
 
     def _regret(self, before: dict, state: np.ndarray, guess: str) -> tuple[float, float]:
         """``(strict, finite)`` regret at the state ``guess`` was played in: ``Q*(S, d, guess)
         − V*(S, d)`` (``inf`` when the move gives up the sure finish) and the finite regret of
-        docs/algorithms.md §15.4 (equal to it otherwise)."""
-        from solver.exact.anytime import INF
-
-        if guess == before["optimal_guess"]:
-            return 0.0, 0.0
-        steps = self._steps
-        d, extra = self.guess_limit - len(steps), before["extra_guesses"]
-        if not steps and not extra:  # the empty history: every root class of the opener (its tree, kept)
-            opener = self.service.opener_value(guess)
-            q = INF if opener.unwinnable else opener.q.lower
-        else:
-            q = self.service.q_value(state, d, steps, guess, extra)
+        docs/algorithms.md §15.4 (equal to it otherwise), from the shared exact reward
+        (:class:`solver.evaluation.exact_reward.ExactReward`: the states met before are cached)."""
+        q, cost = self._reward.q_total(self._steps, guess, state)
         value = before["optimal_value"]
-        if q < INF:
+        if cost is None:
             return float(q - value), float(q - value)
-        cost = self.service.relaxed_q(state, d, steps, guess, extra).cost(value)
         return math.inf, float(cost - value)
 
     def _play(self, guess_index: int) -> None:

@@ -28,6 +28,7 @@ the opener is solved again and the note rewritten.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -60,12 +61,19 @@ def _opener_of(name: str) -> str:
 
 def solver_fingerprint() -> str:
     """20 hex digits of sha256 over the solver version and every kernel's source: a tree
-    cached by one solver is looked up only by the same solver."""
+    cached by one solver is looked up only by the same solver. Hashed once per process and
+    version (the kernels' sources do not change under a running process; a lookup of an
+    opener with no tree, on every off-tree question, would otherwise read them all again)."""
     from solver.exact.versions import SOLVER_VERSION
+
+    return _fingerprint(SOLVER_VERSION)
+
+
+@functools.cache
+def _fingerprint(version: str) -> str:
     from solver.runs.journal import kernel_hashes
 
-    text = json.dumps({"solver_version": SOLVER_VERSION, "kernels": kernel_hashes()},
-                      sort_keys=True)
+    text = json.dumps({"solver_version": version, "kernels": kernel_hashes()}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 

@@ -73,6 +73,9 @@ MAX_EXTRA_GUESSES = 12
 KERNEL_LOAD_SECONDS = 0.8
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
+#: Openers whose exact value (every root class) is kept per service (a game analysis asks it
+#: for every game: ``wordle score-games`` scores thousands with the same few openers).
+OPENER_CACHE = 64
 
 
 class SearchService:
@@ -115,6 +118,7 @@ class SearchService:
         self.jobs = jobs
         self._subtrees: OrderedDict = OrderedDict()
         self._opener_table = False if tables else None  # False: not looked for yet
+        self._opener_values: OrderedDict = OrderedDict()  # opener -> exact OpenerValue (no deadline)
 
     @classmethod
     def for_tree(cls, tree, **options) -> SearchService:
@@ -368,10 +372,22 @@ class SearchService:
         Raises:
             UnknownWordError: ``opener`` is not an allowed guess.
         """
+        opener = self.word_list.guesses[self.word_list.guess_index(opener)]
+        if opener in self._opener_values:  # answered exactly before (no deadline): the same answer
+            self._opener_values.move_to_end(opener)
+            return self._opener_values[opener]
+        value = self._opener_value(opener, deadline, progress)
+        if deadline is None and (value.unwinnable or value.q.exact):
+            self._opener_values[opener] = value
+            if len(self._opener_values) > OPENER_CACHE:
+                self._opener_values.popitem(last=False)
+        return value
+
+    def _opener_value(self, opener: str, deadline: float | None, progress) -> OpenerValue:
+        """:meth:`opener_value`, computed."""
         from solver.exact.anytime import IN_PROCESS_MAX, cheap_lower_bound, greedy_guesses
         from solver.exact.bellman import UnwinnableError
 
-        opener = self.word_list.guesses[self.word_list.guess_index(opener)]
         unwinnable = OpenerValue(opener, Bounds(INF, INF), {}, None, True)
         state = np.arange(self.word_list.n_answers, dtype=np.int32)
         codes = self.parts.codes(self.word_list.guess_index(opener), state)

@@ -54,6 +54,7 @@ INPUT_LIMITS = {
     "Q-table": 256 * MIB,         # a Q-learning artifact (the shipped ones: 200 kB)
     "artifact": 256 * MIB,        # a decision tree (policy_tree.reader.read_artifact_bytes)
     "grid": 1 * MIB,              # a shared grid (tools.analyse --grid)
+    "game log": 256 * MIB,        # logged games, JSON Lines (tools.score_games: ~150 bytes a game)
 }
 
 
