@@ -440,7 +440,8 @@ def test_new_opener_state_first_then_tree_kept_by_its_value(legacy_table, tmp_pa
     if shared_table.is_file():  # the solve's workers read the table from the cache: share it
         table_cache_path(word_list).symlink_to(shared_table)
 
-    first = SearchService(Game(word_list), table=table)
+    # without the opener tables (they hold HOTEL: the next test), as for an opener they lack
+    first = SearchService(Game(word_list), table=table, tables=False)
     assert first.book.find("hotel") is None  # neither shipped nor cached
     advice = first.advise(["hotel:bbbbb"], top=0)
     independent = solve_from(Game(word_list), [("hotel", "bbbbb")], table=table)
@@ -462,6 +463,26 @@ def test_new_opener_state_first_then_tree_kept_by_its_value(legacy_table, tmp_pa
     again = second.advise(["hotel:bbbbb"], top=0)
     assert (again.status, again.source, again.opener_tree, again.next_guess, again.value) == \
         (EXACT, "tree", "hotel", advice.next_guess, advice.value)
+
+
+@pytest.mark.slow
+def test_an_opener_the_table_holds_is_answered_and_valued_from_it(legacy_table, tmp_path,
+                                                                   monkeypatch):
+    """HOTEL is in the shipped legacy table and has no tree: the state after it and its Q*
+    come from the table, no tree is built, and both equal the solver's."""
+    word_list, table = legacy_table
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    service = SearchService(Game(word_list), table=table)
+    assert service.book.find("hotel") is None and service.opener_table.entry("hotel") is not None
+    advice = service.advise(["hotel:bbbbb"], top=0)
+    independent = solve_from(Game(word_list), [("hotel", "bbbbb")], table=table)
+    assert (advice.status, advice.source, advice.opener_tree) == (EXACT, "table", None)
+    assert (advice.value, advice.next_guess) == (independent.value, independent.next_guess)
+    value = service.opener_value("hotel")
+    assert value.q.exact and value.tree is None and not value.unwinnable
+    assert value.q.lower == service.opener_table.entry("hotel").value
+    assert value.classes[0].lower == independent.value  # bbbbb: code 0
+    assert service.book.find("hotel") is None and not list(tmp_path.glob("book/*/*hotel*"))
 
 
 def test_a_journal_of_another_solver_version_is_not_reused_and_not_an_error(tmp_path, monkeypatch):
