@@ -53,6 +53,7 @@ from solver.exact.anytime import INF
 from solver.exact.service import EXACT
 from solver.game.errors import InputError
 from solver.game.feedback import answers_after, code_to_text
+from solver.game.spec import Mode
 
 #: States whose value an :class:`ExactReward` keeps (least recently used dropped).
 STATE_CACHE = 65_536
@@ -254,7 +255,7 @@ class ExactReward:
     def _key(self, steps, state: np.ndarray) -> tuple:
         """A state's key: its answers and guesses left; in hard and ultra mode the history too
         (what may be guessed next depends on it)."""
-        rule = tuple(steps) if self.game.mode.value != "normal" else ()
+        rule = tuple(steps) if self.game.mode is not Mode.NORMAL else ()
         return state.tobytes(), self.game.guess_limit - len(steps), rule
 
     def _get(self, cache: OrderedDict, key):
@@ -423,7 +424,7 @@ def check_guess(service, steps, word: str) -> str:
 
     word = word.strip().lower()
     index = service.word_list.guess_index(word)  # UnknownWordError
-    if service.game.mode.value != "normal":
+    if service.game.mode is not Mode.NORMAL:
         allowed = History.parse(service.game, steps, limit=False).allowed_guesses()
         if index not in set(int(i) for i in allowed):
             from solver.game.errors import HardModeError

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from solver.game.values import INF
+from solver.game.spec import Mode
 
 
 class ValueSource(StrEnum):
@@ -139,7 +140,7 @@ def opener_report(word_list, mode: str, word: str, *, search: bool = True,
     from policy_tree.opener_table import OpenerTable, TableStatus
     from solver.game.errors import InputError
 
-    if mode not in ("normal", "hard"):
+    if mode not in (Mode.NORMAL.value, Mode.HARD.value):
         raise InputError(f"opener values are for normal and hard mode, not {mode!r}")
     opener = word_list.guesses[word_list.guess_index(word)]
     if table is False:
@@ -173,6 +174,7 @@ def opener_report(word_list, mode: str, word: str, *, search: bool = True,
 
 def _least_worst(word_list, mode: str, opener: str) -> dict:
     """The opener's least worst case from the worst-case proof's CSV, where it has one."""
+    from solver.exact.proofs.results import OpenerStatus
     from solver.game.files import read_input_file, shipped_artifacts_dir
 
     path = Path(shipped_artifacts_dir()) / f"{word_list.output_name}-{mode}-worst-openers.csv"
@@ -182,5 +184,6 @@ def _least_worst(word_list, mode: str, opener: str) -> dict:
     for row in csv.DictReader(io.StringIO(text)):
         if row["opener"] == opener:
             value = INF if row["value"] == "inf" else int(row["value"])
-            return {"least_worst": value, "least_worst_exact": row["status"] == "exact"}
+            exact = OpenerStatus(row["status"]) is OpenerStatus.EXACT
+            return {"least_worst": value, "least_worst_exact": exact}
     return {}

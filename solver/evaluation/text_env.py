@@ -52,6 +52,7 @@ import re
 
 from solver.evaluation.exact_reward import ExactReward, RewardWeights, check_guess
 from solver.game.errors import InputError
+from solver.game.spec import Mode
 
 #: The environment's id in TextArena's registry.
 TEXTARENA_ID = "ExactWordle-v0"
@@ -215,10 +216,10 @@ class ExactWordleTextEnv:
         return getattr(self._ta.ObservationType if self._ta is not None else _ObservationType, name)
 
     def _prompt(self, player_id: int, game_state: dict) -> str:
-        mode = self.service.game.mode.value
-        rule = "" if mode == "normal" else (
+        mode = self.service.game.mode
+        rule = "" if mode is Mode.NORMAL else (
             "Hard mode: every guess must keep the green letters in place and use every yellow letter.\n"
-            if mode == "hard" else "Ultra-hard mode: every guess must be a word that could be the answer.\n")
+            if mode is Mode.HARD else "Ultra-hard mode: every guess must be a word that could be the answer.\n")
         return (f"You are Playing Wordle.\nA secret {self.length}-letter word has been chosen. You have "
                 f"{self.guess_limit} attempts to guess it.\n{rule}"
                 "For each guess, wrap your word in square brackets (e.g., '[apple]').\n"

@@ -152,7 +152,7 @@ def with_opener(answer: dict, words: str, mode: Mode, steps) -> dict:
     without a search), or None (no guess yet, a mode or list without a table, or an opener
     the table has not decided)."""
     report = None
-    if steps and mode.value in ("normal", "hard"):
+    if steps and mode in (Mode.NORMAL, Mode.HARD):
         from solver.evaluation.openers import opener_report
 
         service = _games[words].services[mode]
