@@ -1,7 +1,7 @@
 """Decision-tree artifacts: the optimal policy as a file a player can use.
 
 >>> import policy_tree
->>> tree = policy_tree.load("artifacts/legacy-normal-salet.msgpack")
+>>> tree = policy_tree.load("legacy-normal-salet")    # a shipped tree by name, or a path
 >>> tree.next_guess([])                      # the opener
 'salet'
 >>> tree.next_guess([("salet", "bbbby")])    # feedback as b/y/g text, 0/1/2 digits, squares or a code
@@ -9,9 +9,10 @@
 >>> len(tree.remaining_answers([("salet", "bbbby")]))
 86
 
-``load`` validates the file on open (format, header types, array sizes, checksums, word
-lists) and raises an :class:`ArtifactError` naming the file; ``next_guess`` raises a
-:class:`HistoryError` (a ``KeyError``) for a history the tree does not cover, and
+``load`` takes a file's path or a shipped tree's name (:mod:`policy_tree.shipped`), validates
+the file on open (format, header types, array sizes, checksums, word lists) and raises an
+:class:`ArtifactError` naming the file; ``next_guess`` raises a :class:`HistoryError` (a
+``KeyError``) for a history the tree does not cover, and
 ``get_next_guess(history, default)`` returns the default instead. :func:`verify` replays every
 answer with the plain-Python feedback rule. Nothing here imports numba.
 """

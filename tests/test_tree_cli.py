@@ -423,6 +423,7 @@ def test_a_short_name_names_one_shipped_tree(tmp_path):
 
 
 def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, monkeypatch):
+    import policy_tree.shipped
     import solver.cli.tree
     from solver.game.errors import InputError
 
@@ -430,7 +431,7 @@ def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, m
     book.mkdir(parents=True)
     for directory in (top, book):
         (directory / "legacy-normal-salet.msgpack").write_bytes(ARTIFACT.read_bytes())
-    monkeypatch.setattr(solver.cli.tree, "_shipped_dirs", lambda: (("", top), ("book/", book)))
+    monkeypatch.setattr(policy_tree.shipped, "_shipped_dirs", lambda: (("", top), ("book/", book)))
     monkeypatch.chdir(tmp_path)  # where the name is no file
     with pytest.raises(InputError) as caught:
         solver.cli.tree.resolve_artifact("legacy-normal-salet")

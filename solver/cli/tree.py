@@ -57,49 +57,22 @@ fits, a missing or damaged artifact, an unusable output path, no standard input 
 from), 130 interrupted.
 """
 
-def _shipped_dirs():
-    """(prefix, directory) of the shipped trees: ``artifacts/`` (no prefix) and the book."""
-    from solver.game.files import ARTIFACTS_DIR
-
-    return (("", ARTIFACTS_DIR), ("book/", ARTIFACTS_DIR / "book"))
-
-
 def shipped_trees() -> list[str]:
-    """The short names of the shipped trees, sorted: ``NAME`` for ``artifacts/NAME.msgpack``,
-    ``book/NAME`` for ``artifacts/book/NAME.msgpack``."""
-    return sorted(prefix + path.name[:-len(".msgpack")] for prefix, directory in _shipped_dirs()
-                  if directory.is_dir() for path in directory.glob("*.msgpack"))
+    """The short names of the shipped trees (:func:`policy_tree.shipped.shipped_trees`)."""
+    from policy_tree.shipped import shipped_trees as names
+
+    return names()
 
 
 def resolve_artifact(text: str) -> str:
-    """``text`` when it is a file; else the shipped tree its short name names (module
-    docstring: ``legacy-normal-salet`` or ``book/legacy-normal-crane``, with or without
-    ``.msgpack``); else ``text`` when it is a path (loading it then says what is wrong).
+    """The file an ARTIFACT names: a path, or a shipped tree's short name
+    (:func:`policy_tree.shipped.resolve_artifact`, which :func:`policy_tree.load` applies too).
 
     Raises:
-        InputError: a bare name that no shipped tree has (listing them), or one that two
-            shipped trees have (listing both paths, so the caller picks one).
-    """
-    from solver.game.errors import InputError
+        MissingArtifactError: a bare name no shipped tree has, or one two of them have."""
+    from policy_tree.shipped import resolve_artifact as resolve
 
-    if Path(text).exists():
-        return text
-    stem = text.removesuffix(".msgpack")
-    in_book = stem.startswith("book/")
-    if "/" in stem.removeprefix("book/") or "\\" in stem:
-        return text  # a path to a file that is not there: the loader names it
-    found = [(prefix + stem.removeprefix("book/"), directory / f"{stem.removeprefix('book/')}.msgpack")
-             for prefix, directory in _shipped_dirs() if prefix or not in_book]
-    found = [(short, path) for short, path in found if path.is_file()]
-    if len(found) == 1:
-        return str(found[0][1])
-    if len(found) > 1:
-        raise InputError(f"{text}: names {len(found)} shipped trees, give the path of the one "
-                         f"meant: {' or '.join(str(path) for _, path in found)}")
-    if in_book:
-        return text
-    raise InputError(f"{text}: no such file, and no shipped tree of that name; shipped: "
-                     f"{', '.join(shipped_trees()) or 'none'}")
+    return resolve(text)
 
 
 def play_tree(words: str | None = None, mode: str | None = None) -> str:
