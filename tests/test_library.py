@@ -437,3 +437,28 @@ def test_env_reset_refuses_bad_options_with_an_input_error(small, tmp_path, monk
         with pytest.raises(InputError, match="seed must be a whole number"):
             env.reset(seed=seed)
     env.reset(seed=3, options={"answer": small[0].answers[0]})  # still usable
+
+
+def test_play_and_analysis_default_to_the_play_lists_research_to_the_legacy_lists():
+    """One rule (docs/api.md, "Which lists by default"): solver.analyse("salet crane birth",
+    answer="birth") answers on the lists `wordle analyse` uses (it took the legacy lists), and
+    so do advise, service, word_list and the Gymnasium environment; the research entry points
+    that reproduce the published figures keep the legacy lists."""
+    import inspect
+
+    import solver
+    from solver.cli.analyse import build_parser
+    from solver.cli.assist import load_service
+    from solver.evaluation.gym_env import ExactWordleEnv
+    from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
+
+    def default(function):
+        return inspect.signature(function).parameters["words"].default
+
+    cli = load_service(build_parser().parse_args(["salet", "--answer", "birth"])).word_list.name
+    assert cli == PLAY_LISTS == "nyt-2024"
+    for function in (solver.advise, solver.analyse, solver.service, solver.word_list, ExactWordleEnv):
+        assert default(function) == PLAY_LISTS, function
+    assert solver.service().word_list.name == solver.word_list().name == cli
+    for function in (solver.solve, solver.prove, solver.score, solver.as_policy):
+        assert default(function) == LEGACY_LISTS, function

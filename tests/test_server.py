@@ -497,7 +497,7 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
         history = [(g, code_to_text(c, 5)) for g, c in game[:2]]
         guess = rng.choice(word_list.guesses)
         history.append((guess, code_to_text(feedback_code(guess, answer), 5)))
-        advice = solver.advise([f"{g}:{f}" for g, f in history], top=0)
+        advice = solver.advise([f"{g}:{f}" for g, f in history], "legacy", top=0)
         if advice.status == "exact" and advice.to_json()["left_tree"] is not None and advice.next_guess:
             off_tree.append((history, advice.to_json()["value_total"]))
 
