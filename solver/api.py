@@ -229,23 +229,37 @@ class PolicyScore:
         return self.average - self.optimum_average
 
     @property
+    def mode(self):
+        """The game's :class:`~solver.game.spec.Mode` (normal or hard)."""
+        return self.result.game_mode
+
+    @property
     def total_regret(self) -> float:
-        """Σ of the decisions' regrets (guesses summed over the answers). When every game is won
-        within the limit it equals ``total − optimum_total``: the gap, decision by decision."""
+        """Σ of the decisions' finite regrets (guesses summed over the answers; a decision that
+        gives up the sure finish counted by the rule of docs/algorithms.md §15.4, as the
+        analysis does), always finite. When every game is won within the limit it equals
+        ``total − optimum_total``: the gap, decision by decision."""
+        return sum(r.regret_finite for r in self.regrets)
+
+    @property
+    def total_regret_strict(self) -> float:
+        """Σ of the decisions' strict regrets: ``inf`` when a decision gives up the sure
+        finish (:attr:`total_regret` is the finite total)."""
         return sum(r.regret for r in self.regrets)
 
     def __str__(self) -> str:
         worst = ""
         if self.regrets:
             r = self.regrets[0]
-            regret = "∞" if math.isinf(r.regret) else f"{r.regret:g}"
+            regret = (f"∞; finite {r.regret_finite:g}" if math.isinf(r.regret) else f"{r.regret:g}")
             worst = (f"; costliest decision: {r.guess!r} instead of {r.optimal_guess!r} with "
                      f"{len(r.state)} answers left ({regret} guesses)")
-        return (f"{self.policy} from {self.opener.upper()}: {self.average:.4f} guesses per game "
+        mode = "" if self.mode == "normal" else f" ({self.mode} mode)"
+        return (f"{self.policy} from {self.opener.upper()}{mode}: {self.average:.4f} guesses per game "
                 f"({self.total} in all, {self.result.failures} failures), optimum "
                 f"{self.optimum_average:.4f} ({self.optimum_total}): gap {self.gap:+.4f}; "
                 f"{self.summary.get('with_regret', 0)} of {self.summary.get('decisions', 0)} "
-                f"decisions cost guesses{worst}")
+                f"decisions cost guesses, {self.total_regret:g} in all{worst}")
 
 
 def as_policy(policy, words=LEGACY_LISTS, *, name: str | None = None, deterministic: bool = True):
@@ -269,10 +283,10 @@ def as_policy(policy, words=LEGACY_LISTS, *, name: str | None = None, determinis
     return FunctionPolicy(policy, lists, _table(lists), name=name, deterministic=deterministic)
 
 
-def score(policy, opener: str = "salet", words=LEGACY_LISTS, *, jobs: int = 1, seed: int = 0,
-          deterministic: bool = True, progress=None) -> PolicyScore:
-    """Play ``policy`` from ``opener`` against every answer (normal mode, six guesses) and
-    price each of its decisions against the exact optimum.
+def score(policy, opener: str = "salet", words=LEGACY_LISTS, *, mode="normal", jobs: int = 1,
+          seed: int = 0, deterministic: bool = True, progress=None) -> PolicyScore:
+    """Play ``policy`` from ``opener`` against every answer (six guesses, in ``mode``) and
+    price each of its decisions against the exact optimum of the same mode.
 
     Args:
         policy: a function ``fn(history)`` or ``fn(history, answers)`` returning the next
@@ -280,6 +294,9 @@ def score(policy, opener: str = "salet", words=LEGACY_LISTS, *, jobs: int = 1, s
             or a registry name (``"mig_a"``).
         opener: the first guess, for the policy and the optimum alike.
         words: the lists (module docstring); a Policy brings its own.
+        mode: ``"normal"`` or ``"hard"`` (a name or a :class:`~solver.game.spec.Mode`, as
+            everywhere; the agents do not play ``"ultra"``, refused with InputError). In hard
+            mode the policy must play guesses the hints allow, and the optimum is hard mode's.
         jobs, seed: worker processes and master seed for a randomised policy.
         deterministic: for a function: False when it is randomised (played game by game).
         progress: ``progress(games_done, n_games)``.
@@ -289,8 +306,9 @@ def score(policy, opener: str = "salet", words=LEGACY_LISTS, *, jobs: int = 1, s
 
     Raises:
         UnknownWordError: the opener is not an allowed guess (or not text).
-        InputError: a policy that is neither a function, a Policy nor a registry name; jobs,
-            seed, deterministic or progress that is not what it should be.
+        InputError: a policy that is neither a function, a Policy nor a registry name; a mode
+            other than normal or hard; jobs, seed, deterministic or progress that is not what
+            it should be.
         PolicyError, PolicyFunctionError: the policy returned a bad guess or made no progress.
     """
     from solver.evaluation.noisy_scoring import check_seeds
@@ -300,13 +318,22 @@ def score(policy, opener: str = "salet", words=LEGACY_LISTS, *, jobs: int = 1, s
     from solver.game.checks import check_jobs, check_progress
     from solver.policies.exact_policy import ExactPolicy
 
+    from solver.game.errors import InputError
+    from solver.game.spec import Mode, as_mode
+
     jobs, (seed,), progress = check_jobs(jobs), check_seeds([seed]), check_progress(progress)
+    mode = as_mode(mode)
+    if mode is Mode.ULTRA:
+        raise InputError("mode 'ultra': the agents play normal or hard mode (the exact solver's "
+                         "tools play ultra-hard mode: solve, prove, advise, analyse)")
     policy = as_policy(policy, words, deterministic=deterministic)
     lists = policy.word_list
     lists.guess_index(opener)  # the opener is a word of the lists (not a guess index)
     result = score_policy(policy, opener, guess_limit=GUESS_LIMIT, seed=seed, jobs=jobs,
-                          progress=progress)
-    optimum = OpeningBook(Game(lists, GUESS_LIMIT)).tree(result.opener, jobs=-1)
-    exact = ExactPolicy(lists, policy.table, optimum.tree)
+                          progress=progress, game_mode=mode)
+    game = Game(lists, GUESS_LIMIT, mode=mode)
+    optimum = OpeningBook(game).tree(result.opener, jobs=-1)
+    exact = (ExactPolicy(lists, policy.table, optimum.tree) if mode is Mode.NORMAL
+             else service(lists, mode=mode))
     regrets, summary = decision_regrets(exact, result.decisions)
     return PolicyScore(result, optimum.total, regrets, summary)
