@@ -151,20 +151,45 @@ class UsageError(InputError):
     """An argument argparse refuses (an unknown option, a value out of range): one line, exit 2."""
 
 
+def _empty_arguments(parser: argparse.ArgumentParser, namespace) -> list[str]:
+    """The arguments of ``parser`` given an empty value (``--words ''``, or an empty word among
+    a positional's): a value no option of the tools takes, which ``args.words or DEFAULT``
+    would silently read as the default."""
+    empty = []
+    for action in parser._actions:
+        value = getattr(namespace, action.dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and not item.strip() for item in values):
+            empty.append("/".join(action.option_strings) or action.metavar or action.dest)
+    return empty
+
+
 @contextlib.contextmanager
 def _one_line_usage_errors():
     """argparse errors as one line naming the option (a :class:`UsageError`, exit 2) instead
-    of the usage block, like every other bad input."""
-    original = argparse.ArgumentParser.error
+    of the usage block, like every other bad input; an empty value of any argument is one of
+    them (never the default in disguise)."""
+    original, original_parse = argparse.ArgumentParser.error, argparse.ArgumentParser.parse_known_args
 
     def error(parser, message):
         raise UsageError(f"{message} (`{parser.prog} --help` explains every option)")
 
+    def parse_known_args(parser, args=None, namespace=None):
+        namespace, extras = original_parse(parser, args, namespace)
+        empty = _empty_arguments(parser, namespace)
+        if empty:
+            hint = ("give one, or leave the option out for its default" if empty[0].startswith("-")
+                    else "every word must be given")
+            parser.error(f"argument {empty[0]}: an empty value ({hint})")
+        return namespace, extras
+
     argparse.ArgumentParser.error = error
+    argparse.ArgumentParser.parse_known_args = parse_known_args
     try:
         yield
     finally:
         argparse.ArgumentParser.error = original
+        argparse.ArgumentParser.parse_known_args = original_parse
 
 
 @contextlib.contextmanager

@@ -90,7 +90,8 @@ def play_tree(words: str | None = None, mode: str | None = None) -> str:
     from solver.game.errors import InputError
     from solver.game.wordlists import PLAY_LISTS
 
-    words, mode = words or PLAY_LISTS, mode or "normal"
+    words = PLAY_LISTS if words is None else words
+    mode = "normal" if mode is None else mode
     pattern = re.compile(rf"{re.escape(words)}-{re.escape(mode)}-[a-z]+")
     found = [name for name in shipped_trees() if pattern.fullmatch(name)]
     if len(found) != 1:
