@@ -533,3 +533,17 @@ def test_an_empty_word_list_name_is_no_word_list(home):
             load_word_list(words)
         with pytest.raises(WordListError):
             solver.advise("salet:bbbbb", words)
+
+
+# -- a report's name is a name under --out, never a path out of it ----------------------------
+@pytest.mark.parametrize("tool, extra", [("report", []), ("report", ["--belief", "answers"]), ("noisy", [])])
+@pytest.mark.parametrize("name", ["../../escape", "..", ".", "a/b", "/abs", "a\\b"])
+def test_a_report_name_that_is_a_path_is_refused(home, words, capsys, tool, extra, name):
+    import importlib
+
+    main = importlib.import_module(f"solver.cli.{tool}").main
+    out_dir = home / "out" / "deep"
+    status, out, err = call(main, "--words", words, "--out", out_dir, "--name", name, *extra,
+                            capsys=capsys)
+    assert status == 2 and f"--name {name!r}: a name, not a path" in one_line_error(err)
+    assert files_under(home) == [] and not (home / "escape").exists()
