@@ -26,12 +26,12 @@ from policy_tree.export import export_json, export_paths
 from policy_tree.lookup import PolicyTree, Position, format_history, parse_history_token
 from policy_tree.reader import decode, load
 from policy_tree.tree import DecisionTree
-from policy_tree.verify import VerifyReport, verify
+from policy_tree.verify import VerifyReport, verify, verify_position
 
 __all__ = [
     "ArtifactError", "CorruptArtifactError", "DecisionTree", "GameOverError", "HistoryError",
     "HistoryTokenError", "InconsistentHistoryError", "MissingArtifactError", "NotInTreeError",
     "PolicyTree", "Position", "UnsolvedAnswerError", "UnsupportedArtifactError", "VerifyReport",
     "WordListMismatchError", "decode", "export_json", "export_paths", "format_history", "load",
-    "parse_history_token", "verify",
+    "parse_history_token", "verify", "verify_position",
 ]

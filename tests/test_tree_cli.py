@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -440,3 +441,34 @@ def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, m
         f"{top / 'legacy-normal-salet.msgpack'} or {book / 'legacy-normal-salet.msgpack'}")
     assert solver.cli.tree.resolve_artifact("book/legacy-normal-salet") == str(book / "legacy-normal-salet.msgpack")
     assert solver.cli.tree.shipped_trees() == ["book/legacy-normal-salet", "legacy-normal-salet"]
+
+
+def test_a_tree_that_fails_verification_is_never_shown_as_proven_nor_answered_from(tmp_path, tree):
+    """A crafted tree (checksums right, one guess wrong, SALET's opener proof kept) that
+    `verify` rejects: `stats` showed it as "proven optimal" and `next` answered its guess. Now
+    `stats` checks first (exit 1, the figures marked unchecked, never "proven"), and `next`
+    checks the answers left from where it stands and lets the exact solver answer instead."""
+    steps = tree.game("crony")[:2]
+    node = tree.position(steps).node  # 5 answers left: choir crock crony crook crown
+    salet = tree.word_list.guess_index("salet")
+    path = damaged(tmp_path, "crafted.msgpack", lambda a: a["node_guess"].__setitem__(node, salet))
+    assert policy_tree.load(path).opener_proof is not None and not policy_tree.verify(policy_tree.load(path)).ok
+    stats = subprocess.run([sys.executable, "-m", "tools.tree", "stats", str(path)], cwd=ROOT,
+                           env=dict(os.environ, COLUMNS="300"), capture_output=True, text=True, timeout=120)
+    assert stats.returncode == 1, stats.stderr
+    assert "proven optimal over" not in stats.stdout
+    assert "claims to be proven optimal, but the tree fails verification: not proven" in stats.stdout
+    assert "NO: " in stats.stdout and "the figures above are as stored, unchecked" in stats.stdout
+    doc = json.loads(tree_cli("stats", path, "--json").stdout)
+    assert doc["verified"] is False and doc["opener_proven"] is False and doc["verify_failures"]
+    good = json.loads(tree_cli("stats", A, "--json").stdout)
+    assert good["verified"] is True and good["opener_proven"] is True and good["verify_failures"] == []
+    proc = tree_cli("next", path, *history_tokens(steps))
+    assert proc.returncode == 0, proc.stderr
+    assert "next guess: salet" not in proc.stdout
+    assert "the tree does not win every answer left from here" in proc.stderr
+    assert "the exact solver answers instead" in proc.stderr
+    assert proc.stdout.startswith(f"next guess: {tree.next_guess(steps)} (exact, "), proc.stdout  # not the crafted tree's
+    # on a part of the tree that checks, it answers from the tree as before
+    fine = tree.game("tiger")[:2]
+    assert tree_cli("next", path, *history_tokens(fine)).stdout == tree_cli("next", A, *history_tokens(fine)).stdout

@@ -36,7 +36,9 @@ name two of them have is refused, naming both).
 
   verify ARTIFACT...      replay every answer with the plain-Python feedback rule; exit 0 when
                           every game is won and the stored figures match, 1 otherwise
-  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version
+  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version,
+                          each checked by the replay of verify first: exit 1 (the figures
+                          marked unchecked, the opener never called proven) when it fails
   export ARTIFACT         every answer's game (--format paths) or the nested tree (json)
   next [ARTIFACT] [H...]  the next guess after a history like tarse:bbyyg crony:bgbgy; off
                           the tree, the exact solver's (as python -m tools.assist)
@@ -332,8 +334,14 @@ def cmd_upgrade(args) -> int:
 
 
 # -- stats --------------------------------------------------------------------------------
-def stats_document(tree, path: str) -> dict:
-    """The figures ``stats --json`` prints (stored values, not a replay)."""
+def stats_document(tree, path: str, report=None) -> dict:
+    """The figures ``stats --json`` prints: the stored values, and with ``report`` (the
+    tree's :func:`policy_tree.verify`) whether the replay confirmed them (``verified``, its
+    first ``verify_failures``) and so whether the recorded opener proof holds for this tree
+    (``opener_proven``: a proof is recorded and the tree verifies)."""
+    checked = {} if report is None else {
+        "verified": report.ok, "verify_failures": report.failures,
+        "opener_proven": report.ok and tree.opener_proof is not None}
     return {
         "artifact": path, "word_list": tree.word_list.name,
         "answers": tree.word_list.n_answers, "guesses": tree.word_list.n_guesses,
@@ -347,6 +355,7 @@ def stats_document(tree, path: str) -> dict:
             "source": tree.priors["source"], "sha256": tree.priors["sha256"],
             "weighted_total": tree.priors["weighted_total"],
             "expected_guesses": tree.priors["weighted_total"] / int(tree.prior_weights.sum())},
+        **checked,
     }
 
 
@@ -354,10 +363,14 @@ def cmd_stats(args) -> int:
     import policy_tree
 
     tree = policy_tree.load(resolve_artifact(args.artifact))
-    doc = stats_document(tree, args.artifact)
+    # every claim shown is checked first: the replay confirms the stored figures, and only a
+    # tree that passes it is said to be proven (its recorded opener proof checked against it)
+    report = policy_tree.verify(tree, max_failures=3)
+    doc = stats_document(tree, args.artifact, report)
+    status = EXIT_OK if report.ok else EXIT_FAILED
     if args.json:
         print(json.dumps(doc, indent=2))
-        return EXIT_OK
+        return status
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -372,11 +385,16 @@ def cmd_stats(args) -> int:
         summary.add_row("feedback", f"{doc['feedback']} (greens shown as yellow unless the guess "
                         "is right)" if doc["feedback"] == FeedbackRule.YELLOW else doc["feedback"])
     proof = doc["opener_proof"]
-    summary.add_row("opener", doc["opener"] + (
-        f" (proven optimal over all {proof['openers']} allowed guesses: every other opener's "
-        f"{'total' if doc['objective'] == Objective.TOTAL else 'worst case'} is at least "
-        f"{proof['others_at_least']})" if proof else
-        " (optimal tree for this opener; the opener itself is not proven best)"))
+    worth = "total" if doc["objective"] == Objective.TOTAL else "worst case"
+    if not report.ok:
+        opener = (" (claims to be proven optimal, but the tree fails verification: not proven)"
+                  if proof else " (the tree fails verification)")
+    elif proof:
+        opener = (f" (proven optimal over all {proof['openers']} allowed guesses: every other "
+                  f"opener's {worth} is at least {proof['others_at_least']})")
+    else:
+        opener = " (optimal tree for this opener; the opener itself is not proven best)"
+    summary.add_row("opener", doc["opener"] + opener)
     summary.add_row("total guesses", str(doc["total"]))
     summary.add_row("average", f"{doc['average']:.5f}")
     if doc["priors"] is not None:
@@ -386,6 +404,9 @@ def cmd_stats(args) -> int:
     summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
     summary.add_row("tree nodes", str(doc["nodes"]))
     summary.add_row("solver version", escape(doc["solver_version"]))
+    summary.add_row("verified", "yes: every answer replayed, the stored figures match" if report.ok
+                    else escape(f"NO: {report.failures[0]} (`tree verify` lists every failure); "
+                                "the figures above are as stored, unchecked"))
     histogram = Table(title="answers by guesses needed")
     histogram.add_column("guesses", justify="right")
     histogram.add_column("answers", justify="right")
@@ -398,7 +419,7 @@ def cmd_stats(args) -> int:
     console = Console(highlight=False)
     console.print(summary)
     console.print(histogram)
-    return EXIT_OK
+    return status
 
 
 # -- export -------------------------------------------------------------------------------
@@ -426,16 +447,17 @@ def describe_remaining(answers) -> str:
     return f"{head}: {', '.join(answers)}" if n <= LIST_AT_MOST else head
 
 
-def advise_off_tree(tree, steps, budget_option) -> int:
+def advise_off_tree(tree, steps, budget_option, *, in_book: bool = True) -> int:
     """Print the search service's next guess for a history the tree does not answer (off the
-    tree, or fitting no answer of the list: the allowed guesses that fit are the answers)."""
+    tree, or fitting no answer of the list: the allowed guesses that fit are the answers; or
+    where the tree fails its check, ``in_book=False``: the tree is not read)."""
     from solver.exact.service import SearchService
     from solver.studies.play_render import advice_text
 
     from solver.cli.assist import OUTPUT_SECONDS, seconds_left
 
     budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
-    advice = SearchService.for_tree(tree).advise(steps, top=0, budget=budget)
+    advice = SearchService.for_tree(tree, in_book=in_book).advise(steps, top=0, budget=budget)
     print(advice_text(advice))
     return EXIT_OK
 
@@ -456,6 +478,12 @@ def cmd_next(args) -> int:
         return EXIT_OK
     if position.node is None:  # the history left the tree: the search service answers
         return advise_off_tree(tree, position.steps, args.budget)
+    check = policy_tree.verify_position(tree, position)  # the answers left, replayed from here
+    if not check.ok:  # a damaged or crafted tree: its guess is no answer; the search's is
+        print(f"warning: {artifact}: the tree does not win every answer left from here "
+              f"({check.failures[0]}; `tree verify` lists every failure); the exact solver "
+              "answers instead", file=sys.stderr)
+        return advise_off_tree(tree, position.steps, args.budget, in_book=False)
     print(f"next guess: {tree.guess_at(position.node)}")
     print(describe_remaining(position.answers))
     return EXIT_OK

@@ -115,9 +115,10 @@ class SearchService:
         self._opener_table = False  # not looked for yet (then the table, or None)
 
     @classmethod
-    def for_tree(cls, tree, **options) -> SearchService:
+    def for_tree(cls, tree, *, in_book: bool = True, **options) -> SearchService:
         """The service of a decision tree's game (a :class:`policy_tree.PolicyTree`: its lists,
-        mode, objective, feedback rule, guess limit and priors), with the tree in its book."""
+        mode, objective, feedback rule, guess limit and priors), with the tree in its book
+        (``in_book=False``: not, for a tree that failed a check, so nothing is read from it)."""
         priors = None
         if tree.priors is not None:
             from solver.game.priors import Priors
@@ -126,7 +127,8 @@ class SearchService:
         game = Game(tree.word_list, tree.guess_limit, tree.feedback, tree.mode, tree.objective,
                     priors)
         service = cls(game, **options)
-        service.book.add(tree)
+        if in_book:
+            service.book.add(tree)
         return service
 
     # -- basics -----------------------------------------------------------------------------
