@@ -103,12 +103,14 @@ def load_service(args, mode=None):
     from solver.game.wordlists import load_word_list
 
     if args.tree is None:
-        game = Game(load_word_list(PLAY_LISTS if args.words is None else args.words), mode=mode or args.mode or "normal")
+        words = PLAY_LISTS if args.words is None else args.words
+        game = Game(load_word_list(words), mode=mode or args.mode or "normal")
         return service_for(game, book=not args.no_tree)
     import policy_tree
 
     tree = policy_tree.load(args.tree)  # its lists unless --words names others (refused below)
-    game = Game(load_word_list(args.words) if args.words is not None else tree.word_list, mode=mode or args.mode or "normal")
+    lists = load_word_list(args.words) if args.words is not None else tree.word_list
+    game = Game(lists, mode=mode or args.mode or "normal")
     word_list, mode = game.word_list, game.mode
     if tree.word_list.identity != word_list.identity or tree.mode != mode:
         raise InputError(f"{args.tree}: a {tree.mode}-mode tree of the {tree.word_list.name!r} lists, "
