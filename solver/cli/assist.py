@@ -13,11 +13,6 @@ from solver.cli import _cli
 from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 
-#: When this module was loaded: run as a command (:func:`run`), the interpreter's start give
-#: or take a few milliseconds, and ``--budget`` counts from here (start-up is part of the
-#: wait); ``main()`` called in a process counts from its own call.
-STARTED = time.monotonic()
-_as_command = False
 
 DESCRIPTION = """\
 The optimal next guess after any history (any opener, on or off any tree, won, lost or still
@@ -129,7 +124,7 @@ def seconds_left(limit: float | None, started: float, keep: float = 0.0) -> floa
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
-    started = STARTED if _as_command else time.monotonic()
+    started = _cli.budget_clock()  # run as a command: the process's start (start-up counts)
     args = build_parser().parse_args(argv)
     from solver.game.errors import InputError
 
@@ -163,8 +158,6 @@ def run() -> None:
     """The console entry: ``main()``, then a quick exit (:func:`~solver.cli._cli.exit_with`):
     the interpreter's own teardown (numpy's and numba's modules and LLVM) takes about 0.3 s and
     does nothing for a finished command."""
-    global _as_command
-    _as_command = True
     exit_with(main, quick_exit=True)
 
 

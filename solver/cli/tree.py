@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,8 +24,6 @@ from solver.cli import _cli
 from solver.cli._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
                         exit_with, positive_seconds, prog_name)
 
-#: When this module was loaded (about the command's start): ``next --budget`` counts from here.
-STARTED = time.monotonic()
 
 DESCRIPTION = """\
 Use a decision-tree artifact written by `python -m tools.solve`, or a shipped one by its name
@@ -456,7 +453,7 @@ def advise_off_tree(tree, steps, budget_option, *, in_book: bool = True) -> int:
 
     from solver.cli.assist import OUTPUT_SECONDS, seconds_left
 
-    budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
+    budget = seconds_left(budget_option, _cli.budget_clock(), OUTPUT_SECONDS)  # start-up counts too
     advice = SearchService.for_tree(tree, in_book=in_book).advise(steps, top=0, budget=budget)
     print(advice_text(advice))
     return EXIT_OK
@@ -611,7 +608,10 @@ def play_interactive(tree, console, colour: bool) -> int:
 
 
 def run() -> None:
-    exit_with(main)
+    """The console entry: ``main()``, then a quick exit (:func:`~solver.cli._cli.exit_with`:
+    every file is closed when ``main`` returns), so that the interpreter's teardown of numpy
+    and numba, most of a second under load, does not come after a ``--budget``'s answer."""
+    exit_with(main, quick_exit=True)
 
 
 if __name__ == "__main__":

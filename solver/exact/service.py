@@ -49,7 +49,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from solver.exact.anytime import INF
+from solver.exact.anytime import INF, KERNEL_LOAD_SECONDS, MIN_WORK_SECONDS
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import TableParts, answers_after, code_to_text
 from solver.game.history import History
@@ -65,12 +65,8 @@ TOP = 5
 #: Seconds a question with no tree for its state gets at the empty history when no time was
 #: given (proving the best opener is ``prove``'s work, minutes long).
 ROOT_SECONDS = 10.0
-#: Past the deadline less this many seconds, no more search is started (an answer is due).
-MIN_WORK_SECONDS = 0.05
 #: Extra guesses tried at most when a state cannot be won within the guesses left.
 MAX_EXTRA_GUESSES = 12
-#: Seconds a fresh process takes to load the search kernels (numba's cache), about.
-KERNEL_LOAD_SECONDS = 0.8
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
 
