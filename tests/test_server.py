@@ -601,3 +601,40 @@ def test_help_and_troubleshooting_state_the_limits_the_code_has():
     assert f"| {BUILDS_PER_CLIENT} / {BUILD_QUEUE} |" in troubleshooting
     assert f"`--header-timeout` {HEADER_TIMEOUT:g} s" in troubleshooting
     assert f"`--body-timeout` {BODY_TIMEOUT:g} s" in troubleshooting
+
+
+def test_requests_in_flight_at_a_stop_get_a_clean_503(warm_assist_kernels):
+    """Two requests still running when the server is stopped (Ctrl-C) past its grace period: a
+    search and a next guess waiting for its alternatives. Each got uvicorn's bare 500 and a
+    CancelledError traceback on stderr; now a 503 whose JSON says the server is shutting down."""
+    import signal
+
+    started = Server("--search-workers", "1", "--budget-cap", "30", "--queue", "2")
+    outcomes: dict = {}
+
+    def ask(name: str, body: dict) -> None:
+        try:
+            outcomes[name] = started.post("/api/next", body, timeout=90)
+        except OSError as exc:
+            outcomes[name] = repr(exc)
+
+    threads = [threading.Thread(target=ask, args=("search", {"history": rows(SLOW), "top": 5, "budget": 25})),
+               threading.Thread(target=ask, args=("follow", {"history": rows([("salet", "bbbby")]), "top": 5,
+                                                             "budget": 25, "follow": True}))]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(3)  # both running
+        assert not outcomes, outcomes
+        started.proc.send_signal(signal.SIGINT)
+        for thread in threads:
+            thread.join(timeout=90)
+        started.proc.wait(timeout=60)
+    finally:
+        if started.proc.poll() is None:
+            started.proc.kill()
+    stderr = started.proc.stderr.read()
+    for name in ("search", "follow"):
+        assert outcomes[name] == (503, {"error": "the server is shutting down; try again once it is back"}), (
+            outcomes, stderr)
+    assert "Traceback" not in stderr and "CancelledError" not in stderr, stderr
