@@ -55,6 +55,7 @@ from policy_tree.errors import (
     CorruptArtifactError, MissingArtifactError, UnsupportedArtifactError, WordListMismatchError,
 )
 from policy_tree.lookup import SCALAR_FIELDS, PolicyTree
+from policy_tree.shipped import resolve_artifact
 from policy_tree.schema import (CHECKED_VERSIONS, CHECKSUMS_KEY, FEEDBACK_KEY, FORMAT,
                                  FORMAT_VERSION, HEADER_KEYS, HEADER_KEYS_V1, KNOWN_FEEDBACK,
                                  MAX_ARTIFACT_BYTES, OPENER_PROOF_FIELDS, OPENER_PROOF_KEY,
@@ -83,7 +84,9 @@ _TYPE_NAMES = {str: "str", int: "int", bytes: "bin", list: "array", dict: "map",
 
 
 def load(path: str | Path, *, unchecked_ok: bool = False) -> PolicyTree:
-    """Read and validate the artifact at ``path``.
+    """Read and validate the artifact at ``path``: a file, or a shipped tree's short name
+    (``"legacy-normal-salet"``, ``"book/legacy-normal-crane"``; :mod:`policy_tree.shipped`),
+    found in the shipped artifacts whatever the working directory.
 
     ``unchecked_ok``: also accept versions 1 and 2, whose header no checksum covers (for
     ``tools.tree upgrade``, which replays the tree before rewriting it).
@@ -95,10 +98,10 @@ def load(path: str | Path, *, unchecked_ok: bool = False) -> PolicyTree:
         WordListMismatchError (all :class:`policy_tree.errors.ArtifactError`, an
         :class:`~solver.game.errors.InputError`); the message starts with the path.
     """
-    path = Path(path)
     if "\0" in str(path):
         raise MissingArtifactError(str(path).replace("\0", "\\0"),
                                    "not a file name (it holds a NUL character)")
+    path = Path(resolve_artifact(path))
     return decode(read_artifact_bytes(path), path, unchecked_ok=unchecked_ok)
 
 

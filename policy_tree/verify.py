@@ -129,13 +129,29 @@ def _check_guesses(policy: PolicyTree, report: VerifyReport) -> None:
                     f"{policy.guess_at(0)!r}")
 
 
-def _replay(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
+def verify_position(policy: PolicyTree, position, max_failures: int = 3) -> VerifyReport:
+    """Whether the tree wins from ``position`` (:meth:`PolicyTree.position`, on the tree): each
+    answer left replayed from its node, after its history, as :func:`verify` replays them all
+    (allowed guesses, hard and ultra-hard mode's rules, the guess limit, a branch for every
+    feedback). What a lookup checks before it answers from a tree: the cost is that of the
+    answers left, not of the whole tree. Never raises for a bad tree."""
+    report = VerifyReport(len(position.answers), policy.tree.n_nodes,
+                          histogram=[0] * policy.guess_limit, max_failures=max_failures)
+    if position.node is not None:
+        _replay(policy, report, policy.feedback, start=(position.node, position.steps, position.answers))
+    return report
+
+
+def _replay(policy: PolicyTree, report: VerifyReport, rule: str, start=None) -> None:
+    """Replay every answer from the root (every node must be reached), or with ``start`` =
+    ``(node, steps, answers)`` those answers from that node after those steps."""
     tree, limit = policy.tree, policy.guess_limit
     mode = Mode(policy.mode)
     restricted = mode is not Mode.NORMAL
     visits = [0] * tree.n_nodes
-    for answer in policy.word_list.answers:
-        node, steps = 0, []
+    first, before, answers = (0, (), policy.word_list.answers) if start is None else start
+    for answer in answers:
+        node, steps = first, list(before)
         while True:
             visits[node] += 1
             guess = policy.guess_at(node)
@@ -161,7 +177,7 @@ def _replay(policy: PolicyTree, report: VerifyReport, rule: str) -> None:
                             f"feedback {code_to_text(code, len(guess))}; path {format_history(steps)}")
                 break
             node = child
-    dead = [i for i, count in enumerate(visits) if count == 0]
+    dead = [i for i, count in enumerate(visits) if count == 0] if start is None else []
     if dead:
         report.fail(f"{len(dead)} node(s) are reached by no answer, e.g. node {dead[0]} "
                     f"(guess {policy.guess_at(dead[0])!r})")

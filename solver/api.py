@@ -9,10 +9,15 @@ Score your own policy against the optimum — a function of the history — in a
 
     print(solver.score(first_fit, opener="salet"))
 
-Every function takes the word lists as ``words``: a shipped list's name (``"legacy"``, the
-original 2,315 answers and 12,972 guesses; ``"nyt-2024"``; ``"wordfreq-4"``, ``-6``, ``-7``),
-a directory with ``answers.txt`` and ``guesses.txt``, or a
+Every function takes the word lists as ``words``: a shipped list's name (``"nyt-2024"``, the
+NYT's lists of today's game; ``"legacy"``, Wordle's original 2,315 answers and 12,972 guesses;
+``"wordfreq-4"``, ``-6``, ``-7``), a directory with ``answers.txt`` and ``guesses.txt``, or a
 :class:`~solver.game.wordlists.WordList` (:func:`word_list`, :func:`solver.game.wordlists.from_words`).
+The default follows one rule, the tools' (docs/api.md, "Which lists by default"): play and
+analysis (:func:`advise`, :func:`analyse`, :func:`service`, :func:`word_list`, the Gymnasium
+environment) use :data:`~solver.game.wordlists.PLAY_LISTS`, today's game; the research entry
+points that reproduce the published figures (:func:`solve`, :func:`prove`, :func:`score`,
+:func:`as_policy`) use :data:`~solver.game.wordlists.LEGACY_LISTS`, the lists of the proofs.
 Values are in guesses summed over the answers of a state (docs/algorithms.md §2): ``V*(S, d)``
 the optimum with ``d`` guesses left, ``Q*(S, d, g)`` when ``g`` is played now and the optimum
 afterwards; a decision's regret is ``Q* − V*``.
@@ -39,14 +44,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.game.spec import GUESS_LIMIT, Game
-from solver.game.wordlists import WordList
+from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS, WordList
 
 #: Services kept per :class:`~solver.game.spec.Game`, so repeated questions reuse what was
 #: solved (trees, subtrees).
 _SERVICES: dict = {}
 
 
-def word_list(words="legacy") -> WordList:
+def word_list(words=PLAY_LISTS) -> WordList:
     """The word lists ``words`` names (module docstring); a WordList is returned as is.
 
     Raises WordListError for an unknown name, a malformed list, or a value that is neither a
@@ -62,7 +67,7 @@ def word_list(words="legacy") -> WordList:
     return load_word_list(words)
 
 
-def _game(words="legacy", *, mode="normal", objective="total", guess_limit: int = GUESS_LIMIT,
+def _game(words, *, mode="normal", objective="total", guess_limit: int = GUESS_LIMIT,
          feedback="standard", priors=None) -> Game:
     """The :class:`~solver.game.spec.Game` these options name, validated once: ``words`` as in
     the module docstring; ``mode`` ``"normal"``/``"hard"``/``"ultra"``, ``objective``
@@ -81,7 +86,7 @@ def _table(lists: WordList):
     return feedback_table(lists)
 
 
-def service(words="legacy", *, mode="normal"):
+def service(words=PLAY_LISTS, *, mode="normal"):
     """The :class:`~solver.exact.service.SearchService` of the game (kept for later calls)."""
     from solver.evaluation.assist import service_for
 
@@ -91,7 +96,7 @@ def service(words="legacy", *, mode="normal"):
     return _SERVICES[game]
 
 
-def solve(opener: str = "salet", words="legacy", *, mode="normal", objective="total",
+def solve(opener: str = "salet", words=LEGACY_LISTS, *, mode="normal", objective="total",
           guess_limit: int = GUESS_LIMIT, jobs: int = -1, progress=None):
     """The optimal decision tree with ``opener`` first: :func:`solver.exact.bellman.solve`.
 
@@ -106,7 +111,7 @@ def solve(opener: str = "salet", words="legacy", *, mode="normal", objective="to
     return _solve(game, opener, jobs=check_jobs(jobs), progress=check_progress(progress))
 
 
-def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
+def prove(words=LEGACY_LISTS, *, mode="normal", objective="total", rank: int = 1,
           jobs: int = -1, progress=None):
     """The best opener over every allowed guess, proven: :func:`solver.exact.prove.prove`
     (about 5 minutes on 2 cores for the legacy lists, docs/benchmarks.md). An interrupted call
@@ -123,7 +128,7 @@ def prove(words="legacy", *, mode="normal", objective="total", rank: int = 1,
     return result
 
 
-def advise(history=(), words="legacy", *, mode="normal", top: int = 5,
+def advise(history=(), words=PLAY_LISTS, *, mode="normal", top: int = 5,
            budget: float | None = None, splits: bool = False):
     """The optimal next guess after ``history`` (``"salet:bbbby"`` tokens or ``(guess,
     feedback)`` pairs), its exact value and the ``top`` best guesses:
@@ -150,7 +155,7 @@ def _check_run(budget, progress) -> None:
     check_progress(progress)
 
 
-def analyse(history, words="legacy", *, answer: str | None = None, mode="normal",
+def analyse(history, words=PLAY_LISTS, *, answer: str | None = None, mode="normal",
             budget: float | None = None, progress=None, splits: bool = False):
     """Regret (skill) and luck of every move of a game: :func:`solver.evaluation.analysis.analyse_game`.
 
@@ -224,26 +229,40 @@ class PolicyScore:
         return self.average - self.optimum_average
 
     @property
+    def mode(self):
+        """The game's :class:`~solver.game.spec.Mode` (normal or hard)."""
+        return self.result.game_mode
+
+    @property
     def total_regret(self) -> float:
-        """Σ of the decisions' regrets (guesses summed over the answers). When every game is won
-        within the limit it equals ``total − optimum_total``: the gap, decision by decision."""
+        """Σ of the decisions' finite regrets (guesses summed over the answers; a decision that
+        gives up the sure finish counted by the rule of docs/algorithms.md §15.4, as the
+        analysis does), always finite. When every game is won within the limit it equals
+        ``total − optimum_total``: the gap, decision by decision."""
+        return sum(r.regret_finite for r in self.regrets)
+
+    @property
+    def total_regret_strict(self) -> float:
+        """Σ of the decisions' strict regrets: ``inf`` when a decision gives up the sure
+        finish (:attr:`total_regret` is the finite total)."""
         return sum(r.regret for r in self.regrets)
 
     def __str__(self) -> str:
         worst = ""
         if self.regrets:
             r = self.regrets[0]
-            regret = "∞" if math.isinf(r.regret) else f"{r.regret:g}"
+            regret = (f"∞; finite {r.regret_finite:g}" if math.isinf(r.regret) else f"{r.regret:g}")
             worst = (f"; costliest decision: {r.guess!r} instead of {r.optimal_guess!r} with "
                      f"{len(r.state)} answers left ({regret} guesses)")
-        return (f"{self.policy} from {self.opener.upper()}: {self.average:.4f} guesses per game "
+        mode = "" if self.mode == "normal" else f" ({self.mode} mode)"
+        return (f"{self.policy} from {self.opener.upper()}{mode}: {self.average:.4f} guesses per game "
                 f"({self.total} in all, {self.result.failures} failures), optimum "
                 f"{self.optimum_average:.4f} ({self.optimum_total}): gap {self.gap:+.4f}; "
                 f"{self.summary.get('with_regret', 0)} of {self.summary.get('decisions', 0)} "
-                f"decisions cost guesses{worst}")
+                f"decisions cost guesses, {self.total_regret:g} in all{worst}")
 
 
-def as_policy(policy, words="legacy", *, name: str | None = None, deterministic: bool = True):
+def as_policy(policy, words=LEGACY_LISTS, *, name: str | None = None, deterministic: bool = True):
     """A :class:`~solver.policies.base.Policy` from ``policy``: a Policy (returned as is), a
     registry name (``"mig_a"``, ``"rollout10_b"``, :mod:`solver.policies.registry`) or a
     function of the history (:class:`~solver.policies.function.FunctionPolicy`)."""
@@ -264,10 +283,10 @@ def as_policy(policy, words="legacy", *, name: str | None = None, deterministic:
     return FunctionPolicy(policy, lists, _table(lists), name=name, deterministic=deterministic)
 
 
-def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed: int = 0,
-          deterministic: bool = True, progress=None) -> PolicyScore:
-    """Play ``policy`` from ``opener`` against every answer (normal mode, six guesses) and
-    price each of its decisions against the exact optimum.
+def score(policy, opener: str = "salet", words=LEGACY_LISTS, *, mode="normal", jobs: int = 1,
+          seed: int = 0, deterministic: bool = True, progress=None) -> PolicyScore:
+    """Play ``policy`` from ``opener`` against every answer (six guesses, in ``mode``) and
+    price each of its decisions against the exact optimum of the same mode.
 
     Args:
         policy: a function ``fn(history)`` or ``fn(history, answers)`` returning the next
@@ -275,6 +294,9 @@ def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed:
             or a registry name (``"mig_a"``).
         opener: the first guess, for the policy and the optimum alike.
         words: the lists (module docstring); a Policy brings its own.
+        mode: ``"normal"`` or ``"hard"`` (a name or a :class:`~solver.game.spec.Mode`, as
+            everywhere; the agents do not play ``"ultra"``, refused with InputError). In hard
+            mode the policy must play guesses the hints allow, and the optimum is hard mode's.
         jobs, seed: worker processes and master seed for a randomised policy.
         deterministic: for a function: False when it is randomised (played game by game).
         progress: ``progress(games_done, n_games)``.
@@ -284,8 +306,9 @@ def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed:
 
     Raises:
         UnknownWordError: the opener is not an allowed guess (or not text).
-        InputError: a policy that is neither a function, a Policy nor a registry name; jobs,
-            seed, deterministic or progress that is not what it should be.
+        InputError: a policy that is neither a function, a Policy nor a registry name; a mode
+            other than normal or hard; jobs, seed, deterministic or progress that is not what
+            it should be.
         PolicyError, PolicyFunctionError: the policy returned a bad guess or made no progress.
     """
     from solver.evaluation.noisy_scoring import check_seeds
@@ -295,13 +318,22 @@ def score(policy, opener: str = "salet", words="legacy", *, jobs: int = 1, seed:
     from solver.game.checks import check_jobs, check_progress
     from solver.policies.exact_policy import ExactPolicy
 
+    from solver.game.errors import InputError
+    from solver.game.spec import Mode, as_mode
+
     jobs, (seed,), progress = check_jobs(jobs), check_seeds([seed]), check_progress(progress)
+    mode = as_mode(mode)
+    if mode is Mode.ULTRA:
+        raise InputError("mode 'ultra': the agents play normal or hard mode (the exact solver's "
+                         "tools play ultra-hard mode: solve, prove, advise, analyse)")
     policy = as_policy(policy, words, deterministic=deterministic)
     lists = policy.word_list
     lists.guess_index(opener)  # the opener is a word of the lists (not a guess index)
     result = score_policy(policy, opener, guess_limit=GUESS_LIMIT, seed=seed, jobs=jobs,
-                          progress=progress)
-    optimum = OpeningBook(Game(lists, GUESS_LIMIT)).tree(result.opener, jobs=-1)
-    exact = ExactPolicy(lists, policy.table, optimum.tree)
+                          progress=progress, game_mode=mode)
+    game = Game(lists, GUESS_LIMIT, mode=mode)
+    optimum = OpeningBook(game).tree(result.opener, jobs=-1)
+    exact = (ExactPolicy(lists, policy.table, optimum.tree) if mode is Mode.NORMAL
+             else service(lists, mode=mode))
     regrets, summary = decision_regrets(exact, result.decisions)
     return PolicyScore(result, optimum.total, regrets, summary)

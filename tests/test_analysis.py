@@ -105,7 +105,7 @@ def test_bad_games_name_what_is_wrong(legacy_table, tokens, options, error, frag
 def test_cli_json_with_a_grid_on_standard_input(warm_assist_kernels):
     grid = "Wordle 1,234 3/6\n⬛⬛⬛⬛🟨\n⬛🟨⬛⬛⬛\n🟩🟩🟩🟩🟩\n"
     proc = subprocess.run([sys.executable, "-m", "tools.analyse", "salet", "crane", "birth",
-                           "--grid", "-", "--json", "--budget", "1", "--words", "legacy"], cwd=ROOT, input=grid,
+                           "--grid", "-", "--json", "--words", "legacy"], cwd=ROOT, input=grid,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)

@@ -358,3 +358,50 @@ def test_cli_bad_input_is_one_line_and_status_2(args, fragment):
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], proc.stderr
+
+
+def test_a_commands_budget_clock_starts_with_the_process():
+    """Run as a command, --budget counts from the process's start (the interpreter's start and
+    the imports included, slow under load), not from when the tool's module was loaded;
+    main() called in a process counts from the call."""
+    code = ("import time; time.sleep(0.6); import solver.cli._cli as c; "
+            "inside = time.monotonic() - c.budget_clock(); c._as_command = True; "
+            "print(inside, time.monotonic() - c.budget_clock())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    inside, command = map(float, done.stdout.split())
+    assert inside < 0.05 and 0.6 <= command < 5, done
+
+
+@pytest.mark.slow
+@pytest.mark.timed
+@pytest.mark.parametrize("command", [
+    ["tools.analyse", "salet", "crane", "birth", "--answer", "birth"],
+    ["tools.tree", "next", "salet:bbbby", "pizza:bbbbb", "--words", "legacy"],
+])
+def test_a_budget_is_kept_within_its_margin_under_load(warm_assist_kernels, tmp_path, command):
+    """--budget 2 with a core kept busy (a long job beside it) and a fresh user cache: the
+    command ends within the budget and its documented margin of 1 s (docs/troubleshooting.md;
+    it ran 1.1–2.0 s over: the clock started after the imports, and the interpreter's teardown,
+    most of a second under load, came after the answer)."""
+    budget, margin = 2.0, 1.0
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])]
+    try:
+        # what no budget can undercut: starting Python and importing the search, under this load
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-c", "import solver.cli.analyse, solver.cli.tree, "
+                        "solver.exact.service, solver.exact.bellman"], cwd=ROOT, check=True, timeout=120)
+        start_up = time.monotonic() - started
+        walls = []
+        for attempt in range(3):  # the best of three: the machine may have other work too
+            cache = tmp_path / f"cache{attempt}"
+            started = time.monotonic()
+            done = subprocess.run([sys.executable, "-m", *command, "--budget", str(budget)], cwd=ROOT,
+                                  env=dict(os.environ, EXACT_WORDLE_CACHE=str(cache)),
+                                  capture_output=True, text=True, timeout=120)
+            walls.append(time.monotonic() - started)
+            assert done.returncode == 0, done.stderr
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert min(walls) <= max(budget, start_up) + margin, (walls, start_up)

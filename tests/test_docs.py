@@ -15,8 +15,10 @@ documented error) are run in a subprocess and their output compared with the doc
   means a non-zero status and anything else 0.
 
 Outputs are compared at a terminal width of 160 columns (``COLUMNS``), without colour. Every
-```pycon block is run as a doctest. The docs hold no path of any machine, and their relative
-links point at files of the repository.
+```pycon block is run as a doctest, from a temporary directory outside the checkout (as from an
+installed package: no example may rely on the working directory). No example run may change
+what ``git status`` shows: an example never writes into the repository. The docs hold no path
+of any machine, and their relative links point at files of the repository.
 """
 
 from __future__ import annotations
@@ -260,8 +262,33 @@ def _run_param(example: Example):
     return pytest.param(example, id=str(example), marks=[pytest.mark.slow] if slow else [])
 
 
+def git_status() -> str | None:
+    """``git status --porcelain`` of the checkout (untracked files listed one by one), or None
+    where there is no git or no repository (then nothing is compared)."""
+    try:
+        done = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+@pytest.fixture
+def leaves_the_repository_as_it_was():
+    """Fails the example that changed ``git status`` (wrote, changed or removed a file of the
+    checkout): examples write into temporary directories only."""
+    before = git_status()
+    yield
+    after = git_status()
+    if before is not None and after is not None and after != before:
+        diff = "\n".join(difflib.unified_diff(before.splitlines(), after.splitlines(), "before",
+                                              "after", lineterm=""))
+        pytest.fail(f"the example changed the repository (git status):\n{diff}")
+
+
 @pytest.mark.parametrize("example", [_run_param(e) for e in EXAMPLES if runnable(e)])
 @pytest.mark.timed
+@pytest.mark.usefixtures("leaves_the_repository_as_it_was")
 def test_documented_output_is_what_the_command_prints(example):
     result = run_example(example)
     actual = output_lines(result.stdout)
@@ -282,9 +309,13 @@ PYCON = {path: blocks for path in DOCS if (blocks := fenced_blocks(path, "pycon"
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", list(PYCON), ids=lambda p: str(p.relative_to(ROOT)))
-def test_python_examples_run_as_documented(path, monkeypatch):
-    """A page's ```pycon blocks are one session, run in order as doctests."""
-    monkeypatch.chdir(ROOT)
+@pytest.mark.usefixtures("leaves_the_repository_as_it_was")
+def test_python_examples_run_as_documented(path, monkeypatch, tmp_path):
+    """A page's ```pycon blocks are one session, run in order as doctests, from a directory
+    outside the checkout (a path relative to the repository's root would work from the
+    checkout only, not from an installed package)."""
+    assert ROOT not in tmp_path.parents
+    monkeypatch.chdir(tmp_path)
     session: dict = {}
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     report: list[str] = []
@@ -368,3 +399,17 @@ def test_the_artifact_schema_names_its_current_version():
 
     assert schema.__doc__.startswith(f"The decision-tree artifact format (msgpack), version {schema.FORMAT_VERSION}.")
     assert f"``FORMAT_VERSION`` ({schema.FORMAT_VERSION})" in schema.__doc__
+
+
+def test_the_repository_check_sees_a_file_an_example_would_write():
+    """The check of the examples (``leaves_the_repository_as_it_was``) sees a new file."""
+    before = git_status()
+    if before is None:
+        pytest.skip("no git repository here")
+    probe = ROOT / "reports" / f".docs-probe-{os.getpid()}"
+    try:
+        probe.write_text("written by an example\n")
+        assert git_status() != before
+    finally:
+        probe.unlink(missing_ok=True)
+    assert git_status() == before

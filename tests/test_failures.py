@@ -497,3 +497,53 @@ def test_jobs_means_what_joblib_means_everywhere():
     parser = argparse.ArgumentParser()
     _cli.add_jobs_option(parser)
     assert parser.parse_args(["--jobs", "-2"]).jobs == -2 and parser.parse_args([]).jobs == -1
+
+
+# -- an empty value is an error, never the default in disguise ----------------------------------
+@pytest.mark.parametrize("tool, args", [
+    ("assist", ["--words", "", "salet:bbbbb"]),
+    ("analyse", ["--words", "", "salet", "--answer", "birth"]),
+    ("tree", ["next", "--words", ""]),
+    ("tree", ["next", "legacy-normal-salet", ""]),
+    ("opener", ["salet", "--words", ""]),
+    ("solve", ["--words", "", "--opener", "salet"]),
+    ("report", ["--words", "legacy", "--name", ""]),
+    ("noisy", ["--out", ""]),
+    ("assist", ["--tree", "", "salet:bbbbb"]),
+])
+def test_an_empty_value_is_refused_with_exit_2(home, capsys, tool, args):
+    """`assist --words ''` answered on the default lists (``args.words or PLAY_LISTS``)."""
+    import importlib
+
+    main = importlib.import_module(f"solver.cli.{tool}").main
+    status, out, err = call(main, *args, capsys=capsys)
+    assert status == 2 and out == "", (out, err)
+    assert "an empty value" in one_line_error(err)
+    assert files_under(home) == []
+
+
+def test_an_empty_word_list_name_is_no_word_list(home):
+    """The library too: '' is not the working directory's lists."""
+    import solver
+    from solver.game.errors import WordListError
+
+    write_list(home)  # lists in the working directory, which Path('') names
+    for words in ("", " "):
+        with pytest.raises(WordListError, match="an empty name is no word list"):
+            load_word_list(words)
+        with pytest.raises(WordListError):
+            solver.advise("salet:bbbbb", words)
+
+
+# -- a report's name is a name under --out, never a path out of it ----------------------------
+@pytest.mark.parametrize("tool, extra", [("report", []), ("report", ["--belief", "answers"]), ("noisy", [])])
+@pytest.mark.parametrize("name", ["../../escape", "..", ".", "a/b", "/abs", "a\\b"])
+def test_a_report_name_that_is_a_path_is_refused(home, words, capsys, tool, extra, name):
+    import importlib
+
+    main = importlib.import_module(f"solver.cli.{tool}").main
+    out_dir = home / "out" / "deep"
+    status, out, err = call(main, "--words", words, "--out", out_dir, "--name", name, *extra,
+                            capsys=capsys)
+    assert status == 2 and f"--name {name!r}: a name, not a path" in one_line_error(err)
+    assert files_under(home) == [] and not (home / "escape").exists()

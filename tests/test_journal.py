@@ -3,6 +3,7 @@ tail is dropped, a foreign journal is refused unless the caller starts over."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -205,3 +206,42 @@ def test_sync_interval_fsyncs_less_but_writes_every_record(tmp_path, monkeypatch
     assert len(synced) == 2 and os.path.getsize(tmp_path / "ticking.journal") > 0
     with pytest.raises(ValueError, match="sync_interval"):
         Journal.open(tmp_path / "bad.journal", FINGERPRINT, sync_interval=-1)
+
+
+@pytest.mark.parametrize("length", [0xFFFFFFFF, 1 << 20])
+def test_a_corrupted_length_in_a_middle_record_is_damage_not_a_torn_tail(tmp_path, length):
+    """Record 5 of 30 whose length field points past the end of the file: the 25 records from
+    it on are not cut off as a torn tail (they were, silently); the file is set aside, with a
+    warning, and the 4 intact records before it are kept."""
+    import struct
+
+    path = tmp_path / "run.journal"
+    journal = Journal.open(path, FINGERPRINT)
+    for k in range(30):
+        journal.append(f"r{k:02d}", k)
+    data = bytearray(path.read_bytes())
+    offsets, at = [], 0
+    while at < len(data):  # each frame: magic, length, crc, body
+        offsets.append(at)
+        at += 12 + struct.unpack_from("<I", data, at + 4)[0]
+    fifth = offsets[5]  # frame 0 is the header: the 5th record is frame 5
+    struct.pack_into("<I", data, fifth + 4, length)
+    path.write_bytes(bytes(data))
+    with pytest.warns(JournalDamagedWarning, match=rf"damaged \(the record at offset {fifth} claims "
+                      rf"{length} bytes, past the end of the file, and an intact record follows.*"
+                      "the 4 intact records before the damage are reused"):
+        assert list(Journal.open(path, FINGERPRINT).records()) == ["r00", "r01", "r02", "r03"]
+    assert (tmp_path / "run.journal.damaged").read_bytes() == bytes(data)
+
+
+def test_a_torn_last_record_whose_length_runs_past_the_end_is_still_torn(tmp_path):
+    path = tmp_path / "run.journal"
+    journal = Journal.open(path, FINGERPRINT)
+    for k in range(5):
+        journal.append(f"r{k}", "x" * 40)
+    data = path.read_bytes()
+    path.write_bytes(data[:-10])  # the last append cut short: nothing intact after it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", JournalDamagedWarning)
+        assert list(Journal.open(path, FINGERPRINT).records()) == ["r0", "r1", "r2", "r3"]
+    assert not (tmp_path / "run.journal.damaged").exists()

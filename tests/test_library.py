@@ -114,6 +114,92 @@ def test_score_prices_every_decision_against_the_brute_force(small, tmp_path, mo
     assert "first_fit from" in str(scored)
 
 
+def _fit_history(word_list, opener: str, pick: int, state: tuple, guesses_left: int):
+    """The ``(guess, code)`` steps that playing the answer ``pick`` (0: first, -1: last) of
+    those still possible from ``opener`` takes to reach ``state`` (answer indices) with
+    ``guesses_left`` left, by the plain rule."""
+    history, guess = [], opener
+    while True:
+        fits = [a for a, w in enumerate(word_list.answers)
+                if all(naive_feedback(g, w) == c for g, c in history)]
+        if tuple(fits) == state and 6 - len(history) == guesses_left:
+            return history
+        history.append((guess, naive_feedback(guess, word_list.answers[state[0]])))
+        guess = word_list.answers[[a for a in fits if naive_feedback(history[-1][0], word_list.answers[a])
+                                   == history[-1][1]][pick]]
+
+
+def test_score_reports_a_finite_total_regret_by_the_finite_rule(small, tmp_path, monkeypatch):
+    """A policy that gives up the sure finish has decisions of strict regret inf; each is
+    priced by the finite rule of docs/algorithms.md §15.4 (the brute force's), and the total
+    is finite (it was inf)."""
+    import solver
+    from naive_values import NaiveValues
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    word_list, table, brute = small
+    useless = word_list.guesses[0]
+
+    def stubborn(history, answers):  # the same word again and again: no news, then the answer
+        return useless if len(history) < 5 else answers[0]
+
+    scored = solver.score(stubborn, word_list.guesses[3], word_list)
+    naive = NaiveValues(word_list.guesses, word_list.answers, hard=False)
+    naive.brute = brute
+    gave_up = [r for r in scored.regrets if math.isinf(r.regret)]
+    assert gave_up and math.isfinite(scored.total_regret)
+    assert math.isinf(scored.total_regret_strict)
+    for regret in scored.regrets:
+        state = tuple(sorted(word_list.answer_index(w) for w in regret.state))
+        value, _ = naive.w(state, frozenset(), regret.guesses_left)
+        cost, gives_up = naive.cost(state, frozenset(), regret.guesses_left, word_list.guess_index(regret.guess))
+        assert regret.regret_finite == cost - value > 0 and math.isinf(regret.regret) == gives_up
+    assert scored.total_regret == sum(r.regret_finite for r in scored.regrets)
+    assert f"{scored.total_regret:g} in all" in str(scored) and "∞; finite" in str(scored)
+
+
+@pytest.mark.slow
+def test_score_takes_the_mode_and_prices_hard_mode_against_its_brute_force(small, tmp_path, monkeypatch):
+    """solver.score(mode="hard"): the policy plays by hard mode's rule and each decision is
+    priced against hard mode's optimum after its own history (V* depends on what the hints
+    allow); ultra-hard mode, which the agents do not play, and an unknown mode are refused."""
+    import solver
+    from naive_values import NaiveValues
+    from solver.game.errors import InputError
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
+    word_list, table, _ = small
+    naive = NaiveValues(word_list.guesses, word_list.answers, hard=True)
+    everything, start = naive.start()
+    priced = 0
+    for pick, k in ((0, 0), (-1, 20)):  # first_fit and last_fit from an opener where they err
+        opener = word_list.guesses[k]
+
+        def fit(history, answers, pick=pick):
+            return answers[pick]
+
+        scored = solver.score(fit, opener, word_list, mode="hard")
+        assert scored.mode == "hard" and scored.result.game_mode == "hard" and "(hard mode)" in str(scored)
+        assert scored.optimum_total == naive.q(everything, start, 6, word_list.guess_index(opener))
+        for regret in scored.regrets:
+            state = tuple(sorted(word_list.answer_index(w) for w in regret.state))
+            allowed = start
+            for guess, code in _fit_history(word_list, opener, pick, state, regret.guesses_left):
+                allowed = naive.after(allowed, word_list.guess_index(guess), code)
+            value, optimal = naive.brute.best(state, allowed, regret.guesses_left)
+            assert regret.value == value and word_list.guess_index(regret.optimal_guess) == optimal
+            cost, gives_up = naive.cost(state, allowed, regret.guesses_left, word_list.guess_index(regret.guess))
+            assert regret.regret_finite == cost - value > 0 and math.isinf(regret.regret) == gives_up
+            priced += 1
+        assert scored.total_regret == scored.total - scored.optimum_total
+    assert priced >= 4
+    normal = solver.score(fit, opener, word_list)
+    assert normal.mode == "normal" and normal.optimum_total <= scored.optimum_total
+    for mode in ("ultra", "hardest"):
+        with pytest.raises(InputError, match="ultra|unknown mode"):
+            solver.score(first_fit, opener, word_list, mode=mode)
+
+
 @pytest.mark.slow
 def readme_example() -> str:
     """The code of the README's researcher example (its ``pycon`` block, prompts stripped)."""
@@ -265,12 +351,14 @@ def test_env_checker_passes_on_a_small_list(small, tmp_path, monkeypatch):
 def test_env_checker_passes_on_the_default_environment():
     import gymnasium
 
-    import solver  # noqa: F401
+    from solver.evaluation import gym_env  # noqa: F401  (registers it, whatever was imported first)
 
     env = gymnasium.make("ExactWordle-v0")
     _check_env_quietly(env.unwrapped)
     obs, info = env.reset(seed=0)
-    assert info["opener_regret"] == 0 and obs[0, 0] == env.unwrapped.word_list.guess_index("salet") + 1
+    assert env.unwrapped.word_list.name == "nyt-2024"  # today's lists, as every play default
+    # SALET is played first: on the NYT 2024 lists 7894 guesses in all, TARSE's optimum 7883
+    assert info["opener_regret"] == 7894 - 7883 and obs[0, 0] == env.unwrapped.word_list.guess_index("salet") + 1
 
 
 def test_env_values_and_regrets_equal_the_brute_force(small, tmp_path, monkeypatch):
@@ -437,3 +525,28 @@ def test_env_reset_refuses_bad_options_with_an_input_error(small, tmp_path, monk
         with pytest.raises(InputError, match="seed must be a whole number"):
             env.reset(seed=seed)
     env.reset(seed=3, options={"answer": small[0].answers[0]})  # still usable
+
+
+def test_play_and_analysis_default_to_the_play_lists_research_to_the_legacy_lists():
+    """One rule (docs/api.md, "Which lists by default"): solver.analyse("salet crane birth",
+    answer="birth") answers on the lists `wordle analyse` uses (it took the legacy lists), and
+    so do advise, service, word_list and the Gymnasium environment; the research entry points
+    that reproduce the published figures keep the legacy lists."""
+    import inspect
+
+    import solver
+    from solver.cli.analyse import build_parser
+    from solver.cli.assist import load_service
+    from solver.evaluation.gym_env import ExactWordleEnv
+    from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
+
+    def default(function):
+        return inspect.signature(function).parameters["words"].default
+
+    cli = load_service(build_parser().parse_args(["salet", "--answer", "birth"])).word_list.name
+    assert cli == PLAY_LISTS == "nyt-2024"
+    for function in (solver.advise, solver.analyse, solver.service, solver.word_list, ExactWordleEnv):
+        assert default(function) == PLAY_LISTS, function
+    assert solver.service().word_list.name == solver.word_list().name == cli
+    for function in (solver.solve, solver.prove, solver.score, solver.as_policy):
+        assert default(function) == LEGACY_LISTS, function

@@ -727,6 +727,67 @@ def test_the_history_exports_imports_and_clears(server, browser, tmp_path):
     context.close()
 
 
+def _games_file(games) -> bytes:
+    return json.dumps({"format": "exact-wordle-history", "version": 1, "games": games}).encode()
+
+
+def _won_games(n: int, year: int, first: int = 0) -> list[dict]:
+    """``n`` well-formed records of games won at the first guess (distinct words), saved in
+    ``year``."""
+    def word(k: int) -> str:
+        return "".join(chr(97 + (k // 26 ** i) % 26) for i in range(5))
+
+    return [{"words": "legacy", "mode": "normal", "history": [f"{word(first + k)}:ggggg"], "won": True,
+             "saved": f"{year}-01-01T{k // 60 % 24:02d}:{k % 60:02d}:00.000Z", "regret": 0.5, "luck": 0.25}
+            for k in range(n)]
+
+
+def test_an_import_past_the_cap_says_what_was_kept_and_values_out_of_range_are_refused(server, browser):
+    """5,000 games imported into a history of 5,000 said "Imported 5,000 games" while the
+    5,000 older ones were dropped unsaid; a regret of ±1e308 (finite, so accepted) drew NaN in
+    the trend chart. Now the message says what was kept and dropped, and such a value refuses
+    the file, naming the game and the field."""
+    from playwright.sync_api import expect
+
+    context, page, errors = open_page(browser, server["url"], DESKTOP, "light")
+    here = _won_games(5000, 2022)
+    page.evaluate("games => localStorage.setItem('exact-wordle-history', JSON.stringify(games))", here)
+    page.reload()
+    expect(page.locator("#history-details summary")).to_have_text("All your games (5,000)")
+    newer = _won_games(5000, 2024, first=5000)
+    page.set_input_files("#history-import", files=[{"name": "games.json", "mimeType": "application/json",
+                                                    "buffer": _games_file(newer)}])
+    expect(page.locator("#history-status")).to_have_text(
+        "Imported 5,000 games; this browser keeps the newest 5,000 games, so the 5,000 oldest games "
+        "were dropped (0 from the file, 5,000 kept here before).")
+    expect(page.locator("#history-details summary")).to_have_text("All your games (5,000)")
+    kept = page.evaluate("JSON.parse(localStorage.getItem('exact-wordle-history'))")
+    assert sorted(g["history"] for g in kept) == sorted(g["history"] for g in newer)  # the newest
+    older = _won_games(10, 2020, first=20000)  # older than all: imported, then dropped at once
+    page.set_input_files("#history-import", files=[{"name": "games.json", "mimeType": "application/json",
+                                                    "buffer": _games_file(older)}])
+    expect(page.locator("#history-status")).to_have_text(
+        "Imported 0 games; this browser keeps the newest 5,000 games, so the 10 oldest games were "
+        "dropped (10 from the file, 0 kept here before).")
+    page.evaluate("localStorage.removeItem('exact-wordle-history')")
+    page.reload()
+    for field, value, message in (("regret", 1e308, "regret: not from 0 to 1000 guesses"),
+                                  ("regret", -1.0, "regret: not from 0 to 1000 guesses"),
+                                  ("luck", -1e308, "luck: not from −1000 to 1000 guesses")):
+        games = _won_games(3, 2024)
+        games[1][field] = value
+        page.set_input_files("#history-import", files=[{"name": "games.json", "mimeType": "application/json",
+                                                        "buffer": _games_file(games)}])
+        expect(page.locator("#history-status")).to_have_text(f"Not imported: game 2 of the file: {message}.")
+        expect(page.locator("#history-list tbody tr")).to_have_count(0)
+    page.set_input_files("#history-import", files=[{"name": "games.json", "mimeType": "application/json",
+                                                    "buffer": _games_file(_won_games(3, 2024))}])
+    expect(page.locator("#history-status")).to_have_text("Imported 3 games.")
+    assert "NaN" not in page.locator("#history-trend").inner_html()
+    assert errors == []
+    context.close()
+
+
 def test_a_position_not_proven_in_time_can_be_searched_longer(server, browser):
     """After PIZZA (no tree shipped) the all-gray state, 747 answers, is not proven within the
     page's 2 s: the advice says so and offers to search longer, and the alternatives' note

@@ -539,3 +539,18 @@ def test_invalid_msgpack_says_what_is_wrong(data, words):
     with pytest.raises(CorruptArtifactError) as caught:
         policy_tree.decode(data)
     assert words in str(caught.value) and "()" not in str(caught.value)
+
+
+def test_load_takes_a_shipped_trees_name_from_any_directory(tmp_path, monkeypatch):
+    """The docs' ``policy_tree.load("legacy-normal-salet")`` from outside the checkout (as from
+    a pip install): the name is found in the shipped artifacts, not in the working directory."""
+    monkeypatch.chdir(tmp_path)
+    tree = policy_tree.load("legacy-normal-salet")
+    assert tree.path == ARTIFACT and tree.next_guess([("salet", "bbbby")]) == "north"
+    assert policy_tree.load("book/legacy-normal-crane.msgpack").opener == "crane"
+    assert policy_tree.load(ARTIFACT).opener == "salet"  # a path as before
+    with pytest.raises(policy_tree.MissingArtifactError,
+                       match="no shipped tree of that name; shipped: .*legacy-normal-salet"):
+        policy_tree.load("legacy-normal-nope")
+    with pytest.raises(policy_tree.MissingArtifactError):
+        policy_tree.load("elsewhere/legacy-normal-salet")  # a path: never looked up by name

@@ -597,7 +597,7 @@ def test_soak_workers_killed_at_random_while_clients_play(warm_assist_kernels):
         history = [(g, code_to_text(c, 5)) for g, c in game[:2]]
         guess = rng.choice(word_list.guesses)
         history.append((guess, code_to_text(feedback_code(guess, answer), 5)))
-        advice = solver.advise([f"{g}:{f}" for g, f in history], top=0)
+        advice = solver.advise([f"{g}:{f}" for g, f in history], "legacy", top=0)
         if advice.status == "exact" and advice.to_json()["left_tree"] is not None and advice.next_guess:
             off_tree.append((history, advice.to_json()["value_total"]))
 
@@ -691,3 +691,40 @@ def test_help_and_troubleshooting_state_the_limits_the_code_has():
     assert f"`--max-connections-per-client` {CONNECTIONS_PER_CLIENT}" in troubleshooting
     assert f"`--max-connections-per-client N` | connections one client address may have open at once " \
            f"({CONNECTIONS_PER_CLIENT})" in (ROOT / "docs" / "play.md").read_text()
+
+
+def test_requests_in_flight_at_a_stop_get_a_clean_503(warm_assist_kernels):
+    """Two requests still running when the server is stopped (Ctrl-C) past its grace period: a
+    search and a next guess waiting for its alternatives. Each got uvicorn's bare 500 and a
+    CancelledError traceback on stderr; now a 503 whose JSON says the server is shutting down."""
+    import signal
+
+    started = Server("--search-workers", "1", "--budget-cap", "30", "--queue", "2")
+    outcomes: dict = {}
+
+    def ask(name: str, body: dict) -> None:
+        try:
+            outcomes[name] = started.post("/api/next", body, timeout=90)
+        except OSError as exc:
+            outcomes[name] = repr(exc)
+
+    threads = [threading.Thread(target=ask, args=("search", {"history": rows(SLOW), "top": 5, "budget": 25})),
+               threading.Thread(target=ask, args=("follow", {"history": rows([("salet", "bbbby")]), "top": 5,
+                                                             "budget": 25, "follow": True}))]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(3)  # both running
+        assert not outcomes, outcomes
+        started.proc.send_signal(signal.SIGINT)
+        for thread in threads:
+            thread.join(timeout=90)
+        started.proc.wait(timeout=60)
+    finally:
+        if started.proc.poll() is None:
+            started.proc.kill()
+    stderr = started.proc.stderr.read()
+    for name in ("search", "follow"):
+        assert outcomes[name] == (503, {"error": "the server is shutting down; try again once it is back"}), (
+            outcomes, stderr)
+    assert "Traceback" not in stderr and "CancelledError" not in stderr, stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -423,6 +424,7 @@ def test_a_short_name_names_one_shipped_tree(tmp_path):
 
 
 def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, monkeypatch):
+    import policy_tree.shipped
     import solver.cli.tree
     from solver.game.errors import InputError
 
@@ -430,7 +432,7 @@ def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, m
     book.mkdir(parents=True)
     for directory in (top, book):
         (directory / "legacy-normal-salet.msgpack").write_bytes(ARTIFACT.read_bytes())
-    monkeypatch.setattr(solver.cli.tree, "_shipped_dirs", lambda: (("", top), ("book/", book)))
+    monkeypatch.setattr(policy_tree.shipped, "_shipped_dirs", lambda: (("", top), ("book/", book)))
     monkeypatch.chdir(tmp_path)  # where the name is no file
     with pytest.raises(InputError) as caught:
         solver.cli.tree.resolve_artifact("legacy-normal-salet")
@@ -439,3 +441,35 @@ def test_a_short_name_two_shipped_trees_have_is_refused_listing_both(tmp_path, m
         f"{top / 'legacy-normal-salet.msgpack'} or {book / 'legacy-normal-salet.msgpack'}")
     assert solver.cli.tree.resolve_artifact("book/legacy-normal-salet") == str(book / "legacy-normal-salet.msgpack")
     assert solver.cli.tree.shipped_trees() == ["book/legacy-normal-salet", "legacy-normal-salet"]
+
+
+def test_a_tree_that_fails_verification_is_never_shown_as_proven_nor_answered_from(tmp_path, tree):
+    """A crafted tree (checksums right, one guess wrong, SALET's opener proof kept) that
+    `verify` rejects: `stats` showed it as "proven optimal" and `next` answered its guess. Now
+    `stats` checks first (exit 1, the figures marked unchecked, never "proven"), and `next`
+    checks the answers left from where it stands and lets the exact solver answer instead."""
+    steps = tree.game("crony")[:2]
+    node = tree.position(steps).node  # 5 answers left: choir crock crony crook crown
+    salet = tree.word_list.guess_index("salet")
+    path = damaged(tmp_path, "crafted.msgpack", lambda a: a["node_guess"].__setitem__(node, salet))
+    assert policy_tree.load(path).opener_proof is not None and not policy_tree.verify(policy_tree.load(path)).ok
+    stats = subprocess.run([sys.executable, "-m", "tools.tree", "stats", str(path)], cwd=ROOT,
+                           env=dict(os.environ, COLUMNS="300"), capture_output=True, text=True, timeout=120)
+    assert stats.returncode == 1, stats.stderr
+    assert "proven optimal over" not in stats.stdout
+    assert "claims to be proven optimal, but the tree fails verification: not proven" in stats.stdout
+    assert "NO: " in stats.stdout and "the figures above are as stored, unchecked" in stats.stdout
+    doc = json.loads(tree_cli("stats", path, "--json").stdout)
+    assert doc["verified"] is False and doc["opener_proven"] is False and doc["verify_failures"]
+    good = json.loads(tree_cli("stats", A, "--json").stdout)
+    assert good["verified"] is True and good["opener_proven"] is True and good["verify_failures"] == []
+    proc = tree_cli("next", path, *history_tokens(steps))
+    assert proc.returncode == 0, proc.stderr
+    assert "next guess: salet" not in proc.stdout
+    assert "the tree does not win every answer left from here" in proc.stderr
+    assert "the exact solver answers instead" in proc.stderr
+    # the right guess (the shipped tree's), not the crafted tree's
+    assert proc.stdout.startswith(f"next guess: {tree.next_guess(steps)} (exact, "), proc.stdout
+    # on a part of the tree that checks, it answers from the tree as before
+    fine = tree.game("tiger")[:2]
+    assert tree_cli("next", path, *history_tokens(fine)).stdout == tree_cli("next", A, *history_tokens(fine)).stdout

@@ -96,7 +96,7 @@ def replay_games(word_list, table, name, seed, opener, counts):
     opener_index = word_list.guess_index(opener)
     for a, answer in enumerate(word_list.answers):
         used, decisions = play_game(policy, a, opener_index, seed=seed)
-        guesses = [opener] + [word_list.guesses[g] for _, _, g in decisions]
+        guesses = [opener] + [word_list.guesses[g] for _, _, g, _ in decisions]
         assert used == len(guesses) == counts[a]
         assert guesses[-1] == answer and answer not in guesses[:-1]
         history = []

@@ -153,20 +153,45 @@ class UsageError(InputError):
     """An argument argparse refuses (an unknown option, a value out of range): one line, exit 2."""
 
 
+def _empty_arguments(parser: argparse.ArgumentParser, namespace) -> list[str]:
+    """The arguments of ``parser`` given an empty value (``--words ''``, or an empty word among
+    a positional's): a value no option of the tools takes, which ``args.words or DEFAULT``
+    would silently read as the default."""
+    empty = []
+    for action in parser._actions:
+        value = getattr(namespace, action.dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and not item.strip() for item in values):
+            empty.append("/".join(action.option_strings) or action.metavar or action.dest)
+    return empty
+
+
 @contextlib.contextmanager
 def _one_line_usage_errors():
     """argparse errors as one line naming the option (a :class:`UsageError`, exit 2) instead
-    of the usage block, like every other bad input."""
-    original = argparse.ArgumentParser.error
+    of the usage block, like every other bad input; an empty value of any argument is one of
+    them (never the default in disguise)."""
+    original, original_parse = argparse.ArgumentParser.error, argparse.ArgumentParser.parse_known_args
 
     def error(parser, message):
         raise UsageError(f"{message} (`{parser.prog} --help` explains every option)")
 
+    def parse_known_args(parser, args=None, namespace=None):
+        namespace, extras = original_parse(parser, args, namespace)
+        empty = _empty_arguments(parser, namespace)
+        if empty:
+            hint = ("give one, or leave the option out for its default" if empty[0].startswith("-")
+                    else "every word must be given")
+            parser.error(f"argument {empty[0]}: an empty value ({hint})")
+        return namespace, extras
+
     argparse.ArgumentParser.error = error
+    argparse.ArgumentParser.parse_known_args = parse_known_args
     try:
         yield
     finally:
         argparse.ArgumentParser.error = original
+        argparse.ArgumentParser.parse_known_args = original_parse
 
 
 @contextlib.contextmanager
@@ -309,6 +334,38 @@ def entry_point(interrupted: Interrupted = "interrupted"):
 GC_THRESHOLD = 200_000
 
 
+#: True once :func:`exit_with` runs a tool as the process's command (:func:`budget_clock`).
+_as_command = False
+
+
+def process_started() -> float | None:
+    """The :func:`time.monotonic` reading at which this process started (before the
+    interpreter loaded anything), from the kernel's record of it (Linux: ``/proc/self/stat``'s
+    start time against the boot-time clock, to 10 ms); None where there is no such record."""
+    import time
+
+    try:
+        with open("/proc/self/stat", "rb") as stat_file:
+            fields = stat_file.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22 of stat(5), counted after the command's name
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+    return time.monotonic() - age if 0 <= age < 86400 else None
+
+
+def budget_clock() -> float:
+    """Where a tool's ``--budget`` counts from: run as a command, the process's start
+    (:func:`process_started`: the interpreter's start and the imports, slow under load, are
+    part of the wait the user asked for, docs/troubleshooting.md); ``main()`` called in a
+    process, the moment of the call."""
+    import time
+
+    now = time.monotonic()
+    started = process_started() if _as_command else None
+    return now if started is None else min(started, now)
+
+
 def exit_with(main: Callable[[Sequence[str] | None], int], *, quick_exit: bool = False) -> None:
     """``sys.exit(main())``: the console-script entry of a tool (the process is the tool's:
     its garbage collector runs every :data:`GC_THRESHOLD` allocations). A ``main`` not
@@ -320,6 +377,8 @@ def exit_with(main: Callable[[Sequence[str] | None], int], *, quick_exit: bool =
     process ends with :func:`os._exit`, skipping the interpreter's teardown — a last full
     garbage collection and the freeing of every object, 0.2–0.3 s after a solve has loaded
     numba (mypy ends the same way)."""
+    global _as_command
+    _as_command = True
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     status = main() if hasattr(main, "body") else run_main(main)
     if not quick_exit:

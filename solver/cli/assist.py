@@ -13,11 +13,6 @@ from solver.cli import _cli
 from solver.cli._cli import EXIT_OK, add_debug_option, entry_point, exit_with, prog_name
 from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS
 
-#: When this module was loaded: run as a command (:func:`run`), the interpreter's start give
-#: or take a few milliseconds, and ``--budget`` counts from here (start-up is part of the
-#: wait); ``main()`` called in a process counts from its own call.
-STARTED = time.monotonic()
-_as_command = False
 
 DESCRIPTION = """\
 The optimal next guess after any history (any opener, on or off any tree, won, lost or still
@@ -104,12 +99,14 @@ def load_service(args, mode=None):
     from solver.game.wordlists import load_word_list
 
     if args.tree is None:
-        game = Game(load_word_list(args.words or PLAY_LISTS), mode=mode or args.mode or "normal")
+        words = PLAY_LISTS if args.words is None else args.words
+        game = Game(load_word_list(words), mode=mode or args.mode or "normal")
         return service_for(game, book=not args.no_tree)
     import policy_tree
 
     tree = policy_tree.load(args.tree)  # its lists unless --words names others (refused below)
-    game = Game(load_word_list(args.words) if args.words else tree.word_list, mode=mode or args.mode or "normal")
+    lists = load_word_list(args.words) if args.words is not None else tree.word_list
+    game = Game(lists, mode=mode or args.mode or "normal")
     word_list, mode = game.word_list, game.mode
     if tree.word_list.identity != word_list.identity or tree.mode != mode:
         raise InputError(f"{args.tree}: a {tree.mode}-mode tree of the {tree.word_list.name!r} lists, "
@@ -128,7 +125,7 @@ def seconds_left(limit: float | None, started: float, keep: float = 0.0) -> floa
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
-    started = STARTED if _as_command else time.monotonic()
+    started = _cli.budget_clock()  # run as a command: the process's start (start-up counts)
     args = build_parser().parse_args(argv)
     from solver.game.errors import InputError
 
@@ -162,8 +159,6 @@ def run() -> None:
     """The console entry: ``main()``, then a quick exit (:func:`~solver.cli._cli.exit_with`):
     the interpreter's own teardown (numpy's and numba's modules and LLVM) takes about 0.3 s and
     does nothing for a finished command."""
-    global _as_command
-    _as_command = True
     exit_with(main, quick_exit=True)
 
 

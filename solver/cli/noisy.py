@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.exact.absurdle import check_tie
     from solver.game.errors import InputError
     from solver.game.feedback import feedback_table
-    from solver.game.files import prepare_output_dir
+    from solver.game.files import plain_name, prepare_output_dir
     from solver.game.wordlists import load_word_list
     from solver.policies.noisy import DEFAULT_CAP, NOISY_AGENTS, check_agents
     from solver.studies.noisy_report import ABSURDLE_AGENTS, check_absurdle_agents
@@ -90,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         absurdle_agents = check_absurdle_agents((args.agents or ",".join(ABSURDLE_AGENTS)).split(","))
         absurdle_cap = check_cap(100 if args.cap is None else args.cap)
     word_list = load_word_list(args.words)
-    name = args.name or ("classic" if word_list.output_name == "legacy" else f"{word_list.output_name}-classic")
+    name = (("classic" if word_list.output_name == "legacy" else f"{word_list.output_name}-classic")
+            if args.name is None else plain_name(args.name))
     out_dir = prepare_output_dir(Path(args.out) / name)  # refused (exit 2) before any work
     table = feedback_table(word_list)
     stderr = Console(stderr=True)

@@ -106,11 +106,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pathlib import Path
 
     from solver.game.errors import InputError
+    from solver.game.files import plain_name
     from solver.game.wordlists import load_word_list
     from solver.studies.gap_report import (DEFAULT_OPENERS, DEFAULT_POLICIES, default_report_dir, run_report,
                                            validate_request)
     from solver.studies.render import console_tables
 
+    if args.name is not None:
+        plain_name(args.name)  # a directory under --out, never a path out of it
     if args.belief is not None:
         if args.policy:
             raise InputError("--policy goes with the gap report, not with --belief")
@@ -128,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.policies.split(",") if args.policies else ([] if args.policy else list(DEFAULT_POLICIES))
     openers, policies = validate_request(word_list, (args.opener or ",".join(DEFAULT_OPENERS)).split(","),
                                          names + args.policy)
-    out_dir = Path(args.out) / args.name if args.name else default_report_dir(word_list, args.out)
+    out_dir = Path(args.out) / args.name if args.name is not None else default_report_dir(word_list, args.out)
     from solver.exact.book import SHIPPED_DIRS
 
     # the trees `wordle solve` wrote here (its default output, ./artifacts), then the shipped ones
@@ -161,7 +164,7 @@ def _classic(args) -> int:
     seeds = args.seeds if args.seeds is not None else list(DEFAULT_SEEDS)
     policies, beliefs, seeds, opener = check_request(word_list, policies, beliefs, seeds, openers[0])
     default_name = "classic" if word_list.output_name == "legacy" else f"{word_list.output_name}-classic"
-    out_dir = Path(args.out) / (args.name or default_name)
+    out_dir = Path(args.out) / (default_name if args.name is None else args.name)
     report = run_classic_report(word_list, policies, beliefs, seeds, out_dir, opener=opener,
                                 resume=not args.no_resume, jobs=args.jobs, console=Console(stderr=True))
     console = Console(width=None if sys.stdout.isatty() else 132)

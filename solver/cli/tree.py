@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,8 +24,6 @@ from solver.cli import _cli
 from solver.cli._cli import (EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_debug_option, entry_point,
                         exit_with, positive_seconds, prog_name)
 
-#: When this module was loaded (about the command's start): ``next --budget`` counts from here.
-STARTED = time.monotonic()
 
 DESCRIPTION = """\
 Use a decision-tree artifact written by `python -m tools.solve`, or a shipped one by its name
@@ -36,7 +33,9 @@ name two of them have is refused, naming both).
 
   verify ARTIFACT...      replay every answer with the plain-Python feedback rule; exit 0 when
                           every game is won and the stored figures match, 1 otherwise
-  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version
+  stats ARTIFACT          total, average, max, histogram, opener, list, mode, solver version,
+                          each checked by the replay of verify first: exit 1 (the figures
+                          marked unchecked, the opener never called proven) when it fails
   export ARTIFACT         every answer's game (--format paths) or the nested tree (json)
   next [ARTIFACT] [H...]  the next guess after a history like tarse:bbyyg crony:bgbgy; off
                           the tree, the exact solver's (as python -m tools.assist)
@@ -57,49 +56,22 @@ fits, a missing or damaged artifact, an unusable output path, no standard input 
 from), 130 interrupted.
 """
 
-def _shipped_dirs():
-    """(prefix, directory) of the shipped trees: ``artifacts/`` (no prefix) and the book."""
-    from solver.game.files import ARTIFACTS_DIR
-
-    return (("", ARTIFACTS_DIR), ("book/", ARTIFACTS_DIR / "book"))
-
-
 def shipped_trees() -> list[str]:
-    """The short names of the shipped trees, sorted: ``NAME`` for ``artifacts/NAME.msgpack``,
-    ``book/NAME`` for ``artifacts/book/NAME.msgpack``."""
-    return sorted(prefix + path.name[:-len(".msgpack")] for prefix, directory in _shipped_dirs()
-                  if directory.is_dir() for path in directory.glob("*.msgpack"))
+    """The short names of the shipped trees (:func:`policy_tree.shipped.shipped_trees`)."""
+    from policy_tree.shipped import shipped_trees as names
+
+    return names()
 
 
 def resolve_artifact(text: str) -> str:
-    """``text`` when it is a file; else the shipped tree its short name names (module
-    docstring: ``legacy-normal-salet`` or ``book/legacy-normal-crane``, with or without
-    ``.msgpack``); else ``text`` when it is a path (loading it then says what is wrong).
+    """The file an ARTIFACT names: a path, or a shipped tree's short name
+    (:func:`policy_tree.shipped.resolve_artifact`, which :func:`policy_tree.load` applies too).
 
     Raises:
-        InputError: a bare name that no shipped tree has (listing them), or one that two
-            shipped trees have (listing both paths, so the caller picks one).
-    """
-    from solver.game.errors import InputError
+        MissingArtifactError: a bare name no shipped tree has, or one two of them have."""
+    from policy_tree.shipped import resolve_artifact as resolve
 
-    if Path(text).exists():
-        return text
-    stem = text.removesuffix(".msgpack")
-    in_book = stem.startswith("book/")
-    if "/" in stem.removeprefix("book/") or "\\" in stem:
-        return text  # a path to a file that is not there: the loader names it
-    found = [(prefix + stem.removeprefix("book/"), directory / f"{stem.removeprefix('book/')}.msgpack")
-             for prefix, directory in _shipped_dirs() if prefix or not in_book]
-    found = [(short, path) for short, path in found if path.is_file()]
-    if len(found) == 1:
-        return str(found[0][1])
-    if len(found) > 1:
-        raise InputError(f"{text}: names {len(found)} shipped trees, give the path of the one "
-                         f"meant: {' or '.join(str(path) for _, path in found)}")
-    if in_book:
-        return text
-    raise InputError(f"{text}: no such file, and no shipped tree of that name; shipped: "
-                     f"{', '.join(shipped_trees()) or 'none'}")
+    return resolve(text)
 
 
 def play_tree(words: str | None = None, mode: str | None = None) -> str:
@@ -117,7 +89,8 @@ def play_tree(words: str | None = None, mode: str | None = None) -> str:
     from solver.game.errors import InputError
     from solver.game.wordlists import PLAY_LISTS
 
-    words, mode = words or PLAY_LISTS, mode or "normal"
+    words = PLAY_LISTS if words is None else words
+    mode = "normal" if mode is None else mode
     pattern = re.compile(rf"{re.escape(words)}-{re.escape(mode)}-[a-z]+")
     found = [name for name in shipped_trees() if pattern.fullmatch(name)]
     if len(found) != 1:
@@ -358,8 +331,14 @@ def cmd_upgrade(args) -> int:
 
 
 # -- stats --------------------------------------------------------------------------------
-def stats_document(tree, path: str) -> dict:
-    """The figures ``stats --json`` prints (stored values, not a replay)."""
+def stats_document(tree, path: str, report=None) -> dict:
+    """The figures ``stats --json`` prints: the stored values, and with ``report`` (the
+    tree's :func:`policy_tree.verify`) whether the replay confirmed them (``verified``, its
+    first ``verify_failures``) and so whether the recorded opener proof holds for this tree
+    (``opener_proven``: a proof is recorded and the tree verifies)."""
+    checked = {} if report is None else {
+        "verified": report.ok, "verify_failures": report.failures,
+        "opener_proven": report.ok and tree.opener_proof is not None}
     return {
         "artifact": path, "word_list": tree.word_list.name,
         "answers": tree.word_list.n_answers, "guesses": tree.word_list.n_guesses,
@@ -373,6 +352,7 @@ def stats_document(tree, path: str) -> dict:
             "source": tree.priors["source"], "sha256": tree.priors["sha256"],
             "weighted_total": tree.priors["weighted_total"],
             "expected_guesses": tree.priors["weighted_total"] / int(tree.prior_weights.sum())},
+        **checked,
     }
 
 
@@ -380,10 +360,14 @@ def cmd_stats(args) -> int:
     import policy_tree
 
     tree = policy_tree.load(resolve_artifact(args.artifact))
-    doc = stats_document(tree, args.artifact)
+    # every claim shown is checked first: the replay confirms the stored figures, and only a
+    # tree that passes it is said to be proven (its recorded opener proof checked against it)
+    report = policy_tree.verify(tree, max_failures=3)
+    doc = stats_document(tree, args.artifact, report)
+    status = EXIT_OK if report.ok else EXIT_FAILED
     if args.json:
         print(json.dumps(doc, indent=2))
-        return EXIT_OK
+        return status
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -398,11 +382,16 @@ def cmd_stats(args) -> int:
         summary.add_row("feedback", f"{doc['feedback']} (greens shown as yellow unless the guess "
                         "is right)" if doc["feedback"] == FeedbackRule.YELLOW else doc["feedback"])
     proof = doc["opener_proof"]
-    summary.add_row("opener", doc["opener"] + (
-        f" (proven optimal over all {proof['openers']} allowed guesses: every other opener's "
-        f"{'total' if doc['objective'] == Objective.TOTAL else 'worst case'} is at least "
-        f"{proof['others_at_least']})" if proof else
-        " (optimal tree for this opener; the opener itself is not proven best)"))
+    worth = "total" if doc["objective"] == Objective.TOTAL else "worst case"
+    if not report.ok:
+        opener = (" (claims to be proven optimal, but the tree fails verification: not proven)"
+                  if proof else " (the tree fails verification)")
+    elif proof:
+        opener = (f" (proven optimal over all {proof['openers']} allowed guesses: every other "
+                  f"opener's {worth} is at least {proof['others_at_least']})")
+    else:
+        opener = " (optimal tree for this opener; the opener itself is not proven best)"
+    summary.add_row("opener", doc["opener"] + opener)
     summary.add_row("total guesses", str(doc["total"]))
     summary.add_row("average", f"{doc['average']:.5f}")
     if doc["priors"] is not None:
@@ -412,6 +401,9 @@ def cmd_stats(args) -> int:
     summary.add_row("max guesses", f"{doc['max_guesses']} (limit {doc['guess_limit']})")
     summary.add_row("tree nodes", str(doc["nodes"]))
     summary.add_row("solver version", escape(doc["solver_version"]))
+    summary.add_row("verified", "yes: every answer replayed, the stored figures match" if report.ok
+                    else escape(f"NO: {report.failures[0]} (`tree verify` lists every failure); "
+                                "the figures above are as stored, unchecked"))
     histogram = Table(title="answers by guesses needed")
     histogram.add_column("guesses", justify="right")
     histogram.add_column("answers", justify="right")
@@ -424,7 +416,7 @@ def cmd_stats(args) -> int:
     console = Console(highlight=False)
     console.print(summary)
     console.print(histogram)
-    return EXIT_OK
+    return status
 
 
 # -- export -------------------------------------------------------------------------------
@@ -452,16 +444,17 @@ def describe_remaining(answers) -> str:
     return f"{head}: {', '.join(answers)}" if n <= LIST_AT_MOST else head
 
 
-def advise_off_tree(tree, steps, budget_option) -> int:
+def advise_off_tree(tree, steps, budget_option, *, in_book: bool = True) -> int:
     """Print the search service's next guess for a history the tree does not answer (off the
-    tree, or fitting no answer of the list: the allowed guesses that fit are the answers)."""
+    tree, or fitting no answer of the list: the allowed guesses that fit are the answers; or
+    where the tree fails its check, ``in_book=False``: the tree is not read)."""
     from solver.exact.service import SearchService
     from solver.studies.play_render import advice_text
 
     from solver.cli.assist import OUTPUT_SECONDS, seconds_left
 
-    budget = seconds_left(budget_option, STARTED, OUTPUT_SECONDS)  # start-up counts too
-    advice = SearchService.for_tree(tree).advise(steps, top=0, budget=budget)
+    budget = seconds_left(budget_option, _cli.budget_clock(), OUTPUT_SECONDS)  # start-up counts too
+    advice = SearchService.for_tree(tree, in_book=in_book).advise(steps, top=0, budget=budget)
     print(advice_text(advice))
     return EXIT_OK
 
@@ -482,6 +475,12 @@ def cmd_next(args) -> int:
         return EXIT_OK
     if position.node is None:  # the history left the tree: the search service answers
         return advise_off_tree(tree, position.steps, args.budget)
+    check = policy_tree.verify_position(tree, position)  # the answers left, replayed from here
+    if not check.ok:  # a damaged or crafted tree: its guess is no answer; the search's is
+        print(f"warning: {artifact}: the tree does not win every answer left from here "
+              f"({check.failures[0]}; `tree verify` lists every failure); the exact solver "
+              "answers instead", file=sys.stderr)
+        return advise_off_tree(tree, position.steps, args.budget, in_book=False)
     print(f"next guess: {tree.guess_at(position.node)}")
     print(describe_remaining(position.answers))
     return EXIT_OK
@@ -609,7 +608,10 @@ def play_interactive(tree, console, colour: bool) -> int:
 
 
 def run() -> None:
-    exit_with(main)
+    """The console entry: ``main()``, then a quick exit (:func:`~solver.cli._cli.exit_with`:
+    every file is closed when ``main`` returns), so that the interpreter's teardown of numpy
+    and numba, most of a second under load, does not come after a ``--budget``'s answer."""
+    exit_with(main, quick_exit=True)
 
 
 if __name__ == "__main__":

@@ -28,8 +28,10 @@ shipped or solved once and cached, and exactly solved subtrees off it):
 Regret is a property of the agent's decision, not of its luck: it depends on the answers still
 possible, not on which one was drawn.
 
-By default the first guess is SALET, the proven best opener of the legacy lists
-(``opener="salet"``): reset plays it, and the agent's first action is the second guess
+By default the lists are today's game's, :data:`solver.game.wordlists.PLAY_LISTS`
+(``"nyt-2024"``, as for every play and analysis default: docs/api.md), and the first guess is
+SALET (``opener="salet"``, the proven best opener of the legacy lists, whose optimal tree is
+shipped for both lists): reset plays it, and the agent's first action is the second guess
 (research on heuristics compares them from a fixed opener, as :func:`solver.score` does);
 the answer is then drawn among the others (the opener's own game has no decision).
 With ``opener=None`` the agent chooses the first guess too; the exact value of an opener
@@ -57,6 +59,7 @@ from gymnasium import spaces
 from solver.game.environments import Episode
 from solver.game.feedback import code_to_text
 from solver.game.spec import GUESS_LIMIT, Game, all_green, n_patterns
+from solver.game.wordlists import PLAY_LISTS
 
 from solver import register_environment
 
@@ -75,7 +78,8 @@ class ExactWordleEnv(gym.Env):
     """Wordle with the exact optimum and each move's regret in ``info`` (module docstring).
 
     Args:
-        words: the lists: a shipped list's name (``"legacy"``, ``"nyt-2024"``, ...), a
+        words: the lists (default :data:`~solver.game.wordlists.PLAY_LISTS`, ``"nyt-2024"``): a
+            shipped list's name (``"nyt-2024"``, ``"legacy"``, ...), a
             directory with answers.txt and guesses.txt, or a
             :class:`~solver.game.wordlists.WordList`.
         opener: the first guess, played by :meth:`reset` (default ``"salet"``); None: the
@@ -90,7 +94,7 @@ class ExactWordleEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, words="legacy", *, opener: str | None = "salet", guess_limit: int = GUESS_LIMIT,
+    def __init__(self, words=PLAY_LISTS, *, opener: str | None = "salet", guess_limit: int = GUESS_LIMIT,
                  loss_penalty: float = 1.0, render_mode: str | None = None):
         from solver.game.errors import InputError
         from solver.game.wordlists import WordList, load_word_list

@@ -82,12 +82,16 @@ class Decision:
         guesses_left: guesses left before this one (clamped at 1 past the limit).
         guess: guess index played.
         games: number of games that passed through this decision.
+        history: the ``(guess index, feedback code)`` pairs that led to it (in hard mode what
+            they allow is part of the state's value; one of them when several histories lead
+            to the same normal-mode state).
     """
 
     state: np.ndarray
     guesses_left: int
     guess: int
     games: int
+    history: tuple = ()
 
 
 @dataclass
@@ -330,7 +334,7 @@ def _score_tree(policy: Policy, opener_index: int | None, guess_limit: int, max_
             left = max(1, guess_limit - used)
             guess = _ask(policy, history, state, left, hard=hard)
             n_games = len(state) if answer_of_column is None else int((answer_of_column[state] >= 0).sum())
-            decisions.append(Decision(state, left, guess, n_games))
+            decisions.append(Decision(state, left, guess, n_games, history))
         for code, members in reversed(_split(table[guess], state)):
             answers = members if answer_of_column is None else answer_of_column[members]
             if answer_of_column is not None:
@@ -373,7 +377,8 @@ def play_episode(policy, episode, answer: int, *, seed: int, opener: int | None 
 
     Returns:
         ``(guesses, decisions)``: the guess indices played, and each decision the policy made
-        as ``(state, guesses_left, guess)`` (memoised ones and the opener excluded).
+        as ``(state, guesses_left, guess, history)`` (memoised ones and the opener excluded;
+        ``history``: the ``(guess index, feedback code)`` pairs before it).
 
     Raises:
         PolicyError: a bad guess index (in hard mode: one the hints do not allow), or no
@@ -399,7 +404,7 @@ def play_episode(policy, episode, answer: int, *, seed: int, opener: int | None 
             seeded = seeded_when_deterministic or not policy.deterministic
             rng = decision_rng(seed, answer, made - (opener is not None)) if seeded else None
             guess = _check_guess(policy, int(policy.choose(belief, rng)), belief)
-            decisions.append((belief.state, belief.guesses_left, guess))
+            decisions.append((belief.state, belief.guesses_left, guess, tuple(belief.history)))
             if key is not None:
                 memo[key] = guess
         guesses.append(guess)
@@ -412,7 +417,7 @@ def play_game(policy: Policy, answer: int, opener_index: int, *, guess_limit: in
     """Play one game against answer index ``answer`` in the environment
     :class:`solver.game.environments.Episode` (:class:`~solver.game.environments.HardEpisode`
     when ``hard``), :func:`play_episode`: ``(guesses used, decisions)`` where the decisions
-    are ``(state, guesses_left, guess)`` tuples (the opener excluded)."""
+    are ``(state, guesses_left, guess, history)`` tuples (the opener excluded)."""
     game = (HardEpisode if hard else Episode)(policy.word_list, policy.table, answer, guess_limit=guess_limit)
     guesses, decisions = play_episode(policy, game, answer, seed=seed, opener=opener_index,
                                       max_guesses=max_game_guesses)
@@ -466,12 +471,13 @@ def _score_games(policy: Policy, opener_index: int, guess_limit: int, seed: int,
     for chunk_result in results:
         for a, used, decisions in chunk_result:
             per_answer[a] = used
-            for state, left, guess in decisions:
-                key = (state.tobytes(), left, guess)
+            for state, left, guess, history in decisions:
+                # in hard mode a state's value depends on what its history allows
+                key = (state.tobytes(), left, guess, history if hard else None)
                 if key in merged:
                     merged[key].games += 1
                 else:
-                    merged[key] = Decision(state, left, guess, 1)
+                    merged[key] = Decision(state, left, guess, 1, history)
             done += 1
         if progress is not None:
             progress(done, n)

@@ -296,6 +296,11 @@ def _guess_bounds(S, P, n_patterns: int, objective: int, weights=None):
 
 
 _WARM: set = set()
+#: Seconds a fresh process takes to load the search kernels (numba's cache), about (more
+#: under load): a search with less time left than this before its deadline is not started.
+KERNEL_LOAD_SECONDS = 0.8
+#: Past the deadline less this many seconds, no more work is started (an answer is due).
+MIN_WORK_SECONDS = 0.05
 
 
 def _load_kernels(dtype: np.dtype, n_patterns: int = 243, whole: bool = False) -> None:
@@ -394,11 +399,6 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         shares died (killed from outside; seen at once, within the budget), and RuntimeError
         if the search failed otherwise (not a timeout).
     """
-    from solver.exact.bellman import (_memo_capacity, allowed_after, local_rules,
-                                      new_shared_root, objective_id, release_shared_root,
-                                      search_rules, share_workers, shared_best)
-    from solver.game.feedback import TableParts
-
     started = time.perf_counter()
     deadline = time.monotonic() + (budget if budget is not None else float("inf"))
     word_list = game.word_list
@@ -407,10 +407,26 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         raise InputError("the state is empty: no answer is possible")
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
+
+    def no_time(before: float = 0.0) -> bool:  # checked before each long step (the imports of
+        # the search, reading the state's columns, loading the kernels): none starts past it
+        return budget is not None and deadline - time.monotonic() < MIN_WORK_SECONDS + before
+
+    if state.size > 1 and no_time():
+        return _unsearched(game, state, guesses_left, started)
+    from solver.exact.bellman import (_memo_capacity, allowed_after, local_rules,
+                                      new_shared_root, objective_id, release_shared_root,
+                                      search_rules, share_workers, shared_best)
+    from solver.game.feedback import TableParts
+
     table = TableParts(word_list, game.feedback) if table is None else table
+    if state.size > 1 and no_time():
+        return _unsearched(game, state, guesses_left, started)
     patterns = game.n_patterns
     objective = objective_id(game)
     S, P, goa, z1, z2 = local_problem(word_list, state, table)
+    if state.size > 1 and no_time():
+        return _unsearched(game, state, guesses_left, started)
     constraint, allowed = allowed_after(game, list(history))
     rules = local_rules(search_rules(game), state)
     problem = (S, int(guesses_left), P, goa, z1, z2, rules, constraint, allowed)
@@ -433,12 +449,14 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         ranking.top, ranking.proven, ranking.finished = [(g, one)], True, True
         ranking.seconds = time.perf_counter() - started
         return ranking
-    if budget is not None and budget <= 0:  # no time: the order and its bounds only
+    # a large state: the optimum by one search over the state, in a child stopped at the deadline
+    whole = not in_process and n > IN_PROCESS_MAX
+    cold = (np.dtype(P.dtype).str, patterns, whole) not in _WARM
+    if budget is not None and (budget <= 0 or no_time(KERNEL_LOAD_SECONDS if cold and not in_process else 0.0)):
+        # no time (left to load the kernels, or to search): the order and its bounds only
         ranking.top = sorted(((g, q) for g, (q, _) in ranking.q_values.items()), key=lambda x: x[1])
         ranking.seconds = time.perf_counter() - started
         return ranking
-    # a large state: the optimum by one search over the state, in a child stopped at the deadline
-    whole = not in_process and n > IN_PROCESS_MAX
     # a state of STATE_SHARE_MIN answers or more: its optimum by ``jobs`` processes together (§4.5)
     shares = share_workers(n, jobs) if whole else 1
     capacity = _memo_capacity(n)
@@ -451,6 +469,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         if meanwhile is not None:
             meanwhile()
         for message in _rank_steps(*args):
+            _WARM.add((np.dtype(P.dtype).str, patterns, whole))  # its kernels are loaded now
             if _record(ranking, message) or time.monotonic() >= deadline:
                 break
     else:
@@ -488,6 +507,27 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
     return ranking
 
 
+
+
+def _unsearched(game: Game, state: np.ndarray, guesses_left: int, started: float) -> Ranking:
+    """The :class:`Ranking` of a state of two answers or more that there was no time to
+    search, nor to read its columns: its answers as the candidates (each one splits the state,
+    and is allowed in every mode), each bounded by what any guess needs at least — every
+    answer but one takes two guesses or more (the total ``2n − 1``; under priors ``2W − w_max``;
+    the worst case 2)."""
+    from solver.game.spec import Objective
+
+    order = np.sort(game.word_list.answer_guess_index[state]).astype(np.int32)
+    if game.objective.primary is Objective.WORST:
+        bound = 2
+    elif game.priors is not None:
+        weights = np.asarray(game.priors.weights, dtype=np.int64)[state]
+        bound = 2 * int(weights.sum()) - int(weights.max())
+    else:
+        bound = 2 * len(state) - 1
+    ranking = Ranking(len(state), int(guesses_left), order, np.full(order.size, bound, dtype=np.int64))
+    ranking.seconds = time.perf_counter() - started
+    return ranking
 
 
 def cheap_lower_bound(game: Game, state: np.ndarray, table) -> int:

@@ -49,7 +49,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from solver.exact.anytime import INF
+from solver.exact.anytime import INF, KERNEL_LOAD_SECONDS, MIN_WORK_SECONDS
 from solver.game.errors import FeedbackError, InputError
 from solver.game.feedback import TableParts, answers_after, code_to_text
 from solver.game.history import History
@@ -65,12 +65,8 @@ TOP = 5
 #: Seconds a question with no tree for its state gets at the empty history when no time was
 #: given (proving the best opener is ``prove``'s work, minutes long).
 ROOT_SECONDS = 10.0
-#: Past the deadline less this many seconds, no more search is started (an answer is due).
-MIN_WORK_SECONDS = 0.05
 #: Extra guesses tried at most when a state cannot be won within the guesses left.
 MAX_EXTRA_GUESSES = 12
-#: Seconds a fresh process takes to load the search kernels (numba's cache), about.
-KERNEL_LOAD_SECONDS = 0.8
 #: Solved off-tree states kept per service.
 SUBTREE_CACHE = 256
 #: Openers whose exact value (every root class) is kept per service (a game analysis asks it
@@ -121,9 +117,10 @@ class SearchService:
         self._opener_values: OrderedDict = OrderedDict()  # opener -> exact OpenerValue (no deadline)
 
     @classmethod
-    def for_tree(cls, tree, **options) -> SearchService:
+    def for_tree(cls, tree, *, in_book: bool = True, **options) -> SearchService:
         """The service of a decision tree's game (a :class:`policy_tree.PolicyTree`: its lists,
-        mode, objective, feedback rule, guess limit and priors), with the tree in its book."""
+        mode, objective, feedback rule, guess limit and priors), with the tree in its book
+        (``in_book=False``: not, for a tree that failed a check, so nothing is read from it)."""
         priors = None
         if tree.priors is not None:
             from solver.game.priors import Priors
@@ -132,7 +129,8 @@ class SearchService:
         game = Game(tree.word_list, tree.guess_limit, tree.feedback, tree.mode, tree.objective,
                     priors)
         service = cls(game, **options)
-        service.book.add(tree)
+        if in_book:
+            service.book.add(tree)
         return service
 
     # -- basics -----------------------------------------------------------------------------

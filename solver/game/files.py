@@ -334,6 +334,20 @@ def prepare_output_dir(directory: str | Path) -> Path:
     return directory
 
 
+def plain_name(name: str, option: str = "--name") -> str:
+    """``name`` when it is a plain file or directory name (a report's directory under
+    ``--out``): no path separator, not ``.`` or ``..``, not empty, no NUL; so that what is
+    written under it stays under the directory it was asked for.
+
+    Raises:
+        OutputError: naming the option and the name."""
+    if (not isinstance(name, str) or not name.strip() or name in (".", "..") or "\0" in name
+            or "/" in name or "\\" in name or os.sep in name or (os.altsep and os.altsep in name)):
+        raise OutputError(f"{option} {name!r}: a name, not a path (no '/', '\\', '.' or '..'): "
+                          "the report is written under --out, in a directory of that name")
+    return name
+
+
 def _directory_problem(directory: Path) -> str | None:
     """Why files cannot be written in ``directory`` (created if missing), or None."""
     directory = Path(directory)

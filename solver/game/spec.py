@@ -95,6 +95,12 @@ def _member(kind: type[StrEnum], value, name: str):
         raise InputError(f"unknown {name} {value!r}; choose one of {choices}") from None
 
 
+def as_mode(value) -> Mode:
+    """``value`` (a :class:`Mode` or its name) as a Mode, as :class:`Game` reads it; InputError
+    listing the choices (for a caller that checks the mode before it has the lists)."""
+    return _member(Mode, value, "mode")
+
+
 def n_patterns(word_length: int) -> int:
     """Number of feedback patterns of a word length: ``3**word_length``."""
     return 3 ** int(word_length)

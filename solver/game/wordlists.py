@@ -302,6 +302,10 @@ def load_word_list(name_or_path: str | Path) -> WordList:
             the guesses; the message names the file and line.
     """
     text = str(name_or_path)
+    if not text.strip():  # Path("") is the working directory: never read it by accident
+        raise WordListError(f"{text!r}: an empty name is no word list; give a shipped list's name "
+                            f"({', '.join(BUILTIN_LISTS)}) or a directory holding answers.txt and "
+                            "guesses.txt")
     if text in BUILTIN_LISTS:
         directory, name = DATA_DIR / text, text
     else:

@@ -33,7 +33,9 @@ loses at most that many seconds of records. A record cut short by a crash (or an
 length or CRC does not check) ends the journal: it and everything after it are ignored on
 reading and cut off before the next append, so a torn last record never hides later ones.
 A frame that is *damaged* rather than torn — a complete frame whose CRC or magic fails with
-more bytes after it, or a header frame that does not check (a flipped bit) — is never cut off
+more bytes after it, a length field that runs past the end of the file with an intact frame
+after it (a record in the middle whose length was corrupted: a torn record is always the last),
+or a header frame that does not check (a flipped bit) — is never cut off
 or overwritten silently: the file is set aside as ``<name>.damaged`` (the first free name of
 ``.damaged``, ``.damaged-2``, ...), a :class:`JournalDamagedWarning` says so and what is
 kept, and the run goes on from the intact records before the damage (from nothing when the
@@ -168,16 +170,36 @@ def _damage(data: bytes, end: int) -> str | None:
     """Why the bytes of ``data`` after its intact frames (from ``end``) are damage rather than a
     torn last record (None): a torn record is the last thing in the file (a frame cut short, or
     a last frame whose body does not check, or zeros a crash left); damage is a complete frame
-    that fails its check with more bytes after it."""
+    that fails its check with more bytes after it, or a frame whose length field runs past the
+    end of the file while an intact frame follows it (a torn record is cut off before the next
+    append, so nothing intact ever follows one: that length field is damaged)."""
     rest = data[end:]
     if not rest or len(rest) < _FRAME.size or not rest.strip(b"\0"):
         return None
     magic, length, _ = _FRAME.unpack_from(rest)
     if magic != MAGIC:
         return f"bytes at offset {end} are not a journal frame"
-    if _FRAME.size + length >= len(rest):  # the last frame, cut short or torn
-        return None
+    if _FRAME.size + length >= len(rest):  # the last frame, cut short or torn; unless ...
+        later = _intact_frame_in(rest, _FRAME.size)
+        if later is None:
+            return None
+        return (f"the record at offset {end} claims {length} bytes, past the end of the file, "
+                f"and an intact record follows it at offset {end + later}")
     return f"the record at offset {end} does not match its checksum"
+
+
+def _intact_frame_in(data: bytes, start: int) -> int | None:
+    """The offset in ``data`` (from ``start`` on) of the first frame that checks whole (magic,
+    length within ``data``, CRC), or None."""
+    at = data.find(MAGIC, start)
+    while at >= 0:
+        if at + _FRAME.size <= len(data):
+            _, length, crc = _FRAME.unpack_from(data, at)
+            body = data[at + _FRAME.size:at + _FRAME.size + length]
+            if len(body) == length and zlib.crc32(body) == crc:
+                return at
+        at = data.find(MAGIC, at + 1)
+    return None
 
 
 def _frames(data: bytes) -> list[tuple[bytes, int]]:

@@ -33,7 +33,8 @@ guess's letters and list, each feedback's pattern, ``top``, the budget, capped a
 message the command line prints (a foreign ``Host``: Starlette's plain 400). A body not
 received within ``body_timeout`` seconds: 408 (the headers' deadline is the connection's:
 :mod:`solver.web.http`). Too many lookups, searches or analyses: 429 (one client) or 503 (all);
-a search past its budget is stopped (503); a search whose worker died: 503 (try again).
+a search past its budget is stopped (503); a search whose worker died: 503 (try again); a
+request still running when the server stops, past its grace period: 503 (shutting down).
 """
 
 from __future__ import annotations
@@ -335,6 +336,11 @@ def create_app(lists=(PLAY_LISTS, LEGACY_LISTS), *, budget_cap: float = BUDGET_C
                 status = (415 if isinstance(exc, MediaTypeError) else 413 if isinstance(exc, BodyTooLarge)
                           else 408 if isinstance(exc, BodyTimeout) else 400)
                 return JSONResponse({"error": text[0] if text else type(exc).__name__}, status_code=status)
+            except asyncio.CancelledError:  # the server is stopping: uvicorn cancels what still
+                # runs once its grace period is over (the work itself was stopped on the way out);
+                # a clean 503 that says so, not uvicorn's bare 500 and a traceback on stderr
+                return JSONResponse({"error": "the server is shutting down; try again once it is back"},
+                                    status_code=503, headers={"Connection": "close", "Retry-After": "5"})
             except Exception as exc:  # a bug: a short message, never a traceback
                 return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"[:300]},
                                     status_code=500)

@@ -943,6 +943,7 @@ const HISTORY = "exact-wordle-history";
 const HISTORY_FORMAT = "exact-wordle-history";
 const HISTORY_VERSION = 1;
 const HISTORY_MAX = 5000;                 // games kept (the oldest go first)
+const VALUE_MAX = 1000;                   // |regret|, |luck| of one game, in guesses: far above any real one
 const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 const RECENT = 14;                        // the "last 14 games" average (as the WordleBot's 14 days)
 const STEP = /^[a-z]{5}:[byg]{5}$/;
@@ -984,6 +985,10 @@ function checkGame(g) {
     return "regret_finite: not a number ≥ 0 or null";
   }
   if (g.exact !== undefined && typeof g.exact !== "boolean") return "exact: not true or false";
+  // a game's regret is at least 0 and both are a few guesses: a value out of range (±1e308)
+  // is no game's, and would stretch the trend chart past what a number can draw
+  if (g.regret !== null && (g.regret < 0 || g.regret > VALUE_MAX)) return `regret: not from 0 to ${VALUE_MAX} guesses`;
+  if (g.luck !== null && Math.abs(g.luck) > VALUE_MAX) return `luck: not from −${VALUE_MAX} to ${VALUE_MAX} guesses`;
   for (const name of ["skill_score", "luck_score"]) {
     if (g[name] !== undefined && g[name] !== null && !score(g[name])) return `${name}: not a whole number from 0 to 99`;
   }
@@ -1282,10 +1287,19 @@ async function importHistory(file) {
   const known = new Set(kept.map(gameKey));
   const fresh = games.filter((g) => !known.has(gameKey(g)));
   const merged = [...kept, ...fresh].sort((a, b) => Date.parse(a.saved) - Date.parse(b.saved));
-  if (!storeHistory(merged)) { status.textContent = "Not imported: this browser refused to store them."; return; }
-  renderHistory(merged);
-  status.textContent = `Imported ${plural(fresh.length, "game", "games")}`
-    + (games.length > fresh.length ? ` (${count(games.length - fresh.length)} already here).` : ".");
+  // at most HISTORY_MAX games are kept, the newest: the message counts what stays and what goes
+  const stored = merged.slice(-HISTORY_MAX);
+  const dropped = merged.slice(0, merged.length - stored.length);
+  const freshKeys = new Set(fresh.map(gameKey));
+  const droppedFresh = dropped.filter((g) => freshKeys.has(gameKey(g))).length;
+  if (!storeHistory(stored)) { status.textContent = "Not imported: this browser refused to store them."; return; }
+  renderHistory(stored);
+  status.textContent = `Imported ${plural(fresh.length - droppedFresh, "game", "games")}`
+    + (games.length > fresh.length ? ` (${count(games.length - fresh.length)} already here)` : "")
+    + (dropped.length ? `; this browser keeps the newest ${count(HISTORY_MAX)} games, so the `
+       + `${plural(dropped.length, "oldest game was", "oldest games were")} dropped (${count(droppedFresh)} `
+       + `from the file, ${count(dropped.length - droppedFresh)} kept here before)` : "")
+    + ".";
 }
 
 function clearHistory() {
