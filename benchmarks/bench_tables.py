@@ -7,7 +7,7 @@ guess), in this process on one core with one memo across the openers (a worker's
 warm-up opener (SALET), and prints the CPU seconds per opener (``time.thread_time``): mean,
 median, 90th percentile, worst, and the CPU-hours a whole table would take at that mean.
 ``--plain`` searches every class as the proof's deep pass does (no class searched as a state
-asked alone: ``PREPARED_MIN`` past any class), the way before table mode. Issue 55's goal:
+asked alone: ``PREPARED_MIN`` past any class), the way before table mode. The goal:
 a mean of at most 0.6 CPU-s per opener on the legacy lists (normal), the worst at most 60 s.
 """
 

@@ -43,7 +43,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.game.spec import GUESS_LIMIT, Game
+from solver.game.spec import GUESS_LIMIT, Game, Mode
 from solver.game.wordlists import LEGACY_LISTS, PLAY_LISTS, WordList
 
 #: Services kept per :class:`~solver.game.spec.Game`, so repeated questions reuse what was
@@ -254,7 +254,7 @@ class PolicyScore:
             regret = (f"∞; finite {r.regret_finite:g}" if math.isinf(r.regret) else f"{r.regret:g}")
             worst = (f"; costliest decision: {r.guess!r} instead of {r.optimal_guess!r} with "
                      f"{len(r.state)} answers left ({regret} guesses)")
-        mode = "" if self.mode == "normal" else f" ({self.mode} mode)"
+        mode = "" if Mode(self.mode) is Mode.NORMAL else f" ({Mode(self.mode).value} mode)"
         return (f"{self.policy} from {self.opener.upper()}{mode}: {self.average:.4f} guesses per game "
                 f"({self.total} in all, {self.result.failures} failures), optimum "
                 f"{self.optimum_average:.4f} ({self.optimum_total}): gap {self.gap:+.4f}; "

@@ -371,7 +371,6 @@ def test_the_proven_tree_records_its_proof(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("arguments,message", [
     (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"], "cannot reach the dask scheduler"),
-    (["--backend", "dask"], "--scheduler"),
     (["--rank", "0"], "--rank"),
     (["--openers", "zzzzz"], "zzzzz"),
     (["--top", "0"], "--top"),

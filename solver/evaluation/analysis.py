@@ -552,7 +552,7 @@ def _value_later(service, steps, t: int, state, after, move: MoveAnalysis, deadl
     green = service.game.all_green
     before = steps[:t - 1]
     d = move.guesses_left
-    if _anyway(state, deadline):
+    if len(state) <= FAST_ANYWAY:
         deadline = None
     # move 2 after an opener the table holds: V* and the optimal guess from its second guesses
     # (docs/algorithms.md §9.7), with no search
@@ -663,14 +663,6 @@ def _q_within(service, before, state, d: int, guess: str, move: MoveAnalysis, de
 FAST_ANYWAY = 64
 
 
-def _anyway(state, deadline: float | None) -> bool:
-    """Whether a state of at most :data:`FAST_ANYWAY` answers is valued exactly whatever the
-    deadline: milliseconds once the kernels are loaded, but loading them takes a good part of a
-    second under load, so nothing is started once the deadline has passed (the state is then
-    valued as a proven interval, as a larger one is)."""
-    return len(state) <= FAST_ANYWAY and (deadline is None or time.monotonic() < deadline)
-
-
 def _fast(service, state, d: int, history, deadline):
     """:func:`solver.exact.anytime.greedy_guesses` of a state within ``deadline`` (none for a
     state of at most :data:`FAST_ANYWAY` answers)."""
@@ -738,7 +730,7 @@ def _regret_and_luck(service, steps, t: int, after, move: MoveAnalysis, moves, a
             value_after = Bounds(following.value_lower_bound, following.value)
     if value_after is None:
         left = move.guesses_left - 1
-        if deadline is None or left < 1 or _anyway(after, deadline):
+        if deadline is None or left < 1 or len(after) <= FAST_ANYWAY:
             _, value, _ = service.optimal_subtree(after, left, steps[:t])  # with its extra guesses
             value_after = Bounds.exactly(value)
         else:

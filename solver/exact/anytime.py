@@ -409,8 +409,10 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
 
     def no_time(before: float = 0.0) -> bool:  # checked before each long step (the imports of
-        # the search, reading the state's columns, loading the kernels): none starts past it
-        return budget is not None and deadline - time.monotonic() < MIN_WORK_SECONDS + before
+        # the search, reading the state's columns, loading the kernels): none starts past it;
+        # a budget of 0 asks for the order and its bounds, which need the columns
+        return (budget is not None and budget > 0
+                and deadline - time.monotonic() < MIN_WORK_SECONDS + before)
 
     if state.size > 1 and no_time():
         return _unsearched(game, state, guesses_left, started)
