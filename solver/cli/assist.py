@@ -142,6 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise InputError(f"--alternatives-budget must be a positive number of seconds, got "
                          f"{args.alternatives_budget!r}") from None
     service = load_service(args)
+    service.checked_steps(args.history)  # a bad history is refused before any compiling
+    from solver.evaluation.warm import ensure_compiled
+
+    if ensure_compiled(service.word_list.word_length):  # a first run compiled the kernels:
+        started = time.monotonic()  # the budgets count from now
     advice = service.advise(args.history, top=args.top,
                             budget=seconds_left(args.budget, started, OUTPUT_SECONDS),
                             alternatives_budget=seconds_left(args.alternatives_budget, started),

@@ -49,6 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.game.wordlists import load_word_list
 
     word_list = load_word_list(args.words)
+    if not args.no_search:  # an opener the table lacks is searched: compiled before, once
+        from solver.evaluation.warm import ensure_compiled
+
+        ensure_compiled(word_list.word_length)
     reports = [opener_report(word_list, args.mode, word, search=not args.no_search)
                for word in args.openers]
     for report in reports:

@@ -792,20 +792,34 @@ class SearchService:
                       None if lower >= INF else lower, alternatives, False, left_tree,
                       time.perf_counter() - started, opener_tree=opener_tree, **common)
 
+    def checked_steps(self, history) -> list[tuple[str, int]]:
+        """The history's steps (:meth:`normalise`), refused as :meth:`advise` refuses it, with
+        no search (nor any kernel to compile): InputError naming the guess at fault, also when
+        no answer and no allowed guess fits it."""
+        steps = self.normalise(history)
+        if steps and self.state_after(steps).size == 0 and not self.fitting_guesses(steps):
+            self._nothing_fits(steps)
+        return steps
+
+    def _nothing_fits(self, steps) -> None:
+        """Raise the FeedbackError of a history no answer and no allowed guess fits, naming
+        the first guess after which none does."""
+        for k in range(1, len(steps) + 1):
+            if not self.fitting_guesses(steps[:k]):
+                break
+        word, code = steps[k - 1]
+        raise FeedbackError(
+            f"no answer and no allowed guess fits the history: after guess {k} "
+            f"({word}:{code_to_text(code, self.game.word_length)}) no word of the "
+            f"{self.word_list.name!r} lists is left")
+
     def _outside_list(self, steps, top, budget, alternatives_budget, started, splits=False) -> Advice:
         """No answer fits: the allowed guesses that fit are the answers (module docstring)."""
         from solver.game.wordlists import from_words
 
         fitting = self.fitting_guesses(steps)
         if not fitting:
-            for k in range(1, len(steps) + 1):
-                if not self.fitting_guesses(steps[:k]):
-                    break
-            word, code = steps[k - 1]
-            raise FeedbackError(
-                f"no answer and no allowed guess fits the history: after guess {k} "
-                f"({word}:{code_to_text(code, self.game.word_length)}) no word of the "
-                f"{self.word_list.name!r} lists is left")
+            self._nothing_fits(steps)
         derived = from_words(fitting, self.word_list.guesses, name=f"{self.word_list.name}+guesses")
         service = SearchService(self.game.replace(word_list=derived, priors=None), book=False,
                                 cache=False, jobs=self.jobs)
