@@ -7,6 +7,7 @@ directory) and an empty user cache: it compiles every play kernel once (minutes)
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import subprocess
@@ -108,6 +109,26 @@ def test_the_first_command_compiles_before_its_budget_and_no_command_after_it(tm
         done = _run(env, *command, timeout=600)
         assert done.returncode == 0, (command, done.stderr)
         assert LINE not in done.stderr and PROGRESS not in done.stderr, (command, done.stderr)
+    # a fresh server: ready with nothing to compile, its first page analysis within its budget
+    from webserver import free_port
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "tools.serve", "--port", str(port), "--words", "legacy",
+                               "--build-workers", "0"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().startswith("serving http://127.0.0.1")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        body = {"guesses": ["salet", "qajaq", "fuzzy", "bumph", "wimpy", "crony"], "answer": "crony", "budget": 5}
+        connection.request("POST", "/api/analyse", body=json.dumps(body), headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+        assert response.status == 200 and answer["seconds"] <= 5.5, answer
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    log = server.stderr.read()
+    assert LINE not in log and PROGRESS not in log, log
 
 
 @pytest.mark.parametrize("command, message", [

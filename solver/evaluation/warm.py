@@ -19,7 +19,7 @@ and warms only when it is missing or stale; ``assist``, ``analyse``, ``tree next
 it starts its workers and says it is ready, and ``wordle warm`` at install time.
 
 The warm-up says what it does on stderr, one line per step ("compiling the kernels once:
-3/21 (hard mode: next guess within a budget)"); numba's own one-line notice
+3/32 (normal mode: next guess)"); numba's own one-line notice
 (:mod:`solver.game.compile_notice`) is silenced meanwhile. Over a warm numba cache it only
 loads the kernels (seconds).
 """
@@ -251,8 +251,8 @@ def compile_kernels(word_lengths=DEFAULT_LENGTHS, progress: Callable[[int, int, 
 
 
 def print_progress(done: int, total: int, what: str, stream=None) -> None:
-    """The warm-up's progress as plain lines on stderr: ``compiling the kernels once: 3/21
-    (hard mode: next guess)``."""
+    """The warm-up's progress as plain lines on stderr: ``compiling the kernels once: 3/32
+    (normal mode: next guess)``."""
     stream = stream or sys.stderr
     try:
         if done < total:
