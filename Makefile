@@ -7,7 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install browser lint test test-fast test-jit-off solve tree book tables bench verify wordlists report screenshots clean
 
+# The numba kernels the play commands and the server need are compiled once here (tools.warm:
+# minutes on a fresh install, nothing once a stamp beside numba's cache says they are there).
 install: $(STAMP)
+	$(PY) -m tools.warm
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -232,6 +232,20 @@ def test_in_process_and_child_searches_agree(sub30):
         assert here.top[0] == (guess, value)
 
 
+def test_a_child_search_with_no_budget_waits_for_its_answer(sub30):
+    """No budget (``SearchService.advise`` without one, a state too large for this process):
+    the child's search is waited for, however long (it was an OverflowError: an infinite
+    timeout given to the pipe's poll)."""
+    from solver.evaluation.assist import rank_guesses
+
+    word_list, table, _ = sub30
+    state = np.arange(word_list.n_answers, dtype=np.int32)
+    here = rank_guesses(Game(word_list), state, 5, top=3, table=table, in_process=True)
+    child = rank_guesses(Game(word_list), state, 5, top=3, table=table, in_process=False)
+    assert not child.in_process and child.proven and child.finished
+    assert child.top == here.top
+
+
 def test_the_optimum_is_proven_before_the_alternatives(sub30, monkeypatch):
     """The search proves the optimum first; when time runs out right after it (simulated:
     the search stops there), the answer is exact and its alternatives are marked incomplete,

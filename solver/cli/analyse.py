@@ -109,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     grid = read_grid(args.grid)
     service = load_service(args, mode=args.mode or grid_mode(grid))
     steps = History.from_record(service.game, args.guesses, answer=args.answer, grid=grid)
+    from solver.evaluation.warm import ensure_compiled
+
+    ensure_compiled(service.word_list.word_length)  # before the budget: a first run compiles
     with SolveProgress() as progress:
         analysis = analyse_game(service.game, steps, service=service, progress=progress,
                                 budget=seconds_left(args.budget, started, OUTPUT_SECONDS))

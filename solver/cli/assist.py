@@ -140,6 +140,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise InputError(f"--alternatives-budget must be a positive number of seconds, got "
                          f"{args.alternatives_budget!r}") from None
     service = load_service(args)
+    steps = service.checked_steps(args.history)  # a bad history is refused before any compiling
+    from solver.evaluation.warm import ensure_compiled
+
+    # a lookup (a tree's node, the opener tables) is answered at once; a search first has the
+    # kernels compiled by a first run, and then the budgets count from there
+    if service.needs_search(steps, args.top) and ensure_compiled(service.word_list.word_length):
+        started = time.monotonic()
     advice = service.advise(args.history, top=args.top,
                             budget=seconds_left(args.budget, started, OUTPUT_SECONDS),
                             alternatives_budget=seconds_left(args.alternatives_budget, started),

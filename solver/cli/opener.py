@@ -49,8 +49,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.game.wordlists import load_word_list
 
     word_list = load_word_list(args.words)
-    reports = [opener_report(word_list, args.mode, word, search=not args.no_search)
-               for word in args.openers]
+    reports = [opener_report(word_list, args.mode, word, search=False) for word in args.openers]
+    missing = [i for i, report in enumerate(reports) if report.value is None]
+    if missing and not args.no_search:  # the openers the table lacks are searched, after a
+        from solver.evaluation.warm import ensure_compiled  # first run's compiling
+
+        ensure_compiled(word_list.word_length)
+        for i in missing:
+            reports[i] = opener_report(word_list, args.mode, args.openers[i], search=True)
     for report in reports:
         print(json.dumps(report.as_dict()) if args.json else report.sentences())
     return EXIT_OK

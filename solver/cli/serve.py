@@ -50,8 +50,9 @@ Limits (defaults in brackets; past a client's own limit: HTTP 429, past the serv
 A Host header other than 127.0.0.1, localhost, [::1] or a name given with --allow-host is
 refused (400), so other web pages cannot drive the server.
 
-Binds 127.0.0.1 unless told otherwise. The worker processes start and load the kernels before
-"serving http://..." is printed; a port in use, an address that cannot be bound or a bad
+Binds 127.0.0.1 unless told otherwise. The numba kernels are compiled (once, unless wordle warm
+did: minutes, a progress line per step on stderr), then the worker processes start and load
+them, before "serving http://..." is printed; a port in use, an address that cannot be bound or a bad
 --words is one line on stderr and exit status 2 before that. Ctrl-C stops the server.
 
 Exit status: 0 stopped, 1 an internal error, 2 bad input (an option value, a word list, an
@@ -97,6 +98,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def compile_kernels_once() -> None:
+    """Compile the play kernels (:func:`solver.evaluation.warm.ensure_compiled`) unless the
+    stamp says numba's cache holds them: in a child process (the server's own process never
+    loads numba), its progress lines on stderr. Compiled here, once, the workers only load
+    them: a worker stopped at a request's deadline has nothing to compile again."""
+    from solver.evaluation.warm import is_compiled
+
+    if is_compiled(5):  # the offered lists are the shipped five-letter ones
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from solver.evaluation import warm
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pool.submit(warm.ensure_compiled, 5).result()
+
+
 @entry_point(interrupted="interrupted: server stopped")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
@@ -112,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     lists = [name.strip() for name in args.words.split(",") if name.strip()]
     sock = listening_socket(args.host, args.port)
+    compile_kernels_once()  # before the workers start: no request's budget pays for it
     app = create_app(lists, budget_cap=args.budget_cap, search_workers=args.search_workers,
                      build_workers=args.build_workers, per_client=args.per_client, queue=args.queue,
                      allow_hosts=args.allow_host, body_timeout=args.body_timeout)

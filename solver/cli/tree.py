@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -452,9 +453,14 @@ def advise_off_tree(tree, steps, budget_option, *, in_book: bool = True) -> int:
     from solver.studies.play_render import advice_text
 
     from solver.cli.assist import OUTPUT_SECONDS, seconds_left
+    from solver.evaluation.warm import ensure_compiled
 
-    budget = seconds_left(budget_option, _cli.budget_clock(), OUTPUT_SECONDS)  # start-up counts too
-    advice = SearchService.for_tree(tree, in_book=in_book).advise(steps, top=0, budget=budget)
+    service = SearchService.for_tree(tree, in_book=in_book)
+    service.checked_steps(steps)  # a history nothing fits is refused before any compiling
+    # start-up counts too (from the process's start), but not a first run's compiling
+    started = time.monotonic() if ensure_compiled(tree.word_list.word_length) else _cli.budget_clock()
+    budget = seconds_left(budget_option, started, OUTPUT_SECONDS)
+    advice = service.advise(steps, top=0, budget=budget)
     print(advice_text(advice))
     return EXIT_OK
 
@@ -559,8 +565,10 @@ def play_interactive(tree, console, colour: bool) -> int:
         if position.node is not None:
             suggestion = tree.guess_at(position.node)
         else:  # off the tree: the exact next guess from the search service
+            from solver.evaluation.warm import ensure_compiled
             from solver.exact.service import SearchService
 
+            ensure_compiled(tree.word_list.word_length)
             service = service or SearchService.for_tree(tree)
             suggestion = service.advise(steps, top=0).next_guess
         console.print(f"guess {len(steps) + 1}: [bold]{suggestion}[/]")

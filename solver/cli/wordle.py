@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "prove": ("prove", "prove the best first guess over all allowed guesses"),
     "tree": ("tree", "use a decision tree: verify, stats, export, next, play"),
     "serve": ("serve", "the web page: play from any position, analyse a game (extra: web)"),
+    "warm": ("warm", "compile the numba kernels once (at install time), so no budget pays for it"),
     "report": ("report", "policies (built-in or module:attr) scored against the exact optimum"),
     "book": ("book", "build the opening book (the popular openers' trees)"),
     "absurdle": ("absurdle", "the least number of guesses that forces a win at Absurdle"),

@@ -303,7 +303,8 @@ class Stream:
         try:
             while True:
                 left = self._deadline - time.monotonic()
-                if left <= 0 or not self._receiver.poll(left):
+                # no deadline (inf): wait as long as it takes (poll takes None, not inf)
+                if left <= 0 or not self._receiver.poll(None if left == float("inf") else left):
                     return
                 try:
                     kind, item = self._receiver.recv()

@@ -806,20 +806,53 @@ class SearchService:
                       None if lower >= INF else lower, alternatives, False, left_tree,
                       time.perf_counter() - started, opener_tree=opener_tree, **common)
 
+    def needs_search(self, steps, top: int = TOP) -> bool:
+        """Whether :meth:`advise` of ``steps`` (normalised) with ``top`` alternatives may search
+        (and so load the kernels): False when a tree or the opener tables answer it and at
+        most the answer itself is listed (the empty history's alternatives are read from the
+        book's trees or the table). A lookup is answered first, never after a first run's
+        compiling of kernels it does not need."""
+        if not steps:
+            return False
+        state = self.state_after(steps)
+        if state.size == 0 or steps[-1][1] == self.game.all_green:
+            return state.size == 0
+        listed = top > 1 and state.size > 1  # alternatives are ranked by a search
+        where = self.position(steps, solve=False)
+        if where.tree is not None and where.extra == 0:
+            return listed
+        if len(steps) == 1 and self.table_class(steps[0][0], steps[0][1], state) is not None:
+            return listed
+        return True
+
+    def checked_steps(self, history) -> list[tuple[str, int]]:
+        """The history's steps (:meth:`normalise`), refused as :meth:`advise` refuses it, with
+        no search (nor any kernel to compile): InputError naming the guess at fault, also when
+        no answer and no allowed guess fits it."""
+        steps = self.normalise(history)
+        if steps and self.state_after(steps).size == 0 and not self.fitting_guesses(steps):
+            self._nothing_fits(steps)
+        return steps
+
+    def _nothing_fits(self, steps) -> None:
+        """Raise the FeedbackError of a history no answer and no allowed guess fits, naming
+        the first guess after which none does."""
+        for k in range(1, len(steps) + 1):
+            if not self.fitting_guesses(steps[:k]):
+                break
+        word, code = steps[k - 1]
+        raise FeedbackError(
+            f"no answer and no allowed guess fits the history: after guess {k} "
+            f"({word}:{code_to_text(code, self.game.word_length)}) no word of the "
+            f"{self.word_list.name!r} lists is left")
+
     def _outside_list(self, steps, top, budget, alternatives_budget, started, splits=False) -> Advice:
         """No answer fits: the allowed guesses that fit are the answers (module docstring)."""
         from solver.game.wordlists import from_words
 
         fitting = self.fitting_guesses(steps)
         if not fitting:
-            for k in range(1, len(steps) + 1):
-                if not self.fitting_guesses(steps[:k]):
-                    break
-            word, code = steps[k - 1]
-            raise FeedbackError(
-                f"no answer and no allowed guess fits the history: after guess {k} "
-                f"({word}:{code_to_text(code, self.game.word_length)}) no word of the "
-                f"{self.word_list.name!r} lists is left")
+            self._nothing_fits(steps)
         derived = from_words(fitting, self.word_list.guesses, name=f"{self.word_list.name}+guesses")
         service = SearchService(self.game.replace(word_list=derived, priors=None), book=False,
                                 cache=False, jobs=self.jobs)
