@@ -532,3 +532,21 @@ def test_the_opener_command_reads_value_rank_ties_and_worst_case_from_the_tables
     if pending:  # while the table is partial: an opener it lacks is labelled so
         done = run_opener(pending[0], "--words", "legacy", "--no-search")
         assert done.returncode == 0 and "not in the opener table yet" in done.stdout
+
+
+def test_a_lookup_needs_no_search_and_so_no_compiling(legacy_table):
+    """``needs_search`` (which decides whether a first run compiles the kernels before
+    answering): a tree's node or a state the table holds, with at most the answer listed, is a
+    lookup; alternatives, or a state off every tree and table, need the search."""
+    from solver.exact.service import SearchService
+
+    word_list, table = legacy_table
+    service = SearchService(Game(word_list), table=table)
+    steps = service.normalise
+    assert not service.needs_search([], top=5)  # the book's and the table's openers
+    assert not service.needs_search(steps(["reast:bbbbb"]), top=0)  # the table
+    assert not service.needs_search(steps(["reast:bbbbb"]), top=1)
+    assert service.needs_search(steps(["reast:bbbbb"]), top=5)  # alternatives are searched
+    assert not service.needs_search(steps(["salet:bbbby"]), top=0)  # the tree
+    assert service.needs_search(steps(["reast:bbbbb", "godly:bbbbb"]), top=0)  # off both
+    assert not service.needs_search(steps(["reast:ggggg"]), top=5)  # won
