@@ -534,12 +534,13 @@ def test_the_opener_command_reads_value_rank_ties_and_worst_case_from_the_tables
         assert done.returncode == 0 and "not in the opener table yet" in done.stdout
 
 
-def test_a_lookup_needs_no_search_and_so_no_compiling(legacy_table):
+def test_a_lookup_needs_no_search_and_so_no_compiling(legacy_table, tmp_path, monkeypatch):
     """``needs_search`` (which decides whether a first run compiles the kernels before
     answering): a tree's node or a state the table holds, with at most the answer listed, is a
     lookup; alternatives, or a state off every tree and table, need the search."""
     from solver.exact.service import SearchService
 
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))  # the shipped trees only
     word_list, table = legacy_table
     service = SearchService(Game(word_list), table=table)
     steps = service.normalise
