@@ -186,6 +186,21 @@ def test_a_table_is_the_same_bytes_whatever_the_workers_and_resumptions(tmp_path
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache-four"))
     meanwhile = built(tmp_path / "four", game, resume=False, progress=another_run_writes_shard_3)
     assert meanwhile.computed == wl.n_guesses - 16 and 3 not in meanwhile.written
+    # and a shard another run wrote after this one's last opener: in the CSV too
+    five = tmp_path / "five" / "tables" / one.name
+    five.mkdir(parents=True)
+
+    def another_run_writes_shard_4_at_the_end(info):
+        if info["computed"] == 16:
+            shutil.copyfile(shard_path(tmp_path / "one" / "tables", one.name, 4),
+                            shard_path(tmp_path / "five" / "tables", one.name, 4))
+
+    monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache-five"))
+    last = built(tmp_path / "five", game, resume=False, shards=[0],
+                 progress=another_run_writes_shard_4_at_the_end)
+    assert last.written == [0]
+    assert sum(r.status is not TableStatus.PENDING for r in last.rows) == 16 + wl.n_guesses - 64
+    assert read_table_csv(last.csv) == last.rows
     assert meanwhile.finished and files(tmp_path / "four" / "tables") == reference
     # complete: a rerun reads and checks the shards, searches nothing, writes the same CSV
     again = built(tmp_path / "three", game)

@@ -337,7 +337,11 @@ def table_rows(word_list, entries: dict, order: list[int], directory, name) -> l
     written = set()
     for s in range(-(-len(order) // SHARD_SIZE)):
         if shard_path(directory, name, s).exists():
-            written.update(order[s * SHARD_SIZE:(s + 1) * SHARD_SIZE])
+            members = order[s * SHARD_SIZE:(s + 1) * SHARD_SIZE]
+            written.update(members)
+            if any(g not in entries for g in members):  # written meanwhile by another run
+                shard = read_shard(shard_path(directory, name, s), word_list)
+                entries.update((int(g), shard.entry(i)) for i, g in enumerate(shard.openers))
     rows = []
     for g in order:
         opener = word_list.guesses[g]
