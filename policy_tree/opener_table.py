@@ -432,7 +432,7 @@ class OpenerTable:
         self.word_list, self.name, self.directory = word_list, name, Path(directory)
         self._shards: dict[int, Shard] = {}
         self._where: dict[int, int] = {}
-        self._peeked: set[int] = set()
+        self._peeked: dict[int, set[int]] = {}  # shard → the openers its first bytes name
 
     @cached_property
     def rows(self) -> list[TableRow]:
@@ -508,7 +508,7 @@ class OpenerTable:
             return None
         if g not in self._where:
             for shard in range(shard_count(self.word_list.n_guesses)):
-                if shard not in self._peeked and g in self._peek(shard):
+                if shard not in self._shards and g in self._peek(shard):
                     self._shard(shard)  # read in full and checked
                     break
         if g not in self._where:
@@ -519,7 +519,13 @@ class OpenerTable:
         """The openers shard ``shard`` says it holds, from the first bytes of its file, unchecked
         (empty when it is not on disk or they do not parse): only to know which file to read
         in full (and check) for an opener, instead of every shard."""
-        self._peeked.add(shard)
+        if shard in self._peeked:
+            return self._peeked[shard]
+        self._peeked[shard] = openers = self._peek_file(shard)
+        return openers
+
+    def _peek_file(self, shard: int) -> set[int]:
+        """:meth:`_peek` from the file."""
         path = shard_path(self.directory, self.name, shard)
         try:
             if check_input_file(path, "opener table shard", missing_ok=True) is None:
