@@ -32,6 +32,7 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
     import policy_tree
 
     from solver.evaluation.assist import advise_game as advise
+    from solver.evaluation.openers import opener_report
     from solver.game.feedback import feedback_code
 
     word_list, table = legacy_table
@@ -46,6 +47,11 @@ def test_next_is_the_assist_api(client, legacy_table, warm_assist_kernels):
                                                  "budget": 5, "follow": True}).json()
         expected = advise(Game(word_list), tokens, top=top, budget=5, tree=tree, table=table).to_json()
         got.pop("seconds"), expected.pop("seconds")
+        # how good the first guess is: the opener tables' report, without a search (none yet
+        # for the empty history)
+        report = opener_report(word_list, "normal", tokens[0].split(":")[0], search=False) if tokens else None
+        assert got.pop("opener_report") == (report.as_dict() if report and report.value is not None else None)
+        assert not tokens or report.value == 7920  # SALET, the best opener, from the shipped table
         splits, _ = got.pop("splits"), expected.pop("splits")
         # the page's why: how the next guess and each alternative split the answers left
         assert set(splits) == {got["next_guess"], *(a["guess"] for a in got["alternatives"])}

@@ -294,3 +294,27 @@ def test_a_killed_proof_worker_stops_the_proof_and_the_rerun_resumes(tmp_path):
     reused = re.search(r"(\d+) searched \((\d+) of them from the journal\)", rerun.stdout)
     assert reused and int(reused.group(2)) >= 2, rerun.stdout
     assert (tmp_path / "openers.csv").exists()
+
+
+def _dies_at_fifty(task: int) -> int:
+    """A task of :func:`test_a_pool_that_breaks_between_two_waits_names_the_death`: task 0
+    kills its worker (SIGKILL), the others are done at once."""
+    if task == 50:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return task
+
+
+@pytest.mark.timed
+def test_a_pool_that_breaks_between_two_waits_names_the_death():
+    """A worker killed while the pool is being handed tasks (a submit to the broken pool raises
+    there, not at a wait) or while its exit status is being collected (the pool's own thread
+    may reap it first): always WorkerLost naming SIGKILL, never a raw BrokenProcessPool or
+    "how is not known"."""
+    from solver.exact.executor import Executor
+    from solver.game.errors import WorkerLost
+
+    for _ in range(10):
+        with Executor(2) as executor:
+            with pytest.raises(WorkerLost, match="SIGKILL"):
+                for _ in executor.as_finished(_dies_at_fifty, iter(range(10_000)), 10_000):
+                    pass

@@ -111,7 +111,8 @@ def _steps(word_length: int) -> list[tuple[str, Callable[[], object]]]:
     from solver.exact.service import SearchService
     from solver.game.feedback import TableParts, feedback_classes, feedback_table
     from solver.game.priors import Priors, integer_weights, priors_sha256
-    from solver.game.spec import Game
+    from solver.game.spec import Game, Mode
+    from policy_tree.opener_table import TABLE_MODES
 
     word_list = small_word_list(word_length)
     held: dict = {}
@@ -192,8 +193,8 @@ def _steps(word_length: int) -> list[tuple[str, Callable[[], object]]]:
     priors = Priors("warm-up", weights, priors_sha256(word_list.answers, weights))
 
     steps = [("the feedback table", table), ("the feedback table's parts", parts)]
-    names = {"normal": "normal mode", "hard": "hard mode", "ultra": "ultra-hard mode"}
-    for mode in ("normal", "hard", "ultra"):
+    names = {Mode.NORMAL: "normal mode", Mode.HARD: "hard mode", Mode.ULTRA: "ultra-hard mode"}
+    for mode in Mode:
         name = names[mode]
         steps += [
             (f"{name}: next guess", lambda mode=mode: advise(mode)),
@@ -205,7 +206,7 @@ def _steps(word_length: int) -> list[tuple[str, Callable[[], object]]]:
             (f"{name}: a game's analysis within a budget", lambda mode=mode: analyse(mode, STEP_BUDGET)),
             (f"{name}: an opener's tree", lambda mode=mode: tree(mode)),
         ]
-        if mode != "ultra":  # the opener tables are of normal and hard mode
+        if mode in TABLE_MODES:  # the opener tables are of normal and hard mode
             steps.append((f"{name}: an opener's value", lambda mode=mode: opener(mode)))
     steps += [
         ("worst case: next guess", lambda: advise("normal", objective="worst")),

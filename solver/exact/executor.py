@@ -222,8 +222,11 @@ class Executor:
             while True:
                 # each worker a task ahead, in the order given (the tasks are built as they
                 # are handed out)
-                for task in itertools.islice(tasks, 2 * n_jobs - len(pending)):
-                    pending.add(pool.submit(function, task))
+                try:
+                    for task in itertools.islice(tasks, 2 * n_jobs - len(pending)):
+                        pending.add(pool.submit(function, task))
+                except BrokenProcessPool:  # a worker died since the last wait
+                    raise WorkerLost(_lost_worker(_exit_codes(workers))) from None
                 # its workers, to stop them and to say how one died (a forking pool starts
                 # them all at the first task, a spawning one as tasks come): once seen, kept
                 workers += [p for p in multiprocessing.active_children()
@@ -407,6 +410,11 @@ def _exit_codes(workers) -> list:
     for worker in workers:
         if worker.sentinel in ended:
             worker.join(1.0)
+            # the pool's own thread may have reaped it a moment ago (its waitpid won): the
+            # exit code is then None here until that thread has stored it
+            waited = time.monotonic()
+            while worker.exitcode is None and time.monotonic() - waited < 1.0:
+                time.sleep(0.01)
     return [worker.exitcode for worker in workers]
 
 
