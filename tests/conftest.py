@@ -22,6 +22,10 @@ os.environ["EXACT_WORDLE_BENCH_RESULTS"] = tempfile.mkdtemp(prefix="bench-result
 os.environ["EXACT_WORDLE_COMPILE_NOTICE_SAID"] = "1"
 
 # Four -atch answers and four probes (hand-worked entropies in test_heuristics.py).
+#: The kernels run as plain Python (make test-jit-off): a test may then check fewer cases of the
+#: same kind, which the compiled run checks in full (the point of that run is the Python bodies).
+JIT_OFF = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
 ATCH = ["hatch", "latch", "match", "patch"]
 ATCH_GUESSES = ATCH + ["blimp", "chump", "lymph", "plumb"]
 

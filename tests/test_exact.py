@@ -7,7 +7,7 @@ from __future__ import annotations
 from solver.game.spec import Game
 import pytest
 
-from conftest import random_sub_list
+from conftest import JIT_OFF, random_sub_list
 from twin_checks import check_opener_tree, check_state_value
 from naive import BruteForce, table as naive_table
 from solver.exact.bellman import UnwinnableError, artifact_bytes, solve, solve_state
@@ -515,7 +515,7 @@ def test_a_prepared_search_values_every_guess_as_a_bare_one(legacy, mode):
                                   rules, constraint, candidates))
 
     bare, ready = searches()
-    for g in candidates[::5]:
+    for g in candidates[::20 if JIT_OFF else 5]:
         q = q_value(bare, g, INF)
         assert q_value(ready, g, INF) == q
         for beta in (q, q - 2, q - 8):  # cut-offs the guess cannot beat: fail-soft bounds

@@ -63,8 +63,9 @@ def check_against_brute(result, truth):
 
 
 @pytest.mark.kernels
-@pytest.mark.parametrize("seed,rank,n_answers,n_guesses", [(1, 1, 20, 45), (2, 3, 20, 45), (3, 10, 20, 45),
-                                                           (10, 1, 60, 90), (11, 5, 80, 110)])
+@pytest.mark.parametrize("seed,rank,n_answers,n_guesses", [
+    (1, 1, 20, 45), (2, 3, 20, 45), (3, 10, 20, 45),
+    pytest.param(10, 1, 60, 90, marks=pytest.mark.slow), pytest.param(11, 5, 80, 110, marks=pytest.mark.slow)])
 def test_pairs_equal_brute_force(tmp_path, monkeypatch, seed, rank, n_answers, n_guesses):
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path))
     wl = small_list(seed, n_answers, n_guesses)
