@@ -22,6 +22,9 @@ def tree_to_bins(tree: DecisionTree) -> dict[str, bytes]:
 
 
 def tree_sha256(bins: dict[str, bytes]) -> str:
+    """The hex sha256 of the four tree arrays' bytes (``bins`` from :func:`tree_to_bins`)
+    concatenated in the order node_guess, edge_start, edge_feedback, edge_child: the artifact's
+    ``tree_sha256``."""
     digest = hashlib.sha256()
     for name in ("node_guess", "edge_start", "edge_feedback", "edge_child"):
         digest.update(bins[name])

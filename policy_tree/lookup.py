@@ -114,6 +114,7 @@ class PolicyTree:
 
     @property
     def mode(self) -> str:
+        """The play mode the tree was solved for (``"normal"``, ``"hard"``...), as stored."""
         return self.header["mode"]
 
     @property
@@ -131,6 +132,7 @@ class PolicyTree:
 
     @property
     def objective(self) -> str:
+        """The objective the tree minimises (``"total"``, ``"worst"``...), as stored."""
         return self.header["objective"]
 
     @property
@@ -149,6 +151,7 @@ class PolicyTree:
 
     @property
     def guess_limit(self) -> int:
+        """The guess limit: every answer is won within this many guesses (6 for Wordle)."""
         return self.header["guess_limit"]
 
     @property
@@ -158,10 +161,12 @@ class PolicyTree:
 
     @property
     def average(self) -> float:
+        """Stored average guesses per answer (``total`` / number of answers)."""
         return self.header["average"]
 
     @property
     def max_guesses(self) -> int:
+        """Stored most guesses any answer needs."""
         return self.header["max_guesses"]
 
     @property
@@ -171,14 +176,17 @@ class PolicyTree:
 
     @property
     def solver_version(self) -> str:
+        """Version of the solver that wrote the artifact."""
         return self.header["solver_version"]
 
     @property
     def tree_sha256(self) -> str:
+        """Stored sha256 (hex) of the four tree arrays (checked on load, :mod:`policy_tree.reader`)."""
         return self.header["tree_sha256"]
 
     @property
     def n_nodes(self) -> int:
+        """Number of nodes (guesses played) in the decision tree."""
         return self.tree.n_nodes
 
     def __repr__(self) -> str:

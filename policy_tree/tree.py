@@ -38,6 +38,7 @@ class DecisionTree:
 
     @property
     def n_nodes(self) -> int:
+        """Number of nodes, ``node_guess.shape[0]``."""
         return int(self.node_guess.shape[0])
 
     def child(self, node: int, feedback: int) -> int:
@@ -49,6 +50,8 @@ class DecisionTree:
         return -1
 
     def arrays(self) -> dict[str, np.ndarray]:
+        """The four CSR arrays by name (node_guess, edge_start, edge_feedback, edge_child), not
+        copied."""
         return {
             "node_guess": self.node_guess,
             "edge_start": self.edge_start,

@@ -59,13 +59,17 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
+        """True if the replay found no problem (``n_failures == 0``)."""
         return self.n_failures == 0
 
     @property
     def average(self) -> float:
+        """Guesses per answer: ``total / n_answers`` (0.0 with no answers)."""
         return self.total / self.n_answers if self.n_answers else 0.0
 
     def fail(self, message: str) -> None:
+        """Record one problem: counted in ``n_failures``, its ``message`` kept if fewer than
+        ``max_failures`` are."""
         self.n_failures += 1
         if len(self.failures) < self.max_failures:
             self.failures.append(message)
