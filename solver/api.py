@@ -203,10 +203,12 @@ class PolicyScore:
 
     @property
     def policy(self) -> str:
+        """The policy's name, from the score result."""
         return self.result.policy
 
     @property
     def opener(self) -> str:
+        """The opener the policy was scored from."""
         return self.result.opener
 
     @property
@@ -221,6 +223,8 @@ class PolicyScore:
 
     @property
     def optimum_average(self) -> float:
+        """The optimal tree's average guesses per game with the same opener (``optimum_total /
+        n_games``)."""
         return self.optimum_total / self.result.n_games
 
     @property

@@ -48,6 +48,7 @@ class AbsurdleLine:
 
     @property
     def guesses(self) -> int:
+        """Guesses played in the line (``len(steps)``)."""
         return len(self.steps)
 
 

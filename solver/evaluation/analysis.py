@@ -161,6 +161,10 @@ class MoveAnalysis:
         return self.value_exact and self.regret_finite is not None and self.luck is not None
 
     def to_json(self) -> dict:
+        """The move as a JSON-ready dict (``analyse --json``): counts and values in the objective's
+        units (``value_total``, ``q_total``...), V* and Q* in expected guesses, regret and luck as
+        floats with their exact fractions as text (``regret_fraction``) and their proven intervals
+        (``regret_interval``, ``None`` when unknown)."""
         per_game = self.per_game or self.answers_before
         return {
             "number": self.number, "guess": self.guess,
@@ -277,6 +281,8 @@ class GameAnalysis:
 
     @property
     def total_regret_finite_bounds(self) -> tuple | None:
+        """``(low, high)`` proven to hold Σ finite regret (§15.4; ``high`` None: unbounded), or None
+        when some move's finite regret is unknown."""
         return _sum_bounds(m.regret_finite_bounds for m in self.moves)
 
     @property
@@ -315,9 +321,13 @@ class GameAnalysis:
 
     @property
     def all_exact(self) -> bool:
+        """True if every move's values are exact (:attr:`MoveAnalysis.exact`)."""
         return all(m.exact for m in self.moves)
 
     def to_json(self) -> dict:
+        """The game as a JSON-ready dict (``analyse --json``): the history, every move's
+        :meth:`MoveAnalysis.to_json`, and the totals of regret, finite regret and luck as floats,
+        exact fractions as text and proven intervals."""
         first = self.moves[0] if self.moves else None
         return {
             "word_list": self.word_list, "mode": self.mode, "history": format_steps(self.history),

@@ -253,6 +253,9 @@ class AgentSummary:
     luck_bounds: tuple | None = (Fraction(0), Fraction(0))
 
     def add(self, game: ScoredGame) -> None:
+        """Add one scored game to the totals: its status count, its moves and optimal moves, and its
+        total finite regret and luck (a total becomes None, an interval only, once some game's is
+        not exact)."""
         analysis = game.analysis
         self.games += 1
         status = game.status
@@ -304,6 +307,8 @@ class AgentSummary:
         return skill_of_bounds(self.mean_regret, self.mean_regret_bounds)
 
     def to_json(self) -> dict:
+        """The agent's totals as a JSON-ready dict (win rate, mean guesses over the games won,
+        optimal share, mean regret as a float, its exact fraction as text and its proven interval)."""
         def number(x):
             return None if x is None else float(x)
 
@@ -340,12 +345,15 @@ class LogScore:
     seconds: float = 0.0
 
     def to_json(self) -> dict:
+        """The scored log as a JSON-ready dict: the agents' summaries, every game, the lines not
+        scored (``line``, ``reason``) and the wall seconds."""
         return {"agents": [a.to_json() for a in self.agents.values()],
                 "games": [g.to_json() for g in self.games],
                 "errors": [{"line": e.line, "reason": e.reason} for e in self.errors],
                 "seconds": round(self.seconds, 3)}
 
     def move_rows(self) -> list[dict]:
+        """One row per move of every game scored, in line order (:meth:`ScoredGame.move_rows`)."""
         return [row for game in self.games for row in game.move_rows()]
 
 

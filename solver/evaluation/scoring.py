@@ -148,18 +148,22 @@ class Score:
 
     @property
     def n_games(self) -> int:
+        """Games played: ``guesses_per_answer.size`` (every seed's games when ``seeds`` is set)."""
         return int(self.guesses_per_answer.size)
 
     @property
     def total(self) -> int:
+        """Σ guesses over every game played (a game stopped at ``cap`` counts ``cap + 1``)."""
         return int(self.guesses_per_answer.sum())
 
     @property
     def average(self) -> float:
+        """Average guesses per game (``total / n_games``)."""
         return self.total / self.n_games
 
     @property
     def max_guesses(self) -> int:
+        """The most guesses any game took."""
         return int(self.guesses_per_answer.max())
 
     @property

@@ -84,6 +84,8 @@ class ExactWordleTaskset(vf.Taskset[ExactWordleTask, ExactWordleTasksetConfig]):
     the prompt is the text game's (TextArena's Wordle prompt)."""
 
     def load(self) -> Iterator[ExactWordleTask]:
+        """Yield one :class:`ExactWordleTask` per answer, in the seeded shuffled order, each with
+        the text game's prompt and the answer and settings in its ``info``."""
         config = self.config
         game = _game(config)
         game.reset(answer=game.word_list.answers[0])
@@ -98,6 +100,7 @@ class ExactWordleTaskset(vf.Taskset[ExactWordleTask, ExactWordleTasksetConfig]):
 
 
 class ExactWordleEnvConfig(vf.EnvConfig):
+    """The environment's settings: the agent that plays the game (``player``)."""
     player: vf.AgentConfig = vf.AgentConfig()
 
 
@@ -117,6 +120,9 @@ class ExactWordleVerifiersEnv(vf.Env[ExactWordleEnvConfig]):
     """The game engine plays the user: each reply is a move, the feedback the next turn."""
 
     async def run(self, task, agents):
+        """Play one game of ``task``: each reply of the player is a move, the game's feedback the
+        next turn, until the game is done or the player stops; the rewards are then recorded on the
+        interaction's trace (:func:`record`)."""
         config = self.taskset.config
         game = _game(config)
         game.reset(answer=task.data.info["answer"])

@@ -94,6 +94,8 @@ class Move:
         return steps
 
     def to_json(self, word_length: int) -> dict:
+        """The plan from this move as a JSON-ready dict: the guess and, per reply, its pattern as
+        text and the next move's plan (None once won)."""
         return {"guess": self.guess,
                 "replies": [{"pattern": code_to_text(code, word_length),
                              "next": None if nxt is None else nxt.to_json(word_length)}
@@ -156,6 +158,8 @@ class AbsurdleResult:
         return next(level for level in self.levels if level.guesses == self.least - 1)
 
     def to_json(self) -> dict:
+        """The result as a JSON-ready dict (``absurdle --json``): the history, the least forced win
+        found, the line played, the plan, the proof's counts and each level's figures."""
         length = self.word_length
         proof = self.proof
         return {

@@ -98,6 +98,8 @@ class Alternative:
         return self.q_value / self.per_game
 
     def to_json(self) -> dict:
+        """The alternative as a JSON-ready dict (``q_total`` in the objective's units, ``expected``
+        per game)."""
         return {"guess": self.guess, "q_total": self.q_value, "expected": self.expected,
                 "exact": self.exact, "could_be_answer": self.could_be_answer}
 
@@ -136,6 +138,8 @@ class Split:
         return sum(1 for size in self.class_sizes if size == 1) - int(self.could_be_answer)
 
     def to_json(self) -> dict:
+        """The split as a JSON-ready dict (class sizes largest first, classes, largest, solved
+        next)."""
         return {"guess": self.guess, "class_sizes": list(self.class_sizes), "classes": self.classes,
                 "largest": self.largest, "solved_next": self.solved_next,
                 "could_be_answer": self.could_be_answer}
@@ -205,6 +209,7 @@ class Advice:
 
     @property
     def n_answers(self) -> int:
+        """How many answers are still possible (``len(answers)``)."""
         return len(self.answers)
 
     @property
@@ -271,10 +276,12 @@ class Bounds:
 
     @classmethod
     def exactly(cls, value: int) -> Bounds:
+        """The bounds of a value known exactly: ``lower == upper == value``."""
         return cls(int(value), int(value))
 
     @property
     def exact(self) -> bool:
+        """True if the value is known exactly (``lower == upper``)."""
         return self.upper is not None and self.lower == self.upper
 
 

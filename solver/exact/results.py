@@ -80,10 +80,12 @@ class SolveResult:
 
     @property
     def average(self) -> float:
+        """Average guesses per answer (``total / n_answers``)."""
         return self.total / self.word_list.n_answers
 
     @property
     def max_guesses(self) -> int:
+        """The most guesses any answer takes in the tree."""
         return int(self.guesses_per_answer.max())
 
     @property

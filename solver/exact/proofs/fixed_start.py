@@ -138,6 +138,7 @@ class FixedStartResult:
 
     @property
     def best(self) -> SequenceValue:
+        """The best exact sequence (the first of :attr:`ranked`); IndexError if none is exact."""
         return self.ranked[0]
 
 
@@ -189,6 +190,9 @@ class FixedStanding:
 
 
 def fixed_standing(result: FixedStartResult) -> FixedStanding:
+    """What ``result`` establishes: every exact sequence at most the K-th best exact value (ties
+    included) with its rank, the K-th value (``INF`` if fewer than K are exact), and the least value
+    of every other line (docs/algorithms.md §9.6)."""
     exact = sorted(r.value for r in result.ranked)
     kth = exact[result.rank - 1] if len(exact) >= result.rank else INF
     chosen = sorted((r for r in result.ranked if r.value <= kth), key=lambda r: r.value)
@@ -332,6 +336,7 @@ def fixed_start_journal(game: Game, length: int, rank: int, words=None) -> Path:
 
 
 def discard_fixed_start_journal(game: Game, length: int, rank: int, words=None) -> None:
+    """Delete the journal of :func:`prove_fixed_start` for these arguments, if there is one."""
     path = fixed_start_journal(game, length, rank, words)
     if path.exists():
         os.unlink(path)
