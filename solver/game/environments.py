@@ -108,6 +108,8 @@ class HardEpisode(Episode):
     breaks one (nothing is played then)."""
 
     def belief(self) -> Belief:
+        """What the agent knows now (:meth:`Episode.belief`), with ``allowed``: the guesses the
+        hard-mode history still allows (:func:`solver.game.hard_mode.allowed_after`)."""
         from solver.game.hard_mode import allowed_after
 
         belief = super().belief()
@@ -115,6 +117,9 @@ class HardEpisode(Episode):
                       allowed=allowed_after(self.word_list, self.history))
 
     def step(self, guess: int) -> int:
+        """Play guess index ``guess`` as :meth:`Episode.step` does, after checking the hard-mode
+        rule: raises HardModeError for a guess the history does not allow (ValueError for an index
+        out of range, RuntimeError once the game is won)."""
         from solver.game.errors import HardModeError
         from solver.game.hard_mode import hard_mode_violation
 
@@ -144,6 +149,8 @@ class NoisyEpisode(Episode):
         self._target = int(word_list.answer_guess_index[self.answer])
 
     def belief(self) -> Belief:
+        """What the agent knows now: the posterior (:meth:`NoisyBelief.belief`: the answers of
+        positive weight, their weights, the history, ``noisy=True``) with the guesses left."""
         return self.posterior.belief(self.guess_limit - self.guesses)
 
     def step(self, guess: int) -> int:

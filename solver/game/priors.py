@@ -50,6 +50,8 @@ class Priors:
 
     @property
     def total_weight(self) -> int:
+        """Σ of the answers' integer weights, W of the whole answer list (about
+        :data:`WEIGHT_SCALE`)."""
         return int(self.weights.sum())
 
 
@@ -60,6 +62,8 @@ def integer_weights(raw: np.ndarray) -> np.ndarray:
 
 
 def priors_sha256(answers, weights: np.ndarray) -> str:
+    """sha256 (hex) of the integer weights as ``word,weight`` lines (each ending in ``\\n``) in the
+    order of ``answers``: the :attr:`Priors.sha256` a tree solved under these priors records."""
     text = "".join(f"{a},{int(w)}\n" for a, w in zip(answers, weights))
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 

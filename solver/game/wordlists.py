@@ -95,6 +95,7 @@ class WordList:
 
     @property
     def n_answers(self) -> int:
+        """Number of answers."""
         return len(self.answers)
 
     @property
@@ -112,14 +113,17 @@ class WordList:
 
     @property
     def n_guesses(self) -> int:
+        """Number of allowed guesses."""
         return len(self.guesses)
 
     @cached_property
     def answers_sha256(self) -> str:
+        """sha256 (hex) of the normalised answer list (:func:`normalised_sha256`), computed once."""
         return normalised_sha256(self.answers)
 
     @cached_property
     def guesses_sha256(self) -> str:
+        """sha256 (hex) of the normalised guess list (:func:`normalised_sha256`), computed once."""
         return normalised_sha256(self.guesses)
 
     @cached_property

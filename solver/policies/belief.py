@@ -73,6 +73,7 @@ class Universe:
 
     @property
     def n_members(self) -> int:
+        """Number of members: the words the agent may believe possible in this setting."""
         return int(self.guess_of_member.shape[0])
 
     def full_state(self) -> np.ndarray:

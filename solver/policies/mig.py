@@ -74,6 +74,8 @@ def as_state(state) -> np.ndarray:
 
 
 def check_variant(variant: str) -> str:
+    """The MIG variant ``variant`` names, lower-cased: ``"a"`` or ``"b"`` (docs/algorithms.md §8.1);
+    raises ValueError for another."""
     variant = str(variant).lower()
     if variant not in VARIANTS:
         raise ValueError(f"MIG variant must be 'a' or 'b', got {variant!r}")

@@ -53,6 +53,9 @@ class UnknownPolicyError(InputError, ValueError):
 
 @dataclass(frozen=True)
 class Family:
+    """A registered family of policies (:func:`register_policy`): the names starting with ``prefix``
+    are built by ``factory(word_list, table, name, suffix)``; ``help`` is its one line for
+    ``--help`` and error messages."""
     prefix: str
     factory: Callable
     help: str

@@ -133,6 +133,8 @@ class RolloutPolicy(Policy):
 
     @property
     def totals(self) -> BaseTotals:
+        """The memoised totals ``T(S)`` of the base heuristic (:func:`base_totals`, shared in the
+        process; made on first use, not pickled)."""
         if self._totals is None:
             self._totals = base_totals(self.word_list, self.table, self.base)
         return self._totals

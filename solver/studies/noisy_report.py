@@ -94,6 +94,9 @@ def noisy_csv(scores) -> str:
 
 
 def noisy_markdown(scores, lists: str, n_answers: int) -> str:
+    """``noisy.md``: how the figures were made, then one row per agent of ``scores`` (average
+    guesses and win rate with their 95 % intervals over games, the seed averages, the games stopped
+    at the cap, seconds per game), then the agents' rules (docs/algorithms.md §14)."""
     first = scores[0]
     seeds = ", ".join(str(s) for s in first.seeds)
     lines = [f"# Noisy Wordle: the agents ({lists} lists)", "",
@@ -165,6 +168,9 @@ def run_absurdle_agents(word_list, table, agents, seeds, tie, cap, console=None)
 
 
 def absurdle_markdown(rows, tie: str, cap: int, least: int | None, lists: str) -> str:
+    """``absurdle.md``: one row per agent of ``rows`` (:func:`run_absurdle_agents`) against the
+    Absurdle adversary under tie rule ``tie`` (guesses to win, won within 6, the gap to ``least``,
+    the exact least forced win, and the start of a game; docs/algorithms.md §14.6)."""
     from solver.game.feedback import code_to_text
 
     lines = [f"# The agents against Absurdle ({lists} lists, tie rule {tie})", "",
@@ -201,6 +207,8 @@ def absurdle_markdown(rows, tie: str, cap: int, least: int | None, lists: str) -
 
 
 def write_absurdle(rows, out_dir: str | Path, tie: str, cap: int, least: int | None, lists: str) -> Path:
+    """Write ``absurdle.md`` (:func:`absurdle_markdown`) atomically into ``out_dir`` (created if
+    missing); returns its path."""
     from solver.game.files import write_atomic
 
     out_dir = Path(out_dir)

@@ -36,6 +36,7 @@ class LineProgress(Progress):
         self._said: dict = {}  # task id → time of its last line, or True once its last is said
 
     def update(self, task_id, **kwargs) -> None:
+        """Progress.update, then a plain line for the task if one is due (no terminal)."""
         super().update(task_id, **kwargs)
         self._line(task_id)
 
@@ -46,6 +47,7 @@ class LineProgress(Progress):
         self._said.pop(task_id, None)
 
     def advance(self, task_id, advance: float = 1) -> None:
+        """Progress.advance, then a plain line for the task if one is due (no terminal)."""
         super().advance(task_id, advance)
         self._line(task_id)
 

@@ -114,6 +114,8 @@ def report_fingerprint(base, agents, kinds, fractions, seeds, episodes_per_answe
 
 
 def list_fields(kind: str, fraction: float, seed: int, word_list) -> dict:
+    """The fields naming one generated list in a row of the report: its kind, fraction, seed, output
+    name and sizes."""
     return {"kind": kind, "fraction": float(fraction), "seed": int(seed), "lists": word_list.output_name,
             "n_answers": word_list.n_answers, "n_guesses": word_list.n_guesses}
 
@@ -323,6 +325,8 @@ def _number(value, digits: int) -> str:
 
 
 def csv_text(report: VocabReport) -> str:
+    """``vocab.csv``: a header of :data:`CSV_COLUMNS`, then one row per (list, agent) run, floats
+    rounded (None as an empty field)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -345,6 +349,8 @@ KIND_TITLES = {"real": "Real sub-lists of the {base} lists",
 
 
 def markdown(report: VocabReport) -> str:
+    """``vocab.md``: per kind of list, a table of every agent beside the exact optimum by fraction
+    (mean ± sample sd over the list seeds, the gap to the optimum; docs/algorithms.md §12)."""
     seeds = ", ".join(str(s) for s in report.seeds)
     fractions = ", ".join(f"{f:g}" for f in report.fractions)
     lines = [f"# Vocabulary variants: the classic agents beside the exact optimum ({report.base} lists)", "",
@@ -453,6 +459,8 @@ def write_plot(report: VocabReport, path: Path) -> None:
 
 
 def write_outputs(report: VocabReport) -> None:
+    """Write ``vocab.csv``, ``vocab.md`` (atomically) and the plot ``vocab.png`` into
+    ``report.out_dir``."""
     from solver.game.files import write_text_atomic
 
     write_text_atomic(report.out_dir / "vocab.csv", csv_text(report))
@@ -461,6 +469,8 @@ def write_outputs(report: VocabReport) -> None:
 
 
 def console_table(report: VocabReport):
+    """A rich Table of the summary rows for the console: kind, fraction, answers, agent, average
+    guesses, win rate, gap to the optimum, seconds per game."""
     from rich.table import Table
 
     table = Table(title=f"vocabulary variants of {report.base}: mean over list seeds "

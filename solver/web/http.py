@@ -47,6 +47,8 @@ class HeaderDeadlineProtocol(H11Protocol):
     open_by_client: dict[str, int] = {}
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Count the connection against its client address, closing it at once if the address
+        already has :attr:`per_client` open; else start the header deadline."""
         super().connection_made(transport)
         self._header_deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
@@ -76,16 +78,21 @@ class HeaderDeadlineProtocol(H11Protocol):
             self.transport.close()  # nothing to answer: the request never arrived
 
     def handle_events(self) -> None:
+        """uvicorn's handling of the received bytes, then the deadline is stopped once a request's
+        headers are all in."""
         super().handle_events()
         if self.conn.their_state is not h11.IDLE:  # the headers are in (the body has its own limit)
             self._disarm()
 
     def on_response_complete(self) -> None:
+        """uvicorn's end of a response, then the deadline is started again for the next request of a
+        kept-alive connection."""
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._arm()  # the next request on this kept-alive connection
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the deadline and uncount the connection from its client address, then uvicorn's own."""
         self._disarm()
         host = getattr(self, "_counted", None)
         if host is not None:
