@@ -38,6 +38,8 @@ a pattern the adversary would not show — naming the guess —, a --max-depth b
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.absurdle`` (``wordle absurdle``), with
+    :data:`DESCRIPTION` as its help text."""
     from solver.exact.absurdle import DEFAULT_DEPTH_LIMIT, DEFAULT_TIE
 
     parser = argparse.ArgumentParser(prog=prog_name("absurdle"), description=DESCRIPTION,
@@ -61,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``absurdle`` on ``argv`` (default ``sys.argv[1:]``): the least number of guesses that
+    forces a win at Absurdle from the history (docs/algorithms.md §13.3), printed as tables or as
+    JSON (``--json``); returns the exit status (0; errors mapped by
+    :func:`~solver.cli._cli.run_main`: 2 for bad input, 130 interrupted)."""
     args = build_parser().parse_args(argv)
     from rich.console import Console
     from rich.markup import escape
@@ -100,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def print_result(result) -> None:
+    """Print ``result`` (:class:`solver.exact.absurdle.AbsurdleResult`) for a reader: the start, the
+    least forced win (or that none was found within the depth limit), one optimal line and the
+    search's figures."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -164,6 +173,8 @@ def _moves(move):
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

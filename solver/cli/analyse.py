@@ -53,6 +53,8 @@ interrupted.
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.analyse`` (``wordle analyse``), with
+    :data:`DESCRIPTION` as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("analyse"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("guesses", nargs="*", metavar="GUESS[:FEEDBACK]",
@@ -97,6 +99,11 @@ def read_grid(value: str | None) -> str | None:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``analyse`` on ``argv`` (default ``sys.argv[1:]``): the regret and luck of every move of
+    a finished game (given as guesses, with ``--answer`` or as an emoji grid), within the budget if
+    one is given (values past it as proven intervals), printed as tables or as JSON (``--json``);
+    returns the exit status (0; errors mapped by :func:`~solver.cli._cli.run_main`: 2 for bad
+    input)."""
     args = build_parser().parse_args(argv)
     from solver.evaluation.analysis import analyse_game
     from solver.game.history import History, grid_mode

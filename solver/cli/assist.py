@@ -74,6 +74,8 @@ def add_game_options(parser: argparse.ArgumentParser, budget_help: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.assist`` (``wordle assist``), with
+    :data:`DESCRIPTION` as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("assist"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("history", nargs="*", metavar="WORD:FEEDBACK",
@@ -125,6 +127,10 @@ def seconds_left(limit: float | None, started: float, keep: float = 0.0) -> floa
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``assist`` on ``argv`` (default ``sys.argv[1:]``): the exact next guess after the history
+    (the tree or the opener tables when they answer, else the search), with the ``--top``
+    alternatives ranked by Q-value within their budget; the budgets count from the process's start;
+    returns the exit status (0; 2 for bad input, :func:`~solver.cli._cli.run_main`)."""
     started = _cli.budget_clock()  # run as a command: the process's start (start-up counts)
     args = build_parser().parse_args(argv)
     from solver.game.errors import InputError

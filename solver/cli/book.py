@@ -28,6 +28,8 @@ solve's journal keeps the finished part).
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.book`` (``wordle book``), with :data:`DESCRIPTION`
+    as its help text."""
     from solver.exact.book import POPULAR_OPENERS
 
     parser = argparse.ArgumentParser(prog=prog_name("book"), description=DESCRIPTION,
@@ -47,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``book`` on ``argv`` (default ``sys.argv[1:]``): solve and save the optimal tree of each
+    opener (the popular openers in the guess list, or ``--openers``), skipping trees already written
+    unless ``--force``; an opener no tree wins with is recorded (an ``.unwinnable`` marker beside
+    its path) and skipped; returns the exit status (0; 2 for an opener not in the list)."""
     args = build_parser().parse_args(argv)
     from rich.console import Console
 
@@ -111,6 +117,8 @@ def _record_relaxed(game, opener: str, path, console) -> None:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

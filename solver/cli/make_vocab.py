@@ -35,6 +35,8 @@ Example:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.make_vocab`` (``wordle make-vocab``), with
+    :data:`DESCRIPTION` as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("make_vocab"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
@@ -96,6 +98,10 @@ def write_word_list(word_list, directory) -> None:
 
 @entry_point(interrupted="interrupted: the lists already written are complete; rerun to write the rest")
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``make_vocab`` on ``argv`` (default ``sys.argv[1:]``): draw every vocabulary variant
+    asked (kinds × fractions × seeds, docs/algorithms.md §12.1) and write each as a word-list
+    directory under ``--out`` (lists of equal names written once); returns the exit status (0; 2 for
+    bad input)."""
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
@@ -140,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

@@ -22,6 +22,8 @@ in <out>; exit status 1 if any differs (e.g. another wordfreq release), 0 if all
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.make_wordlists`` (``wordle make-wordlists``), with
+    :data:`DESCRIPTION` as its help text."""
     from solver.game.wordfreq_lists import RECIPES
 
     parser = argparse.ArgumentParser(prog=prog_name("make_wordlists"), description=DESCRIPTION,
@@ -54,6 +56,9 @@ def _lengths(text: str) -> list[int]:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``make_wordlists`` on ``argv`` (default ``sys.argv[1:]``): build the wordfreq lists of
+    the lengths asked and write them (or, with ``--check``, compare them with the files); returns
+    the exit status: 0, or 1 when ``--check`` finds a difference."""
     args = build_parser().parse_args(argv)
     from solver.game.files import prepare_output_dir, write_atomic
     from solver.game.wordfreq_lists import RECIPES, build_recipe
@@ -96,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

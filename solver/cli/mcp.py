@@ -46,6 +46,8 @@ MAX_GAMES = 1024
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.mcp`` (``wordle mcp``), with :data:`DESCRIPTION` as
+    its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("mcp"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default=None,
@@ -65,6 +67,8 @@ class Sessions:
         self._ids = itertools.count(1)
 
     def reward(self, words: str | None, mode: str | None):
+        """The :class:`~solver.evaluation.exact_reward.ExactReward` of these lists (default the
+        server's) and mode (default normal), shared in the process and kept for the server's life."""
         from solver.evaluation.exact_reward import shared_reward
         from solver.game.spec import Game
         from solver.game.wordlists import load_word_list
@@ -75,6 +79,10 @@ class Sessions:
         return self._rewards[key]
 
     def start(self, words, mode, answer, seed) -> dict[str, Any]:
+        """Start a game on ``words`` and ``mode``: against ``answer`` if given (InputError if it is
+        not an answer), else one drawn with ``random.Random(seed)``. Returns the game's id, lists,
+        mode, word length, guess limit, number of answers and how to play; the oldest game is
+        dropped past ``MAX_GAMES``."""
         reward = self.reward(words, mode)
         word_list = reward.service.word_list
         if answer is not None:
@@ -92,6 +100,8 @@ class Sessions:
                 "how": "call guess(game_id, word); feedback per letter: G green, Y yellow, X not in the word"}
 
     def game(self, game_id: str) -> dict[str, Any]:
+        """The game ``game_id`` (its reward, answer, steps and scored moves); InputError if there is
+        none."""
         from solver.game.errors import InputError
 
         if game_id not in self.games:
@@ -99,6 +109,11 @@ class Sessions:
         return self.games[game_id]
 
     def guess(self, game_id: str, word: str) -> dict[str, Any]:
+        """Play ``word`` in game ``game_id``: its feedback (``G``/``Y``/``X`` and ``b``/``y``/``g``)
+        and the move's exact regret and values
+        (:meth:`~solver.evaluation.exact_reward.ExactReward.move`), the guesses and answers left,
+        and once over the answer and the game's total regret. InputError for a game over, a guess
+        not allowed, or a word guessed already."""
         from solver.evaluation.exact_reward import check_guess
         from solver.game.errors import InputError
         from solver.game.feedback import feedback_code
@@ -185,6 +200,9 @@ def build_server(words: str = "nyt-2024"):
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mcp`` on ``argv`` (default ``sys.argv[1:]``): check the lists, then serve the MCP tools
+    on standard input and output until the client closes; returns the exit status (0; 2 for bad
+    input or a missing ``agents`` extra)."""
     args = build_parser().parse_args(argv)
     from solver.game.errors import require_extra
     from solver.game.wordlists import PLAY_LISTS, load_word_list
@@ -197,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

@@ -38,6 +38,8 @@ word list, tie rule, missing Q-table), 130 interrupted (nothing is kept: rerun).
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.noisy`` (``wordle noisy``), with :data:`DESCRIPTION`
+    as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("noisy"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="noisy",
@@ -65,6 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point(interrupted="interrupted: nothing was written; rerun the command")
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``noisy`` on ``argv`` (default ``sys.argv[1:]``): the agents in Noisy Wordle (once per
+    seed, docs/algorithms.md §14) and/or against the Absurdle adversary (§14.6), reports written
+    under ``--out``, the figures printed or as JSON (``--json``); returns the exit status (0; 2 for
+    bad input)."""
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
@@ -137,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

@@ -26,6 +26,8 @@ Exit status: 0 answered, 2 bad input (an unknown word, list or mode)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.opener`` (``wordle opener``), with
+    :data:`DESCRIPTION` as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("opener"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("openers", nargs="+", metavar="WORD", help="one or more openers")
@@ -44,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``opener`` on ``argv`` (default ``sys.argv[1:]``): each opener's exact value and rank
+    from the opener tables, searched when the tables lack it (unless ``--no-search``), as sentences
+    or JSON lines (``--json``); returns the exit status (0; 2 for bad input)."""
     args = build_parser().parse_args(argv)
     from solver.evaluation.openers import opener_report
     from solver.game.wordlists import load_word_list
@@ -63,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then a quick exit with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main, quick_exit=True)
 
 

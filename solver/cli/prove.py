@@ -65,6 +65,8 @@ best level and beyond, so it takes far longer than the proof of the best opener
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.prove`` (``wordle prove``), with :data:`DESCRIPTION`
+    as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("prove"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
@@ -126,6 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point(interrupted=journal_kept("openers", "proof"))
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``prove`` on ``argv`` (default ``sys.argv[1:]``): prove the best opener over every
+    allowed guess (docs/algorithms.md §9), or with ``--fixed-start`` the best words played blind
+    (§9.6), or with ``--all`` every opener's exact value (the opener tables, §9.7); returns the exit
+    status (0; errors mapped by :func:`~solver.cli._cli.run_main`: 2 for bad input, 3 unwinnable,
+    130 interrupted, the journal kept)."""
     args = build_parser().parse_args(argv)
     from rich.console import Console
     from rich.table import Table
@@ -469,6 +476,8 @@ def _fixed_start(args, game) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

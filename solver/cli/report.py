@@ -58,6 +58,8 @@ default to the classic agents; in 'guesses' only they can play.
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.report`` (``wordle report``), with
+    :data:`DESCRIPTION` as its help text."""
     from solver.studies.gap_report import DEFAULT_OPENERS, DEFAULT_POLICIES
 
     parser = argparse.ArgumentParser(prog=prog_name("report"), description=DESCRIPTION,
@@ -102,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "(<out>/<name>/results/report.journal); rerun the same command to "
                          "resume, or add --no-resume to start over")
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``report`` on ``argv`` (default ``sys.argv[1:]``): the gap report (policies scored
+    against the exact optimum per opener), or with ``--belief`` the classic agents' report; writes
+    the report directory and prints its tables; returns the exit status (0; 2 for bad input)."""
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
@@ -174,6 +179,8 @@ def _classic(args) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

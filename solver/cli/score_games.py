@@ -41,6 +41,8 @@ internal error or a write that failed, 130 interrupted.
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.score_games`` (``wordle score-games``), with
+    :data:`DESCRIPTION` as its help text."""
     from solver.game.wordlists import PLAY_LISTS
 
     parser = argparse.ArgumentParser(prog=prog_name("score_games"), description=DESCRIPTION,
@@ -84,6 +86,10 @@ def read_log_lines(value: str) -> list[str]:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``score_games`` on ``argv`` (default ``sys.argv[1:]``): score every game of the JSON
+    Lines log exactly (regret and luck per move, totals per agent), print the tables, and write the
+    CSV, JSON and plots asked; bad lines are skipped with a note. Returns 0, or 2 when no game could
+    be scored."""
     args = build_parser().parse_args(argv)
     from pathlib import Path
 
@@ -129,12 +135,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def escape_text(text: str) -> str:
+    """``text`` with rich's markup escaped, to print as it is."""
     from rich.markup import escape
 
     return escape(text)
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

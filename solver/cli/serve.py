@@ -61,6 +61,8 @@ address that cannot be served), 130 interrupted.
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.serve`` (``wordle serve``), with :data:`DESCRIPTION`
+    as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("serve"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
@@ -118,6 +120,10 @@ def compile_kernels_once() -> None:
 
 @entry_point(interrupted="interrupted: server stopped")
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``serve`` on ``argv`` (default ``sys.argv[1:]``): compile the kernels, then serve the web
+    page on ``--host``/``--port`` (uvicorn, with the header deadline and per-client bound of
+    :mod:`solver.web.http`) until Ctrl-C; returns the exit status (0; 2 for bad input or a missing
+    ``web`` extra)."""
     args = build_parser().parse_args(argv)
     from solver.game.errors import require_extra
 
@@ -150,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

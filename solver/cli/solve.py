@@ -36,6 +36,8 @@ guess limit), 130 interrupted (rerun to resume).
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.solve`` (``wordle solve``), with :data:`DESCRIPTION`
+    as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("solve"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--words", default="legacy",
@@ -78,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point(interrupted=journal_kept("root classes", "solve"))
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``solve`` on ``argv`` (default ``sys.argv[1:]``): solve the optimal decision tree for the
+    opener under the game's rules (mode, objective, guess limit, feedback rule, priors) and save it
+    as an artifact (docs/algorithms.md §7); returns the exit status (0; 2 for bad input, 3 if no
+    tree from the opener wins every answer in time, 130 interrupted, the journal kept)."""
     args = build_parser().parse_args(argv)
     from solver.exact.bellman import solve_and_save
     from solver.game.spec import FeedbackRule, Game, Objective
@@ -140,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then a quick exit with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main, quick_exit=True)  # the artifact and the journal are closed by then
 
 

@@ -29,6 +29,8 @@ output directory), 130 interrupted (nothing written).
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.train_qlearning`` (``wordle train-qlearning``), with
+    :data:`DESCRIPTION` as its help text."""
     from solver.policies.qlearning import DEFAULT_ALPHA, DEFAULT_EPISODES, DEFAULT_EPSILON, DEFAULT_SEED
 
     parser = argparse.ArgumentParser(prog=prog_name("train_qlearning"), description=DESCRIPTION,
@@ -67,6 +69,9 @@ def _settings_argv(argv: Sequence[str]) -> list[str]:
 
 @entry_point(interrupted="interrupted: nothing was written")
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``train_qlearning`` on ``argv`` (default ``sys.argv[1:]``): train the Q-learning agent's
+    table in each belief setting asked and save it as an artifact, printing its best-valued first
+    word; returns the exit status (0; 2 for bad input)."""
     args = build_parser().parse_args(argv)
     from rich.console import Console
     from rich.markup import escape
@@ -97,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

@@ -171,6 +171,8 @@ def read_line(limit: int, stream=None) -> tuple[str, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.tree`` (``wordle tree``), with :data:`DESCRIPTION`
+    as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("tree"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_debug_option(parser)
@@ -254,6 +256,8 @@ def _interrupted(argv: list[str]) -> str:
 
 @entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``tree`` on ``argv`` (default ``sys.argv[1:]``): the subcommand named (verify, stats,
+    export, next, play, upgrade); returns its exit status."""
     args = build_parser().parse_args(argv)
     return {"verify": cmd_verify, "stats": cmd_stats, "export": cmd_export, "next": cmd_next,
             "play": cmd_play, "upgrade": cmd_upgrade}[args.command](args)
@@ -261,6 +265,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- verify -------------------------------------------------------------------------------
 def cmd_verify(args) -> int:
+    """``tree verify``: replay every answer through each artifact (:func:`policy_tree.verify`) and
+    print OK with its figures or FAILED with its problems; returns 0, 1 if a tree failed, 2 if a
+    file could not be read."""
     import policy_tree
     from solver.game.errors import InputError
     from solver.cli._cli import print_error
@@ -295,6 +302,9 @@ def cmd_verify(args) -> int:
 
 # -- upgrade ------------------------------------------------------------------------------
 def cmd_upgrade(args) -> int:
+    """``tree upgrade``: rewrite each artifact of an older format version in the current one, after
+    its replay passes (the new bytes decoded before they are written); returns 0, 1 if a replay
+    failed (the file is left as it is), 2 if a file could not be read."""
     import policy_tree
     from policy_tree.reader import read_artifact_bytes
     from policy_tree.schema import FORMAT_VERSION
@@ -358,6 +368,8 @@ def stats_document(tree, path: str, report=None) -> dict:
 
 
 def cmd_stats(args) -> int:
+    """``tree stats``: the artifact's stored figures (:func:`stats_document`), checked by a replay
+    first, as tables or JSON (``--json``); returns 0, or 1 if the replay did not confirm them."""
     import policy_tree
 
     tree = policy_tree.load(resolve_artifact(args.artifact))
@@ -422,6 +434,8 @@ def cmd_stats(args) -> int:
 
 # -- export -------------------------------------------------------------------------------
 def cmd_export(args) -> int:
+    """``tree export``: the tree as text paths or as JSON (``--format``), to ``--output`` (written
+    atomically) or standard output; returns 0."""
     import policy_tree
     from policy_tree.export import export_json_text
 
@@ -440,6 +454,7 @@ def cmd_export(args) -> int:
 
 # -- next ---------------------------------------------------------------------------------
 def describe_remaining(answers) -> str:
+    """``"N answers remain"``, followed by the answers when there are at most ``LIST_AT_MOST``."""
     n = len(answers)
     head = f"{n} answer{'s remain' if n != 1 else ' remains'}"
     return f"{head}: {', '.join(answers)}" if n <= LIST_AT_MOST else head
@@ -466,6 +481,9 @@ def advise_off_tree(tree, steps, budget_option, *, in_book: bool = True) -> int:
 
 
 def cmd_next(args) -> int:
+    """``tree next``: the tree's next guess after the history and the answers left; off the tree (or
+    where the tree fails its check from there) the search service's next guess
+    (:func:`advise_off_tree`); returns 0."""
     import policy_tree
 
     from policy_tree.errors import InconsistentHistoryError
@@ -522,6 +540,9 @@ def _console(choice: str):
 
 
 def cmd_play(args) -> int:
+    """``tree play``: with ``--answer`` the tree's whole game against that answer, else an
+    interactive game (:func:`play_interactive`); InputError for a history given; returns the exit
+    status."""
     import policy_tree
 
     artifact, history = tree_and_history(args)

@@ -46,6 +46,9 @@ def _interrupted(argv: list[str]) -> str:
 
 @entry_point(interrupted=_interrupted)
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``uct_report`` on ``argv`` (default ``sys.argv[1:]``): ``run`` scores each (policy, seed)
+    pair not yet in the study's ``runs.csv`` (module docstring); ``render`` writes the report from
+    the CSVs; returns the exit status (0; 2 for bad input, 130 interrupted with finished runs kept)."""
     parser = argparse.ArgumentParser(prog=prog_name("uct_report"), description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["run", "render"])
@@ -82,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

@@ -37,6 +37,8 @@ journal, an unusable output or cache directory), 130 interrupted (rerun to resum
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.vocab_report`` (``wordle vocab-report``), with
+    :data:`DESCRIPTION` as its help text."""
     from solver.studies.vocab_report import (DEFAULT_AGENTS, DEFAULT_FRACTIONS, DEFAULT_KINDS, DEFAULT_SEEDS,
                                              EPISODES_PER_ANSWER)
 
@@ -69,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "(<out>/results/vocab.journal); rerun the same command to resume, or add "
                          "--no-resume to start over")
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``vocab_report`` on ``argv`` (default ``sys.argv[1:]``): the classic agents and the exact
+    optimum on every vocabulary variant asked (docs/algorithms.md §12.4), the report written under
+    ``--out`` and its table printed; returns the exit status (0; 2 for bad input)."""
     args = build_parser().parse_args(argv)
     from rich.console import Console
     from rich.markup import escape
@@ -91,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

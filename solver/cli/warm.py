@@ -24,6 +24,8 @@ Exit status: 0 done, 1 an internal error, 2 bad input, 130 interrupted.
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m tools.warm`` (``wordle warm``), with :data:`DESCRIPTION`
+    as its help text."""
     parser = argparse.ArgumentParser(prog=prog_name("warm"), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lengths", default="5", metavar="LIST",
@@ -37,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 @entry_point()
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``warm`` on ``argv`` (default ``sys.argv[1:]``): compile the numba kernels for the word
+    lengths asked that are not compiled yet (all of them with ``--force``); returns the exit status
+    (0; 2 for a length with no source list)."""
     args = build_parser().parse_args(argv)
     from solver.evaluation.warm import SOURCE_LISTS, compile_kernels, is_compiled, print_progress
     from solver.game.errors import InputError
@@ -58,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The console entry: :func:`main` on the process's arguments, then ``sys.exit`` with its status
+    (:func:`~solver.cli._cli.exit_with`)."""
     exit_with(main)
 
 

@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def overview() -> str:
+    """The text ``wordle`` prints with no command or ``--help``: the usage, every command with its
+    one-line summary, and the exit statuses."""
     width = max(len(name) for name in COMMANDS)
     lines = ["usage: wordle <command> [options]   (wordle <command> --help for a command's options)",
              "", "Exact optimal Wordle: the solver, its decision trees, and policies scored against",
