@@ -140,8 +140,9 @@ def default_report_dir(word_list, parent: str | Path = "reports") -> Path:
 
 def report_fingerprint(word_list) -> dict:
     """The fingerprint of a report's journal (:func:`solver.runs.journal.run_fingerprint`):
-    the lists, normal mode, total objective, the guess limit, the solver version, every
-    kernel's source, and :data:`REPORT_VERSION`."""
+    the lists, the solver version, every kernel's source, the report's kind and
+    :data:`REPORT_VERSION` (the report always plays normal mode, the total objective and
+    :data:`~solver.game.spec.GUESS_LIMIT`, so its kind stands for them)."""
     from solver.exact.versions import SOLVER_VERSION
     from solver.runs.journal import run_fingerprint
 
