@@ -1449,7 +1449,9 @@ def solve_state(S, d, P, guess_of_answer, zobrist1, zobrist2, memo_capacity, n_p
     guesses left; value ``INF`` (2**30) if S cannot be won in time.
 
     ``P`` is the feedback table (uint8 or uint16 [n_guesses, n_answers]) with ``n_patterns``
-    = 3**L codes; ``objective`` 0 total / 1 worst case; ``mode`` the play mode's id.
+    = 3**L codes; ``objective`` the objective's id (:mod:`solver.exact._objective_kernel`:
+    ``TOTAL`` 0, ``WORST`` 1, ``WEIGHTED`` 2, the total under ``rules.weights``, §10.3);
+    ``mode`` the play mode's id.
     ``candidates`` (int32 guess indices, ascending) are the guesses allowed at S: every guess
     in normal mode, those the history allows in hard mode, whose ``constraint`` (int8[WIDTH],
     :mod:`solver.game._hard_mode_kernel`) and ``rules`` (letters, constraint keys 1, 2) the
