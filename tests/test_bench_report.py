@@ -69,6 +69,25 @@ def test_render_names_the_shared_machine_once_and_groups_figures_into_columns(tm
     assert "| solve: wall s | 1.12 |" in text
 
 
+def test_render_joins_a_workload_of_the_same_rows_as_more_columns(tmp_path, monkeypatch):
+    monkeypatch.setenv(record.RESULTS_ENV, str(tmp_path / "results"))
+    states = [("legacy", "pizza:bbbby", "2.50 s"), ("legacy", "laker:bbyyb", "0.81 s")]
+    record.record("states", "States", ("lists", "history", "whole process"), states,
+                  prog="python -m benchmarks.bench_states", argv=[], notes=["All exact."])
+    budget = [("legacy", "pizza:bbbby", "1.86 s"), ("legacy", "laker:bbyyb", "0.61 s")]
+    record.record("states-budget", "States, budget", ("lists", "history", "whole process"), budget,
+                  prog="python -m benchmarks.bench_states", argv=["--budget", "2"], notes=["One not proven."])
+    text = report.render("# Benchmarks\n\nIntro.\n", tmp_path / "results")
+    assert "| lists | history | whole process | --budget 2: whole process |" in text
+    assert "| legacy | pizza:bbbby | 2.50 s | 1.86 s |" in text and "States, budget" not in text
+    assert "--budget 2 columns: One not proven." in text
+    assert "Command: `python -m benchmarks.bench_states --budget 2`" in text
+    record.record("states-budget", "States, budget", ("lists", "history", "whole process"), budget[:1],
+                  prog="python -m benchmarks.bench_states", argv=["--budget", "2"])
+    text = report.render("# Benchmarks\n\nIntro.\n", tmp_path / "results")  # other rows: apart
+    assert "### States, budget" in text and "| legacy | pizza:bbbby | 1.86 s |" in text
+
+
 def test_check_fails_on_a_stale_document_and_writes_nothing(tmp_path, monkeypatch):
     _keep(tmp_path, monkeypatch)
     document = tmp_path / "benchmarks.md"
