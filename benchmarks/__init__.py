@@ -17,7 +17,7 @@ def compile_bytecode(root: Path | None = None, packages: tuple[str, ...] = _PACK
     installed tool does. Otherwise, where ``PYTHONDONTWRITEBYTECODE`` is set (it keeps a run
     from writing ``__pycache__``), every timed process compiles the ~30 modules a state's
     search imports from source again: about 0.085 s of each, measured with cProfile on a
-    small state (docs/benchmarks.md). ``root`` is the checkout (default this one), ``packages``
+    small state (LAKER ``bbbbb``). ``root`` is the checkout (default this one), ``packages``
     the directories under it to compile."""
     import compileall
 

@@ -2,9 +2,12 @@
 
 The last step of ``make bench``. Every ``benchmarks/results/<workload>.json`` written by a
 benchmark (:mod:`benchmarks.record`) becomes one section of the generated part of
-docs/benchmarks.md: its table, the command that measured it, when, and on what machine under
-what load. Only the part between the two marker comments is replaced; the history below it is
-kept as written. ``--check`` writes nothing and fails (exit 1) when the document is not what
+docs/benchmarks.md: its table, its notes, the command that measured it, when, and under what
+load (the machine once for all, and again under a section run on another). A two-column table
+whose figures all read ``GROUP: FIGURE`` (the same figures under each group) is shown with a
+column per group, and a workload of ``JOIN`` as more columns of another workload's table of
+the same rows. Only the part between the two marker comments is replaced; the sections
+below it are kept as written. ``--check`` writes nothing and fails (exit 1) when the document is not what
 the results would make (the tests run it, so the document cannot drift from the results).
 """
 
@@ -26,35 +29,102 @@ ORDER = ("solve", "startup", "lookup", "assist", "play", "serve", "prove-normal"
          "prove-nyt-2024-normal", "prove-nyt-2024-hard", "prove-normal-worst", "prove-hard-worst",
          "dask", "policies", "uct", "classic", "absurdle")
 
+#: Workloads shown as more columns of another's table (workload → (that one, the label of its
+#: columns)) when their leading columns are the other's, cells row for row: the same 40 states
+#: asked again within the page's budget.
+JOIN = {"states-budget": ("states", "--budget 2")}
+
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
 def _machine(figures: Figures) -> str:
+    """The machine without its load: CPU, cores, memory, Python, numpy and numba."""
     m = figures.machine
-    load = m.get("load") or []
     parts = [f"{m.get('cpu', '?')} ({m.get('arch', '?')}), {m.get('cores', '?')} cores"]
     if m.get("memory_gb"):
         parts.append(f"{m['memory_gb']:g} GB")
     parts.append(f"Python {m.get('python', '?')}, numpy {m.get('numpy', '?')}, numba {m.get('numba', '?')}")
-    if len(load) == 3:
-        parts.append(f"load average {load[0]:g} / {load[1]:g} / {load[2]:g} (1 / 5 / 15 min) at the end")
     return "; ".join(parts)
 
 
-def section(figures: Figures) -> str:
-    """One workload as markdown: heading, table, notes, command, machine."""
+def _load(figures: Figures) -> str:
+    load = figures.machine.get("load") or []
+    if len(load) != 3:
+        return ""
+    return f"; load average {load[0]:g} / {load[1]:g} / {load[2]:g} (1 / 5 / 15 min) at the end"
+
+
+def _group_end(name: str) -> int:
+    """Where the first ``": "`` outside parentheses is in ``name`` (-1 if nowhere)."""
+    depth = 0
+    for i, char in enumerate(name):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and name.startswith(": ", i):
+            return i
+    return -1
+
+
+def _grid(figures: Figures) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+    """A two-column table whose every figure reads ``GROUP: FIGURE``, with the same figures
+    in the same order under each of at least two groups (the dask table's ``1 worker: …``,
+    ``2 workers: …``), as one row per figure and one column per group; otherwise None."""
+    if len(figures.columns) != 2 or not figures.rows:
+        return None
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name, value in figures.rows:
+        cut = _group_end(name)
+        if cut < 0:
+            return None
+        groups.setdefault(name[:cut], []).append((name[cut + 2:], value))
+    names = [[figure for figure, _ in pairs] for pairs in groups.values()]
+    if len(groups) < 2 or any(n != names[0] for n in names) or len(set(names[0])) != len(names[0]):
+        return None
+    rows = [(figure, *(pairs[i][1] for pairs in groups.values())) for i, figure in enumerate(names[0])]
+    return (figures.columns[0], *groups), rows
+
+
+def _keys(base: Figures, extra: Figures) -> int:
+    """How many leading columns ``extra`` shares with ``base``, names and cells row for row
+    (0 when the tables are not the same rows)."""
+    if len(base.rows) != len(extra.rows):
+        return 0
+    k = 0
+    while (k < min(len(base.columns), len(extra.columns)) - 1 and base.columns[k] == extra.columns[k]
+           and all(b[k] == e[k] for b, e in zip(base.rows, extra.rows, strict=True))):
+        k += 1
+    return k
+
+
+def _paragraph(figures: Figures, machine: str, label: str = "") -> list[str]:
+    """Notes, then the command and its load (and the machine when it is not ``machine``)."""
+    lines = [f"{note}  " for note in figures.notes]
+    lines.append(f"Command: `{figures.command}`, finished {figures.finished}{_load(figures)}.")
+    if _machine(figures) != machine:
+        lines[-1] += "  "
+        lines.append(f"Machine: {_machine(figures)}.")
+    if label:
+        lines[0] = f"{label} columns: {lines[0]}"
+    return lines
+
+
+def section(figures: Figures, machine: str = "", extra: Figures | None = None, label: str = "") -> str:
+    """One workload as markdown: heading, table, notes, command, load (and the machine when it
+    is not ``machine``, the one every section shares). ``extra``, a workload of the same rows
+    (see ``JOIN``), adds its other columns, headed ``label: column``, and its own paragraph."""
+    columns, rows = _grid(figures) or (figures.columns, figures.rows)
+    k = _keys(figures, extra) if extra is not None else 0
+    if k:
+        columns = (*columns, *(f"{label}: {c}" for c in extra.columns[k:]))
+        rows = [(*row, *more[k:]) for row, more in zip(rows, extra.rows, strict=True)]
     lines = [f"### {figures.title}", ""]
-    lines.append("| " + " | ".join(_cell(c) for c in figures.columns) + " |")
-    lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(figures.columns))) + "|")
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in figures.rows]
-    lines.append("")
-    lines += [f"{note}" for note in figures.notes]
-    if figures.notes:
-        lines.append("")
-    lines.append(f"Command: `{figures.command}`, finished {figures.finished}.  ")
-    lines.append(f"Machine: {_machine(figures)}.")
+    lines.append("| " + " | ".join(_cell(c) for c in columns) + " |")
+    lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(columns))) + "|")
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines += ["", *_paragraph(figures, machine)]
+    if k:
+        lines += ["", *_paragraph(extra, machine, label)]
     return "\n".join(lines)
 
 
@@ -67,13 +137,22 @@ def results(directory: Path) -> list[Figures]:
 
 def generated(directory: Path) -> str:
     """The generated part, markers included."""
-    body = [BEGIN, "", "## Current figures", "",
-            "The last run of each benchmark (`make bench`), with its command and machine.", ""]
+    body = [BEGIN, "", "## Current figures", ""]
     found = results(directory)
     if not found:
         body += ["No results yet: run `make bench`.", ""]
+    machines = [_machine(figures) for figures in found]
+    machine = max(machines, key=machines.count) if found else ""
+    if found:
+        body += ["The last run of each benchmark (`make bench`), with its command and load; the machine, "
+                 f"unless a section says otherwise: {machine}.", ""]
+    named = {figures.workload: figures for figures in found}
+    joined = {name: (named[base], label) for name, (base, label) in JOIN.items()
+              if name in named and base in named and _keys(named[base], named[name])}
+    extras = {base.workload: (named[name], label) for name, (base, label) in joined.items()}
     for figures in found:
-        body += [section(figures), ""]
+        if figures.workload not in joined:
+            body += [section(figures, machine, *extras.get(figures.workload, (None, ""))), ""]
     body.append(END)
     return "\n".join(body)
 

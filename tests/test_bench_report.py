@@ -57,6 +57,37 @@ def test_render_replaces_only_the_generated_part(tmp_path, monkeypatch):
         report.render(first.replace(report.END, ""), directory)
 
 
+def test_render_names_the_shared_machine_once_and_groups_figures_into_columns(tmp_path, monkeypatch):
+    rows = [(f"{n} worker{'s' * (n > 1)}{' (oversubscribed: 2 cores)' * (n > 2)}: {figure}", value)
+            for n in (1, 2, 4) for figure, value in (("wall s", str(60 // n)), ("busy (a: b), %", "90"))]
+    _keep(tmp_path, monkeypatch, workload="dask", rows=rows)
+    _keep(tmp_path, monkeypatch, rows=(("solve: wall s", "1.12"),))  # one group: left as it is
+    text = report.render("# Benchmarks\n\nIntro.\n", tmp_path / "results")
+    assert text.count("the machine, unless") == 1 and "Machine:" not in text and "; load average " in text
+    assert "| figure | 1 worker | 2 workers | 4 workers (oversubscribed: 2 cores) |" in text
+    assert "| wall s | 60 | 30 | 15 |" in text and "| busy (a: b), % | 90 | 90 | 90 |" in text
+    assert "| solve: wall s | 1.12 |" in text
+
+
+def test_render_joins_a_workload_of_the_same_rows_as_more_columns(tmp_path, monkeypatch):
+    monkeypatch.setenv(record.RESULTS_ENV, str(tmp_path / "results"))
+    states = [("legacy", "pizza:bbbby", "2.50 s"), ("legacy", "laker:bbyyb", "0.81 s")]
+    record.record("states", "States", ("lists", "history", "whole process"), states,
+                  prog="python -m benchmarks.bench_states", argv=[], notes=["All exact."])
+    budget = [("legacy", "pizza:bbbby", "1.86 s"), ("legacy", "laker:bbyyb", "0.61 s")]
+    record.record("states-budget", "States, budget", ("lists", "history", "whole process"), budget,
+                  prog="python -m benchmarks.bench_states", argv=["--budget", "2"], notes=["One not proven."])
+    text = report.render("# Benchmarks\n\nIntro.\n", tmp_path / "results")
+    assert "| lists | history | whole process | --budget 2: whole process |" in text
+    assert "| legacy | pizza:bbbby | 2.50 s | 1.86 s |" in text and "States, budget" not in text
+    assert "--budget 2 columns: One not proven." in text
+    assert "Command: `python -m benchmarks.bench_states --budget 2`" in text
+    record.record("states-budget", "States, budget", ("lists", "history", "whole process"), budget[:1],
+                  prog="python -m benchmarks.bench_states", argv=["--budget", "2"])
+    text = report.render("# Benchmarks\n\nIntro.\n", tmp_path / "results")  # other rows: apart
+    assert "### States, budget" in text and "| legacy | pizza:bbbby | 1.86 s |" in text
+
+
 def test_check_fails_on_a_stale_document_and_writes_nothing(tmp_path, monkeypatch):
     _keep(tmp_path, monkeypatch)
     document = tmp_path / "benchmarks.md"

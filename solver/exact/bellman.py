@@ -109,7 +109,7 @@ SHARE_MIN = 400
 #: searched by all the workers together (§4.5, §15.1): nothing else would keep the other
 #: workers busy, so sharing pays once the search takes more than the shares' start (a fork
 #: and the letter family: about 0.2 s); smaller states' searches are mostly shorter than
-#: that (docs/benchmarks.md).
+#: that (docs/algorithms.md §4.5).
 STATE_SHARE_MIN = 300
 
 #: The shared roots' keys by token: anonymous shared memory made before the workers fork.

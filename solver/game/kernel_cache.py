@@ -42,7 +42,7 @@ from solver.game import compile_notice  # noqa: F401  (one line on stderr when a
 #: increments and decrements, with atomic instructions, the count of every array it is
 #: passed, of each member of a named tuple of arrays too (the search's ``Search`` holds 35):
 #: the exact search calls its leaves millions of times, and before they were leaves these
-#: counts took a tenth of a 867-answer hard-mode state's search (docs/benchmarks.md).
+#: counts took a tenth of a 867-answer hard-mode state's search (docs/algorithms.md §4).
 #: numba refuses to compile a leaf that allocates ("NRT required but not enabled");
 #: tests/test_kernel_cache.py checks that no leaf returns an array (its caller would release
 #: a reference it was never given). A kernel a leaf calls that sets no ``_nrt`` is compiled
