@@ -88,7 +88,7 @@ test-jit-off: install
 		-W "ignore:overflow encountered:RuntimeWarning"
 
 # Every benchmark keeps its figures in benchmarks/results/; the last step writes them into
-# docs/benchmarks.md (one table per workload). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states
+# docs/benchmarks.md (one table per workload; the per-state tables whole on docs/benchmarks-states.md). `make bench SELBY=path/to/wordle` also times Selby's solver (built from its source, not shipped) on the same states
 # (bench_play's popular openers, bench_states' random openers);
 # `make bench SELBY_SOURCE=path/to/checkout` builds it from a checkout of its repository (in a temporary directory)
 # and times it beside our SALET trees as whole processes.

@@ -4,7 +4,8 @@ Every benchmark of ``make bench`` ends with :func:`record`: its table of figures
 that printed it and the machine it ran on go to ``benchmarks/results/<workload>.json``
 (one file per workload, replaced by the next run). ``python -m benchmarks.report`` (the last
 step of ``make bench``) then writes those files into docs/benchmarks.md as one table per
-workload, above the history, which is kept by hand.
+workload (a table of one row per state asked as its summary there, whole on
+docs/benchmarks-states.md), above the sections kept by hand.
 
 The results directory is ``EXACT_WORDLE_BENCH_RESULTS`` when set (the tests set it, so that a
 test run never touches the committed results).

@@ -1,5 +1,6 @@
 """docs/benchmarks.md's generated part: benchmarks keep their figures (benchmarks/record.py) and
-``python -m benchmarks.report`` writes them as one table per workload (benchmarks/report.py)."""
+``python -m benchmarks.report`` writes them as one table per workload (benchmarks/report.py), the
+tables of one row per state asked whole on docs/benchmarks-states.md, their summary on the first."""
 
 from __future__ import annotations
 
@@ -88,6 +89,67 @@ def test_render_joins_a_workload_of_the_same_rows_as_more_columns(tmp_path, monk
     assert "### States, budget" in text and "| legacy | pizza:bbbby | 1.86 s |" in text
 
 
+def _states(tmp_path, monkeypatch):
+    monkeypatch.setenv(record.RESULTS_ENV, str(tmp_path / "results"))
+    rows = [("legacy", f"s{i}:bbbbb", f"{t} s") for i, t in enumerate(("0.50", "2.50", "0.81", "5.06", "2.50", "0.16"))]
+    record.record("states", "States (seed 1), whole process", ("lists", "history", "whole process"), rows,
+                  prog="python -m benchmarks.bench_states", argv=[], notes=["6 states: total 11.5 s."])
+    openers = [("pyats", "0.89"), ("quich", "8.85"), ("mean", "4.87"), ("worst", "8.85 (quich)")]
+    record.record("openers", "Openers", ("opener", "CPU s"), openers, prog="python -m benchmarks.bench_openers",
+                  argv=[])
+    return tmp_path / "results"
+
+
+def test_a_table_of_states_keeps_its_summary_here_and_every_row_on_the_states_page(tmp_path, monkeypatch):
+    directory = _states(tmp_path, monkeypatch)
+    _keep(tmp_path, monkeypatch)
+    text = report.render("# Benchmarks\n\nIntro.\n", directory)
+    page = report.render_states(None, directory)
+    # here: the slowest 3, slowest first (a tie in the table's order), the notes and the link
+    table = text[text.index("### States (seed 1)"):]
+    assert [line.split(" | ")[1] for line in table.splitlines() if line.startswith("| legacy")] == [
+        "s3:bbbbb", "s1:bbbbb", "s4:bbbbb"]
+    assert "6 states: total 11.5 s." in table and "Command: `python -m benchmarks.bench_states`" in table
+    assert ("The slowest 3 of 6 rows (by whole process); every row: "
+            "[benchmarks-states.md](benchmarks-states.md#states-seed-1-whole-process).") in table
+    # a table's summary rows stay, after its slowest rows; other workloads are untouched
+    openers = text[text.index("### Openers"):text.index("### States (seed 1)")]
+    assert "| quich | 8.85 |\n| pyats | 0.89 |\n| mean | 4.87 |\n| worst | 8.85 (quich) |" in openers
+    assert "The slowest 2 of 2 rows (by CPU s) and the table's summary rows" in openers
+    assert "| wall s | 1.12 |" in text and "wall s" not in page
+    # the states page: every row, in the table's order, under a heading of its anchor
+    assert page.startswith(report.STATES_HEAD + "\n\n" + report.BEGIN)
+    assert "## States (seed 1), whole process" in page and "6 states: total 11.5 s." in page
+    assert all(f"| legacy | s{i}:bbbbb |" in page for i in range(6))
+    assert page.index("s0:bbbbb") < page.index("s5:bbbbb") and "| pyats | 0.89 |" in page
+    # figures measured by hand below the markers are kept
+    kept = page + "\n## Measured by hand\n\n| x | 1 |\n"
+    assert report.render_states(kept, directory) == kept
+
+
+def test_the_states_page_is_written_and_checked_beside_the_document(tmp_path, monkeypatch):
+    directory = _states(tmp_path, monkeypatch)
+    document = tmp_path / "benchmarks.md"
+    document.write_text("# Benchmarks\n\nIntro.\n")
+    states = tmp_path / report.STATES_NAME
+    argv = ["--results", str(directory), "--document", str(document)]
+    assert report.main([*argv, "--check"]) == 1 and not states.exists()
+    assert report.main(argv) == 0 and report.main([*argv, "--check"]) == 0
+    assert "[benchmarks-states.md](benchmarks-states.md#" in document.read_text()
+    assert "| legacy | s5:bbbbb | 0.16 s |" in states.read_text()
+    states.write_text(states.read_text().replace("0.16 s", "0.17 s"))  # edited by hand
+    assert report.main([*argv, "--check"]) == 1
+    assert report.main(argv) == 0 and "0.16 s" in states.read_text()
+
+
+def test_the_benchmarks_page_stays_a_reference():
+    """docs/benchmarks.md is today's figures at a glance: long tables go to the states page."""
+    lines = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 400, f"docs/benchmarks.md has {len(lines)} lines"
+    states = (ROOT / "docs" / report.STATES_NAME).read_text(encoding="utf-8")
+    assert "| legacy | normal | courd:bbybb |" in states  # a state that is not among the slowest
+
+
 def test_check_fails_on_a_stale_document_and_writes_nothing(tmp_path, monkeypatch):
     _keep(tmp_path, monkeypatch)
     document = tmp_path / "benchmarks.md"
@@ -100,8 +162,8 @@ def test_check_fails_on_a_stale_document_and_writes_nothing(tmp_path, monkeypatc
 
 
 def test_the_committed_document_is_what_the_committed_results_make():
-    """docs/benchmarks.md cannot drift from benchmarks/results/ (run in a subprocess, without the
-    tests' scratch results directory)."""
+    """docs/benchmarks.md and docs/benchmarks-states.md cannot drift from benchmarks/results/ (run
+    in a subprocess, without the tests' scratch results directory)."""
     run = subprocess.run([sys.executable, "-m", "benchmarks.report", "--check",
                           "--results", str(ROOT / "benchmarks" / "results")],
                          cwd=ROOT, capture_output=True, text=True)
