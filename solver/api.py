@@ -114,7 +114,7 @@ def solve(opener: str = "salet", words=LEGACY_LISTS, *, mode="normal", objective
 def prove(words=LEGACY_LISTS, *, mode="normal", objective="total", rank: int = 1,
           jobs: int = -1, progress=None):
     """The best opener over every allowed guess, proven: :func:`solver.exact.prove.prove`
-    (about 5 minutes on 2 cores for the legacy lists, docs/benchmarks.md). An interrupted call
+    (its time on 2 cores: docs/benchmarks.md, "The opener proof"). An interrupted call
     resumes from its journal; a finished one removes it.
 
     Returns a :class:`~solver.exact.prove.ProofResult`; ``openers[0]`` is the best."""

@@ -26,7 +26,7 @@ is journaled in the user cache, so a run stopped by Ctrl-C or SIGKILL resumes
 (--no-resume starts over). On a dask.distributed cluster: start `dask scheduler` and
 `dask worker ADDRESS --nthreads 1` on each machine, then --backend dask --scheduler ADDRESS
 (--backend dask alone starts a LocalCluster of --jobs workers on this machine).
-Legacy lists on 2 cores: 2 to 5 minutes with the tree (docs/benchmarks.md).
+Its time on 2 cores: docs/benchmarks.md (the opener proof sections).
 
 With --fixed-start K (2 or 3) it proves the best K words to play blind, whatever the
 colours, then optimally (docs/algorithms.md §9.6): the K-word starts are bounded row by row

@@ -4,8 +4,8 @@ scoring's games (:mod:`solver.evaluation.scoring`) run through :class:`Executor`
 Two ways to hand out tasks, for two kinds of work:
 
 - :meth:`Executor.as_finished` — results as they finish, on processes forked from this one
-  (they start with its imports and loaded kernels: fresh interpreters took about a second
-  each of a two-second SALET solve, docs/benchmarks.md), with an optional deadline. A solve
+  (they start with its imports and loaded kernels, which fresh interpreters would load again
+  for every solve), with an optional deadline. A solve
   journals each root class as it finishes, which joblib's forking backend cannot do.
 - :meth:`Executor.map` — results in order, on joblib's loky workers, or on a dask.distributed
   cluster (``backend="dask"``, ``scheduler`` its address) through its client: every call one
@@ -14,7 +14,7 @@ Two ways to hand out tasks, for two kinds of work:
   results as they finish (scoring's chunks of games, merged in any order). What every task
   of a run needs (the proofs' job description: the lists, about 240 kB pickled for the legacy
   lists) goes through :meth:`Executor.share` once, so that dask sends it to each worker once
-  instead of with every task (docs/benchmarks.md, "Proof on a dask cluster").
+  instead of with every task (docs/benchmarks.md, "Opener proof on a dask LocalCluster").
 - :func:`stream` — the items of one generator run in a forked child, until it ends or a
   deadline passes, then the child is killed (the anytime search,
   :func:`solver.exact.anytime.rank_guesses`: a search that cannot be interrupted from inside

@@ -28,7 +28,8 @@ returned from survives the process being killed (Ctrl-C, SIGKILL). Against a cra
 machine, records are fsynced: each one by default (:meth:`Journal.append` returns only once
 it is on disk), or, for a journal opened with ``sync_interval`` > 0, a record at most every
 that many seconds (a solve's root classes: a SALET tree's 148 classes finish within a second,
-and 148 fsyncs took longer than the search, docs/benchmarks.md), so a crash of the machine
+docs/benchmarks.md, and an fsync each took longer than the search when it was measured: the
+history of docs/benchmarks.md), so a crash of the machine
 loses at most that many seconds of records. A record cut short by a crash (or any frame whose
 length or CRC does not check) ends the journal: it and everything after it are ignored on
 reading and cut off before the next append, so a torn last record never hides later ones.
