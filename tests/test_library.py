@@ -202,7 +202,6 @@ def test_score_takes_the_mode_and_prices_hard_mode_against_its_brute_force(small
             solver.score(first_fit, opener, word_list, mode=mode)
 
 
-@pytest.mark.slow
 def readme_example() -> str:
     """The code of the README's researcher example (its ``pycon`` block, prompts stripped)."""
     text = (ROOT / "README.md").read_text()
@@ -210,6 +209,7 @@ def readme_example() -> str:
     return "".join(line[4:] + "\n" for line in block.splitlines() if line.startswith((">>> ", "... ")))
 
 
+@pytest.mark.slow
 def test_the_readme_example_runs_in_five_lines(tmp_path):
     block = readme_example()
     assert len(block.strip().splitlines()) <= 5
