@@ -12,6 +12,7 @@ their own sha256s, policy_tree/reader.py) and its notes that an opener cannot wi
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from solver.exact.book import OpeningBook, cache_directory
 from solver.game.feedback import (TableParts, cached_feedback_table, code_to_text, feedback_rows,
                                   feedback_table, table_cache_path)
 from solver.game.spec import Game
+from solver.game.wordlists import from_words
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -150,6 +152,9 @@ def test_a_damaged_feedback_table_is_computed_again_and_the_answer_stays_exact(c
         columns = np.union1d(state[:len(state) // 2], np.flatnonzero(codes != largest))
     else:  # the best guess's row over the state's answers
         row, columns = word_list.guess_index(good[1]), state
+    # the guess's own answer keeps its all-green code: a table without it is refused outright
+    # when given (check_given_table), the damage to find here is the kind that looks possible
+    columns = columns[word_list.answer_guess_index[columns] != row]
     damaged = fresh.copy()
     damaged[row, columns] = 0
     assert answer(damaged) != good  # unchecked, the damage changes the answer
@@ -291,3 +296,36 @@ def test_a_searched_state_stays_exact_with_a_damaged_cache(cache):
     zero_in_place(path, word_list.guess_index("terse"), state)
     assert assist() == good
     assert path.read_bytes() == intact
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("own", "guess 'cigar' against answer 'cigar' has code 0, not all green (242)"),
+    ("code", "a code is 243, more than all green (242)"),
+    ("shape", "shape (5, 3), dtype uint8; they need shape (6, 3), dtype uint8"),
+    ("dtype", "dtype uint16; they need shape (6, 3), dtype uint8"),
+])
+def test_a_given_table_that_cannot_be_the_lists_is_refused_by_name(damage, message):
+    """A feedback table handed to the API is checked once (check_given_table): one whose guess
+    does not win on itself, or with a code past all green, made the search read out of bounds
+    (a segfault); now solve_state, solve_from and SearchService raise FeedbackError (an
+    InputError) saying what does not fit."""
+    from solver.exact.service import SearchService
+    from solver.game.errors import InputError
+
+    word_list = from_words(["cigar", "rebut", "sissy"], ["cigar", "rebut", "sissy", "humph", "salet", "crane"],
+                           "tiny")
+    table = feedback_table(word_list, use_cache=False)
+    if damage == "own":
+        table[word_list.guess_index("cigar"), word_list.answer_index("cigar")] = 0
+    elif damage == "code":
+        table[word_list.guess_index("salet"), 1] = 243
+    elif damage == "shape":
+        table = table[:5]
+    else:
+        table = table.astype(np.uint16)
+    game = Game(word_list)
+    for call in (lambda: solve_state(game, [0, 1, 2], 5, table=table),
+                 lambda: solve_from(game, [("salet", "bbbbb")], table=table),
+                 lambda: SearchService(game, table=table, book=False, cache=False, tables=False)):
+        with pytest.raises(InputError, match=re.escape(message)):
+            call()

@@ -421,7 +421,7 @@ def rank_guesses(game: Game, state, guesses_left: int, *, top: int = 1, forced=(
                                       search_rules, share_workers, shared_best)
     from solver.game.feedback import TableParts
 
-    table = TableParts(word_list, game.feedback) if table is None else table
+    table = TableParts.of(word_list, game.feedback, table)
     if state.size > 1 and no_time():
         return _unsearched(game, state, guesses_left, started)
     patterns = game.n_patterns

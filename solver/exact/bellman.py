@@ -463,7 +463,7 @@ def solve_state(game: Game, answers, guesses_left: int, table=None):
     state = _state_array(word_list, answers)
     if guesses_left < 1:
         raise InputError(f"guesses_left must be at least 1, got {guesses_left}")
-    table = TableParts(word_list, game.feedback) if table is None else table
+    table = TableParts.of(word_list, game.feedback, table)
     local_state, local_table, guess_of_answer, z1, z2 = _localise(
         table, state, word_list.answer_guess_index, zobrist_keys(word_list.n_answers))
     constraint, candidates = allowed_after(game, [])
@@ -508,7 +508,7 @@ def solve_from(game: Game, history, *, table=None, jobs: int = -1) -> StateSolut
 
     history = list(history)
     word_list = check_searchable(game).word_list
-    table = TableParts(word_list, game.feedback) if table is None else table
+    table = TableParts.of(word_list, game.feedback, table)
     parsed = History.parse(game, history, limit=False)
     state = parsed.state(table)
     empty = DecisionTree(np.zeros(0, np.uint32), np.zeros(1, np.uint32),

@@ -268,6 +268,37 @@ WHOLE_SHARE = 0.5
 PLAIN_MOST = 10_000
 
 
+def check_given_table(word_list, table) -> np.ndarray:
+    """``table`` if it can be the feedback table of ``word_list``: an array of shape
+    (n_guesses, n_answers) and dtype :func:`~solver.game.spec.code_dtype`, every code at most
+    all green, and all green where an answer is guessed (a guess always wins on itself). The
+    search indexes its counts by these codes and takes that win as given: a table that breaks
+    either would make it read out of bounds. O(n_guesses × n_answers) reads, once.
+
+    Raises:
+        FeedbackError: naming what does not fit (an InputError)."""
+    length = word_list.word_length
+    shape = (word_list.n_guesses, word_list.n_answers)
+    if not isinstance(table, np.ndarray) or table.shape != shape or table.dtype != code_dtype(length):
+        given = (f"shape {table.shape}, dtype {table.dtype}" if isinstance(table, np.ndarray)
+                 else type(table).__name__)
+        raise FeedbackError(f"the feedback table given does not fit the lists {word_list.name!r}: "
+                            f"{given}; they need shape {shape}, dtype {code_dtype(length)}")
+    green = all_green(length)
+    answers = np.arange(word_list.n_answers)
+    own = table[word_list.answer_guess_index, answers]
+    if (own != green).any():
+        a = int(np.flatnonzero(own != green)[0])
+        word = word_list.answers[a]
+        raise FeedbackError(f"the feedback table given is not one of the lists {word_list.name!r}: "
+                            f"guess {word!r} against answer {word!r} has code {int(own[a])}, not "
+                            f"all green ({green})")
+    if table.size and int(table.max()) > green:
+        raise FeedbackError(f"the feedback table given is not one of the lists {word_list.name!r}: "
+                            f"a code is {int(table.max())}, more than all green ({green})")
+    return table
+
+
 class TableParts:
     """The feedback table of a word list under a rule, read in the parts a question needs.
 
@@ -302,11 +333,20 @@ class TableParts:
         self.word_list = word_list
         self.feedback = check_feedback_rule(feedback)
         self._path = table_cache_path(word_list, feedback)
-        # the whole table (given or built: trusted) or the cached one (its reads checked)
-        self._table: CheckedTable | None = None if table is None else CheckedTable.trusted(table)
+        # the whole table (given, checked once here, or built: trusted) or the cached one (its
+        # reads checked)
+        self._table: CheckedTable | None = (None if table is None
+                                            else CheckedTable.trusted(check_given_table(word_list, table)))
         self._letters: tuple[np.ndarray, np.ndarray] | None = None
         # a yellow part is the standard part mapped (as the whole yellow table is)
         self._standard = TableParts(word_list) if feedback == FeedbackRule.YELLOW else None
+
+    @classmethod
+    def of(cls, word_list, feedback: str, table) -> TableParts:
+        """``table`` if it is a TableParts already, else the TableParts of ``word_list`` under
+        ``feedback`` over ``table`` (a whole table, checked by :func:`check_given_table`; None:
+        the cached one). Raises FeedbackError as the constructor does."""
+        return table if isinstance(table, TableParts) else cls(word_list, feedback, table)
 
     def whole(self) -> np.ndarray:
         """The whole table, shape (n_guesses, n_answers): the one given, or
