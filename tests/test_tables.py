@@ -178,26 +178,25 @@ def test_a_table_is_the_same_bytes_whatever_the_workers_and_resumptions(tmp_path
     four = tmp_path / "four" / "tables" / one.name
     four.mkdir(parents=True)
 
-    def another_run_writes_shard_3(info):
-        if info["computed"] == 1:
-            shutil.copyfile(shard_path(tmp_path / "one" / "tables", one.name, 3),
-                            shard_path(tmp_path / "four" / "tables", one.name, 3))
+    def another_run_writes(shard, into, when):
+        """A progress callback: once ``when`` openers are computed, shard ``shard`` of run one
+        appears in run ``into``'s directory (written by another run)."""
+        def callback(info):
+            if info["computed"] == when:
+                shutil.copyfile(shard_path(tmp_path / "one" / "tables", one.name, shard),
+                                shard_path(tmp_path / into / "tables", one.name, shard))
+        return callback
 
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache-four"))
-    meanwhile = built(tmp_path / "four", game, resume=False, progress=another_run_writes_shard_3)
+    meanwhile = built(tmp_path / "four", game, resume=False, progress=another_run_writes(3, "four", when=1))
     assert meanwhile.computed == wl.n_guesses - 16 and 3 not in meanwhile.written
     # and a shard another run wrote after this one's last opener: in the CSV too
     five = tmp_path / "five" / "tables" / one.name
     five.mkdir(parents=True)
 
-    def another_run_writes_shard_4_at_the_end(info):
-        if info["computed"] == 16:
-            shutil.copyfile(shard_path(tmp_path / "one" / "tables", one.name, 4),
-                            shard_path(tmp_path / "five" / "tables", one.name, 4))
-
     monkeypatch.setenv("EXACT_WORDLE_CACHE", str(tmp_path / "cache-five"))
     last = built(tmp_path / "five", game, resume=False, shards=[0],
-                 progress=another_run_writes_shard_4_at_the_end)
+                 progress=another_run_writes(4, "five", when=16))
     assert last.written == [0]
     assert sum(r.status is not TableStatus.PENDING for r in last.rows) == 16 + wl.n_guesses - 64
     assert read_table_csv(last.csv) == last.rows
